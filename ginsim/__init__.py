@@ -1,0 +1,22 @@
+"""ginsim: a gin rummy strategy lab.
+
+Exact melds and layoffs, rules as data, a numba hand simulator, and statistics with
+confidence intervals. The stable public API is re-exported here.
+"""
+
+from .analysis import simulate, summarize
+from .game import (
+    Rules,
+    best_discard,
+    best_melds,
+    deadwood,
+    format_cards,
+    layoff_deadwood,
+    parse_cards,
+)
+from .strategies import parse_strategy
+
+__version__ = "0.1.0"
+
+__all__ = ["Rules", "__version__", "best_discard", "best_melds", "deadwood", "format_cards",
+           "layoff_deadwood", "parse_cards", "parse_strategy", "simulate", "summarize"]

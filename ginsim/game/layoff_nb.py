@@ -1,0 +1,136 @@
+"""Showdown kernels: the knocker's arrangement and the defender's layoffs (RULES §5.2).
+
+Contract as in :mod:`ginsim.game.melds_nb`: numba functions over int64 masks and
+arrays, no allocation. The knocker's melds travel as a small int64 array of masks
+plus a count.
+"""
+
+from ._jit import jit
+from .melds_nb import (
+    ID_BITS,
+    RANK_COLUMN,
+    SUIT_MASK,
+    candidate_melds_nb,
+    lowest_card_nb,
+    mask_value_nb,
+    max_meld_value_nb,
+    packings_nb,
+    popcount_nb,
+    work_buffers_nb,
+)
+
+LAYOFF_OPTIMAL = 0
+LAYOFF_MELDS_FIRST = 1
+LAYOFF_LAYOFFS_FIRST = 2
+LAYOFF_TWO_ORDERS = 3
+
+
+@jit
+def layoff_reach_nb(kmelds, nk, cards):
+    """The cards of ``cards`` that can be laid off onto the melds ``kmelds[:nk]``.
+
+    A 3-card set takes its 4th card; a run grows one card at a time at either end
+    while the next card is in ``cards`` (layoff chains). Every card reached can be
+    laid off in the same play, each onto one meld, so the result is exact.
+    """
+    reach = 0
+    for k in range(nk):
+        meld = kmelds[k]
+        low = lowest_card_nb(meld)
+        column = RANK_COLUMN << (low % 13)
+        if meld & ~column == 0:
+            if popcount_nb(meld) == 3:
+                reach |= column & ~meld & cards
+        else:
+            shift = 13 * (low // 13)
+            run = (meld >> shift) & SUIT_MASK
+            avail = (cards >> shift) & SUIT_MASK
+            grown = run
+            while True:
+                step = ((grown << 1) | (grown >> 1)) & avail & ~grown & SUIT_MASK
+                if step == 0:
+                    break
+                grown |= step
+            reach |= (grown & ~run) << shift
+    return reach
+
+
+@jit
+def node_melds_nb(ids, melds, out):
+    """Unpack a packing's meld indices (see ``packings_nb``) into masks; returns count."""
+    count = 0
+    for level in range(3):
+        idx = (ids >> (ID_BITS * level)) & ((1 << ID_BITS) - 1)
+        if idx != 0:
+            out[count] = melds[idx - 1]
+            count += 1
+    return count
+
+
+@jit
+def knocker_arrangement_nb(hand, unseen, tab, work, out_melds):
+    """The knocker's melds: minimum deadwood, then fewest unseen cards exposed to layoffs.
+
+    Writes the chosen melds to ``out_melds`` and returns ``(deadwood, meld count)``.
+    Ties on exposure keep the first arrangement in packing order.
+    """
+    melds, vals, node_used, node_val, node_ids = work_buffers_nb(work)
+    n = candidate_melds_nb(hand, tab, melds, vals)
+    count = packings_nb(melds, vals, n, node_used, node_val, node_ids)
+    if count < 0:
+        raise ValueError("meld scratch buffers too small")
+    best_value = 0
+    for k in range(count):
+        if node_val[k] > best_value:
+            best_value = node_val[k]
+    best_exposed = 1 << 30
+    best_node = 0
+    for k in range(count):
+        if node_val[k] != best_value:
+            continue
+        nk = node_melds_nb(node_ids[k], melds, out_melds)
+        exposed = popcount_nb(layoff_reach_nb(out_melds, nk, unseen))
+        if exposed < best_exposed:
+            best_exposed = exposed
+            best_node = k
+    nk = node_melds_nb(node_ids[best_node], melds, out_melds)
+    return mask_value_nb(hand, tab) - best_value, nk
+
+
+@jit
+def defender_deadwood_nb(hand, kmelds, nk, mode, tab, work):
+    """Defender's deadwood ``(before layoffs, after layoffs)`` against ``kmelds[:nk]``.
+
+    ``mode`` is a ``LAYOFF_*`` code. ``LAYOFF_OPTIMAL`` is the exact minimum over
+    every split of the hand into own melds, layoffs and deadwood: each packing of own
+    melds (not only the largest) is tried with every card it leaves free laid off.
+    Pass ``nk = 0`` for gin (no layoffs).
+    """
+    melds, vals, node_used, node_val, node_ids = work_buffers_nb(work)
+    total = mask_value_nb(hand, tab)
+    n = candidate_melds_nb(hand, tab, melds, vals)
+    count = packings_nb(melds, vals, n, node_used, node_val, node_ids)
+    if count < 0:
+        raise ValueError("meld scratch buffers too small")
+    best_own = 0
+    for k in range(count):
+        if node_val[k] > best_own:
+            best_own = node_val[k]
+    before = total - best_own
+    if nk == 0:
+        return before, before
+    after = before
+    if mode != LAYOFF_LAYOFFS_FIRST:
+        for k in range(count):
+            if mode != LAYOFF_OPTIMAL and node_val[k] != best_own:
+                continue
+            rest = hand & ~node_used[k]
+            dw = mask_value_nb(rest & ~layoff_reach_nb(kmelds, nk, rest), tab)
+            if dw < after:
+                after = dw
+    if mode == LAYOFF_LAYOFFS_FIRST or mode == LAYOFF_TWO_ORDERS:
+        rest = hand & ~layoff_reach_nb(kmelds, nk, hand)
+        dw = mask_value_nb(rest, tab) - max_meld_value_nb(rest, tab, melds, vals)
+        if dw < after or mode == LAYOFF_LAYOFFS_FIRST:
+            after = dw
+    return before, after

@@ -1,0 +1,1 @@
+"""matplotlib charts and the HTML/Markdown report builder (see the report issue)."""

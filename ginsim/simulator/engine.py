@@ -1,0 +1,56 @@
+"""Typed Python layer over the hand loop: validate input, call the kernel, return numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game.rules import Rules
+from ..game.tables import card_tables
+from ..strategies.presets import Strategy, parse_strategy
+from .hand_nb import simulate_nb
+from .records import RECORD_DTYPE, TRACE_WIDTH
+
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(seed: int) -> int:
+    """A seed is an int in 0 .. 2**64-1."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
+            0 <= int(seed) <= MAX_SEED):
+        raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def check_hands(hands: int, name: str = "hands") -> int:
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or int(hands) < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {hands!r}")
+    return int(hands)
+
+
+def seat_params(a: str | Strategy, b: str | Strategy) -> np.ndarray:
+    """The float64[2, P] parameter rows of seats a and b."""
+    return np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
+
+
+def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
+                 start: int = 0, stop: int, seed: int = 0, rules: Rules | str | None = None,
+                 duplicate: bool = False, trace_rows: int = 0
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Play hands ``start .. stop-1``; return (records, per-turn trace).
+
+    Records follow :data:`~ginsim.simulator.records.RECORD_DTYPE`. The trace
+    (int64[rows, TRACE_WIDTH]) is kept only when ``trace_rows`` > 0 and is cut at
+    that many rows.
+    """
+    seed = check_seed(seed)
+    start = check_hands(start, "start")
+    stop = check_hands(stop, "stop")
+    if stop < start:
+        raise ValueError(f"stop ({stop}) must not be below start ({start})")
+    rules = Rules.coerce(rules)
+    params = seat_params(a, b)
+    out = np.zeros(stop - start, dtype=RECORD_DTYPE)
+    trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
+    rows = simulate_nb(np.uint64(seed), start, stop, bool(duplicate), params, rules.packed(),
+                       card_tables(rules), out, trace)
+    return out, trace[:min(rows, trace.shape[0])]

@@ -1,0 +1,280 @@
+"""The hand loop kernel (RULES §3-§6): deal, upcard offer, turns, knock, showdown, score.
+
+Contract: numba functions over int64/float64 arrays, no allocation per turn (scratch
+arrays are made once per chunk in :func:`simulate_nb`). A hand in progress is three
+small arrays: ``st`` (int64, indexed by the ``ST_*`` constants), ``pile`` (the discard
+pile, bottom first) and ``deck`` (the shuffled deck; the stock is ``deck[st[ST_POS]:]``),
+so a position can be copied and played on.
+"""
+
+import numpy as np
+
+from ..game._jit import jit
+from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
+from ..game.melds_nb import WORK_SIZE
+from ..game.rng_nb import shuffle_nb, stream_key_nb
+from ..game.rules import R_DEAL, R_LAYOFF, R_STOCK_FLOOR
+from ..game.scoring_nb import ENDING_BIG_GIN, ENDING_KNOCK, OUT_DEAD, score_hand_nb
+from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
+from .records import (
+    ACTION_BIG_GIN,
+    ACTION_DEAD,
+    ACTION_DISCARD,
+    ACTION_KNOCK,
+    SOURCE_DEAL,
+    SOURCE_PILE,
+    SOURCE_STOCK,
+)
+
+FULL_DECK = (1 << 52) - 1
+MAX_TURNS = 500  # a hand still running after this many draws is scored as dead
+
+ST_HAND = 0  # ST_HAND + seat: the seat's hand mask
+ST_PILE_MASK = 2
+ST_PILE_LEN = 3
+ST_POS = 4  # next stock card is deck[st[ST_POS]]
+ST_TURNS = 5
+ST_UPCARD_TAKEN = 6
+ST_ENDING = 7  # -1 running, else ENDING_KNOCK / ENDING_BIG_GIN / ENDING_DEAD
+ST_KNOCKER = 8
+ST_KNOCK_DEADWOOD = 9
+ST_DEALER = 10
+ST_UPCARD = 11
+ST_SIZE = 12
+ENDING_DEAD = 2
+
+
+@jit
+def deal_nb(deck, dealer, rules, st, pile):
+    """Deal from a shuffled deck: the non-dealer's cards first, then the dealer's."""
+    st[:] = 0
+    nondealer = 1 - dealer
+    first = 11 if rules[R_DEAL] == 1 else 10
+    for i in range(first):
+        st[ST_HAND + nondealer] |= 1 << deck[i]
+    for i in range(first, first + 10):
+        st[ST_HAND + dealer] |= 1 << deck[i]
+    pos = first + 10
+    st[ST_UPCARD] = -1
+    if rules[R_DEAL] == 0:
+        st[ST_UPCARD] = deck[pos]
+        pile[0] = deck[pos]
+        st[ST_PILE_LEN] = 1
+        st[ST_PILE_MASK] = 1 << deck[pos]
+        pos += 1
+    st[ST_POS] = pos
+    st[ST_ENDING] = -1
+    st[ST_KNOCKER] = -1
+    st[ST_DEALER] = dealer
+
+
+@jit
+def _finish_turn_nb(seat, discard, kept_deadwood, knock, big_gin, rules, st, pile):
+    """Apply a discard, knock or big gin; end the hand at the stock floor. Returns action."""
+    if big_gin:
+        st[ST_ENDING] = ENDING_BIG_GIN
+        st[ST_KNOCKER] = seat
+        st[ST_KNOCK_DEADWOOD] = 0
+        return ACTION_BIG_GIN
+    st[ST_HAND + seat] &= ~(1 << discard)
+    pile[st[ST_PILE_LEN]] = discard
+    st[ST_PILE_LEN] += 1
+    st[ST_PILE_MASK] |= 1 << discard
+    if knock:
+        st[ST_ENDING] = ENDING_KNOCK
+        st[ST_KNOCKER] = seat
+        st[ST_KNOCK_DEADWOOD] = kept_deadwood
+        return ACTION_KNOCK
+    if 52 - st[ST_POS] <= rules[R_STOCK_FLOOR] or st[ST_TURNS] >= MAX_TURNS:
+        st[ST_ENDING] = ENDING_DEAD
+        return ACTION_DEAD
+    return ACTION_DISCARD
+
+
+@jit
+def _take_pile_top_nb(seat, st, pile):
+    st[ST_PILE_LEN] -= 1
+    card = pile[st[ST_PILE_LEN]]
+    st[ST_PILE_MASK] &= ~(1 << card)
+    st[ST_HAND + seat] |= 1 << card
+    st[ST_TURNS] += 1
+    return card
+
+
+@jit
+def _trace_nb(trace, row, hand_id, seat, source, drawn, discard, action, st, deck):
+    if row < trace.shape[0]:
+        stock = 0
+        for i in range(st[ST_POS], 52):
+            stock |= 1 << deck[i]
+        trace[row, 0] = hand_id
+        trace[row, 1] = st[ST_TURNS]
+        trace[row, 2] = seat
+        trace[row, 3] = source
+        trace[row, 4] = drawn
+        trace[row, 5] = discard
+        trace[row, 6] = action
+        trace[row, 7] = st[ST_HAND]
+        trace[row, 8] = st[ST_HAND + 1]
+        trace[row, 9] = st[ST_PILE_MASK]
+        trace[row, 10] = stock
+        trace[row, 11] = 52 - st[ST_POS]
+    return row + 1
+
+
+@jit
+def play_turn_nb(seat, pile_allowed, params, rules, tab, work, st, pile, deck, rng, trace,
+                 trace_row, hand_id):
+    """One turn of ``seat``: draw (pile if allowed and chosen, else stock), then discard,
+    knock or big gin. Returns the next trace row."""
+    take = False
+    if pile_allowed and st[ST_PILE_LEN] > 0:
+        top = pile[st[ST_PILE_LEN] - 1]
+        take, discard, dw, knock, big = pile_decision_nb(params, st[ST_HAND + seat], top,
+                                                         rules, tab, work, rng)
+    if take:
+        drawn = _take_pile_top_nb(seat, st, pile)
+        source = SOURCE_PILE
+    else:
+        drawn = deck[st[ST_POS]]
+        st[ST_POS] += 1
+        st[ST_HAND + seat] |= 1 << drawn
+        st[ST_TURNS] += 1
+        source = SOURCE_STOCK
+        discard, dw, knock, big = choose_discard_nb(params, st[ST_HAND + seat], 0, rules,
+                                                    tab, work, rng)
+    action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
+    return _trace_nb(trace, trace_row, hand_id, seat, source, drawn, discard, action, st, deck)
+
+
+@jit
+def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rngs, trace, trace_row,
+                 hand_id):
+    """Deal ``deck`` and play the hand to its end; returns the next trace row.
+
+    ``params`` is float64[2, P_SIZE] (one row per seat), ``rngs`` uint64[2, 1] (one
+    stream per seat). The result is left in ``st``; :func:`showdown_nb` scores it.
+    """
+    deal_nb(deck, dealer, rules, st, pile)
+    trace_row = _trace_nb(trace, trace_row, hand_id, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD,
+                          st, deck)
+    nondealer = 1 - dealer
+    seat = nondealer
+    if rules[R_DEAL] == 1:
+        # Eleven-card deal: the non-dealer's first turn is only a discard.
+        discard, dw, knock, big = choose_discard_nb(params[seat], st[ST_HAND + seat], 0,
+                                                    rules, tab, work, rngs[seat])
+        action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
+        trace_row = _trace_nb(trace, trace_row, hand_id, seat, SOURCE_DEAL, -1, discard,
+                              action, st, deck)
+        seat = dealer
+    else:
+        up = st[ST_UPCARD]
+        taken_by = -1
+        for offer in range(2):
+            s = nondealer if offer == 0 else dealer
+            take, discard, dw, knock, big = pile_decision_nb(params[s], st[ST_HAND + s], up,
+                                                             rules, tab, work, rngs[s])
+            if take:
+                taken_by = s
+                break
+        if taken_by >= 0:
+            _take_pile_top_nb(taken_by, st, pile)
+            st[ST_UPCARD_TAKEN] = 1
+            action = _finish_turn_nb(taken_by, discard, dw, knock, big, rules, st, pile)
+            trace_row = _trace_nb(trace, trace_row, hand_id, taken_by, SOURCE_PILE, up,
+                                  discard, action, st, deck)
+            seat = 1 - taken_by
+        else:
+            trace_row = play_turn_nb(nondealer, False, params[nondealer], rules, tab, work,
+                                     st, pile, deck, rngs[nondealer], trace, trace_row,
+                                     hand_id)
+            seat = dealer
+    while st[ST_ENDING] < 0:
+        trace_row = play_turn_nb(seat, True, params[seat], rules, tab, work, st, pile, deck,
+                                 rngs[seat], trace, trace_row, hand_id)
+        seat = 1 - seat
+    return trace_row
+
+
+@jit
+def showdown_nb(st, rules, tab, work, kmelds, result):
+    """Score a finished hand into ``result`` (int64[8]): outcome, knocker, K, D before and
+    after layoffs, points of seat a and seat b, stock left."""
+    ending = st[ST_ENDING]
+    result[6] = 52 - st[ST_POS]
+    if ending == ENDING_DEAD:
+        result[0] = OUT_DEAD
+        result[1] = -1
+        result[2] = -1
+        result[3] = -1
+        result[4] = -1
+        result[5] = 0
+        result[7] = 0
+        return
+    knocker = st[ST_KNOCKER]
+    defender = 1 - knocker
+    hand = st[ST_HAND + knocker]
+    kdw = st[ST_KNOCK_DEADWOOD]
+    nk = 0
+    if ending == ENDING_KNOCK and kdw > 0:
+        unseen = FULL_DECK & ~hand & ~st[ST_PILE_MASK]
+        kdw, nk = knocker_arrangement_nb(hand, unseen, tab, work, kmelds)
+    before, after = defender_deadwood_nb(st[ST_HAND + defender], kmelds, nk, rules[R_LAYOFF],
+                                         tab, work)
+    outcome, kpts, dpts = score_hand_nb(ending, kdw, after, rules)
+    result[0] = outcome
+    result[1] = knocker
+    result[2] = kdw
+    result[3] = before
+    result[4] = after
+    result[5] = kpts if knocker == 0 else dpts
+    result[7] = dpts if knocker == 0 else kpts
+
+
+@jit
+def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace):
+    """Play hands ``start .. stop-1`` into the record array ``out``; returns trace rows.
+
+    Hand ``i`` deals deal ``i`` (``i // 2`` with ``duplicate``, whose odd hands replay
+    the even hand's deal with the seats swapped). Seat a deals even deals. All
+    randomness comes from ``(seed, deal)`` for the deck and ``(seed, i, seat)`` for the
+    players, so records do not depend on chunking.
+    """
+    deck = np.empty(52, dtype=np.int64)
+    pile = np.empty(52, dtype=np.int64)
+    st = np.empty(ST_SIZE, dtype=np.int64)
+    work = np.empty(WORK_SIZE, dtype=np.int64)
+    kmelds = np.empty(4, dtype=np.int64)
+    result = np.empty(8, dtype=np.int64)
+    rng = np.empty((3, 1), dtype=np.uint64)
+    trace_row = 0
+    for i in range(start, stop):
+        deal = i // 2 if duplicate else i
+        dealer = deal % 2
+        if duplicate and i % 2 == 1:
+            dealer = 1 - dealer
+        for c in range(52):
+            deck[c] = c
+        rng[2, 0] = stream_key_nb(seed, deal, 0)
+        shuffle_nb(deck, rng[2])
+        rng[0, 0] = stream_key_nb(seed, i, 1)
+        rng[1, 0] = stream_key_nb(seed, i, 2)
+        trace_row = play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace,
+                                 trace_row, i)
+        showdown_nb(st, rules, tab, work, kmelds, result)
+        k = i - start
+        out[k].hand = i
+        out[k].dealer = dealer
+        out[k].outcome = result[0]
+        out[k].knocker = result[1]
+        out[k].knocker_deadwood = result[2]
+        out[k].defender_deadwood_before_layoff = result[3]
+        out[k].defender_deadwood = result[4]
+        out[k].points_a = result[5]
+        out[k].points_b = result[7]
+        out[k].turns = st[ST_TURNS]
+        out[k].stock_left = result[6]
+        out[k].upcard_taken = st[ST_UPCARD_TAKEN] != 0
+        out[k].upcard = st[ST_UPCARD]
+    return trace_row

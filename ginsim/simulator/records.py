@@ -1,0 +1,51 @@
+"""The per-hand record: one documented dtype shared by the kernel and the Python layer.
+
+========================== ==== ==========================================================
+column                     type meaning
+========================== ==== ==========================================================
+hand                       i8   hand index; its randomness is ``(seed, hand)`` alone
+dealer                     i1   seat that dealt: 0 = a, 1 = b
+outcome                    i1   0 knock, 1 gin, 2 big_gin, 3 undercut, 4 dead
+knocker                    i1   seat that knocked (0 = a, 1 = b), -1 for a dead hand
+knocker_deadwood           i2   K, the knocker's deadwood (0 for gin); -1 if dead
+defender_deadwood_before_layoff i2 the defender's own best deadwood; -1 if dead
+defender_deadwood          i2   D, after layoffs (= before for gin); -1 if dead
+points_a, points_b         i2   points scored by seat a / b in this hand (RULES §6)
+turns                      i2   draws by both players, a taken upcard included
+stock_left                 i2   cards left in the stock when the hand ended
+upcard_taken               b1   whether someone took the first upcard
+upcard                     i1   the first upcard (-1 with ``deal = eleven``)
+========================== ==== ==========================================================
+"""
+
+import numpy as np
+
+RECORD_DTYPE = np.dtype([
+    ("hand", np.int64),
+    ("dealer", np.int8),
+    ("outcome", np.int8),
+    ("knocker", np.int8),
+    ("knocker_deadwood", np.int16),
+    ("defender_deadwood_before_layoff", np.int16),
+    ("defender_deadwood", np.int16),
+    ("points_a", np.int16),
+    ("points_b", np.int16),
+    ("turns", np.int16),
+    ("stock_left", np.int16),
+    ("upcard_taken", np.bool_),
+    ("upcard", np.int8),
+])
+
+#: Columns of the optional per-turn trace (int64 rows), for invariant tests and debugging.
+TRACE_COLUMNS = (
+    "hand", "turn", "seat", "source", "drawn", "discard", "action",
+    "hand_a", "hand_b", "pile", "stock", "stock_left",
+)
+TRACE_WIDTH = len(TRACE_COLUMNS)
+SOURCE_DEAL = -1
+SOURCE_STOCK = 0
+SOURCE_PILE = 1
+ACTION_DISCARD = 0
+ACTION_KNOCK = 1
+ACTION_BIG_GIN = 2
+ACTION_DEAD = 3
