@@ -1,0 +1,51 @@
+"""The ``ginsim`` command: output and one-line errors with exit code 2."""
+
+import subprocess
+import sys
+
+import pytest
+
+from ginsim.cli import main
+
+
+def test_simulate_summary(capsys):
+    assert main(["simulate", "--a", "simple", "--b", "simple:t=6", "--hands", "2000",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "hands/s" in out and "undercut" in out and "mean draws per hand" in out
+    assert "seat b (simple:t=6)" in out
+
+
+def test_deadwood_command(capsys):
+    assert main(["deadwood", "AS 2S 3S 7H 7D 7C 9C TC JC KD"]) == 0
+    out = capsys.readouterr().out
+    assert "deadwood: 10" in out and "AS 2S 3S" in out
+    assert main(["deadwood", "7S 7H 7D 4C 5C 6C JH QH KH 3D 9C"]) == 0
+    assert "best discard: 9C (keeps deadwood 3)" in capsys.readouterr().out
+
+
+def test_listings(capsys):
+    assert main(["strategies"]) == 0
+    assert "simple" in capsys.readouterr().out
+    assert main(["rules"]) == 0
+    assert "classic" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,word", [
+    (["simulate", "--a", "nope"], "unknown strategy"),
+    (["simulate", "--hands", "0"], "at least 1"),
+    (["simulate", "--rules", "vegas"], "unknown rules preset"),
+    (["simulate", "--seed", "-3"], "seed"),
+    (["deadwood", "AS XX"], "bad card 'XX'"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_is_one_line_exit_2(argv, word, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert word in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_console_entry_point_exit_code():
+    proc = subprocess.run([sys.executable, "-m", "ginsim.cli", "deadwood", "AS 1S"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

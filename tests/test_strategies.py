@@ -1,0 +1,27 @@
+import pytest
+
+from ginsim import parse_strategy
+from ginsim.strategies.params import KIND_RANDOM, P_KIND, P_KNOCK
+
+
+def test_spec_strings():
+    assert parse_strategy("simple").vector[P_KNOCK] == 10
+    assert parse_strategy("simple:t=6").vector[P_KNOCK] == 6
+    assert parse_strategy("simple: knock = 0 ").vector[P_KNOCK] == 0
+    assert parse_strategy("random").vector[P_KIND] == KIND_RANDOM
+    assert parse_strategy("simple:kind=random").vector[P_KIND] == KIND_RANDOM
+
+
+@pytest.mark.parametrize("spec,match", [
+    ("smart", "unknown strategy 'smart'"),
+    ("simple:x=1", "unknown parameter 'x'"),
+    ("simple:t=abc", "expected a number"),
+    ("simple:t=2.5", "whole number"),
+    ("simple:t=-1", "whole number"),
+    ("simple:t", "write key=value"),
+    ("simple:kind=clever", "choose one of deadwood, random"),
+    ("", "spec string"),
+])
+def test_bad_specs(spec, match):
+    with pytest.raises(ValueError, match=match):
+        parse_strategy(spec)
