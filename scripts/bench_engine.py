@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb, work_buffers_nb
+from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ginsim.game.tables import card_tables
 from ginsim.simulator.engine import play_records
 
@@ -37,10 +37,9 @@ def first_call_seconds(cache_dir: str | None) -> float:
 
 @njit(cache=False)
 def _deadwood_loop(hands, tab, work):
-    melds, vals, _, _, _ = work_buffers_nb(work)
     total = 0
     for h in hands:
-        total += min_deadwood_nb(h, tab, melds, vals)
+        total += min_deadwood_nb(h, tab, work)
     return total
 
 

@@ -17,13 +17,13 @@ from reference import (
 from ginsim import best_discard, best_melds, deadwood, format_cards, parse_cards
 from ginsim.game.cards import cards_to_mask
 from ginsim.game.melds_nb import (
-    MAX_MELDS,
+    MAX_NODES,
+    W_MELDS,
     WORK_SIZE,
     best_discard_nb,
     candidate_melds_nb,
     min_deadwood_nb,
     packings_nb,
-    work_buffers_nb,
 )
 from ginsim.game.tables import card_tables
 
@@ -32,16 +32,15 @@ TAB = card_tables()
 
 def fast_min_deadwood(cards):
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    melds, vals, *_ = work_buffers_nb(work)
-    return int(min_deadwood_nb(cards_to_mask(cards), TAB, melds, vals))
+    return int(min_deadwood_nb(cards_to_mask(cards), TAB, work))
 
 
 def test_meld_table_has_329_melds():
-    melds = np.zeros(MAX_MELDS, dtype=np.int64)
-    vals = np.zeros(MAX_MELDS, dtype=np.int64)
-    n = candidate_melds_nb((1 << 52) - 1, TAB, melds, vals)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    n = candidate_melds_nb((1 << 52) - 1, TAB, work)
     assert n == 329 == len(ALL_MELDS)
-    assert {int(m) for m in melds[:n]} == {cards_to_mask(m) for m in ALL_MELDS}
+    found = {int(m) for m in work[W_MELDS:W_MELDS + n]}
+    assert found == {cards_to_mask(m) for m in ALL_MELDS}
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -110,11 +109,10 @@ def test_best_melds_is_an_optimal_arrangement(cards):
 def test_packing_buffers_hold_the_densest_hands():
     # Eleven cards of one suit in a row: 45 runs, the most candidates 11 cards can hold.
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    melds, vals, used, value, ids = work_buffers_nb(work)
     hand = cards_to_mask(parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS"))
-    n = candidate_melds_nb(hand, TAB, melds, vals)
+    n = candidate_melds_nb(hand, TAB, work)
     assert n == 45
-    assert 0 < packings_nb(melds, vals, n, used, value, ids) <= len(used)
+    assert 0 < packings_nb(work, n) <= MAX_NODES
 
 
 def test_published_mean_dealt_deadwood():

@@ -10,13 +10,16 @@ from .melds_nb import (
     ID_BITS,
     RANK_COLUMN,
     SUIT_MASK,
+    W_IDS,
+    W_MELDS,
+    W_USED,
+    W_VAL,
     candidate_melds_nb,
     lowest_card_nb,
     mask_value_nb,
     max_meld_value_nb,
     packings_nb,
     popcount_nb,
-    work_buffers_nb,
 )
 
 LAYOFF_OPTIMAL = 0
@@ -56,13 +59,13 @@ def layoff_reach_nb(kmelds, nk, cards):
 
 
 @jit
-def node_melds_nb(ids, melds, out):
+def node_melds_nb(ids, work, out):
     """Unpack a packing's meld indices (see ``packings_nb``) into masks; returns count."""
     count = 0
     for level in range(3):
         idx = (ids >> (ID_BITS * level)) & ((1 << ID_BITS) - 1)
         if idx != 0:
-            out[count] = melds[idx - 1]
+            out[count] = work[W_MELDS + idx - 1]
             count += 1
     return count
 
@@ -74,26 +77,24 @@ def knocker_arrangement_nb(hand, unseen, tab, work, out_melds):
     Writes the chosen melds to ``out_melds`` and returns ``(deadwood, meld count)``.
     Ties on exposure keep the first arrangement in packing order.
     """
-    melds, vals, node_used, node_val, node_ids = work_buffers_nb(work)
-    n = candidate_melds_nb(hand, tab, melds, vals)
-    count = packings_nb(melds, vals, n, node_used, node_val, node_ids)
+    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
     if count < 0:
         raise ValueError("meld scratch buffers too small")
     best_value = 0
     for k in range(count):
-        if node_val[k] > best_value:
-            best_value = node_val[k]
+        if work[W_VAL + k] > best_value:
+            best_value = work[W_VAL + k]
     best_exposed = 1 << 30
     best_node = 0
     for k in range(count):
-        if node_val[k] != best_value:
+        if work[W_VAL + k] != best_value:
             continue
-        nk = node_melds_nb(node_ids[k], melds, out_melds)
+        nk = node_melds_nb(work[W_IDS + k], work, out_melds)
         exposed = popcount_nb(layoff_reach_nb(out_melds, nk, unseen))
         if exposed < best_exposed:
             best_exposed = exposed
             best_node = k
-    nk = node_melds_nb(node_ids[best_node], melds, out_melds)
+    nk = node_melds_nb(work[W_IDS + best_node], work, out_melds)
     return mask_value_nb(hand, tab) - best_value, nk
 
 
@@ -106,31 +107,29 @@ def defender_deadwood_nb(hand, kmelds, nk, mode, tab, work):
     melds (not only the largest) is tried with every card it leaves free laid off.
     Pass ``nk = 0`` for gin (no layoffs).
     """
-    melds, vals, node_used, node_val, node_ids = work_buffers_nb(work)
     total = mask_value_nb(hand, tab)
-    n = candidate_melds_nb(hand, tab, melds, vals)
-    count = packings_nb(melds, vals, n, node_used, node_val, node_ids)
+    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
     if count < 0:
         raise ValueError("meld scratch buffers too small")
     best_own = 0
     for k in range(count):
-        if node_val[k] > best_own:
-            best_own = node_val[k]
+        if work[W_VAL + k] > best_own:
+            best_own = work[W_VAL + k]
     before = total - best_own
     if nk == 0:
         return before, before
     after = before
     if mode != LAYOFF_LAYOFFS_FIRST:
         for k in range(count):
-            if mode != LAYOFF_OPTIMAL and node_val[k] != best_own:
+            if mode != LAYOFF_OPTIMAL and work[W_VAL + k] != best_own:
                 continue
-            rest = hand & ~node_used[k]
+            rest = hand & ~work[W_USED + k]
             dw = mask_value_nb(rest & ~layoff_reach_nb(kmelds, nk, rest), tab)
             if dw < after:
                 after = dw
     if mode == LAYOFF_LAYOFFS_FIRST or mode == LAYOFF_TWO_ORDERS:
         rest = hand & ~layoff_reach_nb(kmelds, nk, hand)
-        dw = mask_value_nb(rest, tab) - max_meld_value_nb(rest, tab, melds, vals)
+        dw = mask_value_nb(rest, tab) - max_meld_value_nb(rest, tab, work)
         if dw < after or mode == LAYOFF_LAYOFFS_FIRST:
             after = dw
     return before, after

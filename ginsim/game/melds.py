@@ -14,7 +14,7 @@ import numpy as np
 from .cards import cards_to_mask, format_cards, mask_to_cards, parse_cards, sort_key
 from .layoff_nb import defender_deadwood_nb
 from .melds_nb import (
-    MAX_MELDS,
+    W_MELDS,
     WORK_SIZE,
     best_discard_nb,
     candidate_melds_nb,
@@ -34,12 +34,12 @@ def _work() -> np.ndarray:
 def _best_packing(cards: list[int], rules: Rules) -> tuple[int, list[list[int]]]:
     """(minimum deadwood, melds of one arrangement reaching it) for any number of cards."""
     tab = card_tables(rules)
-    melds = np.zeros(MAX_MELDS, dtype=np.int64)
-    vals = np.zeros(MAX_MELDS, dtype=np.int64)
+    work = _work()
     stacks = [np.zeros(20, dtype=np.int64) for _ in range(4)]
     hand = cards_to_mask(cards)
-    value, count = max_meld_value_any_nb(hand, tab, melds, vals, *stacks)
-    arrangement = [sorted(mask_to_cards(melds[i]), key=sort_key) for i in stacks[3][:count]]
+    value, count = max_meld_value_any_nb(hand, tab, work, *stacks)
+    arrangement = [sorted(mask_to_cards(work[W_MELDS + i]), key=sort_key)
+                   for i in stacks[3][:count]]
     return int(mask_value_nb(hand, tab)) - int(value), arrangement
 
 
@@ -67,11 +67,9 @@ def best_discard(cards11: CardsLike, rules: Rules | str | None = None) -> tuple[
 
 
 def _check_meld(meld: list[int]) -> None:
-    tab = card_tables()
-    melds = np.zeros(MAX_MELDS, dtype=np.int64)
-    vals = np.zeros(MAX_MELDS, dtype=np.int64)
-    n = candidate_melds_nb(cards_to_mask(meld), tab, melds, vals)
-    if cards_to_mask(meld) not in set(int(m) for m in melds[:n]):
+    work = _work()
+    n = candidate_melds_nb(cards_to_mask(meld), card_tables(), work)
+    if cards_to_mask(meld) not in set(int(m) for m in work[W_MELDS:W_MELDS + n]):
         raise ValueError(f"{format_cards(sorted(meld, key=sort_key))} is not a meld: a meld is "
                          f"3-4 cards of one rank or 3+ consecutive cards of one suit")
 

@@ -2,10 +2,11 @@
 
 Contract: numba-compiled pure functions over int64 scalars and numpy arrays; they
 allocate nothing. A hand is an int64 bit mask of cards (``suit * 13 + rank``).
-``tab`` is the int16 array of :mod:`ginsim.game.tables`. Scratch arrays are passed in
-by the caller: ``melds``/``vals`` (int64, ``MAX_MELDS`` long) receive the candidate
-melds of a hand, ``node_used``/``node_val``/``node_ids`` (int64, ``MAX_NODES`` long)
-its packings; :func:`work_buffers_nb` cuts all five from one ``work`` array.
+``tab`` is the int16 array of :mod:`ginsim.game.tables`. ``work`` is one int64 scratch
+array of ``WORK_SIZE`` made by the caller: candidate melds and their values go to
+``work[W_MELDS:]`` and ``work[W_VALS:]`` (``MAX_MELDS`` each), packings (union mask,
+melded value, meld indices) to ``work[W_USED:]``, ``work[W_VAL:]``, ``work[W_IDS:]``
+(``MAX_NODES`` each). Offsets instead of slices keep reference counting off the hot path.
 
 A packing is a collection of pairwise disjoint melds. Ten or eleven cards hold at
 most three melds, so every packing is found by three nested loops; that is exact
@@ -17,7 +18,12 @@ from .tables import SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP
 
 MAX_MELDS = 336  # every meld of the deck (329) fits
 MAX_NODES = 8192
-WORK_SIZE = 2 * MAX_MELDS + 3 * MAX_NODES
+W_MELDS = 0
+W_VALS = MAX_MELDS
+W_USED = 2 * MAX_MELDS
+W_VAL = W_USED + MAX_NODES
+W_IDS = W_VAL + MAX_NODES
+WORK_SIZE = W_IDS + MAX_NODES
 ID_BITS = 10  # node_ids packs up to three meld indices + 1, ID_BITS bits each
 SUIT_MASK = SUIT_BITS - 1
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # the four cards of the ace
@@ -66,10 +72,11 @@ def top_card_nb(mask, tab):
 
 
 @jit
-def candidate_melds_nb(hand, tab, melds, vals):
+def candidate_melds_nb(hand, tab, work):
     """Write every meld contained in ``hand`` (sub-runs and 3-of-4 sets included).
 
-    Returns the count. Runs come first, by suit and start rank, then sets by rank.
+    Returns the count (melds beyond ``MAX_MELDS`` are counted, not written). Runs
+    come first, by suit and start rank, then sets by rank.
     """
     n = 0
     for suit in range(4):
@@ -81,9 +88,9 @@ def candidate_melds_nb(hand, tab, melds, vals):
             bits = 7 << p
             end = p + 3
             while True:
-                if n < melds.shape[0]:
-                    melds[n] = bits << (13 * suit)
-                    vals[n] = tab[T_SUM + bits]
+                if n < MAX_MELDS:
+                    work[W_MELDS + n] = bits << (13 * suit)
+                    work[W_VALS + n] = tab[T_SUM + bits]
                 n += 1
                 if end > 12 or ((s >> end) & 1) == 0:
                     break
@@ -101,112 +108,113 @@ def candidate_melds_nb(hand, tab, melds, vals):
         present = hand & column
         value = tab[T_RANK_VALUE + rank]
         if present == column:
-            if n + 5 <= melds.shape[0]:
-                melds[n] = column
-                vals[n] = 4 * value
+            if n + 5 <= MAX_MELDS:
+                work[W_MELDS + n] = column
+                work[W_VALS + n] = 4 * value
                 for suit in range(4):
-                    melds[n + 1 + suit] = column ^ (1 << (13 * suit + rank))
-                    vals[n + 1 + suit] = 3 * value
+                    work[W_MELDS + n + 1 + suit] = column ^ (1 << (13 * suit + rank))
+                    work[W_VALS + n + 1 + suit] = 3 * value
             n += 5
         else:
-            if n < melds.shape[0]:
-                melds[n] = present
-                vals[n] = 3 * value
+            if n < MAX_MELDS:
+                work[W_MELDS + n] = present
+                work[W_VALS + n] = 3 * value
             n += 1
     return n
 
 
 @jit
-def packings_nb(melds, vals, n, node_used, node_val, node_ids):
-    """Every packing of up to three melds out of ``melds[:n]``, the empty one first.
+def packings_nb(work, n):
+    """Every packing of up to three of the ``n`` candidate melds, the empty one first.
 
     Writes the union mask, the melded value and the meld indices (each + 1, packed
     ``ID_BITS`` bits apart) of each; returns the count, or -1 if the buffers are too
     small (never for 10 or 11 cards with the sizes above).
     """
-    if n > melds.shape[0]:
+    if n > MAX_MELDS:
         return -1
-    cap = node_used.shape[0]
-    node_used[0] = 0
-    node_val[0] = 0
-    node_ids[0] = 0
+    work[W_USED] = 0
+    work[W_VAL] = 0
+    work[W_IDS] = 0
     k = 1
     for i in range(n):
-        mi = melds[i]
-        if k >= cap:
+        mi = work[W_MELDS + i]
+        vi = work[W_VALS + i]
+        if k >= MAX_NODES:
             return -1
-        node_used[k] = mi
-        node_val[k] = vals[i]
-        node_ids[k] = i + 1
+        work[W_USED + k] = mi
+        work[W_VAL + k] = vi
+        work[W_IDS + k] = i + 1
         k += 1
         for j in range(i + 1, n):
-            if melds[j] & mi:
+            mj = work[W_MELDS + j]
+            if mj & mi:
                 continue
-            mij = mi | melds[j]
-            vij = vals[i] + vals[j]
-            if k >= cap:
+            mij = mi | mj
+            vij = vi + work[W_VALS + j]
+            if k >= MAX_NODES:
                 return -1
-            node_used[k] = mij
-            node_val[k] = vij
-            node_ids[k] = (i + 1) | ((j + 1) << ID_BITS)
+            work[W_USED + k] = mij
+            work[W_VAL + k] = vij
+            work[W_IDS + k] = (i + 1) | ((j + 1) << ID_BITS)
             k += 1
             for m in range(j + 1, n):
-                if melds[m] & mij:
+                mm = work[W_MELDS + m]
+                if mm & mij:
                     continue
-                if k >= cap:
+                if k >= MAX_NODES:
                     return -1
-                node_used[k] = mij | melds[m]
-                node_val[k] = vij + vals[m]
-                node_ids[k] = (i + 1) | ((j + 1) << ID_BITS) | ((m + 1) << (2 * ID_BITS))
+                work[W_USED + k] = mij | mm
+                work[W_VAL + k] = vij + work[W_VALS + m]
+                work[W_IDS + k] = (i + 1) | ((j + 1) << ID_BITS) | ((m + 1) << (2 * ID_BITS))
                 k += 1
     return k
 
 
 @jit
-def max_meld_value_nb(hand, tab, melds, vals):
+def max_meld_value_nb(hand, tab, work):
     """Largest total value of disjoint melds in a hand of at most 11 cards."""
-    n = candidate_melds_nb(hand, tab, melds, vals)
+    n = candidate_melds_nb(hand, tab, work)
     best = 0
     for i in range(n):
-        mi = melds[i]
-        vi = vals[i]
+        mi = work[W_MELDS + i]
+        vi = work[W_VALS + i]
         if vi > best:
             best = vi
         for j in range(i + 1, n):
-            if melds[j] & mi:
+            mj = work[W_MELDS + j]
+            if mj & mi:
                 continue
-            mij = mi | melds[j]
-            vij = vi + vals[j]
+            mij = mi | mj
+            vij = vi + work[W_VALS + j]
             if vij > best:
                 best = vij
             for m in range(j + 1, n):
-                if melds[m] & mij:
+                if work[W_MELDS + m] & mij:
                     continue
-                if vij + vals[m] > best:
-                    best = vij + vals[m]
+                if vij + work[W_VALS + m] > best:
+                    best = vij + work[W_VALS + m]
     return best
 
 
 @jit
-def min_deadwood_nb(hand, tab, melds, vals):
+def min_deadwood_nb(hand, tab, work):
     """Exact minimum deadwood of a hand of at most 11 cards."""
-    return mask_value_nb(hand, tab) - max_meld_value_nb(hand, tab, melds, vals)
+    return mask_value_nb(hand, tab) - max_meld_value_nb(hand, tab, work)
 
 
 @jit
-def max_meld_value_any_nb(hand, tab, melds, vals, stack_i, stack_used, stack_val, best_ids):
+def max_meld_value_any_nb(hand, tab, work, stack_i, stack_used, stack_val, best_ids):
     """Largest total value of disjoint melds for any number of cards (branch and bound).
 
     ``stack_*`` and ``best_ids`` are int64 scratch arrays of at least 18 entries (52
-    cards hold at most 17 melds). Returns ``(value, count)``: the best packing is
-    ``melds[best_ids[:count]]``; value -1 if the candidate buffer is too small.
+    cards hold at most 17 melds). Returns ``(value, count)``: the best packing is the
+    candidate melds ``work[W_MELDS + best_ids[:count]]``.
     """
-    n = candidate_melds_nb(hand, tab, melds, vals)
-    if n > melds.shape[0]:
-        return -1, 0
+    n = candidate_melds_nb(hand, tab, work)
     meldable = 0
     for i in range(n):
-        meldable |= melds[i]
+        meldable |= work[W_MELDS + i]
     ceiling = mask_value_nb(meldable, tab)
     best = 0
     best_count = 0
@@ -230,20 +238,12 @@ def max_meld_value_any_nb(hand, tab, melds, vals, stack_i, stack_used, stack_val
             depth -= 1
             continue
         stack_i[depth] = i + 1
-        if melds[i] & used == 0:
+        if work[W_MELDS + i] & used == 0:
             depth += 1
             stack_i[depth] = i + 1
-            stack_used[depth] = used | melds[i]
-            stack_val[depth] = value + vals[i]
+            stack_used[depth] = used | work[W_MELDS + i]
+            stack_val[depth] = value + work[W_VALS + i]
     return best, best_count
-
-
-@jit
-def work_buffers_nb(work):
-    """Split one int64 scratch array into (melds, vals, node_used, node_val, node_ids)."""
-    a = 2 * MAX_MELDS
-    return (work[0:MAX_MELDS], work[MAX_MELDS:a], work[a:a + MAX_NODES],
-            work[a + MAX_NODES:a + 2 * MAX_NODES], work[a + 2 * MAX_NODES:a + 3 * MAX_NODES])
 
 
 @jit
@@ -257,11 +257,9 @@ def best_discard_nb(hand, forbidden, watch, tab, work):
     is a mask of cards that may not be discarded (the card just taken from the pile).
     Discarding a melded card is covered by the packings that leave its meld out.
     """
-    melds, vals, node_used, node_val, node_ids = work_buffers_nb(work)
     total = mask_value_nb(hand, tab)
     allowed = hand & ~forbidden
-    n = candidate_melds_nb(hand, tab, melds, vals)
-    count = packings_nb(melds, vals, n, node_used, node_val, node_ids)
+    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
     if count < 0:
         raise ValueError("meld scratch buffers too small")
     best_dw = 1 << 30
@@ -270,7 +268,7 @@ def best_discard_nb(hand, forbidden, watch, tab, work):
     watch_dw = 1 << 30
     all_melded = False
     for k in range(count):
-        used = node_used[k]
+        used = work[W_USED + k]
         if used == hand:
             all_melded = True
         free = allowed & ~used
@@ -278,7 +276,7 @@ def best_discard_nb(hand, forbidden, watch, tab, work):
             continue
         card = top_card_nb(free, tab)
         value = tab[T_RANK_VALUE + card % 13]
-        dw = total - node_val[k] - value
+        dw = total - work[W_VAL + k] - value
         if dw < best_dw or (dw == best_dw and (value > best_value or (
                 value == best_value and card > best_card))):
             best_dw = dw

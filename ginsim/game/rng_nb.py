@@ -3,7 +3,7 @@
 A hand's deck comes from the key ``(seed, deal, 0)``, each seat's own choices (the
 ``random`` strategy) from ``(seed, hand, 1 + seat)``, so a hand's records never depend on
 which chunk, worker or order played it. The generator is SplitMix64 over a Weyl
-sequence; its state is one uint64 in a caller's array.
+sequence; each stream's state is one uint64 in a caller's array (``state[stream]``).
 """
 
 import numpy as np
@@ -36,22 +36,22 @@ def stream_key_nb(seed, index, stream):
 
 
 @jit
-def next_u64_nb(state):
-    state[0] = state[0] + GOLDEN
-    return mix64_nb(state[0])
+def next_u64_nb(state, stream):
+    state[stream] = state[stream] + GOLDEN
+    return mix64_nb(state[stream])
 
 
 @jit
-def below_nb(state, n):
+def below_nb(state, stream, n):
     """A uniform int in ``0..n-1`` (53 random bits, bias below 2**-47 for n <= 52)."""
-    return np.int64(((next_u64_nb(state) >> S11) * np.uint64(n)) >> S53)
+    return np.int64(((next_u64_nb(state, stream) >> S11) * np.uint64(n)) >> S53)
 
 
 @jit
-def shuffle_nb(deck, state):
+def shuffle_nb(deck, state, stream):
     """Fisher-Yates shuffle of ``deck`` in place."""
     for i in range(deck.shape[0] - 1, 0, -1):
-        j = below_nb(state, i + 1)
+        j = below_nb(state, stream, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t

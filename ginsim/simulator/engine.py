@@ -7,7 +7,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
-from .hand_nb import simulate_nb
+from .hand_nb import SCRATCH_SIZE, simulate_nb
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
 MAX_SEED = 2**64 - 1
@@ -51,6 +51,8 @@ def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
     params = seat_params(a, b)
     out = np.zeros(stop - start, dtype=RECORD_DTYPE)
     trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
     rows = simulate_nb(np.uint64(seed), start, stop, bool(duplicate), params, rules.packed(),
-                       card_tables(rules), out, trace)
+                       card_tables(rules), out, trace, scratch, rng)
     return out, trace[:min(rows, trace.shape[0])]

@@ -1,13 +1,12 @@
 """The hand loop kernel (RULES §3-§6): deal, upcard offer, turns, knock, showdown, score.
 
-Contract: numba functions over int64/float64 arrays, no allocation per turn (scratch
-arrays are made once per chunk in :func:`simulate_nb`). A hand in progress is three
+Contract: numba functions over int64/float64 arrays that allocate nothing (the
+Python layer hands :func:`simulate_nb` one scratch array per chunk). A hand in progress is three
 small arrays: ``st`` (int64, indexed by the ``ST_*`` constants), ``pile`` (the discard
 pile, bottom first) and ``deck`` (the shuffled deck; the stock is ``deck[st[ST_POS]:]``),
 so a position can be copied and played on.
 """
 
-import numpy as np
 
 from ..game._jit import jit
 from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
@@ -42,6 +41,7 @@ ST_DEALER = 10
 ST_UPCARD = 11
 ST_SIZE = 12
 ENDING_DEAD = 2
+SCRATCH_SIZE = 116 + ST_SIZE + WORK_SIZE
 
 
 @jit
@@ -130,8 +130,8 @@ def play_turn_nb(seat, pile_allowed, params, rules, tab, work, st, pile, deck, r
     take = False
     if pile_allowed and st[ST_PILE_LEN] > 0:
         top = pile[st[ST_PILE_LEN] - 1]
-        take, discard, dw, knock, big = pile_decision_nb(params, st[ST_HAND + seat], top,
-                                                         rules, tab, work, rng)
+        take, discard, dw, knock, big = pile_decision_nb(params, seat, st[ST_HAND + seat],
+                                                         top, rules, tab, work, rng)
     if take:
         drawn = _take_pile_top_nb(seat, st, pile)
         source = SOURCE_PILE
@@ -141,18 +141,18 @@ def play_turn_nb(seat, pile_allowed, params, rules, tab, work, st, pile, deck, r
         st[ST_HAND + seat] |= 1 << drawn
         st[ST_TURNS] += 1
         source = SOURCE_STOCK
-        discard, dw, knock, big = choose_discard_nb(params, st[ST_HAND + seat], 0, rules,
-                                                    tab, work, rng)
+        discard, dw, knock, big = choose_discard_nb(params, seat, st[ST_HAND + seat], 0,
+                                                    rules, tab, work, rng)
     action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
     return _trace_nb(trace, trace_row, hand_id, seat, source, drawn, discard, action, st, deck)
 
 
 @jit
-def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rngs, trace, trace_row,
+def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, trace_row,
                  hand_id):
     """Deal ``deck`` and play the hand to its end; returns the next trace row.
 
-    ``params`` is float64[2, P_SIZE] (one row per seat), ``rngs`` uint64[2, 1] (one
+    ``params`` is float64[2, P_SIZE] (one row per seat), ``rng`` uint64[2+] (one
     stream per seat). The result is left in ``st``; :func:`showdown_nb` scores it.
     """
     deal_nb(deck, dealer, rules, st, pile)
@@ -162,8 +162,8 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rngs, trace, 
     seat = nondealer
     if rules[R_DEAL] == 1:
         # Eleven-card deal: the non-dealer's first turn is only a discard.
-        discard, dw, knock, big = choose_discard_nb(params[seat], st[ST_HAND + seat], 0,
-                                                    rules, tab, work, rngs[seat])
+        discard, dw, knock, big = choose_discard_nb(params, seat, st[ST_HAND + seat], 0,
+                                                    rules, tab, work, rng)
         action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
         trace_row = _trace_nb(trace, trace_row, hand_id, seat, SOURCE_DEAL, -1, discard,
                               action, st, deck)
@@ -173,8 +173,8 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rngs, trace, 
         taken_by = -1
         for offer in range(2):
             s = nondealer if offer == 0 else dealer
-            take, discard, dw, knock, big = pile_decision_nb(params[s], st[ST_HAND + s], up,
-                                                             rules, tab, work, rngs[s])
+            take, discard, dw, knock, big = pile_decision_nb(params, s, st[ST_HAND + s], up,
+                                                             rules, tab, work, rng)
             if take:
                 taken_by = s
                 break
@@ -186,13 +186,12 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rngs, trace, 
                                   discard, action, st, deck)
             seat = 1 - taken_by
         else:
-            trace_row = play_turn_nb(nondealer, False, params[nondealer], rules, tab, work,
-                                     st, pile, deck, rngs[nondealer], trace, trace_row,
-                                     hand_id)
+            trace_row = play_turn_nb(nondealer, False, params, rules, tab, work, st, pile,
+                                     deck, rng, trace, trace_row, hand_id)
             seat = dealer
     while st[ST_ENDING] < 0:
-        trace_row = play_turn_nb(seat, True, params[seat], rules, tab, work, st, pile, deck,
-                                 rngs[seat], trace, trace_row, hand_id)
+        trace_row = play_turn_nb(seat, True, params, rules, tab, work, st, pile, deck, rng,
+                                 trace, trace_row, hand_id)
         seat = 1 - seat
     return trace_row
 
@@ -233,21 +232,21 @@ def showdown_nb(st, rules, tab, work, kmelds, result):
 
 
 @jit
-def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace):
+def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace, scratch, rng):
     """Play hands ``start .. stop-1`` into the record array ``out``; returns trace rows.
 
     Hand ``i`` deals deal ``i`` (``i // 2`` with ``duplicate``, whose odd hands replay
     the even hand's deal with the seats swapped). Seat a deals even deals. All
     randomness comes from ``(seed, deal)`` for the deck and ``(seed, i, seat)`` for the
-    players, so records do not depend on chunking.
+    players, so records do not depend on chunking. ``scratch`` is int64[SCRATCH_SIZE]
+    and ``rng`` uint64[3] (seat a, seat b, the deck), both made by the caller.
     """
-    deck = np.empty(52, dtype=np.int64)
-    pile = np.empty(52, dtype=np.int64)
-    st = np.empty(ST_SIZE, dtype=np.int64)
-    work = np.empty(WORK_SIZE, dtype=np.int64)
-    kmelds = np.empty(4, dtype=np.int64)
-    result = np.empty(8, dtype=np.int64)
-    rng = np.empty((3, 1), dtype=np.uint64)
+    deck = scratch[0:52]
+    pile = scratch[52:104]
+    st = scratch[104:104 + ST_SIZE]
+    kmelds = scratch[104 + ST_SIZE:108 + ST_SIZE]
+    result = scratch[108 + ST_SIZE:116 + ST_SIZE]
+    work = scratch[116 + ST_SIZE:]
     trace_row = 0
     for i in range(start, stop):
         deal = i // 2 if duplicate else i
@@ -256,10 +255,10 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace):
             dealer = 1 - dealer
         for c in range(52):
             deck[c] = c
-        rng[2, 0] = stream_key_nb(seed, deal, 0)
-        shuffle_nb(deck, rng[2])
-        rng[0, 0] = stream_key_nb(seed, i, 1)
-        rng[1, 0] = stream_key_nb(seed, i, 2)
+        rng[2] = stream_key_nb(seed, deal, 0)
+        shuffle_nb(deck, rng, 2)
+        rng[0] = stream_key_nb(seed, i, 1)
+        rng[1] = stream_key_nb(seed, i, 2)
         trace_row = play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace,
                                  trace_row, i)
         showdown_nb(st, rules, tab, work, kmelds, result)

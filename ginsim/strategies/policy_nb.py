@@ -1,8 +1,9 @@
 """The policy kernel: every strategy's draw, discard and knock decisions.
 
-Contract: numba functions over a strategy's float64 parameter vector (layout in
-:mod:`ginsim.strategies.params`), the packed rules, int64 hand masks and scratch
-arrays; nothing is allocated. A player sees only its own hand, the pile and the public
+Contract: numba functions over the float64 parameter rows of both seats (layout in
+:mod:`ginsim.strategies.params`; ``params[seat]`` is the deciding player's), the
+packed rules, int64 hand masks and scratch arrays; nothing is allocated. ``rng[seat]``
+is the deciding player's random stream. A player sees only its own hand, the pile and the public
 history, so nothing else is passed in.
 """
 
@@ -11,10 +12,8 @@ from ..game.melds_nb import (
     RANK_COLUMN,
     SUIT_MASK,
     best_discard_nb,
-    mask_value_nb,
-    max_meld_value_nb,
+    min_deadwood_nb,
     popcount_nb,
-    work_buffers_nb,
 )
 from ..game.rng_nb import below_nb
 from ..game.rules import R_BIG_GIN_BONUS, R_KNOCK_LIMIT
@@ -35,15 +34,15 @@ def can_join_meld_nb(hand, card):
 
 
 @jit
-def knock_threshold_nb(params, rules):
+def knock_threshold_nb(params, seat, rules):
     """Highest deadwood this strategy knocks with (never above the rules' limit)."""
-    return min(int(params[P_KNOCK]), rules[R_KNOCK_LIMIT])
+    return min(int(params[seat, P_KNOCK]), rules[R_KNOCK_LIMIT])
 
 
 @jit
-def random_card_nb(mask, state):
+def random_card_nb(mask, rng, stream):
     """A uniformly random card of a non-empty mask."""
-    k = below_nb(state, popcount_nb(mask))
+    k = below_nb(rng, stream, popcount_nb(mask))
     for c in range(52):
         if (mask >> c) & 1:
             if k == 0:
@@ -53,7 +52,7 @@ def random_card_nb(mask, state):
 
 
 @jit
-def choose_discard_nb(params, hand, forbidden, rules, tab, work, state):
+def choose_discard_nb(params, seat, hand, forbidden, rules, tab, work, rng):
     """Discard from an 11-card hand: ``(discard, kept deadwood, knock, big_gin)``.
 
     ``forbidden`` is a mask of the card just taken from the pile. Big gin is declared
@@ -62,26 +61,25 @@ def choose_discard_nb(params, hand, forbidden, rules, tab, work, state):
     it (with the best such discard) and otherwise discards a uniformly random card.
     """
     dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, work)
-    return _decide_discard_nb(params, hand, forbidden, dw, card, all_melded, rules, tab,
-                              work, state)
+    return _decide_discard_nb(params, seat, hand, forbidden, dw, card, all_melded, rules, tab,
+                              work, rng)
 
 
 @jit
-def _decide_discard_nb(params, hand, forbidden, dw, card, all_melded, rules, tab, work, state):
+def _decide_discard_nb(params, seat, hand, forbidden, dw, card, all_melded, rules, tab, work,
+                       rng):
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return -1, 0, True, True
-    if dw <= knock_threshold_nb(params, rules):
+    if dw <= knock_threshold_nb(params, seat, rules):
         return card, dw, True, False
-    if int(params[P_KIND]) == KIND_RANDOM:
-        card = random_card_nb(hand & ~forbidden, state)
-        melds, vals, _, _, _ = work_buffers_nb(work)
-        kept = hand & ~(1 << card)
-        dw = mask_value_nb(kept, tab) - max_meld_value_nb(kept, tab, melds, vals)
+    if int(params[seat, P_KIND]) == KIND_RANDOM:
+        card = random_card_nb(hand & ~forbidden, rng, seat)
+        dw = min_deadwood_nb(hand & ~(1 << card), tab, work)
     return card, dw, False, False
 
 
 @jit
-def pile_decision_nb(params, hand, top, rules, tab, work, state):
+def pile_decision_nb(params, seat, hand, top, rules, tab, work, rng):
     """Whether to take the pile's top card into the 10-card ``hand``, and what then.
 
     Returns ``(take, discard, kept deadwood, knock, big_gin)``; the last four are
@@ -91,11 +89,11 @@ def pile_decision_nb(params, hand, top, rules, tab, work, state):
     random family takes it with probability one half.
     """
     taken = hand | (1 << top)
-    if int(params[P_KIND]) == KIND_RANDOM:
-        if below_nb(state, 2) == 0:
+    if int(params[seat, P_KIND]) == KIND_RANDOM:
+        if below_nb(rng, seat, 2) == 0:
             return False, -1, 0, False, False
-        card, dw, knock, big = choose_discard_nb(params, taken, 1 << top, rules, tab, work,
-                                                 state)
+        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, rules, tab,
+                                                 work, rng)
         return True, card, dw, knock, big
     if not can_join_meld_nb(hand, top):
         return False, -1, 0, False, False
@@ -103,6 +101,6 @@ def pile_decision_nb(params, hand, top, rules, tab, work, state):
     big_gin_on = rules[R_BIG_GIN_BONUS] >= 0
     if not (melded or (all_melded and big_gin_on)):
         return False, -1, 0, False, False
-    card, dw, knock, big = _decide_discard_nb(params, taken, 1 << top, dw, card, all_melded,
-                                              rules, tab, work, state)
+    card, dw, knock, big = _decide_discard_nb(params, seat, taken, 1 << top, dw, card,
+                                              all_melded, rules, tab, work, rng)
     return True, card, dw, knock, big
