@@ -4,14 +4,13 @@ import pytest
 
 from ginsim import Rules
 from ginsim.game.scoring_nb import (
-    ENDING_BIG_GIN,
-    ENDING_KNOCK,
     OUT_BIG_GIN,
     OUT_GIN,
     OUT_KNOCK,
     OUT_UNDERCUT,
     score_hand_nb,
 )
+from ginsim.game.state import ENDING_BIG_GIN, ENDING_KNOCK
 
 MODERN = Rules().packed()
 

@@ -15,7 +15,7 @@ def test_spec_strings():
 @pytest.mark.parametrize("spec,match", [
     ("smart", "unknown strategy 'smart'"),
     ("simple:x=1", "unknown parameter 'x'"),
-    ("simple:t=abc", "expected a number"),
+    ("simple:t=abc", "expected a whole number"),
     ("simple:t=2.5", "whole number"),
     ("simple:t=-1", "whole number"),
     ("simple:t", "write key=value"),

@@ -8,8 +8,66 @@ integer division skip the Python zero-division check on the hot path.
 nothing (the Python layer hands them every array), and without it no atomic
 increment/decrement wraps each array passed between kernels. Profiling the hand loop
 with it on showed those atomics at about a quarter of the run time.
+
+numba checks a cached kernel only against its own source file, yet kernels inline
+kernels and constant tables from other modules. So on import the caches of this
+package are dropped whenever any ginsim source file differs from the set they were
+compiled from (a stamp file holds the hash).
 """
 
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
 from numba import njit
+
+PACKAGE = Path(__file__).resolve().parents[1]
+STAMP_NAME = "ginsim-kernels.stamp"
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _cache_dirs() -> list[Path]:
+    dirs = [p for p in PACKAGE.rglob("__pycache__") if p.is_dir()]
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom and Path(custom).is_dir():
+        dirs.extend(p for p in Path(custom).rglob("*") if p.is_dir() and "ginsim" in str(p))
+    return dirs
+
+
+def refresh_kernel_cache() -> None:
+    """Drop numba cache files of this package if its sources changed since they were made."""
+    stamp = PACKAGE / "__pycache__" / STAMP_NAME
+    current = _source_hash()
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass
+    for directory in _cache_dirs():
+        for pattern in ("*.nbi", "*.nbc"):
+            for cached in directory.glob(pattern):
+                try:
+                    cached.unlink()
+                except OSError:
+                    pass
+    try:
+        stamp.parent.mkdir(exist_ok=True)
+        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(current)
+        os.replace(tmp, stamp)
+    except OSError:  # a read-only install: numba then uses its own cache directory
+        pass
+
+
+refresh_kernel_cache()
 
 jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)

@@ -6,7 +6,8 @@ allocate nothing. A hand is an int64 bit mask of cards (``suit * 13 + rank``).
 array of ``WORK_SIZE`` made by the caller: candidate melds and their values go to
 ``work[W_MELDS:]`` and ``work[W_VALS:]`` (``MAX_MELDS`` each), packings (union mask,
 melded value, meld indices) to ``work[W_USED:]``, ``work[W_VAL:]``, ``work[W_IDS:]``
-(``MAX_NODES`` each). Offsets instead of slices keep reference counting off the hot path.
+(``MAX_NODES`` each), and the deadwood kept after each possible discard to
+``work[W_DISCARD + card]``.
 
 A packing is a collection of pairwise disjoint melds. Ten or eleven cards hold at
 most three melds, so every packing is found by three nested loops; that is exact
@@ -23,7 +24,9 @@ W_VALS = MAX_MELDS
 W_USED = 2 * MAX_MELDS
 W_VAL = W_USED + MAX_NODES
 W_IDS = W_VAL + MAX_NODES
-WORK_SIZE = W_IDS + MAX_NODES
+W_DISCARD = W_IDS + MAX_NODES  # W_DISCARD + card: deadwood kept after discarding card
+WORK_SIZE = W_DISCARD + 52
+NO_DISCARD = 1 << 30
 ID_BITS = 10  # node_ids packs up to three meld indices + 1, ID_BITS bits each
 SUIT_MASK = SUIT_BITS - 1
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # the four cards of the ace
@@ -247,7 +250,7 @@ def max_meld_value_any_nb(hand, tab, work, stack_i, stack_used, stack_val, best_
 
 
 @jit
-def best_discard_nb(hand, forbidden, watch, tab, work):
+def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     """Best discard from an 11-card hand (the move that decides draws and knocks).
 
     Returns ``(deadwood, discard, watch_melded, all_melded)``: the minimum deadwood of
@@ -255,18 +258,23 @@ def best_discard_nb(hand, forbidden, watch, tab, work):
     whether the card ``watch`` is melded in some arrangement reaching that minimum,
     and whether all cards of ``hand`` can be melded at once (big gin). ``forbidden``
     is a mask of cards that may not be discarded (the card just taken from the pile).
-    Discarding a melded card is covered by the packings that leave its meld out.
+    Discarding a melded card is covered by the packings that leave its meld out. With
+    ``per_card`` the deadwood kept after each allowed discard goes to
+    ``work[W_DISCARD + card]`` (``NO_DISCARD`` for cards not allowed).
     """
     total = mask_value_nb(hand, tab)
     allowed = hand & ~forbidden
     count = packings_nb(work, candidate_melds_nb(hand, tab, work))
     if count < 0:
         raise ValueError("meld scratch buffers too small")
-    best_dw = 1 << 30
+    best_dw = NO_DISCARD
     best_card = -1
     best_value = -1
-    watch_dw = 1 << 30
+    watch_dw = NO_DISCARD
     all_melded = False
+    if per_card:
+        for c in range(52):
+            work[W_DISCARD + c] = NO_DISCARD
     for k in range(count):
         used = work[W_USED + k]
         if used == hand:
@@ -274,6 +282,15 @@ def best_discard_nb(hand, forbidden, watch, tab, work):
         free = allowed & ~used
         if free == 0:
             continue
+        if per_card:
+            kept = total - work[W_VAL + k]
+            rest = free
+            while rest != 0:
+                c = lowest_card_nb(rest)
+                rest &= rest - 1
+                dw_c = kept - tab[T_RANK_VALUE + c % 13]
+                if dw_c < work[W_DISCARD + c]:
+                    work[W_DISCARD + c] = dw_c
         card = top_card_nb(free, tab)
         value = tab[T_RANK_VALUE + card % 13]
         dw = total - work[W_VAL + k] - value

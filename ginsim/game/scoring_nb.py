@@ -5,6 +5,7 @@ Outcome codes are shared by the kernels, the record arrays and the DataFrames.
 
 from ._jit import jit
 from .rules import R_BIG_GIN_BONUS, R_GIN_BONUS, R_UNDERCUT_BONUS, R_UNDERCUT_ON_TIE
+from .state import ENDING_BIG_GIN
 
 OUT_KNOCK = 0
 OUT_GIN = 1
@@ -13,8 +14,6 @@ OUT_UNDERCUT = 3
 OUT_DEAD = 4
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
 
-ENDING_KNOCK = 0  # the knocker laid down 10 cards after a discard
-ENDING_BIG_GIN = 1  # all 11 cards melded, no discard
 
 
 @jit

@@ -7,7 +7,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
-from .hand_nb import SCRATCH_SIZE, simulate_nb
+from .hand_nb import SCRATCH_SIZE, play_decks_nb, simulate_nb
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
 MAX_SEED = 2**64 - 1
@@ -55,4 +55,34 @@ def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
     rng = np.zeros(3, dtype=np.uint64)
     rows = simulate_nb(np.uint64(seed), start, stop, bool(duplicate), params, rules.packed(),
                        card_tables(rules), out, trace, scratch, rng)
+    return out, trace[:min(rows, trace.shape[0])]
+
+
+def play_decks(a: str | Strategy, b: str | Strategy, decks: np.ndarray,
+               dealers: np.ndarray | list[int], *, seed: int = 0,
+               rules: Rules | str | None = None, trace_rows: int = 0
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Play one hand per given deck order (crafted deals for tests and studies).
+
+    ``decks`` is int[n, 52], each row a permutation of 0..51 dealt like a shuffled deck:
+    the non-dealer's cards first, then the dealer's, then the upcard, then the stock
+    from the top. ``dealers[i]`` is 0 (seat a) or 1 (seat b).
+    """
+    seed = check_seed(seed)
+    rules = Rules.coerce(rules)
+    decks = np.asarray(decks, dtype=np.int64)
+    if decks.ndim != 2 or decks.shape[1] != 52:
+        raise ValueError(f"decks must have shape (n, 52), got {decks.shape}")
+    for row in decks:
+        if not np.array_equal(np.sort(row), np.arange(52)):
+            raise ValueError("each deck must hold every card 0..51 exactly once")
+    dealers = np.asarray(dealers, dtype=np.int64)
+    if dealers.shape != (decks.shape[0],) or not np.isin(dealers, (0, 1)).all():
+        raise ValueError("dealers must hold one 0 (seat a) or 1 (seat b) per deck")
+    out = np.zeros(decks.shape[0], dtype=RECORD_DTYPE)
+    trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
+    rows = play_decks_nb(decks, dealers, np.uint64(seed), seat_params(a, b), rules.packed(),
+                         card_tables(rules), out, trace, scratch, rng)
     return out, trace[:min(rows, trace.shape[0])]

@@ -2,9 +2,9 @@
 
 Contract: numba functions over int64/float64 arrays that allocate nothing (the
 Python layer hands :func:`simulate_nb` one scratch array per chunk). A hand in progress is three
-small arrays: ``st`` (int64, indexed by the ``ST_*`` constants), ``pile`` (the discard
-pile, bottom first) and ``deck`` (the shuffled deck; the stock is ``deck[st[ST_POS]:]``),
-so a position can be copied and played on.
+small arrays: ``st`` (int64, laid out in :mod:`ginsim.game.state`), ``pile`` (the
+discard pile, bottom first) and ``deck`` (the shuffled deck; the stock is
+``deck[st[ST_POS]:]``), so a position can be copied and played on.
 """
 
 
@@ -13,7 +13,28 @@ from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
 from ..game.melds_nb import WORK_SIZE
 from ..game.rng_nb import shuffle_nb, stream_key_nb
 from ..game.rules import R_DEAL, R_LAYOFF, R_STOCK_FLOOR
-from ..game.scoring_nb import ENDING_BIG_GIN, ENDING_KNOCK, OUT_DEAD, score_hand_nb
+from ..game.scoring_nb import OUT_DEAD, score_hand_nb
+from ..game.state import (
+    ENDING_BIG_GIN,
+    ENDING_DEAD,
+    ENDING_KNOCK,
+    FULL_DECK,
+    ST_DEALER,
+    ST_DISCARDED,
+    ST_ENDING,
+    ST_HAND,
+    ST_KNOCK_DEADWOOD,
+    ST_KNOCKER,
+    ST_PASSED,
+    ST_PILE_LEN,
+    ST_PILE_MASK,
+    ST_POS,
+    ST_SIZE,
+    ST_TAKEN,
+    ST_TURNS,
+    ST_UPCARD,
+    ST_UPCARD_TAKEN,
+)
 from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
 from .records import (
     ACTION_BIG_GIN,
@@ -25,22 +46,7 @@ from .records import (
     SOURCE_STOCK,
 )
 
-FULL_DECK = (1 << 52) - 1
 MAX_TURNS = 500  # a hand still running after this many draws is scored as dead
-
-ST_HAND = 0  # ST_HAND + seat: the seat's hand mask
-ST_PILE_MASK = 2
-ST_PILE_LEN = 3
-ST_POS = 4  # next stock card is deck[st[ST_POS]]
-ST_TURNS = 5
-ST_UPCARD_TAKEN = 6
-ST_ENDING = 7  # -1 running, else ENDING_KNOCK / ENDING_BIG_GIN / ENDING_DEAD
-ST_KNOCKER = 8
-ST_KNOCK_DEADWOOD = 9
-ST_DEALER = 10
-ST_UPCARD = 11
-ST_SIZE = 12
-ENDING_DEAD = 2
 SCRATCH_SIZE = 116 + ST_SIZE + WORK_SIZE
 
 
@@ -77,6 +83,8 @@ def _finish_turn_nb(seat, discard, kept_deadwood, knock, big_gin, rules, st, pil
         st[ST_KNOCK_DEADWOOD] = 0
         return ACTION_BIG_GIN
     st[ST_HAND + seat] &= ~(1 << discard)
+    st[ST_DISCARDED + seat] |= 1 << discard
+    st[ST_TAKEN + seat] &= ~(1 << discard)
     pile[st[ST_PILE_LEN]] = discard
     st[ST_PILE_LEN] += 1
     st[ST_PILE_MASK] |= 1 << discard
@@ -97,6 +105,7 @@ def _take_pile_top_nb(seat, st, pile):
     card = pile[st[ST_PILE_LEN]]
     st[ST_PILE_MASK] &= ~(1 << card)
     st[ST_HAND + seat] |= 1 << card
+    st[ST_TAKEN + seat] |= 1 << card
     st[ST_TURNS] += 1
     return card
 
@@ -131,7 +140,9 @@ def play_turn_nb(seat, pile_allowed, params, rules, tab, work, st, pile, deck, r
     if pile_allowed and st[ST_PILE_LEN] > 0:
         top = pile[st[ST_PILE_LEN] - 1]
         take, discard, dw, knock, big = pile_decision_nb(params, seat, st[ST_HAND + seat],
-                                                         top, rules, tab, work, rng)
+                                                         top, st, rules, tab, work, rng)
+        if not take:
+            st[ST_PASSED + seat] |= 1 << top
     if take:
         drawn = _take_pile_top_nb(seat, st, pile)
         source = SOURCE_PILE
@@ -141,7 +152,7 @@ def play_turn_nb(seat, pile_allowed, params, rules, tab, work, st, pile, deck, r
         st[ST_HAND + seat] |= 1 << drawn
         st[ST_TURNS] += 1
         source = SOURCE_STOCK
-        discard, dw, knock, big = choose_discard_nb(params, seat, st[ST_HAND + seat], 0,
+        discard, dw, knock, big = choose_discard_nb(params, seat, st[ST_HAND + seat], 0, st,
                                                     rules, tab, work, rng)
     action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
     return _trace_nb(trace, trace_row, hand_id, seat, source, drawn, discard, action, st, deck)
@@ -162,7 +173,7 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, t
     seat = nondealer
     if rules[R_DEAL] == 1:
         # Eleven-card deal: the non-dealer's first turn is only a discard.
-        discard, dw, knock, big = choose_discard_nb(params, seat, st[ST_HAND + seat], 0,
+        discard, dw, knock, big = choose_discard_nb(params, seat, st[ST_HAND + seat], 0, st,
                                                     rules, tab, work, rng)
         action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
         trace_row = _trace_nb(trace, trace_row, hand_id, seat, SOURCE_DEAL, -1, discard,
@@ -174,10 +185,11 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, t
         for offer in range(2):
             s = nondealer if offer == 0 else dealer
             take, discard, dw, knock, big = pile_decision_nb(params, s, st[ST_HAND + s], up,
-                                                             rules, tab, work, rng)
+                                                             st, rules, tab, work, rng)
             if take:
                 taken_by = s
                 break
+            st[ST_PASSED + s] |= 1 << up
         if taken_by >= 0:
             _take_pile_top_nb(taken_by, st, pile)
             st[ST_UPCARD_TAKEN] = 1
@@ -232,6 +244,40 @@ def showdown_nb(st, rules, tab, work, kmelds, result):
 
 
 @jit
+def scratch_views_nb(scratch):
+    """Cut the caller's int64 scratch array into (deck, pile, st, kmelds, result, work)."""
+    return (scratch[0:52], scratch[52:104], scratch[104:104 + ST_SIZE],
+            scratch[104 + ST_SIZE:108 + ST_SIZE], scratch[108 + ST_SIZE:116 + ST_SIZE],
+            scratch[116 + ST_SIZE:])
+
+
+@jit
+def play_and_record_nb(i, k, dealer, seed, params, rules, tab, out, trace, trace_row, scratch,
+                       rng):
+    """Play hand ``i`` from the deck already in the scratch array; write record ``k``."""
+    deck, pile, st, kmelds, result, work = scratch_views_nb(scratch)
+    rng[0] = stream_key_nb(seed, i, 1)
+    rng[1] = stream_key_nb(seed, i, 2)
+    trace_row = play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace,
+                             trace_row, i)
+    showdown_nb(st, rules, tab, work, kmelds, result)
+    out[k].hand = i
+    out[k].dealer = dealer
+    out[k].outcome = result[0]
+    out[k].knocker = result[1]
+    out[k].knocker_deadwood = result[2]
+    out[k].defender_deadwood_before_layoff = result[3]
+    out[k].defender_deadwood = result[4]
+    out[k].points_a = result[5]
+    out[k].points_b = result[7]
+    out[k].turns = st[ST_TURNS]
+    out[k].stock_left = result[6]
+    out[k].upcard_taken = st[ST_UPCARD_TAKEN] != 0
+    out[k].upcard = st[ST_UPCARD]
+    return trace_row
+
+
+@jit
 def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace, scratch, rng):
     """Play hands ``start .. stop-1`` into the record array ``out``; returns trace rows.
 
@@ -242,11 +288,6 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace, sc
     and ``rng`` uint64[3] (seat a, seat b, the deck), both made by the caller.
     """
     deck = scratch[0:52]
-    pile = scratch[52:104]
-    st = scratch[104:104 + ST_SIZE]
-    kmelds = scratch[104 + ST_SIZE:108 + ST_SIZE]
-    result = scratch[108 + ST_SIZE:116 + ST_SIZE]
-    work = scratch[116 + ST_SIZE:]
     trace_row = 0
     for i in range(start, stop):
         deal = i // 2 if duplicate else i
@@ -257,23 +298,20 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace, sc
             deck[c] = c
         rng[2] = stream_key_nb(seed, deal, 0)
         shuffle_nb(deck, rng, 2)
-        rng[0] = stream_key_nb(seed, i, 1)
-        rng[1] = stream_key_nb(seed, i, 2)
-        trace_row = play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace,
-                                 trace_row, i)
-        showdown_nb(st, rules, tab, work, kmelds, result)
-        k = i - start
-        out[k].hand = i
-        out[k].dealer = dealer
-        out[k].outcome = result[0]
-        out[k].knocker = result[1]
-        out[k].knocker_deadwood = result[2]
-        out[k].defender_deadwood_before_layoff = result[3]
-        out[k].defender_deadwood = result[4]
-        out[k].points_a = result[5]
-        out[k].points_b = result[7]
-        out[k].turns = st[ST_TURNS]
-        out[k].stock_left = result[6]
-        out[k].upcard_taken = st[ST_UPCARD_TAKEN] != 0
-        out[k].upcard = st[ST_UPCARD]
+        trace_row = play_and_record_nb(i, i - start, dealer, seed, params, rules, tab, out,
+                                       trace, trace_row, scratch, rng)
+    return trace_row
+
+
+@jit
+def play_decks_nb(decks, dealers, seed, params, rules, tab, out, trace, scratch, rng):
+    """Play one hand per given deck order (``decks[i]``, dealt as :func:`deal_nb` does)
+    with ``dealers[i]`` dealing; players' random streams come from ``(seed, i)``."""
+    deck = scratch[0:52]
+    trace_row = 0
+    for i in range(decks.shape[0]):
+        for c in range(52):
+            deck[c] = decks[i, c]
+        trace_row = play_and_record_nb(i, i, dealers[i], seed, params, rules, tab, out, trace,
+                                       trace_row, scratch, rng)
     return trace_row

@@ -1,7 +1,7 @@
 """The strategy parameter vector: the layout every policy kernel reads.
 
 A strategy is a float64 vector indexed by the ``P_*`` constants. :data:`PARAMETERS`
-documents each parameter (name in spec strings, index, default, allowed values); the
+documents each parameter (its name in spec strings, default, allowed values); the
 presets in :mod:`ginsim.strategies.presets` are overrides of these defaults.
 """
 
@@ -11,38 +11,74 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KIND_DEADWOOD = 0  # draws, discards and knocks by exact deadwood (the ``simple`` family)
+KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal
 
+DRAW_MELD = 0  # take the pile card only if it is melded in a best arrangement
+DRAW_IMPROVE = 1  # take it if it lowers the best deadwood after the discard
+DRAW_NEVER = 2  # always draw from the stock
+
+N_BUCKETS = 4  # knock thresholds by stock left: >= edge0, >= edge1, >= edge2, below
+
 P_KIND = 0
-P_KNOCK = 1  # knock only when deadwood <= this (and <= the rules' knock limit); 0 = gin only
-P_SIZE = 2
+P_KNOCK = 1  # P_KNOCK + bucket: knock when deadwood <= this in that stock bucket
+P_EDGES = P_KNOCK + N_BUCKETS  # P_EDGES + i: lower stock edge of bucket i (3 edges)
+P_DRAW = P_EDGES + N_BUCKETS - 1
+P_MEMORY = P_DRAW + 1  # 0 none, 1 dead cards and live outs, 2 also the opponent's cards
+P_OUTS_WEIGHT = P_MEMORY + 1  # deadwood points one live out is worth (memory >= 1)
+P_DANGER_WEIGHT = P_OUTS_WEIGHT + 1  # deadwood points per unit of feeding risk (memory 2)
+P_UNDERCUT = P_DANGER_WEIGHT + 1  # wait for gin while P(undercut) is above this
+P_SIZE = P_UNDERCUT + 1
 
 
 @dataclass(frozen=True)
 class Parameter:
-    """One documented entry of the strategy vector."""
+    """One documented entry of the strategy vector (``size`` slots from ``index``)."""
 
     name: str
     index: int
-    default: float
+    default: tuple[float, ...]
     help: str
     choices: tuple[str, ...] = ()  # names of the integer codes, when categorical
     low: float = 0
     high: float = 1e9
+    integer: bool = True
     aliases: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return len(self.default)
 
 
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
-        Parameter("kind", P_KIND, KIND_DEADWOOD,
+        Parameter("kind", P_KIND, (KIND_DEADWOOD,),
                   "decision family: deadwood (exact-deadwood play) or random",
                   choices=("deadwood", "random")),
-        Parameter("knock", P_KNOCK, 10,
-                  "knock when the kept deadwood is at most this (0 = gin only); "
-                  "never above the rules' knock limit",
-                  low=0, high=200, aliases=("t",)),
+        Parameter("knock", P_KNOCK, (10,) * N_BUCKETS,
+                  "knock when the kept deadwood is at most this (0 = gin only); one value, "
+                  "or one per stock bucket as a/b/c/d (see edges); never above the rules' "
+                  "knock limit", high=200, aliases=("t",)),
+        Parameter("edges", P_EDGES, (24, 16, 8),
+                  "stock-left edges of the knock buckets: bucket 1 is stock >= e1, bucket 2 "
+                  ">= e2, bucket 3 >= e3, bucket 4 below (strictly decreasing)", high=31),
+        Parameter("draw", P_DRAW, (DRAW_MELD,),
+                  "pile draws: meld (only to meld it), improve (if it lowers deadwood), "
+                  "never", choices=("meld", "improve", "never")),
+        Parameter("memory", P_MEMORY, (0,),
+                  "0: hand and pile top only; 1: remembers discards, keeps live outs; "
+                  "2: also tracks the opponent's pickups and passes (safe discards, "
+                  "undercut estimate)", high=2),
+        Parameter("outs", P_OUTS_WEIGHT, (2.0,),
+                  "memory >= 1: deadwood points a live out is worth when choosing a discard",
+                  high=50, integer=False),
+        Parameter("danger", P_DANGER_WEIGHT, (2.0,),
+                  "memory 2: deadwood points per unit of risk of feeding the opponent",
+                  high=50, integer=False),
+        Parameter("undercut", P_UNDERCUT, (1.0,),
+                  "wait for gin while the estimated undercut probability of a knock is "
+                  "above this (1 = never wait)", high=1, integer=False),
     )
 }
 
@@ -51,5 +87,5 @@ def default_vector() -> np.ndarray:
     """A parameter vector with every default."""
     vec = np.zeros(P_SIZE, dtype=np.float64)
     for p in PARAMETERS.values():
-        vec[p.index] = p.default
+        vec[p.index:p.index + p.size] = p.default
     return vec

@@ -2,22 +2,54 @@
 
 Contract: numba functions over the float64 parameter rows of both seats (layout in
 :mod:`ginsim.strategies.params`; ``params[seat]`` is the deciding player's), the
-packed rules, int64 hand masks and scratch arrays; nothing is allocated. ``rng[seat]``
-is the deciding player's random stream. A player sees only its own hand, the pile and the public
-history, so nothing else is passed in.
+packed rules, the hand state ``st`` (:mod:`ginsim.game.state`), int64 masks and the
+``work`` scratch array; nothing is allocated. ``rng[seat]`` is the deciding player's
+random stream.
+
+A player sees only what it may: its own hand (``st[ST_HAND + seat]``), the pile
+(``ST_PILE_MASK`` and the top card passed in), the stock size, and the public history
+(``ST_TAKEN``, ``ST_DISCARDED``, ``ST_PASSED``). Nothing here reads the other hand or
+the deck.
 """
 
 from ..game._jit import jit
 from ..game.melds_nb import (
     RANK_COLUMN,
     SUIT_MASK,
+    W_DISCARD,
     best_discard_nb,
+    lowest_card_nb,
     min_deadwood_nb,
     popcount_nb,
 )
 from ..game.rng_nb import below_nb
 from ..game.rules import R_BIG_GIN_BONUS, R_KNOCK_LIMIT
-from .params import KIND_RANDOM, P_KIND, P_KNOCK
+from ..game.state import (
+    FULL_DECK,
+    ST_DISCARDED,
+    ST_PASSED,
+    ST_PILE_MASK,
+    ST_POS,
+    ST_TAKEN,
+)
+from ..game.tables import T_RANK_VALUE
+from .params import (
+    DRAW_IMPROVE,
+    DRAW_NEVER,
+    KIND_RANDOM,
+    N_BUCKETS,
+    P_DANGER_WEIGHT,
+    P_DRAW,
+    P_EDGES,
+    P_KIND,
+    P_KNOCK,
+    P_MEMORY,
+    P_OUTS_WEIGHT,
+    P_UNDERCUT,
+)
+from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
+
+ALL_RANKS = (1 << 13) - 1
 
 
 @jit
@@ -28,15 +60,75 @@ def can_join_meld_nb(hand, card):
         return True
     shift = 13 * (card // 13)
     s = ((hand >> shift) & SUIT_MASK) | (1 << rank)
-    window = s >> max(rank - 2, 0)
-    window &= (1 << (rank - max(rank - 2, 0) + 3)) - 1
+    low = max(rank - 2, 0)
+    window = (s >> low) & ((1 << (rank - low + 3)) - 1)
     return (window & (window >> 1) & (window >> 2)) != 0
 
 
 @jit
-def knock_threshold_nb(params, seat, rules):
-    """Highest deadwood this strategy knocks with (never above the rules' limit)."""
-    return min(int(params[seat, P_KNOCK]), rules[R_KNOCK_LIMIT])
+def meld_completions_nb(hand):
+    """Cards not in ``hand`` that would make or extend a meld with two of its cards."""
+    out = 0
+    for suit in range(4):
+        m = (hand >> (13 * suit)) & SUIT_MASK
+        c = ((m << 1) & (m << 2)) | ((m >> 1) & (m << 1)) | ((m >> 1) & (m >> 2))
+        out |= (c & SUIT_MASK & ~m) << (13 * suit)
+    a = hand & SUIT_MASK
+    b = (hand >> 13) & SUIT_MASK
+    c = (hand >> 26) & SUIT_MASK
+    d = (hand >> 39) & SUIT_MASK
+    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    out |= (pairs | (pairs << 13) | (pairs << 26) | (pairs << 39)) & ~hand
+    return out
+
+
+@jit
+def near_cards_nb(cards, reach):
+    """Cards of the same rank as some card of ``cards``, or of its suit within ``reach``."""
+    out = 0
+    for suit in range(4):
+        m = (cards >> (13 * suit)) & SUIT_MASK
+        spread = m
+        for step in range(1, reach + 1):
+            spread |= (m << step) | (m >> step)
+        out |= (spread & SUIT_MASK) << (13 * suit)
+    ranks = (cards | (cards >> 13) | (cards >> 26) | (cards >> 39)) & SUIT_MASK
+    out |= ranks | (ranks << 13) | (ranks << 26) | (ranks << 39)
+    return out & ~cards
+
+
+@jit
+def knock_threshold_nb(params, seat, rules, stock_left):
+    """Highest deadwood this strategy knocks with now (never above the rules' limit)."""
+    bucket = 0
+    while bucket < N_BUCKETS - 1 and stock_left < params[seat, P_EDGES + bucket]:
+        bucket += 1
+    return min(int(params[seat, P_KNOCK + bucket]), rules[R_KNOCK_LIMIT])
+
+
+@jit
+def undercut_estimate_nb(params, seat, deadwood, st):
+    """Estimated chance that a knock at ``deadwood`` is undercut (see undercut_table).
+
+    Memory level 2 counts each card the opponent took from the pile as two extra draws
+    of progress for the opponent.
+    """
+    stock = 52 - st[ST_POS]
+    if params[seat, P_MEMORY] >= 2:
+        stock -= 2 * popcount_nb(st[ST_TAKEN + 1 - seat])
+    bucket = min(max(stock, 0) // UNDERCUT_STOCK_STEP, UNDERCUT_TABLE.shape[1] - 1)
+    return UNDERCUT_TABLE[min(deadwood, UNDERCUT_TABLE.shape[0] - 1), bucket]
+
+
+@jit
+def should_knock_nb(params, seat, deadwood, st, rules):
+    """Knock (or go gin) with ``deadwood`` kept? Gin always; otherwise within the
+    threshold of the current stock bucket, unless waiting for gin is preferred."""
+    if deadwood > knock_threshold_nb(params, seat, rules, 52 - st[ST_POS]):
+        return False
+    if deadwood == 0 or params[seat, P_UNDERCUT] >= 1.0:
+        return True
+    return undercut_estimate_nb(params, seat, deadwood, st) <= params[seat, P_UNDERCUT]
 
 
 @jit
@@ -52,55 +144,118 @@ def random_card_nb(mask, rng, stream):
 
 
 @jit
-def choose_discard_nb(params, seat, hand, forbidden, rules, tab, work, rng):
-    """Discard from an 11-card hand: ``(discard, kept deadwood, knock, big_gin)``.
+def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
+    """Discard by kept deadwood minus the worth of live outs, plus feeding risk.
 
-    ``forbidden`` is a mask of the card just taken from the pile. Big gin is declared
-    whenever the rules allow it; a knock happens when the kept deadwood is within
-    :func:`knock_threshold_nb`. The random family knocks whenever some discard allows
-    it (with the best such discard) and otherwise discards a uniformly random card.
+    Score of discarding ``c`` = deadwood kept - ``outs`` x live cards that would make
+    or extend a meld with the kept cards (memory >= 1: every card that went through the
+    pile and every card the opponent is known to hold is dead) + ``danger`` x risk
+    (memory 2: 2 if ``c`` melds with two of the opponent's known cards, 1 if it is near
+    one of them, minus 1 if it is near a card the opponent discarded or passed). Lowest
+    score wins; ties go to the higher-value card, then the higher index. Needs
+    ``work[W_DISCARD:]`` from ``best_discard_nb(..., per_card=True)``.
     """
-    dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, work)
-    return _decide_discard_nb(params, seat, hand, forbidden, dw, card, all_melded, rules, tab,
-                              work, rng)
+    opp = 1 - seat
+    known = st[ST_TAKEN + opp]
+    live = FULL_DECK & ~hand & ~st[ST_PILE_MASK] & ~known
+    w_outs = params[seat, P_OUTS_WEIGHT]
+    level2 = params[seat, P_MEMORY] >= 2
+    w_danger = params[seat, P_DANGER_WEIGHT]
+    fits = 0
+    near = 0
+    shunned = 0
+    if level2:
+        fits = meld_completions_nb(known)
+        near = near_cards_nb(known, 2)
+        shunned = near_cards_nb(st[ST_DISCARDED + opp] | st[ST_PASSED + opp], 1)
+    best = -1
+    best_score = 1e18
+    best_value = -1
+    rest = hand & ~forbidden
+    while rest != 0:
+        c = lowest_card_nb(rest)
+        rest &= rest - 1
+        kept = hand & ~(1 << c)
+        score = work[W_DISCARD + c] - w_outs * popcount_nb(meld_completions_nb(kept) & live)
+        if level2:
+            risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
+            risk -= (shunned >> c) & 1
+            score += w_danger * risk
+        value = tab[T_RANK_VALUE + c % 13]
+        if score < best_score or (score == best_score and value >= best_value):
+            best = c
+            best_score = score
+            best_value = value
+    return best
 
 
 @jit
-def _decide_discard_nb(params, seat, hand, forbidden, dw, card, all_melded, rules, tab, work,
-                       rng):
+def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, st, rules, tab, work,
+                  rng):
+    """Discard, knock or big gin from 11 cards once the best discard is known.
+
+    Returns ``(discard, kept deadwood, knock, big_gin)``. Big gin is declared whenever
+    the rules allow it. The random family knocks whenever the best discard allows it
+    and otherwise discards a uniformly random legal card.
+    """
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return -1, 0, True, True
-    if dw <= knock_threshold_nb(params, seat, rules):
+    if should_knock_nb(params, seat, dw, st, rules):
         return card, dw, True, False
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         card = random_card_nb(hand & ~forbidden, rng, seat)
-        dw = min_deadwood_nb(hand & ~(1 << card), tab, work)
+        return card, min_deadwood_nb(hand & ~(1 << card), tab, work), False, False
+    if params[seat, P_MEMORY] >= 1:
+        card = memory_discard_nb(params, seat, hand, forbidden, st, tab, work)
+        return card, work[W_DISCARD + card], False, False
     return card, dw, False, False
 
 
 @jit
-def pile_decision_nb(params, seat, hand, top, rules, tab, work, rng):
+def choose_discard_nb(params, seat, hand, forbidden, st, rules, tab, work, rng):
+    """Discard from an 11-card hand: ``(discard, kept deadwood, knock, big_gin)``.
+
+    ``forbidden`` is a mask of the card just taken from the pile (0 after a stock draw).
+    """
+    dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, work,
+                                              params[seat, P_MEMORY] >= 1)
+    return after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, st, rules, tab,
+                         work, rng)
+
+
+@jit
+def pile_decision_nb(params, seat, hand, top, st, rules, tab, work, rng):
     """Whether to take the pile's top card into the 10-card ``hand``, and what then.
 
     Returns ``(take, discard, kept deadwood, knock, big_gin)``; the last four are
-    meaningful only when ``take``. The deadwood family takes the card only if it is
+    meaningful only when ``take``. Draw policy ``meld`` takes the card only if it is
     melded in some best arrangement of the 11 cards after the best legal discard (a
-    cheap bit test skips hopeless cards, and the same pass yields the discard); the
-    random family takes it with probability one half.
+    cheap bit test skips hopeless cards, and the same pass yields the discard);
+    ``improve`` takes it if the deadwood kept after the best discard is lower than the
+    hand's deadwood now; ``never`` never does. The random family flips a coin.
     """
     taken = hand | (1 << top)
+    big_gin_on = rules[R_BIG_GIN_BONUS] >= 0
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         if below_nb(rng, seat, 2) == 0:
             return False, -1, 0, False, False
-        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, rules, tab,
+        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, st, rules, tab,
                                                  work, rng)
         return True, card, dw, knock, big
-    if not can_join_meld_nb(hand, top):
+    draw = int(params[seat, P_DRAW])
+    if draw == DRAW_NEVER:
         return False, -1, 0, False, False
-    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, work)
-    big_gin_on = rules[R_BIG_GIN_BONUS] >= 0
-    if not (melded or (all_melded and big_gin_on)):
+    if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top):
         return False, -1, 0, False, False
-    card, dw, knock, big = _decide_discard_nb(params, seat, taken, 1 << top, dw, card,
-                                              all_melded, rules, tab, work, rng)
+    now = min_deadwood_nb(hand, tab, work) if draw == DRAW_IMPROVE else 0
+    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, work,
+                                                   params[seat, P_MEMORY] >= 1)
+    if draw == DRAW_IMPROVE:
+        take = dw < now
+    else:
+        take = melded
+    if not (take or (all_melded and big_gin_on)):
+        return False, -1, 0, False, False
+    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, st,
+                                         rules, tab, work, rng)
     return True, card, dw, knock, big

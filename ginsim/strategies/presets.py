@@ -8,12 +8,22 @@ import numpy as np
 
 from .params import PARAMETERS, Parameter, default_vector
 
-#: name -> (one-line description, parameter overrides)
-PRESETS: dict[str, tuple[str, dict[str, float]]] = {
-    "simple": ("takes the pile card only to meld it, discards to minimum deadwood, "
-               "knocks as soon as it may", {}),
+Value = tuple[float, ...]
+
+#: name -> (one-line description, parameter overrides as spec text)
+PRESETS: dict[str, tuple[str, str]] = {
+    "simple": ("takes the pile card only to meld it, discards to minimum deadwood, knocks "
+               "as soon as it may", ""),
     "random": ("uniformly random legal draws and discards, knocks whenever legal (tests)",
-               {"kind": 1}),
+               "kind=random"),
+    "memory1": ("simple plus memory of discards: keeps combinations with live outs over "
+                "dead ones", "memory=1"),
+    "memory2": ("memory1 plus the opponent's pickups and passes: safe discards, waits for "
+                "gin when an undercut looks likely", "memory=2,outs=1,undercut=0.05"),
+    "gin_hunter": ("memory1 that waits for gin while the stock is deep, knocks late",
+                   "memory=1,knock=0/0/5/10"),
+    "early_knocker": ("takes any pile card that lowers deadwood, knocks at the first chance",
+                      "draw=improve"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
@@ -21,39 +31,79 @@ _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.alias
 
 @dataclass(frozen=True)
 class Strategy:
-    """A parsed strategy: its canonical spec text and its parameter vector."""
+    """A parsed strategy: its spec text, preset, and parameter overrides."""
 
     spec: str
     preset: str
-    overrides: dict[str, float] = field(default_factory=dict)
+    overrides: dict[str, Value] = field(default_factory=dict)
 
     @property
     def vector(self) -> np.ndarray:
+        """The float64 parameter vector (defaults, then the preset, then the overrides)."""
         vec = default_vector()
-        for name, value in {**PRESETS[self.preset][1], **self.overrides}.items():
-            vec[PARAMETERS[name].index] = value
+        for name, value in self.parameters().items():
+            p = PARAMETERS[name]
+            vec[p.index:p.index + p.size] = value
         return vec
 
+    def parameters(self) -> dict[str, Value]:
+        """Every parameter that differs from the defaults (preset and overrides)."""
+        merged = dict(_parse_items(PRESETS[self.preset][1], self.preset))
+        merged.update(self.overrides)
+        return merged
 
-def _parse_value(param: Parameter, text: str, spec: str) -> float:
+
+def _parse_value(param: Parameter, text: str, spec: str) -> Value:
+    parts = [t.strip() for t in text.split("/")]
     if param.choices:
-        if text in param.choices:
-            return float(param.choices.index(text))
+        if len(parts) == 1 and parts[0] in param.choices:
+            return (float(param.choices.index(parts[0])),)
         raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
                          f"choose one of {', '.join(param.choices)}")
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
-                         f"expected a number") from None
-    if not param.low <= value <= param.high or value != int(value):
-        raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
-                         f"expected a whole number in {param.low:g}..{param.high:g}")
-    return value
+    kind = "whole number" if param.integer else "number"
+    if len(parts) not in (1, param.size):
+        raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: give one "
+                         f"{kind}" + (f" or {param.size} separated by '/'"
+                                      if param.size > 1 else ""))
+    values = []
+    for part in parts:
+        try:
+            value = float(part)
+        except ValueError:
+            raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
+                             f"expected a {kind}") from None
+        if not param.low <= value <= param.high or (param.integer and value != int(value)):
+            raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
+                             f"expected a {kind} in {param.low:g}..{param.high:g}")
+        values.append(value)
+    if len(values) == 1:
+        values *= param.size
+    if param.name == "edges" and any(a <= b for a, b in zip(values, values[1:], strict=False)):
+        raise ValueError(f"bad value {text!r} for edges in strategy {spec!r}: the stock "
+                         f"edges must be strictly decreasing, e.g. 24/16/8")
+    return tuple(values)
+
+
+def _parse_items(text: str, spec: str) -> dict[str, Value]:
+    overrides: dict[str, Value] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not value.strip():
+            raise ValueError(f"bad parameter {item!r} in strategy {spec!r}: write key=value")
+        if key not in _ALIASES:
+            raise ValueError(f"unknown parameter {key!r} in strategy {spec!r}: "
+                             f"parameters are {', '.join(PARAMETERS)}")
+        param = _ALIASES[key]
+        overrides[param.name] = _parse_value(param, value.strip(), spec)
+    return overrides
 
 
 def parse_strategy(spec: str | Strategy) -> Strategy:
-    """Parse ``preset[:key=value,...]`` (e.g. ``simple:t=6``); ValueError says what is wrong."""
+    """Parse ``preset[:key=value,...]`` (e.g. ``memory2:knock=10/8/5/3,draw=improve``).
+
+    Raises ValueError naming the unknown preset, parameter or bad value.
+    """
     if isinstance(spec, Strategy):
         return spec
     if not isinstance(spec, str) or not spec.strip():
@@ -65,18 +115,7 @@ def parse_strategy(spec: str | Strategy) -> Strategy:
     if name not in PRESETS:
         raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(PRESETS)} "
                          f"(see `ginsim strategies`)")
-    overrides: dict[str, float] = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or not value.strip():
-            raise ValueError(f"bad parameter {item!r} in strategy {spec!r}: write key=value")
-        if key not in _ALIASES:
-            raise ValueError(f"unknown parameter {key!r} in strategy {spec!r}: "
-                             f"parameters are {', '.join(PARAMETERS)}")
-        param = _ALIASES[key]
-        overrides[param.name] = _parse_value(param, value.strip(), spec)
-    return Strategy(spec=text, preset=name, overrides=overrides)
+    return Strategy(spec=text, preset=name, overrides=_parse_items(rest, text))
 
 
 def strategy_vector(spec: str | Strategy) -> np.ndarray:
