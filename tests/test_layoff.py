@@ -104,12 +104,12 @@ def test_knocker_picks_least_exposed_arrangement():
     assert dw == 22
     assert sorted(sorted(mask_to_cards(m)) for m in out[:nk]) == sorted(
         [sorted(parse("5S 5H 5C 5D")), sorted(parse("6D 7D 8D"))])
-    assert bin(layoff_reach_nb(out, nk, unseen)).count("1") == 5
+    assert bin(layoff_reach_nb(out, nk, unseen, tab)).count("1") == 5
     # When the upper diamonds are seen (in the pile), the run exposes nothing above 8D
     # and both arrangements tie at 0 vs 4 exposed: still the 4-card set.
     seen = cards_to_mask(parse("9D"))
     dw, nk = knocker_arrangement_nb(hand, unseen & ~seen, tab, work, out)
-    assert bin(layoff_reach_nb(out, nk, unseen & ~seen)).count("1") == 0
+    assert bin(layoff_reach_nb(out, nk, unseen & ~seen, tab)).count("1") == 0
 
 
 def test_bad_knocker_melds_rejected():

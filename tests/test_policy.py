@@ -11,6 +11,7 @@ from ginsim.game.melds_nb import WORK_SIZE
 from ginsim.game.state import (
     ST_DISCARDED,
     ST_HAND,
+    ST_KNOCK_LIMIT,
     ST_PASSED,
     ST_PILE_LEN,
     ST_PILE_MASK,
@@ -38,8 +39,10 @@ def params(spec_a, spec_b="simple"):
     return np.stack([parse_strategy(spec_a).vector, parse_strategy(spec_b).vector])
 
 
-def state(hand, pile="", stock_left=20, opp_taken="", opp_discarded="", opp_passed=""):
+def state(hand, pile="", stock_left=20, opp_taken="", opp_discarded="", opp_passed="",
+          knock_limit=10):
     st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[ST_KNOCK_LIMIT] = knock_limit
     st[ST_HAND] = cards_to_mask(parse(hand))
     st[ST_PILE_MASK] = cards_to_mask(parse(pile))
     st[ST_PILE_LEN] = len(parse(pile))
@@ -100,15 +103,15 @@ def test_knock_schedule_by_stock_left():
     p = params("simple:knock=10/8/5/3")
     expect = {31: 10, 24: 10, 23: 8, 16: 8, 15: 5, 8: 5, 7: 3, 0: 3}
     for stock, threshold in expect.items():
-        assert knock_threshold_nb(p, 0, RULES, stock) == threshold
+        assert knock_threshold_nb(p, 0, state("AS", stock_left=stock)) == threshold
     p = params("simple:knock=10/8/5/3,edges=20/10/5")
-    assert [knock_threshold_nb(p, 0, RULES, s) for s in (20, 19, 10, 9, 5, 4)] == \
-        [10, 8, 8, 5, 5, 3]
+    assert [knock_threshold_nb(p, 0, state("AS", stock_left=s))
+            for s in (20, 19, 10, 9, 5, 4)] == [10, 8, 8, 5, 5, 3]
 
 
-def test_strategy_never_exceeds_rules_knock_limit():
+def test_strategy_never_exceeds_the_hands_knock_limit():
     p = params("simple:knock=30")
-    assert knock_threshold_nb(p, 0, Rules(knock_limit=7).packed(), 20) == 7
+    assert knock_threshold_nb(p, 0, state("AS", knock_limit=7)) == 7
 
 
 def test_wait_for_gin_when_undercut_likely():
@@ -149,13 +152,13 @@ def brute_completions(cards):
 
 @given(random_hands(10))
 def test_meld_completions_random(cards):
-    assert set(mask_to_cards(meld_completions_nb(cards_to_mask(cards)))) == \
+    assert set(mask_to_cards(meld_completions_nb(cards_to_mask(cards), TAB))) == \
         brute_completions(cards)
 
 
 @given(meld_dense_hands(10))
 def test_meld_completions_dense(cards):
-    assert set(mask_to_cards(meld_completions_nb(cards_to_mask(cards)))) == \
+    assert set(mask_to_cards(meld_completions_nb(cards_to_mask(cards), TAB))) == \
         brute_completions(cards)
 
 

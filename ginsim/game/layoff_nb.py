@@ -21,6 +21,7 @@ from .melds_nb import (
     packings_nb,
     popcount_nb,
 )
+from .tables import T_WRAP
 
 LAYOFF_OPTIMAL = 0
 LAYOFF_MELDS_FIRST = 1
@@ -29,13 +30,24 @@ LAYOFF_TWO_ORDERS = 3
 
 
 @jit
-def layoff_reach_nb(kmelds, nk, cards):
+def suit_neighbours_nb(m, wrap):
+    """Ranks next to the ranks of the 13-bit mask ``m`` (around the corner if ``wrap``)."""
+    out = (m << 1) | (m >> 1)
+    if wrap:
+        out |= (m >> 12) | ((m & 1) << 12)
+    return out & SUIT_MASK
+
+
+@jit
+def layoff_reach_nb(kmelds, nk, cards, tab):
     """The cards of ``cards`` that can be laid off onto the melds ``kmelds[:nk]``.
 
     A 3-card set takes its 4th card; a run grows one card at a time at either end
-    while the next card is in ``cards`` (layoff chains). Every card reached can be
-    laid off in the same play, each onto one meld, so the result is exact.
+    (around the corner when the rules' runs wrap) while the next card is in ``cards``
+    (layoff chains). Every card reached can be laid off in the same play, each onto
+    one meld, so the result is exact.
     """
+    wrap = tab[T_WRAP] != 0
     reach = 0
     for k in range(nk):
         meld = kmelds[k]
@@ -50,7 +62,7 @@ def layoff_reach_nb(kmelds, nk, cards):
             avail = (cards >> shift) & SUIT_MASK
             grown = run
             while True:
-                step = ((grown << 1) | (grown >> 1)) & avail & ~grown & SUIT_MASK
+                step = suit_neighbours_nb(grown, wrap) & avail & ~grown
                 if step == 0:
                     break
                 grown |= step
@@ -90,7 +102,7 @@ def knocker_arrangement_nb(hand, unseen, tab, work, out_melds):
         if work[W_VAL + k] != best_value:
             continue
         nk = node_melds_nb(work[W_IDS + k], work, out_melds)
-        exposed = popcount_nb(layoff_reach_nb(out_melds, nk, unseen))
+        exposed = popcount_nb(layoff_reach_nb(out_melds, nk, unseen, tab))
         if exposed < best_exposed:
             best_exposed = exposed
             best_node = k
@@ -124,11 +136,11 @@ def defender_deadwood_nb(hand, kmelds, nk, mode, tab, work):
             if mode != LAYOFF_OPTIMAL and work[W_VAL + k] != best_own:
                 continue
             rest = hand & ~work[W_USED + k]
-            dw = mask_value_nb(rest & ~layoff_reach_nb(kmelds, nk, rest), tab)
+            dw = mask_value_nb(rest & ~layoff_reach_nb(kmelds, nk, rest, tab), tab)
             if dw < after:
                 after = dw
     if mode == LAYOFF_LAYOFFS_FIRST or mode == LAYOFF_TWO_ORDERS:
-        rest = hand & ~layoff_reach_nb(kmelds, nk, hand)
+        rest = hand & ~layoff_reach_nb(kmelds, nk, hand, tab)
         dw = mask_value_nb(rest, tab) - max_meld_value_nb(rest, tab, work)
         if dw < after or mode == LAYOFF_LAYOFFS_FIRST:
             after = dw

@@ -66,9 +66,9 @@ def best_discard(cards11: CardsLike, rules: Rules | str | None = None) -> tuple[
     return format_cards([int(card)]), int(dw)
 
 
-def _check_meld(meld: list[int]) -> None:
+def _check_meld(meld: list[int], rules: Rules) -> None:
     work = _work()
-    n = candidate_melds_nb(cards_to_mask(meld), card_tables(), work)
+    n = candidate_melds_nb(cards_to_mask(meld), card_tables(rules), work)
     if cards_to_mask(meld) not in set(int(m) for m in work[W_MELDS:W_MELDS + n]):
         raise ValueError(f"{format_cards(sorted(meld, key=sort_key))} is not a meld: a meld is "
                          f"3-4 cards of one rank or 3+ consecutive cards of one suit")
@@ -89,7 +89,7 @@ def layoff_deadwood(knocker_melds: Sequence[CardsLike], defender_cards: CardsLik
     defender = parse_cards(defender_cards)
     seen: set[int] = set()
     for meld in melds:
-        _check_meld(meld)
+        _check_meld(meld, rules)
         if seen & set(meld):
             raise ValueError(f"card {format_cards(sorted(seen & set(meld)))} is in two melds")
         seen |= set(meld)

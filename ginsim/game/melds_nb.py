@@ -15,9 +15,9 @@ most three melds, so every packing is found by three nested loops; that is exact
 """
 
 from ._jit import jit
-from .tables import SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP
+from .tables import SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP, T_WRAP
 
-MAX_MELDS = 336  # every meld of the deck (329) fits
+MAX_MELDS = 600  # every meld of the deck fits: 329, or 589 when runs wrap
 MAX_NODES = 8192
 W_MELDS = 0
 W_VALS = MAX_MELDS
@@ -82,23 +82,33 @@ def candidate_melds_nb(hand, tab, work):
     come first, by suit and start rank, then sets by rank.
     """
     n = 0
+    wrap = tab[T_WRAP] != 0
     for suit in range(4):
         s = (hand >> (13 * suit)) & SUIT_MASK
-        starts = s & (s >> 1) & (s >> 2)
+        # With wrap, runs are read on the suit repeated twice, starting in the first copy.
+        ss = s | (s << 13) if wrap else s
+        starts = ss & (ss >> 1) & (ss >> 2) & SUIT_MASK
+        longest = 12 if wrap else 13  # the whole suit is added once below when it wraps
         while starts != 0:
             p = lowest_card_nb(starts)
             starts &= starts - 1
             bits = 7 << p
             end = p + 3
             while True:
+                run = (bits | (bits >> 13)) & SUIT_MASK
                 if n < MAX_MELDS:
-                    work[W_MELDS + n] = bits << (13 * suit)
-                    work[W_VALS + n] = tab[T_SUM + bits]
+                    work[W_MELDS + n] = run << (13 * suit)
+                    work[W_VALS + n] = tab[T_SUM + run]
                 n += 1
-                if end > 12 or ((s >> end) & 1) == 0:
+                if end - p >= longest or end > 25 or ((ss >> end) & 1) == 0:
                     break
                 bits |= 1 << end
                 end += 1
+        if wrap and s == SUIT_MASK:
+            if n < MAX_MELDS:
+                work[W_MELDS + n] = s << (13 * suit)
+                work[W_VALS + n] = tab[T_SUM + s]
+            n += 1
     a = hand & SUIT_MASK
     b = (hand >> 13) & SUIT_MASK
     c = (hand >> 26) & SUIT_MASK

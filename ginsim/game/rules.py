@@ -1,9 +1,9 @@
-"""Rules as data (RULES §1-§6): one frozen dataclass, named presets, a packed int array.
+"""Rules as data (RULES §1-§8): one frozen dataclass, named presets, a packed int array.
 
 Kernels never see the dataclass: :meth:`Rules.packed` flattens it to a small int64
 array indexed by the ``R_*`` constants below, and :func:`ginsim.game.tables.card_tables`
-turns the card values into lookup tables. A variant is a new field here and a new
-index there, never a new hand loop.
+turns the card values and run shape into lookup tables. A variant is a new field here
+and a new index there, never a new hand loop.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ import numpy as np
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
+NEXT_DEALER_MODES = ("loser", "winner", "alternate")
+SHUTOUT_MODES = ("double", "bonus", "none")
+SUITS_TEXT = "SHDC"
 
 # Indices into the packed rules array read by the kernels.
 R_KNOCK_LIMIT = 0
@@ -25,30 +28,64 @@ R_BIG_GIN_BONUS = 4  # -1 when big gin is off
 R_STOCK_FLOOR = 5
 R_LAYOFF = 6  # index into LAYOFF_MODES
 R_DEAL = 7  # index into DEAL_MODES
-R_SIZE = 8
+R_OKLAHOMA = 8  # the upcard sets the hand's knock limit
+R_DOUBLE_SUITS = 9  # bit mask of suits whose upcard doubles the hand (Oklahoma)
+R_ACES_MUST_GIN = 10  # Oklahoma: an ace upcard means gin only (else knock at 1)
+R_LAST_DISCARD = 11  # the 50th-card rule (§5.3)
+R_SIZE = 12
+
+
+def _check_int(name: str, value: Any, low: int = 0) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"Rules.{name} must be an int >= {low}, got {value!r}")
+
+
+def _check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"Rules.{name} must be True or False, got {value!r}")
+
+
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"Rules.{name} must be one of {', '.join(choices)}, got {value!r}")
 
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete rule set for one hand of two-player gin rummy.
+    """A complete rule set: one hand (RULES §1-§6, §8) and the game around it (§7).
 
-    ============== ======= =================================================================
-    field          default meaning
-    ============== ======= =================================================================
-    knock_limit    10      knock allowed when the kept 10 cards have deadwood <= this (§5.1)
-    gin_bonus      25      bonus for gin, on top of the defender's deadwood (§6)
-    undercut_bonus 25      bonus to a defender who undercuts (§6)
-    undercut_on_tie True   a tie (D == K) counts as an undercut (§6)
-    big_gin_bonus  None    bonus for 11 melded cards without a discard; None = off (§5.1)
-    stock_floor    2       the hand is dead when the stock is down to this many cards (§5.3)
-    layoff         optimal how the defender lays off: ``optimal`` (exact minimum, §5.2),
-                           ``melds_first`` (own best melds, then layoffs), ``layoffs_first``
-                           (all possible layoffs, then own melds), ``two_orders`` (the
-                           better of those two; the Playgridia server, seed 004)
-    deal           upcard  ``upcard`` (10 + 10 + a face-up card) or ``eleven`` (§3)
-    ace_value      1       deadwood value of an ace (§1)
-    court_value    10      deadwood value of J, Q, K (§1)
-    ============== ======= =================================================================
+    ================= ========= =============================================================
+    field             default   meaning
+    ================= ========= =============================================================
+    knock_limit       10        knock allowed when the kept 10 cards have deadwood <= this;
+                                0 is straight gin (§8.2)
+    gin_bonus         25        bonus for gin, on top of the defender's deadwood (§6)
+    undercut_bonus    25        bonus to a defender who undercuts (§6)
+    undercut_on_tie   True      a tie (D == K) counts as an undercut (§6)
+    big_gin_bonus     None      bonus for 11 melded cards without a discard; None = off
+    stock_floor       2         the hand is dead when the stock is down to this (§5.3)
+    layoff            optimal   ``optimal`` (exact minimum, §5.2), ``melds_first``,
+                                ``layoffs_first``, ``two_orders`` (the better of those two;
+                                the Playgridia server, seed 004)
+    deal              upcard    ``upcard`` or ``eleven`` (§3)
+    ace_value         1         deadwood of an unmelded ace (Tedesco: 15)
+    court_value       10        deadwood of J, Q, K
+    run_wrap          False     runs may turn the corner, K-A-2 and Q-K-A (Tedesco, §8.5)
+    oklahoma          False     the upcard sets the hand's knock limit (§8.1)
+    double_suits      "S"       Oklahoma: an upcard of these suits doubles the hand score
+    aces_must_gin     True      Oklahoma: an ace upcard means gin only (else knock at 1)
+    last_discard_rule False     at the stock floor the other player may take the final
+                                discard only to knock or go gin with it (§5.3)
+    target            100       game target (§7; Oklahoma 150, competitive 250)
+    next_dealer       loser     ``loser``, ``winner`` or ``alternate`` (§3)
+    game_bonus        100       bonus to the game's winner
+    box_bonus         25        per hand won, added after the game (classic 20)
+    shutout           bonus     ``bonus`` (``shutout_bonus`` more, modern), ``double``
+                                (the winner's total doubled, classic) or ``none``
+    shutout_bonus     100       the extra for a shutout in ``bonus`` mode
+    oklahoma_boxes    False     Oklahoma: an undercut is worth 2 boxes, gin 3 (one extra
+                                box for undercut, two for gin), doubled on a double upcard
+    ================= ========= =============================================================
     """
 
     knock_limit: int = 10
@@ -61,33 +98,42 @@ class Rules:
     deal: str = "upcard"
     ace_value: int = 1
     court_value: int = 10
+    run_wrap: bool = False
+    oklahoma: bool = False
+    double_suits: str = "S"
+    aces_must_gin: bool = True
+    last_discard_rule: bool = False
+    target: int = 100
+    next_dealer: str = "loser"
+    game_bonus: int = 100
+    box_bonus: int = 25
+    shutout: str = "bonus"
+    shutout_bonus: int = 100
+    oklahoma_boxes: bool = False
 
     def __post_init__(self) -> None:
         for name in ("knock_limit", "gin_bonus", "undercut_bonus", "stock_floor",
-                     "ace_value", "court_value"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"Rules.{name} must be a non-negative int, got {value!r}")
-        if self.big_gin_bonus is not None and (
-            isinstance(self.big_gin_bonus, bool) or not isinstance(self.big_gin_bonus, int)
-            or self.big_gin_bonus < 0
-        ):
-            raise ValueError(
-                f"Rules.big_gin_bonus must be None (off) or a non-negative int, "
-                f"got {self.big_gin_bonus!r}"
-            )
-        if not isinstance(self.undercut_on_tie, bool):
-            raise ValueError(f"Rules.undercut_on_tie must be True or False, "
-                             f"got {self.undercut_on_tie!r}")
-        if self.layoff not in LAYOFF_MODES:
-            raise ValueError(f"Rules.layoff must be one of {', '.join(LAYOFF_MODES)}, "
-                             f"got {self.layoff!r}")
-        if self.deal not in DEAL_MODES:
-            raise ValueError(f"Rules.deal must be one of {', '.join(DEAL_MODES)}, "
-                             f"got {self.deal!r}")
+                     "ace_value", "court_value", "game_bonus", "box_bonus", "shutout_bonus"):
+            _check_int(name, getattr(self, name))
+        _check_int("target", self.target, low=1)
+        if self.big_gin_bonus is not None:
+            _check_int("big_gin_bonus", self.big_gin_bonus)
+        for name in ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
+                     "last_discard_rule", "oklahoma_boxes"):
+            _check_bool(name, getattr(self, name))
+        _check_choice("layoff", self.layoff, LAYOFF_MODES)
+        _check_choice("deal", self.deal, DEAL_MODES)
+        _check_choice("next_dealer", self.next_dealer, NEXT_DEALER_MODES)
+        _check_choice("shutout", self.shutout, SHUTOUT_MODES)
+        if not isinstance(self.double_suits, str) or any(
+                s not in SUITS_TEXT for s in self.double_suits.upper()):
+            raise ValueError(f"Rules.double_suits must be suit letters from {SUITS_TEXT}, "
+                             f"e.g. 'S' or 'SH', got {self.double_suits!r}")
         if self.stock_floor > 30:
             raise ValueError(f"Rules.stock_floor must be at most 30 (31 cards start in the "
                              f"stock), got {self.stock_floor}")
+        if self.oklahoma and self.deal == "eleven":
+            raise ValueError("Rules.oklahoma needs an upcard: use deal='upcard' with it")
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -123,6 +169,13 @@ class Rules:
         """Plain dict of all fields (for manifests and reports)."""
         return asdict(self)
 
+    def name(self) -> str:
+        """The preset name these rules equal, or ``custom``."""
+        for preset in PRESETS:
+            if Rules.preset(preset) == self:
+                return preset
+        return "custom"
+
     def rank_values(self) -> np.ndarray:
         """Deadwood value of each rank, ace first (int64[13])."""
         values = [self.ace_value] + list(range(2, 11)) + [self.court_value] * 3
@@ -139,13 +192,36 @@ class Rules:
         out[R_STOCK_FLOOR] = self.stock_floor
         out[R_LAYOFF] = LAYOFF_MODES.index(self.layoff)
         out[R_DEAL] = DEAL_MODES.index(self.deal)
+        out[R_OKLAHOMA] = int(self.oklahoma)
+        out[R_DOUBLE_SUITS] = sum(1 << SUITS_TEXT.index(s) for s in set(self.double_suits.upper()))
+        out[R_ACES_MUST_GIN] = int(self.aces_must_gin)
+        out[R_LAST_DISCARD] = int(self.last_discard_rule)
         return out
 
 
 #: name -> (one-line description, field overrides)
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "modern": ("knock at 10, gin 25, undercut 25, tie is an undercut (the default)", {}),
-    "classic": ("older tables: gin bonus 20, undercut bonus 10",
-                {"gin_bonus": 20, "undercut_bonus": 10}),
-    "palace": ("gin bonus 25, undercut bonus 20", {"undercut_bonus": 20}),
+    "modern": ("knock at 10, gin 25, undercut 25, tie is an undercut, boxes 25, "
+               "shutout +100 (the default)", {}),
+    "classic": ("older tables: gin bonus 20, undercut bonus 10, boxes 20, shutout doubles",
+                {"gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20, "shutout": "double"}),
+    "palace": ("gin bonus 25, undercut bonus 20, shutout +100",
+               {"undercut_bonus": 20}),
+    "competitive": ("modern scoring played to 250", {"target": 250}),
+    "oklahoma": ("the upcard sets the knock limit (ace: gin only), a spade upcard doubles "
+                 "the hand, extra boxes for undercut and gin, game to 150",
+                 {"oklahoma": True, "target": 150, "oklahoma_boxes": True}),
+    "straight": ("no knocking: a hand ends only by gin or a dead hand",
+                 {"knock_limit": 0}),
+    "tedesco": ("Oklahoma with aces high or low, runs around the corner (K-A-2), an "
+                "unmelded ace costs 15",
+                {"oklahoma": True, "target": 150, "run_wrap": True, "ace_value": 15}),
+    "big_gin": ("modern plus big gin: 11 melded cards without a discard score 31 + D",
+                {"big_gin_bonus": 31}),
+    "eleven": ("modern with the eleven-card deal: no upcard, the non-dealer discards first",
+               {"deal": "eleven"}),
+    "last_discard": ("modern plus the 50th-card rule: the final discard may be taken to "
+                     "knock", {"last_discard_rule": True}),
+    "single_hand": ("modern, one hand is the whole match", {"target": 1, "shutout": "none",
+                                                            "game_bonus": 0}),
 }

@@ -20,7 +20,9 @@ ST_UPCARD = 11  # public
 ST_TAKEN = 12  # ST_TAKEN + seat, public: cards that seat took from the pile and still holds
 ST_DISCARDED = 14  # ST_DISCARDED + seat, public: every card that seat has discarded
 ST_PASSED = 16  # ST_PASSED + seat, public: pile tops that seat declined
-ST_SIZE = 18
+ST_KNOCK_LIMIT = 18  # public: this hand's knock limit (Oklahoma: set by the upcard)
+ST_MULTIPLIER = 19  # public: the hand's score multiplier (Oklahoma double suits)
+ST_SIZE = 20
 
 ENDING_KNOCK = 0  # the knocker laid down 10 cards after a discard
 ENDING_BIG_GIN = 1  # all 11 cards melded, no discard

@@ -3,7 +3,8 @@
 One int16 array holds, for every 13-bit suit mask, the deadwood value of those cards
 (``T_SUM``) and the rank of the card that a discard would shed first (``T_TOP``: the
 highest value, then the highest rank), followed by the value of each rank
-(``T_RANK_VALUE``). Four lookups give the value of any hand.
+(``T_RANK_VALUE``) and the run shape (``T_WRAP``: 1 when runs turn the corner,
+K-A-2). Four lookups give the value of any hand.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ SUIT_BITS = 1 << N_RANKS  # 8192 masks of one suit
 T_SUM = 0
 T_TOP = SUIT_BITS
 T_RANK_VALUE = 2 * SUIT_BITS
-T_SIZE = 2 * SUIT_BITS + N_RANKS
+T_WRAP = T_RANK_VALUE + N_RANKS
+T_SIZE = T_WRAP + 1
 
 
 @lru_cache(maxsize=32)
-def _tables_for(rank_values: tuple[int, ...]) -> np.ndarray:
+def _tables_for(rank_values: tuple[int, ...], run_wrap: bool) -> np.ndarray:
     values = np.array(rank_values, dtype=np.int64)
     masks = np.arange(SUIT_BITS)
     bits = (masks[:, None] >> np.arange(N_RANKS)[None, :]) & 1
@@ -34,12 +36,13 @@ def _tables_for(rank_values: tuple[int, ...]) -> np.ndarray:
     out = np.empty(T_SIZE, dtype=np.int16)
     out[T_SUM:T_SUM + SUIT_BITS] = sums
     out[T_TOP:T_TOP + SUIT_BITS] = top
-    out[T_RANK_VALUE:] = values
+    out[T_RANK_VALUE:T_WRAP] = values
+    out[T_WRAP] = int(run_wrap)
     out.setflags(write=False)
     return out
 
 
 def card_tables(rules: Rules | None = None) -> np.ndarray:
-    """The read-only int16 lookup array for the rules' card values."""
+    """The read-only int16 lookup array for the rules' card values and run shape."""
     rules = rules or Rules()
-    return _tables_for(tuple(int(v) for v in rules.rank_values()))
+    return _tables_for(tuple(int(v) for v in rules.rank_values()), rules.run_wrap)

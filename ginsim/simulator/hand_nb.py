@@ -12,7 +12,16 @@ from ..game._jit import jit
 from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
 from ..game.melds_nb import WORK_SIZE
 from ..game.rng_nb import shuffle_nb, stream_key_nb
-from ..game.rules import R_DEAL, R_LAYOFF, R_STOCK_FLOOR
+from ..game.rules import (
+    R_ACES_MUST_GIN,
+    R_DEAL,
+    R_DOUBLE_SUITS,
+    R_KNOCK_LIMIT,
+    R_LAST_DISCARD,
+    R_LAYOFF,
+    R_OKLAHOMA,
+    R_STOCK_FLOOR,
+)
 from ..game.scoring_nb import OUT_DEAD, score_hand_nb
 from ..game.state import (
     ENDING_BIG_GIN,
@@ -24,7 +33,9 @@ from ..game.state import (
     ST_ENDING,
     ST_HAND,
     ST_KNOCK_DEADWOOD,
+    ST_KNOCK_LIMIT,
     ST_KNOCKER,
+    ST_MULTIPLIER,
     ST_PASSED,
     ST_PILE_LEN,
     ST_PILE_MASK,
@@ -35,12 +46,17 @@ from ..game.state import (
     ST_UPCARD,
     ST_UPCARD_TAKEN,
 )
-from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
+from ..strategies.policy_nb import (
+    choose_discard_nb,
+    last_discard_decision_nb,
+    pile_decision_nb,
+)
 from .records import (
     ACTION_BIG_GIN,
     ACTION_DEAD,
     ACTION_DISCARD,
     ACTION_KNOCK,
+    ACTION_LAST_DISCARD,
     SOURCE_DEAL,
     SOURCE_PILE,
     SOURCE_STOCK,
@@ -72,6 +88,22 @@ def deal_nb(deck, dealer, rules, st, pile):
     st[ST_ENDING] = -1
     st[ST_KNOCKER] = -1
     st[ST_DEALER] = dealer
+    st[ST_KNOCK_LIMIT] = rules[R_KNOCK_LIMIT]
+    st[ST_MULTIPLIER] = 1
+    if rules[R_OKLAHOMA] != 0 and st[ST_UPCARD] >= 0:
+        st[ST_KNOCK_LIMIT] = oklahoma_limit_nb(st[ST_UPCARD], rules)
+        if (rules[R_DOUBLE_SUITS] >> (st[ST_UPCARD] // 13)) & 1:
+            st[ST_MULTIPLIER] = 2
+
+
+@jit
+def oklahoma_limit_nb(upcard, rules):
+    """The knock limit an Oklahoma upcard sets: its pip value, courts 10, ace 0 (gin
+    only) or 1 when aces need not go gin."""
+    rank = upcard % 13
+    if rank == 0:
+        return 0 if rules[R_ACES_MUST_GIN] != 0 else 1
+    return min(rank + 1, 10)
 
 
 @jit
@@ -205,7 +237,27 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, t
         trace_row = play_turn_nb(seat, True, params, rules, tab, work, st, pile, deck, rng,
                                  trace, trace_row, hand_id)
         seat = 1 - seat
+    if (st[ST_ENDING] == ENDING_DEAD and rules[R_LAST_DISCARD] != 0 and st[ST_PILE_LEN] > 0
+            and st[ST_TURNS] < MAX_TURNS):
+        trace_row = last_discard_turn_nb(seat, params, rules, tab, work, st, pile, deck,
+                                         trace, trace_row, hand_id)
     return trace_row
+
+
+@jit
+def last_discard_turn_nb(seat, params, rules, tab, work, st, pile, deck, trace, trace_row,
+                         hand_id):
+    """The 50th-card rule: ``seat`` may take the final discard, only to knock with it."""
+    top = pile[st[ST_PILE_LEN] - 1]
+    take, discard, dw, knock, big = last_discard_decision_nb(params, seat, st[ST_HAND + seat],
+                                                             top, st, rules, tab, work)
+    if not take:
+        return trace_row
+    st[ST_ENDING] = -1
+    _take_pile_top_nb(seat, st, pile)
+    _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
+    return _trace_nb(trace, trace_row, hand_id, seat, SOURCE_PILE, top, discard,
+                     ACTION_LAST_DISCARD, st, deck)
 
 
 @jit
@@ -234,6 +286,8 @@ def showdown_nb(st, rules, tab, work, kmelds, result):
     before, after = defender_deadwood_nb(st[ST_HAND + defender], kmelds, nk, rules[R_LAYOFF],
                                          tab, work)
     outcome, kpts, dpts = score_hand_nb(ending, kdw, after, rules)
+    kpts *= st[ST_MULTIPLIER]
+    dpts *= st[ST_MULTIPLIER]
     result[0] = outcome
     result[1] = knocker
     result[2] = kdw
@@ -274,6 +328,8 @@ def play_and_record_nb(i, k, dealer, seed, params, rules, tab, out, trace, trace
     out[k].stock_left = result[6]
     out[k].upcard_taken = st[ST_UPCARD_TAKEN] != 0
     out[k].upcard = st[ST_UPCARD]
+    out[k].knock_limit = st[ST_KNOCK_LIMIT]
+    out[k].multiplier = st[ST_MULTIPLIER]
     return trace_row
 
 

@@ -15,6 +15,8 @@ turns                      i2   draws by both players, a taken upcard included
 stock_left                 i2   cards left in the stock when the hand ended
 upcard_taken               b1   whether someone took the first upcard
 upcard                     i1   the first upcard (-1 with ``deal = eleven``)
+knock_limit                i1   this hand's knock limit (Oklahoma: set by the upcard)
+multiplier                 i1   the hand's score multiplier (2 on an Oklahoma double upcard)
 ========================== ==== ==========================================================
 """
 
@@ -34,6 +36,8 @@ RECORD_DTYPE = np.dtype([
     ("stock_left", np.int16),
     ("upcard_taken", np.bool_),
     ("upcard", np.int8),
+    ("knock_limit", np.int8),
+    ("multiplier", np.int8),
 ])
 
 #: Columns of the optional per-turn trace (int64 rows), for invariant tests and debugging.
@@ -49,3 +53,4 @@ ACTION_DISCARD = 0
 ACTION_KNOCK = 1
 ACTION_BIG_GIN = 2
 ACTION_DEAD = 3
+ACTION_LAST_DISCARD = 4  # took the final discard at the stock floor to knock (§5.3)

@@ -23,16 +23,17 @@ from ..game.melds_nb import (
     popcount_nb,
 )
 from ..game.rng_nb import below_nb
-from ..game.rules import R_BIG_GIN_BONUS, R_KNOCK_LIMIT
+from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (
     FULL_DECK,
     ST_DISCARDED,
+    ST_KNOCK_LIMIT,
     ST_PASSED,
     ST_PILE_MASK,
     ST_POS,
     ST_TAKEN,
 )
-from ..game.tables import T_RANK_VALUE
+from ..game.tables import T_RANK_VALUE, T_WRAP
 from .params import (
     DRAW_IMPROVE,
     DRAW_NEVER,
@@ -53,26 +54,32 @@ ALL_RANKS = (1 << 13) - 1
 
 
 @jit
-def can_join_meld_nb(hand, card):
+def can_join_meld_nb(hand, card, tab):
     """Cheap test: could ``card`` form a meld with cards of ``hand`` at all?"""
     rank = card % 13
     if popcount_nb(hand & (RANK_COLUMN << rank)) >= 2:
         return True
     shift = 13 * (card // 13)
     s = ((hand >> shift) & SUIT_MASK) | (1 << rank)
-    low = max(rank - 2, 0)
-    window = (s >> low) & ((1 << (rank - low + 3)) - 1)
+    if tab[T_WRAP] != 0:
+        # Ranks rank-2 .. rank+2 around the corner, read from the suit repeated thrice.
+        window = ((s | (s << 13) | (s << 26)) >> (rank + 11)) & 31
+    else:
+        low = max(rank - 2, 0)
+        window = (s >> low) & ((1 << (rank - low + 3)) - 1)
     return (window & (window >> 1) & (window >> 2)) != 0
 
 
 @jit
-def meld_completions_nb(hand):
+def meld_completions_nb(hand, tab):
     """Cards not in ``hand`` that would make or extend a meld with two of its cards."""
     out = 0
+    wrap = tab[T_WRAP] != 0
     for suit in range(4):
         m = (hand >> (13 * suit)) & SUIT_MASK
-        c = ((m << 1) & (m << 2)) | ((m >> 1) & (m << 1)) | ((m >> 1) & (m >> 2))
-        out |= (c & SUIT_MASK & ~m) << (13 * suit)
+        mm = m | (m << 13) | (m << 26) if wrap else m << 13
+        c = ((mm << 1) & (mm << 2)) | ((mm >> 1) & (mm << 1)) | ((mm >> 1) & (mm >> 2))
+        out |= ((c >> 13) & SUIT_MASK & ~m) << (13 * suit)
     a = hand & SUIT_MASK
     b = (hand >> 13) & SUIT_MASK
     c = (hand >> 26) & SUIT_MASK
@@ -98,12 +105,14 @@ def near_cards_nb(cards, reach):
 
 
 @jit
-def knock_threshold_nb(params, seat, rules, stock_left):
-    """Highest deadwood this strategy knocks with now (never above the rules' limit)."""
+def knock_threshold_nb(params, seat, st):
+    """Highest deadwood this strategy knocks with now: its threshold for the current
+    stock bucket, never above the hand's knock limit."""
+    stock_left = 52 - st[ST_POS]
     bucket = 0
     while bucket < N_BUCKETS - 1 and stock_left < params[seat, P_EDGES + bucket]:
         bucket += 1
-    return min(int(params[seat, P_KNOCK + bucket]), rules[R_KNOCK_LIMIT])
+    return min(int(params[seat, P_KNOCK + bucket]), st[ST_KNOCK_LIMIT])
 
 
 @jit
@@ -124,7 +133,7 @@ def undercut_estimate_nb(params, seat, deadwood, st):
 def should_knock_nb(params, seat, deadwood, st, rules):
     """Knock (or go gin) with ``deadwood`` kept? Gin always; otherwise within the
     threshold of the current stock bucket, unless waiting for gin is preferred."""
-    if deadwood > knock_threshold_nb(params, seat, rules, 52 - st[ST_POS]):
+    if deadwood > knock_threshold_nb(params, seat, st):
         return False
     if deadwood == 0 or params[seat, P_UNDERCUT] >= 1.0:
         return True
@@ -165,7 +174,7 @@ def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
     near = 0
     shunned = 0
     if level2:
-        fits = meld_completions_nb(known)
+        fits = meld_completions_nb(known, tab)
         near = near_cards_nb(known, 2)
         shunned = near_cards_nb(st[ST_DISCARDED + opp] | st[ST_PASSED + opp], 1)
     best = -1
@@ -176,7 +185,7 @@ def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
         c = lowest_card_nb(rest)
         rest &= rest - 1
         kept = hand & ~(1 << c)
-        score = work[W_DISCARD + c] - w_outs * popcount_nb(meld_completions_nb(kept) & live)
+        score = work[W_DISCARD + c] - w_outs * popcount_nb(meld_completions_nb(kept, tab) & live)
         if level2:
             risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
             risk -= (shunned >> c) & 1
@@ -245,7 +254,7 @@ def pile_decision_nb(params, seat, hand, top, st, rules, tab, work, rng):
     draw = int(params[seat, P_DRAW])
     if draw == DRAW_NEVER:
         return False, -1, 0, False, False
-    if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top):
+    if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top, tab):
         return False, -1, 0, False, False
     now = min_deadwood_nb(hand, tab, work) if draw == DRAW_IMPROVE else 0
     dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, work,
@@ -259,3 +268,18 @@ def pile_decision_nb(params, seat, hand, top, st, rules, tab, work, rng):
     card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, st,
                                          rules, tab, work, rng)
     return True, card, dw, knock, big
+
+
+@jit
+def last_discard_decision_nb(params, seat, hand, top, st, rules, tab, work):
+    """The 50th-card rule (§5.3): take the final discard only to knock or go gin.
+
+    Returns ``(take, discard, kept deadwood, knock, big_gin)``.
+    """
+    taken = hand | (1 << top)
+    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, work)
+    if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
+        return True, -1, 0, True, True
+    if card >= 0 and should_knock_nb(params, seat, dw, st, rules):
+        return True, card, dw, True, False
+    return False, -1, 0, False, False
