@@ -1,0 +1,180 @@
+"""Streamed aggregates: count and moment tables that merge by addition.
+
+Three tables, each keyed by record fields (names from
+:data:`~ginsim.simulator.records.RECORD_DTYPE`, so nothing here lists every column):
+
+============ ============================================================================
+table        keys
+============ ============================================================================
+cells        outcome x knocker x dealer x knocker_deadwood x stock_left
+turns        outcome x turns (the hand-length histogram)
+defender     outcome x defender_deadwood_before_layoff x defender_deadwood
+============ ============================================================================
+
+Every cell holds :data:`MOMENT_COLUMNS`: ``hands``, the sums (``sum_points_a``,
+``sum_points_b``, ``sum_turns``) and sums of squares (``sumsq_...``) of the value fields,
+and ``sum_points_a_x_b`` (the sum of points_a * points_b), so means, variances and the
+paired a - b variance come out exactly. Bins come from the rules
+(:class:`Layout`); a chunk is kept as a sparse table (non-empty cells only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..game.rules import Rules
+from ..game.scoring_nb import OUTCOMES
+from .aggregate_nb import accumulate_nb
+from .hand_nb import MAX_TURNS
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One aggregate table: its name and the record fields that key it."""
+
+    name: str
+    keys: tuple[str, ...]
+
+
+TABLES: tuple[TableSpec, ...] = (
+    TableSpec("cells", ("outcome", "knocker", "dealer", "knocker_deadwood", "stock_left")),
+    TableSpec("turns", ("outcome", "turns")),
+    TableSpec("defender", ("outcome", "defender_deadwood_before_layoff", "defender_deadwood")),
+)
+#: Record fields whose sums and sums of squares every cell keeps (the first two also
+#: keep the sum of their product).
+VALUE_FIELDS: tuple[str, ...] = ("points_a", "points_b", "turns")
+MOMENT_COLUMNS: tuple[str, ...] = (
+    ("hands",) + tuple(f"sum_{v}" for v in VALUE_FIELDS)
+    + tuple(f"sumsq_{v}" for v in VALUE_FIELDS) + ("sum_points_a_x_b",)
+)
+KEY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in TABLES for k in t.keys))
+
+
+def field_bounds(rules: Rules) -> dict[str, tuple[int, int]]:
+    """Lowest and highest value each key field can take under ``rules``."""
+    deadwood = 10 * int(rules.rank_values().max())  # ten cards of the highest value
+    return {
+        "outcome": (0, len(OUTCOMES) - 1),
+        "knocker": (-1, 1),
+        "dealer": (0, 1),
+        "knocker_deadwood": (-1, deadwood),  # not knock_limit: variants move the limit
+        "stock_left": (0, 52 - 21),
+        "turns": (0, MAX_TURNS + 1),
+        "defender_deadwood_before_layoff": (-1, deadwood),
+        "defender_deadwood": (-1, deadwood),
+    }
+
+
+@dataclass
+class SparseTables:
+    """Non-empty cells of a flat accumulator: cell numbers and their moment rows."""
+
+    index: np.ndarray  # int64[m], strictly increasing
+    acc: np.ndarray  # int64[m, len(MOMENT_COLUMNS)]
+
+
+class Layout:
+    """Where each table's cells sit in one flat accumulator, for one set of rules."""
+
+    def __init__(self, rules: Rules) -> None:
+        bounds = field_bounds(rules)
+        self.rules = rules
+        self.lo = np.array([bounds[f][0] for f in KEY_FIELDS], dtype=np.int64)
+        self.size = np.array([bounds[f][1] - bounds[f][0] + 1 for f in KEY_FIELDS],
+                             dtype=np.int64)
+        depth = max(len(t.keys) for t in TABLES)
+        self.fields = np.full((len(TABLES), depth), -1, dtype=np.int64)
+        self.strides = np.zeros((len(TABLES), depth), dtype=np.int64)
+        self.offsets = np.zeros(len(TABLES), dtype=np.int64)
+        self.shapes: list[tuple[int, ...]] = []
+        cells = 0
+        for t, spec in enumerate(TABLES):
+            idx = [KEY_FIELDS.index(k) for k in spec.keys]
+            shape = tuple(int(self.size[i]) for i in idx)
+            self.fields[t, :len(idx)] = idx
+            self.strides[t, :len(idx)] = np.array(
+                [int(np.prod(shape[d + 1:], dtype=np.int64)) for d in range(len(shape))])
+            self.offsets[t] = cells
+            self.shapes.append(shape)
+            cells += int(np.prod(shape, dtype=np.int64))
+        self.cells = cells
+
+    def empty(self) -> np.ndarray:
+        """A zeroed flat accumulator (int64[cells, len(MOMENT_COLUMNS)])."""
+        return np.zeros((self.cells, len(MOMENT_COLUMNS)), dtype=np.int64)
+
+    def accumulate(self, records: np.ndarray, acc: np.ndarray) -> None:
+        """Add per-hand records into the flat accumulator ``acc``."""
+        keys = np.empty((len(KEY_FIELDS), len(records)), dtype=np.int64)
+        for i, name in enumerate(KEY_FIELDS):
+            keys[i] = records[name]
+        values = np.empty((len(VALUE_FIELDS), len(records)), dtype=np.int64)
+        for i, name in enumerate(VALUE_FIELDS):
+            values[i] = records[name]
+        misses = accumulate_nb(keys, self.lo, self.size, self.fields, self.strides,
+                               self.offsets, values, acc)
+        if misses:
+            raise RuntimeError(f"{misses} hand/table pairs fell outside the aggregate bins "
+                               f"{field_bounds(self.rules)}; this is a ginsim bug, please "
+                               f"report it")
+
+    def sparse(self, records: np.ndarray) -> SparseTables:
+        """The sparse tables of one chunk of records."""
+        acc = self.empty()
+        self.accumulate(records, acc)
+        return to_sparse(acc)
+
+    def table_slice(self, t: int) -> slice:
+        """Cells of table ``t`` in the flat accumulator."""
+        start = int(self.offsets[t])
+        return slice(start, start + int(np.prod(self.shapes[t], dtype=np.int64)))
+
+    def decode(self, sparse: SparseTables) -> list[tuple[TableSpec, dict[str, np.ndarray],
+                                                          np.ndarray]]:
+        """Per table: (spec, key columns with the real field values, moment rows)."""
+        out = []
+        for t, spec in enumerate(TABLES):
+            part = self.table_slice(t)
+            mask = (sparse.index >= part.start) & (sparse.index < part.stop)
+            local = sparse.index[mask] - part.start
+            coords = np.unravel_index(local, self.shapes[t])
+            keys = {name: coords[d].astype(np.int64) + self.lo[KEY_FIELDS.index(name)]
+                    for d, name in enumerate(spec.keys)}
+            out.append((spec, keys, sparse.acc[mask]))
+        return out
+
+    def encode(self, table: str, keys: dict[str, np.ndarray]) -> np.ndarray:
+        """Flat cell numbers of table ``table`` for key columns (inverse of decode)."""
+        t = [s.name for s in TABLES].index(table)
+        spec = TABLES[t]
+        coords = []
+        for d, name in enumerate(spec.keys):
+            v = np.asarray(keys[name], dtype=np.int64) - self.lo[KEY_FIELDS.index(name)]
+            if len(v) and (v.min() < 0 or v.max() >= self.shapes[t][d]):
+                raise ValueError(f"{table} table: {name} outside its bins")
+            coords.append(v)
+        if not coords or not len(coords[0]):
+            return np.zeros(0, dtype=np.int64)
+        return np.ravel_multi_index(tuple(coords), self.shapes[t]).astype(np.int64) + int(
+            self.offsets[t])
+
+
+@lru_cache(maxsize=32)
+def layout(rules: Rules) -> Layout:
+    """The (cached) table layout for ``rules``."""
+    return Layout(rules)
+
+
+def to_sparse(acc: np.ndarray) -> SparseTables:
+    """The non-empty cells of a flat accumulator."""
+    index = np.flatnonzero(acc[:, 0])
+    return SparseTables(index.astype(np.int64), acc[index])
+
+
+def add_sparse(acc: np.ndarray, sparse: SparseTables) -> None:
+    """Merge a chunk's sparse tables into a flat accumulator (addition)."""
+    acc[sparse.index] += sparse.acc
