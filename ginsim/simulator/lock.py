@@ -1,0 +1,105 @@
+"""A lock file that lets one process at a time write a result store.
+
+Created with ``O_CREAT | O_EXCL`` (atomic on local and NFSv3+ file systems) and holding
+the writer's host name and pid. A lock left by a process that no longer runs on this
+host (a SIGKILL, a power cut) is stale and is taken over; a lock from another host
+cannot be checked and is refused, with the path to delete if that writer is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+
+class StoreError(ValueError):
+    """A result store that cannot be used as asked; the message says why and what to do."""
+
+
+class StoreLockedError(StoreError):
+    """Another live process is writing the store."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True
+
+
+class StoreLock:
+    """Context manager holding ``path`` (a lock file) for this process."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.held = False
+
+    def acquire(self) -> None:
+        """Take the lock, replacing a stale one; StoreLockedError if a writer is live."""
+        me = {"host": socket.gethostname(), "pid": os.getpid(), "since": time.time()}
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                self._clear_if_stale()
+                continue
+            with os.fdopen(fd, "w") as f:
+                json.dump(me, f)
+            self.held = True
+            return
+        raise StoreLockedError(f"could not take the lock {self.path}: it keeps reappearing; "
+                               f"is another ginsim run starting on the same store?")
+
+    def _clear_if_stale(self) -> None:
+        try:
+            owner = json.loads(self.path.read_text())
+            host, pid = str(owner["host"]), int(owner["pid"])
+        except FileNotFoundError:
+            return  # released meanwhile: try again
+        except (OSError, ValueError, KeyError, TypeError):
+            raise StoreLockedError(
+                f"{self.path} is not a ginsim lock file; if no ginsim run is writing this "
+                f"store, delete it and run again") from None
+        if host != socket.gethostname():
+            raise StoreLockedError(
+                f"{self.path.parent} is being written by process {pid} on host {host}; wait "
+                f"for it to finish, or delete {self.path} if that run is gone")
+        if _alive(pid) and pid != os.getpid():
+            raise StoreLockedError(
+                f"{self.path.parent} is being written by process {pid} (lock {self.path}); "
+                f"wait for it to finish or stop it, then run again")
+        # Stale: move it aside under a unique name first, so two processes clearing the
+        # same stale lock cannot delete each other's fresh one.
+        aside = self.path.with_name(f"{self.path.name}.stale.{os.getpid()}")
+        try:
+            os.replace(self.path, aside)
+        except FileNotFoundError:
+            return
+        try:
+            if json.loads(aside.read_text()) != owner:  # moved a fresh lock: put it back
+                os.link(aside, self.path)
+        except (OSError, ValueError):
+            pass
+        aside.unlink()
+
+    def release(self) -> None:
+        """Drop the lock (only if this object holds it)."""
+        if self.held:
+            self.held = False
+            try:
+                self.path.unlink()
+            except FileNotFoundError:
+                pass
+
+    def __enter__(self) -> StoreLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
