@@ -1,0 +1,215 @@
+"""Run jobs at scale: chunks through joblib (threads, processes or Dask), merged as they
+finish, optionally written to a result store and resumed from it.
+
+Every hand's randomness comes from ``(seed, hand)``, so the records and tables do not
+depend on ``n_jobs``, the chunk size or the backend. Chunks finish in any order; records
+are put back in hand order and tables merge by addition. Memory stays flat in summary
+mode: joblib dispatches only a few chunks ahead of the merge.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed, parallel_config
+from tqdm import tqdm
+
+from .aggregate import SparseTables, add_sparse, layout
+from .engine import play_records
+from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
+from .records import RECORD_DTYPE
+from .store import RECORD_MODES, Store
+
+#: ``local`` is the default: threads. The kernels release the GIL, threads start at once
+#: and share the loaded numba code; see the README ("Running at scale") for the figures.
+BACKENDS = ("local", "threads", "processes", "dask")
+#: How ``backend="dask"`` without a scheduler starts its LocalCluster: one process per
+#: worker, like a real cluster (so pickling and worker start-up are part of the figures).
+LOCAL_CLUSTER_OPTIONS = {"processes": True, "threads_per_worker": 1}
+PROGRESS_DELAY_S = 0.5  # the bar (on a TTY) appears only once a run has taken this long
+
+
+@dataclass
+class ChunkResult:
+    """What a worker sends back: the chunk, its records (full mode) and sparse tables."""
+
+    chunk: Chunk
+    records: np.ndarray | None
+    tables: SparseTables
+
+
+@dataclass
+class RunResult:
+    """The merged outcome of a run: per job, the flat table accumulator and (full mode,
+    when kept) the records in hand order; plus counts and timing."""
+
+    jobs: list[Job]
+    records_mode: str
+    tables: list[np.ndarray]
+    records: list[np.ndarray] | None
+    hands_played: int = 0
+    hands_resumed: int = 0
+    chunks_played: int = 0
+    chunks_resumed: int = 0
+    wall_s: float = 0.0
+    workers: int = 1
+    backend: str = "local"
+    store: str | None = None
+    manifest: dict = field(default_factory=dict)
+
+    @property
+    def hands(self) -> int:
+        """Hands in the run, resumed ones included."""
+        return sum(j.hands for j in self.jobs)
+
+
+def play_chunk(job: Job, chunk: Chunk, keep_records: bool) -> ChunkResult:
+    """Play one chunk (in a worker) and summarise it; records only when asked for."""
+    records, _ = play_records(job.a, job.b, start=chunk.start, stop=chunk.stop,
+                              seed=job.seed, rules=job.rules, duplicate=job.duplicate)
+    tables = layout(job.rules).sparse(records)
+    return ChunkResult(chunk, records if keep_records else None, tables)
+
+
+def resolve_workers(n_jobs: int | None) -> int:
+    """Worker count: ``None`` or -1 is every core; otherwise a positive int."""
+    cores = os.cpu_count() or 1
+    if n_jobs is None or n_jobs == -1:
+        return cores
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive int or -1 (every core), got {n_jobs!r}")
+    return int(n_jobs)
+
+
+def check_options(records: str, backend: str, scheduler: str | None) -> None:
+    """One-line ValueErrors for bad mode/backend combinations."""
+    if records not in RECORD_MODES:
+        raise ValueError(f"records must be 'full' or 'summary', got {records!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("a scheduler address needs backend 'dask' (--backend dask)")
+
+
+def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
+        chunk_hands: int | None = None, backend: str = "local", scheduler: str | None = None,
+        out: str | os.PathLike | None = None, keep_records: bool = True,
+        progress: bool | None = None,
+        on_chunk: Callable[[ChunkResult], None] | None = None) -> RunResult:
+    """Play every job in chunks and merge them; see the module docstring.
+
+    With ``out`` the chunks go to a result store (resumed if it holds this run). In full
+    mode ``keep_records=False`` drops records after storing them. ``progress`` None shows
+    a bar on a TTY once the run has taken half a second. ``on_chunk`` is called after
+    each chunk is merged and stored.
+    """
+    check_options(records, backend, scheduler)
+    if not jobs:
+        raise ValueError("a run needs at least one job")
+    workers = resolve_workers(n_jobs)
+    if chunk_hands is not None:
+        chunk_hands = check_chunk_hands(chunk_hands)
+    total = sum(j.hands for j in jobs)
+    default_size = default_chunk_hands(total, workers)
+    with ExitStack() as stack:
+        store = None
+        if out is not None:
+            store = Store.open_writer(out, jobs, records, chunk_hands, default_size)
+            stack.callback(store.close)
+            chunks, todo = store.chunks, store.pending()
+        else:
+            chunks = plan_chunks(jobs, chunk_hands or default_size)
+            todo = chunks
+        keep = records == "full" and keep_records
+        result = RunResult(jobs, records, [layout(j.rules).empty() for j in jobs],
+                           [np.empty(j.hands, dtype=RECORD_DTYPE) for j in jobs]
+                           if keep else None, workers=workers, backend=backend,
+                           store=str(out) if out is not None else None)
+        pending = set(todo)
+        done = [c for c in chunks if c not in pending]
+        for chunk in done:  # resumed: read back what is already stored
+            _merge(result, chunk, store.read_records(chunk) if keep else None,
+                   store.read_sparse(chunk))
+            result.chunks_resumed += 1
+            result.hands_resumed += chunk.hands
+        show = progress if progress is not None else sys.stderr.isatty()
+        bar = stack.enter_context(tqdm(total=total, initial=result.hands_resumed,
+                                       unit="hands", unit_scale=True, disable=not show,
+                                       file=sys.stderr, smoothing=0.1, dynamic_ncols=True,
+                                       delay=PROGRESS_DELAY_S if progress is None else 0))
+        t0 = time.perf_counter()
+        want_records = records == "full"
+        tasks = (delayed(play_chunk)(jobs[c.job], c, want_records) for c in todo)
+        for res in _execute(tasks, len(todo), workers, backend, scheduler):
+            if store is not None:
+                store.write(res.chunk, res.records, res.tables)
+            _merge(result, res.chunk, res.records if keep else None, res.tables)
+            result.chunks_played += 1
+            result.hands_played += res.chunk.hands
+            bar.update(res.chunk.hands)
+            if on_chunk is not None:
+                on_chunk(res)
+        result.wall_s = time.perf_counter() - t0
+        if store is not None:
+            store.save(last_run={"wall_s": round(result.wall_s, 3),
+                                 "hands_played": result.hands_played, "workers": workers,
+                                 "backend": backend})
+            result.manifest = store.manifest
+    return result
+
+
+def _merge(result: RunResult, chunk: Chunk, records: np.ndarray | None,
+           tables: SparseTables) -> None:
+    add_sparse(result.tables[chunk.job], tables)
+    if result.records is not None and records is not None:
+        first = result.jobs[chunk.job].start
+        result.records[chunk.job][chunk.start - first:chunk.stop - first] = records
+
+
+def _execute(tasks: Iterator, count: int, workers: int, backend: str,
+             scheduler: str | None) -> Iterator[ChunkResult]:
+    """Results of ``tasks`` in completion order, on the chosen backend."""
+    if count == 0:
+        return
+    if workers == 1 and backend in ("local", "threads", "processes"):
+        for fn, args, kwargs in tasks:  # in-process: no pool to start
+            yield fn(*args, **kwargs)
+        return
+    if backend == "dask":
+        with dask_client(scheduler, workers):
+            with parallel_config(backend="dask"):
+                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
+        return
+    name = "loky" if backend == "processes" else "threading"
+    yield from Parallel(n_jobs=min(workers, count), backend=name,
+                        return_as="generator_unordered")(tasks)
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int) -> Iterator[object]:
+    """A ``distributed.Client``: connected to ``scheduler``, or to a LocalCluster of
+    ``workers`` single-threaded worker processes started (and closed) here."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("the dask backend needs dask.distributed: "
+                         "pip install 'ginsim[dask]'") from None
+    if scheduler is not None:
+        try:
+            client = Client(scheduler)  # waits distributed.comm.timeouts.connect
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ValueError(f"could not reach the Dask scheduler at {scheduler} ({exc}); "
+                             f"check the address (tcp://HOST:PORT) or drop --scheduler to "
+                             f"start a local cluster") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=workers, dashboard_address=":0",
+                      **LOCAL_CLUSTER_OPTIONS) as cluster, Client(cluster) as client:
+        yield client
