@@ -4,8 +4,10 @@ Exact melds and layoffs, rules as data, a numba hand simulator, and statistics w
 confidence intervals. The stable public API is re-exported here.
 """
 
-from .analysis import simulate, summarize
-from .game import (
+__version__ = "0.1.0"
+
+from .analysis import load, simulate, summarize  # noqa: E402
+from .game import (  # noqa: E402
     Rules,
     best_discard,
     best_melds,
@@ -14,9 +16,7 @@ from .game import (
     layoff_deadwood,
     parse_cards,
 )
-from .strategies import parse_strategy
-
-__version__ = "0.1.0"
+from .strategies import parse_strategy  # noqa: E402
 
 __all__ = ["Rules", "__version__", "best_discard", "best_melds", "deadwood", "format_cards",
-           "layoff_deadwood", "parse_cards", "parse_strategy", "simulate", "summarize"]
+           "layoff_deadwood", "load", "parse_cards", "parse_strategy", "simulate", "summarize"]

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 
 from . import __version__
+
+SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
+
+
+def default_records(hands: int) -> str:
+    """``summary`` above :data:`SUMMARY_ABOVE` hands (rows would not fit), else ``full``."""
+    return "summary" if hands > SUMMARY_ABOVE else "full"
 
 
 class UsageError(Exception):
@@ -15,22 +21,40 @@ class UsageError(Exception):
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from .analysis import simulate, summarize
+    from .analysis import run_simulation, summarize
     from .game.rules import Rules
+    from .simulator.runner import check_options
     from .strategies import parse_strategy
 
     rules = Rules.coerce(args.rules)
     parse_strategy(args.a)
     parse_strategy(args.b)
-    simulate(args.a, args.b, hands=min(args.hands, 10), seed=args.seed, rules=rules)  # warm-up
-    t0 = time.perf_counter()
-    hands = simulate(args.a, args.b, hands=args.hands, seed=args.seed, rules=rules)
-    wall = time.perf_counter() - t0
-    summary = summarize(hands).set_index("statistic")
-    rate = args.hands / wall if wall > 0 else float("inf")
+    records = args.records or default_records(args.hands)
+    check_options(records, args.backend, args.scheduler)
+    result = run_simulation(args.a, args.b, hands=args.hands, seed=args.seed, rules=rules,
+                            duplicate=args.duplicate, records=records, n_jobs=args.n_jobs,
+                            chunk_hands=args.chunk_hands, backend=args.backend,
+                            scheduler=args.scheduler, out=args.out, keep_records=False,
+                            progress=False if args.quiet else None)
+    run = result.run
+    summary = summarize(result.summary).set_index("statistic")
+    wall = run.wall_s
+    rate = run.hands_played / wall if wall > 0 else float("inf")
     print(f"ginsim {__version__}: {args.a} (seat a) vs {args.b} (seat b), rules {args.rules}, "
-          f"{args.hands:,} hands, seed {args.seed}")
-    print(f"played in {wall:.2f} s: {rate:,.0f} hands/s (one core)")
+          f"{args.hands:,} hands, seed {args.seed}"
+          + (", duplicate deals" if args.duplicate else ""))
+    workers = "a Dask cluster" if run.backend == "dask" else (
+        f"{run.workers} worker{'s' if run.workers > 1 else ''} ({run.backend})")
+    if run.hands_played:
+        print(f"played {run.hands_played:,} hands in {wall:.2f} s: {rate:,.0f} hands/s "
+              f"on {workers}, {records} records")
+    else:
+        print("nothing left to play")
+    if run.hands_resumed:
+        print(f"resumed: {run.hands_resumed:,} hands ({run.chunks_resumed} chunks) were "
+              f"already stored in {args.out}")
+    if args.out:
+        print(f"stored in {args.out} (load with ginsim.load({str(args.out)!r}))")
     print("outcome shares (95% CI):")
     for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
         row = summary.loc[f"rate_{outcome}"]
@@ -118,6 +142,23 @@ def build_parser() -> argparse.ArgumentParser:
                      help="number of hands (default 100000)")
     sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     sim.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    sim.add_argument("--records", choices=("full", "summary"), default=None,
+                     help="keep per-hand records (full) or only aggregate tables (summary); "
+                          f"default full up to {SUMMARY_ABOVE:,} hands, summary above")
+    sim.add_argument("--out", metavar="DIR", default=None,
+                     help="write a result store to DIR (resumed if DIR holds this run)")
+    sim.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
+                     help="parallel workers (default: every core)")
+    sim.add_argument("--chunk-hands", type=_positive_int, default=None, metavar="N",
+                     help="hands per chunk (default: about 8 chunks per worker)")
+    sim.add_argument("--duplicate", action="store_true",
+                     help="play every deal twice with the seats swapped (paired comparison)")
+    sim.add_argument("--backend", choices=("local", "threads", "processes", "dask"),
+                     default="local", help="local (threads, the default), processes, or "
+                                           "dask (a LocalCluster, or --scheduler)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                     help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --backend dask)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
 
     dw = sub.add_parser("deadwood", help="exact deadwood and melds of some cards")

@@ -7,6 +7,7 @@ import pandas as pd
 from scipy import stats
 
 from ..game.scoring_nb import OUTCOMES
+from ..simulator.aggregate import MOMENT_COLUMNS
 
 Z95 = float(stats.norm.ppf(0.975))
 
@@ -33,11 +34,14 @@ def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, flo
 
 
 def summarize(hands: pd.DataFrame) -> pd.DataFrame:
-    """Tidy summary of per-hand records: one row per statistic.
+    """Tidy summary of per-hand records or of the aggregate ``cells`` table: one row per
+    statistic.
 
     Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n``.
     Rates use the Wilson interval, means the normal approximation.
     """
+    if "sum_points_a_x_b" in hands.columns and "hands" in hands.columns:
+        return summarize_cells(hands)
     n = len(hands)
     rows = []
     counts = hands["outcome"].astype(str).value_counts()
@@ -51,4 +55,41 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
         rows.append((name, mean, low, high, n))
     mean, low, high = mean_interval((hands["points_a"] - hands["points_b"]).to_numpy())
     rows.append(("mean_points_a_minus_b", mean, low, high, n))
+    return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
+
+
+def _moment_interval(n: int, total: float, squares: float,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """(mean, low, high) from a count, a sum and a sum of squares (as mean_interval)."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = total / n
+    if n == 1:
+        return mean, float("nan"), float("nan")
+    var = max(squares - total * mean, 0.0) / (n - 1)
+    se = float(np.sqrt(var / n))
+    return mean, mean - z * se, mean + z * se
+
+
+def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summarize` from the aggregate ``cells`` table (streamed, no per-hand rows).
+
+    Gives the same statistics as per-hand records, exactly for counts and up to float
+    rounding for means and intervals.
+    """
+    sums = {c: float(cells[c].sum()) for c in MOMENT_COLUMNS}
+    n = int(cells["hands"].sum())
+    counts = cells.groupby(cells["outcome"].astype(str), observed=True)["hands"].sum()
+    rows = []
+    for outcome in OUTCOMES:
+        k = int(counts.get(outcome, 0))
+        low, high = wilson_interval(k, n)
+        rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n))
+    for column, name in (("points_a", "mean_points_a"), ("points_b", "mean_points_b"),
+                         ("turns", "mean_turns")):
+        rows.append((name, *_moment_interval(n, sums[f"sum_{column}"],
+                                             sums[f"sumsq_{column}"]), n))
+    diff = sums["sum_points_a"] - sums["sum_points_b"]
+    diff_sq = sums["sumsq_points_a"] + sums["sumsq_points_b"] - 2 * sums["sum_points_a_x_b"]
+    rows.append(("mean_points_a_minus_b", *_moment_interval(n, diff, diff_sq), n))
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])

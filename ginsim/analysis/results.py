@@ -1,0 +1,103 @@
+"""Results of a run, in memory or from a store: ``.hands``, ``.summary``, ``.tables``."""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..simulator.aggregate import add_sparse, layout
+from ..simulator.jobs import Job
+from ..simulator.runner import RunResult
+from ..simulator.store import Store
+from .frames import records_frame
+from .tables import table_frames
+
+
+class Result:
+    """A run's results as DataFrames.
+
+    ``hands``: per-hand rows (full records only), ``summary``: the aggregate ``cells``
+    table, ``tables``: every aggregate table by name, ``manifest``: the store's manifest
+    (or the run definition in memory). Run statistics (wall time, hands played and
+    resumed) are in ``run`` when the result comes from a run.
+    """
+
+    def __init__(self, jobs: list[Job], records_mode: str, accumulators: list[np.ndarray],
+                 records: list[np.ndarray] | None, manifest: dict[str, Any],
+                 run: RunResult | None = None) -> None:
+        self.jobs = jobs
+        self.records_mode = records_mode
+        self.manifest = manifest
+        self.run = run
+        self._accumulators = accumulators
+        self._records = records
+
+    @classmethod
+    def from_run(cls, run: RunResult) -> Result:
+        """Wrap the runner's merged output."""
+        manifest = run.manifest or {"records": run.records_mode,
+                                    "jobs": [j.to_dict() for j in run.jobs]}
+        return cls(run.jobs, run.records_mode, run.tables, run.records, manifest, run)
+
+    @cached_property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Aggregate tables by name: ``cells``, ``turns``, ``defender``."""
+        return table_frames(self.jobs, self._accumulators)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The aggregate ``cells`` table (outcome x knocker x dealer x K x stock left)."""
+        return self.tables["cells"]
+
+    @cached_property
+    def hands(self) -> pd.DataFrame:
+        """Per-hand rows (a ``job`` column leads when there are several jobs)."""
+        if self._records is None:
+            where = f" in {self.manifest.get('path')}" if self.manifest.get("path") else ""
+            raise ValueError(f"no per-hand records{where}: the run kept summary tables "
+                             f"only; run it with records='full' (--records full)")
+        frames = [records_frame(r) for r in self._records]
+        if len(frames) > 1:
+            for j, frame in enumerate(frames):
+                frame.insert(0, "job", j)
+        return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+
+    def __repr__(self) -> str:
+        hands = sum(j.hands for j in self.jobs)
+        return (f"<ginsim.Result: {len(self.jobs)} job(s), {hands:,} hands, "
+                f"records {self.records_mode}>")
+
+
+def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
+    """Open a result store written with ``out=``/``--out``; verifies every chunk file.
+
+    An unfinished store raises ValueError unless ``partial=True`` (then only finished
+    chunks are loaded; ``hands`` keeps its ``hand`` column to tell which).
+    """
+    store = Store.open_reader(path)
+    if len(store.done) < len(store.chunks) and not partial:
+        raise ValueError(f"{path} is unfinished ({len(store.done)} of {len(store.chunks)} "
+                         f"chunks stored): run the same command again to finish it, or "
+                         f"load(..., partial=True)")
+    accs = [layout(job.rules).empty() for job in store.jobs]
+    full = store.records == "full"
+    parts: list[list[np.ndarray]] = [[] for _ in store.jobs]
+    for chunk in store.chunks:
+        if chunk not in store.done:
+            continue
+        if full:
+            recs = store.read_records(chunk)
+            parts[chunk.job].append(recs)
+            add_sparse(accs[chunk.job], layout(store.jobs[chunk.job].rules).sparse(recs))
+        else:
+            add_sparse(accs[chunk.job], store.read_sparse(chunk))
+    records = None
+    if full:
+        dtype = np.dtype([(n, s) for n, s in store.manifest["record_columns"]])
+        records = [np.concatenate(p) if p else np.empty(0, dtype=dtype) for p in parts]
+    manifest = dict(store.manifest, path=str(path))
+    return Result(store.jobs, store.records, accs, records, manifest)
