@@ -49,3 +49,38 @@ def test_console_entry_point_exit_code():
     proc = subprocess.run([sys.executable, "-m", "ginsim.cli", "deadwood", "AS 1S"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_records_default_to_summary_above_a_million_hands():
+    from ginsim.cli import default_records
+
+    assert default_records(1_000_000) == "full"
+    assert default_records(1_000_001) == "summary"
+
+
+def test_simulate_with_runner_options(tmp_path, capsys):
+    out = tmp_path / "store"
+    argv = ["simulate", "--a", "simple", "--b", "simple:t=6", "--hands", "4000", "--seed", "2",
+            "--records", "summary", "--n-jobs", "2", "--chunk-hands", "1000", "--duplicate",
+            "--backend", "threads", "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    text = capsys.readouterr()
+    assert "played 4,000 hands" in text.out and "2 workers (threads), summary records" in text.out
+    assert "duplicate deals" in text.out and text.err == ""
+    assert (out / "manifest.json").exists()
+    assert main(argv) == 0  # everything stored already
+    assert "nothing left to play" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,word", [
+    (["simulate", "--records", "some"], "invalid choice: 'some'"),
+    (["simulate", "--n-jobs", "0"], "at least 1"),
+    (["simulate", "--chunk-hands", "x"], "whole number"),
+    (["simulate", "--backend", "spark"], "invalid choice: 'spark'"),
+    (["simulate", "--scheduler", "tcp://127.0.0.1:8786"], "--backend dask"),
+    (["simulate", "--duplicate", "--hands", "1001"], "must be even"),
+])
+def test_bad_runner_options_are_one_line_exit_2(argv, word, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert word in err and err.count("\n") == 1 and "Traceback" not in err
