@@ -198,6 +198,19 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, t
     ``params`` is float64[2, P_SIZE] (one row per seat), ``rng`` uint64[2+] (one
     stream per seat). The result is left in ``st``; :func:`showdown_nb` scores it.
     """
+    seat, trace_row = open_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng,
+                                   trace, trace_row, hand_id)
+    return play_on_nb(seat, params, rules, tab, work, st, pile, deck, rng, trace, trace_row,
+                      hand_id)
+
+
+@jit
+def open_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, trace_row,
+                 hand_id):
+    """Deal and play the first turn (upcard offers, or the eleventh card's discard).
+
+    Returns ``(seat to move next, next trace row)``.
+    """
     deal_nb(deck, dealer, rules, st, pile)
     trace_row = _trace_nb(trace, trace_row, hand_id, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD,
                           st, deck)
@@ -210,29 +223,34 @@ def play_hand_nb(deck, dealer, params, rules, tab, work, st, pile, rng, trace, t
         action = _finish_turn_nb(seat, discard, dw, knock, big, rules, st, pile)
         trace_row = _trace_nb(trace, trace_row, hand_id, seat, SOURCE_DEAL, -1, discard,
                               action, st, deck)
-        seat = dealer
-    else:
-        up = st[ST_UPCARD]
-        taken_by = -1
-        for offer in range(2):
-            s = nondealer if offer == 0 else dealer
-            take, discard, dw, knock, big = pile_decision_nb(params, s, st[ST_HAND + s], up,
-                                                             st, rules, tab, work, rng)
-            if take:
-                taken_by = s
-                break
-            st[ST_PASSED + s] |= 1 << up
-        if taken_by >= 0:
-            _take_pile_top_nb(taken_by, st, pile)
-            st[ST_UPCARD_TAKEN] = 1
-            action = _finish_turn_nb(taken_by, discard, dw, knock, big, rules, st, pile)
-            trace_row = _trace_nb(trace, trace_row, hand_id, taken_by, SOURCE_PILE, up,
-                                  discard, action, st, deck)
-            seat = 1 - taken_by
-        else:
-            trace_row = play_turn_nb(nondealer, False, params, rules, tab, work, st, pile,
-                                     deck, rng, trace, trace_row, hand_id)
-            seat = dealer
+        return dealer, trace_row
+    up = st[ST_UPCARD]
+    taken_by = -1
+    for offer in range(2):
+        s = nondealer if offer == 0 else dealer
+        take, discard, dw, knock, big = pile_decision_nb(params, s, st[ST_HAND + s], up,
+                                                         st, rules, tab, work, rng)
+        if take:
+            taken_by = s
+            break
+        st[ST_PASSED + s] |= 1 << up
+    if taken_by >= 0:
+        _take_pile_top_nb(taken_by, st, pile)
+        st[ST_UPCARD_TAKEN] = 1
+        action = _finish_turn_nb(taken_by, discard, dw, knock, big, rules, st, pile)
+        trace_row = _trace_nb(trace, trace_row, hand_id, taken_by, SOURCE_PILE, up,
+                              discard, action, st, deck)
+        return 1 - taken_by, trace_row
+    trace_row = play_turn_nb(nondealer, False, params, rules, tab, work, st, pile,
+                             deck, rng, trace, trace_row, hand_id)
+    return dealer, trace_row
+
+
+@jit
+def play_on_nb(seat, params, rules, tab, work, st, pile, deck, rng, trace, trace_row,
+               hand_id):
+    """Play from a position with ``seat`` to move until the hand ends (the 50th-card
+    rule included); returns the next trace row."""
     while st[ST_ENDING] < 0:
         trace_row = play_turn_nb(seat, True, params, rules, tab, work, st, pile, deck, rng,
                                  trace, trace_row, hand_id)

@@ -28,7 +28,8 @@ P_MEMORY = P_DRAW + 1  # 0 none, 1 dead cards and live outs, 2 also the opponent
 P_OUTS_WEIGHT = P_MEMORY + 1  # deadwood points one live out is worth (memory >= 1)
 P_DANGER_WEIGHT = P_OUTS_WEIGHT + 1  # deadwood points per unit of feeding risk (memory 2)
 P_UNDERCUT = P_DANGER_WEIGHT + 1  # wait for gin while P(undercut) is above this
-P_SIZE = P_UNDERCUT + 1
+P_CHART = P_UNDERCUT + 1  # P_CHART + bucket: bit d set = knock at deadwood d (0: unused)
+P_SIZE = P_CHART + N_BUCKETS
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("undercut", P_UNDERCUT, (1.0,),
                   "wait for gin while the estimated undercut probability of a knock is "
                   "above this (1 = never wait)", high=1, integer=False),
+        Parameter("chart", P_CHART, (0,) * N_BUCKETS,
+                  "a knock chart per stock bucket: bit d set = knock at deadwood d (bit 0 "
+                  "ignored: gin always knocks); 0 = use the knock thresholds", high=2**31),
     )
 }
 

@@ -39,6 +39,7 @@ from .params import (
     DRAW_NEVER,
     KIND_RANDOM,
     N_BUCKETS,
+    P_CHART,
     P_DANGER_WEIGHT,
     P_DRAW,
     P_EDGES,
@@ -105,13 +106,20 @@ def near_cards_nb(cards, reach):
 
 
 @jit
-def knock_threshold_nb(params, seat, st):
-    """Highest deadwood this strategy knocks with now: its threshold for the current
-    stock bucket, never above the hand's knock limit."""
+def stock_bucket_nb(params, seat, st):
+    """The strategy's stock bucket now: 0 while stock >= edge 1, ..., 3 below edge 3."""
     stock_left = 52 - st[ST_POS]
     bucket = 0
     while bucket < N_BUCKETS - 1 and stock_left < params[seat, P_EDGES + bucket]:
         bucket += 1
+    return bucket
+
+
+@jit
+def knock_threshold_nb(params, seat, st):
+    """Highest deadwood this strategy knocks with now: its threshold for the current
+    stock bucket, never above the hand's knock limit."""
+    bucket = stock_bucket_nb(params, seat, st)
     return min(int(params[seat, P_KNOCK + bucket]), st[ST_KNOCK_LIMIT])
 
 
@@ -135,7 +143,12 @@ def should_knock_nb(params, seat, deadwood, st, rules):
     threshold of the current stock bucket, unless waiting for gin is preferred."""
     if deadwood > knock_threshold_nb(params, seat, st):
         return False
-    if deadwood == 0 or params[seat, P_UNDERCUT] >= 1.0:
+    if deadwood == 0:
+        return True
+    chart = int(params[seat, P_CHART + stock_bucket_nb(params, seat, st)])
+    if chart != 0 and deadwood < 31 and (chart >> deadwood) & 1 == 0:
+        return False
+    if params[seat, P_UNDERCUT] >= 1.0:
         return True
     return undercut_estimate_nb(params, seat, deadwood, st) <= params[seat, P_UNDERCUT]
 
@@ -283,3 +296,20 @@ def last_discard_decision_nb(params, seat, hand, top, st, rules, tab, work):
     if card >= 0 and should_knock_nb(params, seat, dw, st, rules):
         return True, card, dw, True, False
     return False, -1, 0, False, False
+
+
+@jit
+def wait_discard_nb(params, seat, hand, forbidden, st, tab, work, rng):
+    """The discard this strategy makes from 11 cards when it does not knock.
+
+    Returns ``(discard, kept deadwood)``: a random legal card for the random family,
+    the memory-weighted choice with memory, else the best-deadwood discard.
+    """
+    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, work, params[seat, P_MEMORY] >= 1)
+    if int(params[seat, P_KIND]) == KIND_RANDOM:
+        card = random_card_nb(hand & ~forbidden, rng, seat)
+        return card, min_deadwood_nb(hand & ~(1 << card), tab, work)
+    if params[seat, P_MEMORY] >= 1:
+        card = memory_discard_nb(params, seat, hand, forbidden, st, tab, work)
+        return card, work[W_DISCARD + card]
+    return card, dw

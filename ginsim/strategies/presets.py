@@ -24,6 +24,8 @@ PRESETS: dict[str, tuple[str, str]] = {
                    "memory=1,knock=0/0/5/10"),
     "early_knocker": ("takes any pile card that lowers deadwood, knocks at the first chance",
                       "draw=improve"),
+    "chart": ("knocks by a chart learned against memory2: at 7-10 while 24+ cards are in "
+              "the stock, otherwise only gin", "chart=1921/1/1/1"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}

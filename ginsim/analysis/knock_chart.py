@@ -1,0 +1,112 @@
+"""The knock chart: is knocking now better than waiting a turn, by deadwood x stock left?"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..game.rules import Rules
+from ..simulator.chart import knock_decisions
+from ..strategies.params import N_BUCKETS
+from ..strategies.presets import Strategy
+from .summary import Z95
+
+DISPLAY_EDGES = (28, 24, 20, 16, 12, 8, 4)
+STRATEGY_EDGES = (24, 16, 8)
+
+
+def decisions_frame(strategy: str | Strategy = "simple", opponent: str | Strategy = "simple",
+                    hands: int = 100_000, seed: int = 0, rules: Rules | str | None = None
+                    ) -> pd.DataFrame:
+    """Every decision point of ``strategy`` with both branches (see ``knock_decisions``),
+    plus ``gain`` = net_knock - net_wait (points per hand for the strategy)."""
+    rows = knock_decisions(strategy, opponent, hands, seed, rules)
+    frame = pd.DataFrame({name: rows[name] for name in rows.dtype.names})
+    frame["gain"] = frame["net_knock"] - frame["net_wait"]
+    return frame
+
+
+def stock_bucket(stock_left: np.ndarray, edges: Sequence[int]) -> np.ndarray:
+    """Bucket 0 for stock >= edges[0], 1 for >= edges[1], ..., len(edges) below."""
+    stock_left = np.asarray(stock_left)
+    return np.sum(stock_left[:, None] < np.asarray(edges)[None, :], axis=1)
+
+
+def bucket_labels(edges: Sequence[int], top: int = 31) -> list[str]:
+    """Text of each stock bucket, e.g. ``24-31``."""
+    highs = [top, *[e - 1 for e in edges]]
+    lows = [*edges, 0]
+    return [f"{lo}-{hi}" for lo, hi in zip(lows, highs, strict=True)]
+
+
+def knock_chart(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES) -> pd.DataFrame:
+    """Mean gain of knocking now over waiting a turn, per deadwood x stock bucket.
+
+    Columns: ``deadwood``, ``bucket``, ``stock`` (its range of stock left), ``n``,
+    ``gain`` (points per decision for the deciding player), ``low``/``high`` (95%
+    normal interval), ``verdict``: ``knock`` (interval above 0), ``wait`` (below 0)
+    or ``unclear``.
+    """
+    frame = decisions.assign(bucket=stock_bucket(decisions["stock_left"].to_numpy(), edges))
+    grouped = frame.groupby(["deadwood", "bucket"])["gain"]
+    table = grouped.agg(n="size", gain="mean", sd="std").reset_index()
+    half = Z95 * table["sd"].fillna(np.inf) / np.sqrt(table["n"])
+    table["low"] = table["gain"] - half
+    table["high"] = table["gain"] + half
+    table["verdict"] = np.select([table["low"] > 0, table["high"] < 0], ["knock", "wait"],
+                                 "unclear")
+    labels = bucket_labels(edges)
+    table.insert(2, "stock", [labels[b] for b in table["bucket"]])
+    return table.drop(columns="sd")
+
+
+def chart_masks(chart: pd.DataFrame) -> tuple[int, ...]:
+    """Knock masks per bucket (bit d = knock at deadwood d) where the mean gain is > 0.
+
+    Bit 0 (gin, always taken) is set in every mask, so a bucket where waiting always
+    wins reads "never knock" rather than 0, which would mean "no chart".
+    """
+    masks = [1] * (int(chart["bucket"].max()) + 1 if len(chart) else N_BUCKETS)
+    for row in chart.itertuples():
+        if row.gain > 0:
+            masks[row.bucket] |= 1 << int(row.deadwood)
+    return tuple(masks)
+
+
+def chart_spec(base: str, masks: Sequence[int]) -> str:
+    """A strategy spec that knocks by ``masks`` (one per strategy stock bucket)."""
+    sep = "," if ":" in base else ":"
+    return f"{base}{sep}chart={'/'.join(str(m) for m in masks)}"
+
+
+def plain_words(chart: pd.DataFrame, opponent: str) -> str:
+    """One or two sentences that say when to knock, read off a chart."""
+    parts = []
+    for bucket in sorted(chart["bucket"].unique()):
+        cells = chart[chart["bucket"] == bucket].sort_values("deadwood")
+        knock = cells[cells["verdict"] == "knock"]["deadwood"].tolist()
+        wait = cells[cells["verdict"] == "wait"]["deadwood"].tolist()
+        stock = cells["stock"].iloc[0]
+        if knock and not wait:
+            text = "knock at any deadwood"
+        elif wait and not knock:
+            text = "do not knock (wait for gin or a better hand)"
+        elif knock:
+            text = f"knock at deadwood {_ranges(knock)}, wait at {_ranges(wait)}"
+        else:
+            text = "the evidence does not separate knocking from waiting"
+        parts.append(f"with {stock} cards left in the stock, {text}")
+    return f"Against `{opponent}`: " + "; ".join(parts) + "."
+
+
+def _ranges(values: list[int]) -> str:
+    out, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            out.append(f"{start}" if start == v else f"{start}-{v}")
+            start = None
+    return ", ".join(out)

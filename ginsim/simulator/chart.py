@@ -1,0 +1,49 @@
+"""Python layer of the knock chart kernel: every decision point of seat a, both branches."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game.rules import Rules
+from ..game.tables import card_tables
+from ..strategies.presets import Strategy
+from .chart_nb import CHART_COLUMNS, CHART_WIDTH, MAX_POINTS_PER_HAND, knock_chart_nb
+from .engine import check_hands, check_seed, seat_params
+from .hand_nb import SCRATCH_SIZE
+from .records import TRACE_WIDTH
+
+CHART_DTYPE = np.dtype([(name, np.int64) for name in CHART_COLUMNS])
+
+
+def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strategy = "simple",
+                    hands: int = 10_000, seed: int = 0, rules: Rules | str | None = None,
+                    start: int = 0) -> np.ndarray:
+    """Knock-now versus wait-a-turn outcomes at every decision point of ``strategy``.
+
+    One row per point (CHART_DTYPE): ``hand``, ``turn`` (draws so far), ``deadwood``
+    (kept after the best discard), ``stock_left``, ``dealer`` (1 if ``strategy`` dealt),
+    ``net_knock`` and ``net_wait`` (the strategy's points minus the opponent's in each
+    branch) and ``knocked`` (what the strategy actually did). Hands are dealt as
+    ``simulate`` deals them, so hand ``i`` is the same deal in both.
+    """
+    hands = check_hands(hands)
+    seed = check_seed(seed)
+    start = check_hands(start, "start")
+    rules = Rules.coerce(rules)
+    params = seat_params(strategy, opponent)
+    tab = card_tables(rules)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    branch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
+    branch_rng = np.zeros(3, dtype=np.uint64)
+    trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+    parts = []
+    i, stop = start, start + hands
+    while i < stop:
+        capacity = min(stop - i, 50_000) * 8 + MAX_POINTS_PER_HAND
+        rows = np.zeros((capacity, CHART_WIDTH), dtype=np.int64)
+        n, i = knock_chart_nb(np.uint64(seed), i, stop, params, rules.packed(), tab, rows,
+                              trace, scratch, branch, rng, branch_rng)
+        parts.append(rows[:n])
+    table = np.concatenate(parts) if parts else np.zeros((0, CHART_WIDTH), dtype=np.int64)
+    return np.ascontiguousarray(table).view(CHART_DTYPE).reshape(-1)
