@@ -1,0 +1,81 @@
+"""The position advisor: known answers, consistent sampling, determinism, input errors."""
+
+import numpy as np
+import pytest
+
+from ginsim.analysis.advise import advice_words, advise
+from ginsim.game.cards import cards_to_mask, parse_cards
+from ginsim.simulator.advise import make_position, sample_worlds
+
+HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
+
+
+def test_gin_is_always_advised():
+    table = advise(hand=HAND, drawn="QC", pile="5H 8S 4D", opponent_took="6H",
+                   opponent_passed="8S", stock_left=17, rollouts=2000, seed=1)
+    best = table[table.recommended].iloc[0]
+    assert best.knock and best.discard == "KD" and best.deadwood == 0
+    assert table.recommended.sum() == 1
+    assert {"discard", "knock", "expected_points", "low", "high", "p_undercut",
+            "p_opponent_gin", "recommended"} <= set(table.columns)
+    assert "go gin" in advice_words(table)
+
+
+def test_knock_into_near_gin_is_advised_against():
+    # Knocking keeps 9 (9D) but the opponent holds nine melded cards it took from us.
+    table = advise(hand="AS 2S 3S 4H 5H 6H 8C 8D 8S 9D", drawn="KC",
+                   pile="2C 7C 5D",
+                   opponent_took="JH QH KH JS JD JC 2D 3D 4D", stock_left=15,
+                   rollouts=3000, seed=2)
+    best = table[table.recommended].iloc[0]
+    assert not best.knock
+    knocks = table[table.knock]
+    assert (knocks.p_undercut > 0.5).all()
+    assert (knocks.expected_points < best.expected_points).all()
+
+
+def test_sampling_never_reuses_a_seen_card():
+    position = make_position(HAND, "QC", pile="5H 8S 4D", opponent_took="6H 6S",
+                             opponent_passed="8S", stock_left=17)
+    opp, stocks, buried = sample_worlds(position, 500, np.random.default_rng(0))
+    known = cards_to_mask(position.hand11 + position.pile)
+    took = cards_to_mask(parse_cards("6H 6S"))
+    for w in range(500):
+        stock = cards_to_mask(stocks[w])
+        rest = cards_to_mask(buried[w])
+        assert opp[w] & took == took and bin(int(opp[w])).count("1") == 10
+        assert opp[w] & known == 0 and stock & known == 0 and rest & known == 0
+        assert opp[w] & stock == 0 and opp[w] & rest == 0 and stock & rest == 0
+        assert (opp[w] | stock | rest | known) == (1 << 52) - 1
+    assert stocks.shape == (500, 17) and buried.shape[1] == 52 - 21 - 3 - 17
+
+
+def test_declined_cards_weigh_down_their_neighbours():
+    position = make_position(HAND, "QC", pile="8S", opponent_passed="8S", stock_left=30)
+    opp, _, _ = sample_worlds(position, 20_000, np.random.default_rng(5))
+    near = cards_to_mask(parse_cards("8H 8D 8C 6S 7S 9S TS"))
+    far = cards_to_mask(parse_cards("4H 4D 4C 2H 3H 5H QH"))
+    near_rate = np.mean([bin(int(o & near)).count("1") for o in opp])
+    far_rate = np.mean([bin(int(o & far)).count("1") for o in opp])
+    assert near_rate < 0.75 * far_rate
+
+
+def test_same_seed_same_answer():
+    a = advise(hand=HAND, drawn="5S", stock_left=20, rollouts=500, seed=9)
+    b = advise(hand=HAND, drawn="5S", stock_left=20, rollouts=500, seed=9)
+    assert a.equals(b)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"hand": "AS 2S", "drawn": "QC"}, "10 cards"),
+    ({"hand": HAND, "drawn": "AS"}, "both in hand and in drawn"),
+    ({"hand": HAND, "drawn": "QC", "pile": "KD"}, "both in hand and in pile"),
+    ({"hand": HAND, "drawn": "QC", "opponent_took": "QC"}, "both in drawn and in opponent"),
+    ({"hand": HAND, "drawn": "QC", "stock_left": 40}, "more cards than exist"),
+    ({"hand": HAND, "drawn": "QC", "opponent_passed": "AS"}, "passed by the opponent"),
+    ({"hand": HAND, "drawn": "QC ZZ"}, "bad card 'ZZ'"),
+    ({"hand": HAND, "drawn": "QC", "rollouts": 1}, "rollouts"),
+])
+def test_inconsistent_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        advise(**kwargs)
