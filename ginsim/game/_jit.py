@@ -11,8 +11,9 @@ with it on showed those atomics at about a quarter of the run time.
 
 numba checks a cached kernel only against its own source file, yet kernels inline
 kernels and constant tables from other modules. So on import the caches of this
-package are dropped whenever any ginsim source file differs from the set they were
-compiled from (a stamp file holds the hash).
+package are dropped whenever a source file of the kernel layers (``game``,
+``strategies``, ``simulator``) differs from the set they were compiled from (a stamp
+file holds the hash).
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from pathlib import Path
 from numba import njit
 
 PACKAGE = Path(__file__).resolve().parents[1]
+KERNEL_LAYERS = ("game", "strategies", "simulator")
 STAMP_NAME = "ginsim-kernels.stamp"
 
 
 def _source_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
+    sources = [p for layer in KERNEL_LAYERS for p in (PACKAGE / layer).rglob("*.py")]
+    for path in sorted(sources):
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
