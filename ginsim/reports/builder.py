@@ -1,0 +1,164 @@
+"""Build a report: one self-contained HTML file, a Markdown twin with PNGs, and CSV tables.
+
+A :class:`ReportSpec` holds the answer, the sections (reading text, optional figure and
+table) and the methods; :func:`build_report` writes everything atomically into a folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ._files import write_bytes_atomic, write_text_atomic
+from .charts import figure_bytes
+from .text import inline_html, markdown_table, prose_html, table_html
+
+TEMPLATES = Path(__file__).with_name("templates")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+
+
+@dataclass
+class Section:
+    """One part of a report: a heading, reading text, and optionally a figure and a table."""
+
+    title: str
+    text: str
+    figure: Figure | None = None
+    figure_name: str | None = None
+    table: pd.DataFrame | None = None
+    table_name: str | None = None
+
+
+@dataclass
+class ReportSpec:
+    """A whole report: the answer first, then the sections, then the methods."""
+
+    title: str
+    answer: str
+    sections: list[Section]
+    methods: dict[str, str] = field(default_factory=dict)
+    subtitle: str = ""
+
+
+def build_report(spec: ReportSpec, out_dir: str | Path, svg: bool = False) -> dict[str, Path]:
+    """Write report.html, report.md, a PNG (and SVG if ``svg``) per figure and a CSV per table.
+
+    Returns {file name: path} of everything written; files are replaced atomically.
+    """
+    check_spec(spec)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    images: dict[str, bytes] = {}
+    for section in spec.sections:
+        if section.figure is not None:
+            images[section.figure_name] = figure_bytes(section.figure, "png")
+            written[f"{section.figure_name}.png"] = write_bytes_atomic(
+                out / f"{section.figure_name}.png", images[section.figure_name])
+            if svg:
+                written[f"{section.figure_name}.svg"] = write_bytes_atomic(
+                    out / f"{section.figure_name}.svg", figure_bytes(section.figure, "svg"))
+        if section.table is not None:
+            written[f"{section.table_name}.csv"] = write_text_atomic(
+                out / f"{section.table_name}.csv", section.table.to_csv(index=False))
+    written["report.md"] = write_text_atomic(out / "report.md", render_markdown(spec))
+    written["report.html"] = write_text_atomic(out / "report.html", render_html(spec, images))
+    return written
+
+
+def check_spec(spec: ReportSpec) -> None:
+    """Raise ValueError (one line) on a malformed spec: missing or clashing names, bad types."""
+    if not isinstance(spec, ReportSpec):
+        raise ValueError(f"build_report: expected a ReportSpec, got {type(spec).__name__}")
+    if not str(spec.title).strip():
+        raise ValueError("build_report: the report needs a title")
+    seen: dict[str, set[str]] = {"figure": set(), "table": set()}
+    for i, section in enumerate(spec.sections, start=1):
+        where = f"section {i} ({section.title!r})"
+        if not str(section.title).strip():
+            raise ValueError(f"build_report: section {i} has no title")
+        for kind, value, name, cls in (("figure", section.figure, section.figure_name, Figure),
+                                       ("table", section.table, section.table_name,
+                                        pd.DataFrame)):
+            if value is None and name is None:
+                continue
+            if value is None:
+                raise ValueError(f"build_report: {where} has a {kind}_name but no {kind}")
+            if not isinstance(value, cls):
+                raise ValueError(f"build_report: {where} {kind} is a {type(value).__name__}, "
+                                 f"not a {cls.__name__}")
+            if name is None:
+                raise ValueError(f"build_report: {where} has a {kind} but no {kind}_name")
+            if not _NAME.fullmatch(name):
+                raise ValueError(f"build_report: {where} {kind}_name {name!r} must be letters, "
+                                 "digits, '_' or '-'")
+            if name in seen[kind]:
+                raise ValueError(f"build_report: duplicate {kind}_name {name!r}")
+            seen[kind].add(name)
+
+
+def render_html(spec: ReportSpec, images: dict[str, bytes]) -> str:
+    """The self-contained HTML page (figures given as PNG bytes by figure name)."""
+    sections = []
+    for i, section in enumerate(spec.sections, start=1):
+        image = images.get(section.figure_name) if section.figure is not None else None
+        sections.append({
+            "id": f"s{i}-{_slug(section.title)}",
+            "title": section.title,
+            "text": prose_html(section.text),
+            "image": base64.b64encode(image).decode("ascii") if image else None,
+            "alt": figure_alt(section.figure, section.title) if image else "",
+            "table": table_html(section.table) if section.table is not None else None,
+            "table_name": section.table_name,
+        })
+    return _environment().get_template("report.html.j2").render(
+        title=spec.title, subtitle=spec.subtitle, answer=prose_html(spec.answer),
+        sections=sections,
+        methods=[(inline_html(k), prose_html(v)) for k, v in spec.methods.items()])
+
+
+def render_markdown(spec: ReportSpec) -> str:
+    """The Markdown twin of the report; figures refer to ``<figure_name>.png`` beside it."""
+    lines = [f"# {spec.title}", ""]
+    if spec.subtitle:
+        lines += [f"_{spec.subtitle}_", ""]
+    answer = spec.answer.strip().splitlines() or [""]
+    lines += [f"> **Answer.** {answer[0]}", *[f"> {line}".rstrip() for line in answer[1:]], ""]
+    for section in spec.sections:
+        lines += [f"## {section.title}", "", section.text.strip(), ""]
+        if section.figure is not None:
+            alt = figure_alt(section.figure, section.title).replace("[", "(").replace("]", ")")
+            lines += [f"![{alt}]({section.figure_name}.png)", ""]
+        if section.table is not None:
+            lines += [markdown_table(section.table), "",
+                      f"Data: [{section.table_name}.csv]({section.table_name}.csv)", ""]
+    if spec.methods:
+        lines += ["## Methods", ""]
+        lines += [f"- **{term}**: {' '.join(text.split())}" for term, text in spec.methods.items()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def figure_alt(fig: Figure, fallback: str) -> str:
+    """Alt text: the figure's title and its caption line (``fallback`` when untitled)."""
+    title = fig.get_suptitle() or next((ax.get_title() for ax in fig.axes if ax.get_title()), "")
+    notes = [t.get_text() for t in fig.texts if t.get_text().strip() and t.get_text() != title]
+    return " — ".join(" ".join(p.split()) for p in [title or fallback, *notes])
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "section"
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True,
+                              lstrip_blocks=True, keep_trailing_newline=True)

@@ -1,0 +1,314 @@
+"""Report charts: pure functions from tidy DataFrames to matplotlib Figures, and save_figure.
+
+Every chart validates its input columns (a missing one raises ValueError naming it), uses
+the Okabe-Ito palette, and writes a caption line with the sample size at the bottom.
+Rates (``rate``, ``low``, ``high`` of rate charts) are fractions 0..1, shown as percent.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib.colors import Normalize, TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.patheffects import withStroke
+
+from ._files import write_bytes_atomic
+from .style import (
+    DPI,
+    FIGSIZE,
+    OUTCOME_COLOURS,
+    OUTCOME_ORDER,
+    add_caption,
+    colour,
+    count_text,
+    error_lengths,
+    interval,
+    new_figure,
+    ordered,
+    per_group_count,
+    percent_axis,
+    require_columns,
+    style_axes,
+)
+
+FORMATS = ("png", "svg")
+
+
+def undercut_chart(df: pd.DataFrame, title: str = "Undercut rate by knocker deadwood") -> Figure:
+    """Undercut rate (line, markers, shaded 95% CI) against knocker deadwood.
+
+    Columns: ``deadwood``, ``rate``, ``low``, ``high``, ``n`` (knocks), optional ``series``.
+    """
+    require_columns(df, ["deadwood", "rate", "low", "high", "n"], "undercut_chart")
+    fig = new_figure()
+    ax = fig.add_subplot()
+    groups = _series(df)
+    for i, (name, part) in enumerate(groups):
+        part = part.sort_values("deadwood")
+        lo, hi = interval(part["rate"], part["low"], part["high"])
+        ax.fill_between(part["deadwood"], lo, hi, color=colour(i), alpha=0.2, linewidth=0)
+        ax.plot(part["deadwood"], part["rate"], marker="o", markersize=4, color=colour(i),
+                label=name)
+    ax.set_title(title)
+    ax.set_xlabel("Knocker deadwood (points)")
+    ax.set_ylabel("Undercut rate (% of knocks)")
+    ax.set_ylim(bottom=0)
+    percent_axis(ax)
+    style_axes(ax)
+    if len(groups) > 1:
+        ax.legend(title="Series", fontsize=8)
+    add_caption(fig, f"{count_text(df['n'].sum(), 'knocks')}; shaded: 95% CI")
+    return fig
+
+
+def threshold_chart(df: pd.DataFrame,
+                    title: str = "Expected points per hand by knock threshold") -> Figure:
+    """Mean points per hand (95% CI band) against knock threshold, one line per opponent.
+
+    Columns: ``threshold``, ``opponent``, ``mean``, ``low``, ``high``, ``n`` (hands). A star
+    marks each opponent's best threshold (highest mean); a dashed line marks zero.
+    """
+    require_columns(df, ["threshold", "opponent", "mean", "low", "high", "n"],
+                    "threshold_chart")
+    fig = new_figure()
+    ax = fig.add_subplot()
+    ax.axhline(0, color="#555555", linestyle="--", linewidth=1)
+    opponents = ordered(df["opponent"])
+    for i, opponent in enumerate(opponents):
+        part = df[df["opponent"] == opponent].sort_values("threshold")
+        lo, hi = interval(part["mean"], part["low"], part["high"])
+        ax.fill_between(part["threshold"], lo, hi, color=colour(i), alpha=0.2, linewidth=0)
+        ax.plot(part["threshold"], part["mean"], marker="o", markersize=4, color=colour(i),
+                label=f"vs {opponent}")
+        best = part.loc[part["mean"].idxmax()]
+        ax.plot([best["threshold"]], [best["mean"]], marker="*", markersize=15, color=colour(i),
+                markeredgecolor="black", markeredgewidth=0.6, linestyle="none", zorder=5,
+                gid="best-threshold")
+    ax.set_title(title)
+    ax.set_xlabel("Knock threshold (deadwood points)")
+    ax.set_ylabel("Expected points per hand (points)")
+    style_axes(ax)
+    handles, labels = ax.get_legend_handles_labels()
+    star = Line2D([], [], marker="*", markersize=11, color="#777777", markeredgecolor="black",
+                  linestyle="none")
+    ax.legend([*handles, star], [*labels, "best threshold"], title="Opponent", fontsize=8)
+    add_caption(fig, f"{count_text(df['n'].sum(), 'hands')}; shaded: 95% CI; "
+                     "star: best threshold per opponent")
+    return fig
+
+
+def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, value_label: str,
+                  diverging: bool = False, annotate: bool = True, fmt: str = "{:.1f}",
+                  x_label: str | None = None, y_label: str | None = None,
+                  unit: str = "hands") -> Figure:
+    """Heatmap of long-format ``value`` over ``x`` x ``y`` (one row per cell).
+
+    ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
+    ``unclear`` cells; an optional ``n`` column gives the caption's sample size (in ``unit``).
+    """
+    require_columns(df, [x, y, value], "heatmap_chart")
+    if df.duplicated([x, y]).any():
+        raise ValueError(f"heatmap_chart: more than one row for some ({x}, {y}) cell")
+    xs, ys = ordered(df[x]), ordered(df[y])
+    grid = df.pivot(index=y, columns=x, values=value).reindex(index=ys, columns=xs)
+    data = np.ma.masked_invalid(grid.to_numpy(dtype=float))
+    fig = new_figure()
+    ax = fig.add_subplot()
+    if diverging:
+        limit = float(np.abs(data).max()) if data.count() else 1.0
+        limit = limit if limit > 0 else 1.0
+        cmap, norm = "RdBu", TwoSlopeNorm(vcenter=0.0, vmin=-limit, vmax=limit)
+    else:
+        finite = data.compressed()
+        low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
+        cmap, norm = "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)
+    image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#eeeeee"), norm=norm,
+                      aspect="auto", origin="lower", interpolation="nearest")
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=8)
+    ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
+    ax.set_title(title)
+    ax.set_xlabel(x_label or x)
+    ax.set_ylabel(y_label or y)
+    fig.colorbar(image, ax=ax, label=value_label)
+    if annotate:
+        _annotate(ax, data, image, fmt)
+    notes = [count_text(df["n"].sum(), unit)] if "n" in df.columns else []
+    if data.count() < data.size:
+        notes.append("grey: no data")
+    if "verdict" in df.columns:
+        verdict = df.pivot(index=y, columns=x, values="verdict").reindex(index=ys, columns=xs)
+        for (row, col) in zip(*np.nonzero(verdict.to_numpy() == "unclear"), strict=True):
+            ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="//",
+                                   edgecolor=(0, 0, 0, 0.35), linewidth=0, zorder=2,
+                                   gid="unclear"))
+        notes.append("hatched: unclear (95% CI includes 0)")
+    if notes:
+        add_caption(fig, "; ".join(notes))
+    return fig
+
+
+def outcome_mix_chart(df: pd.DataFrame, title: str = "How hands end") -> Figure:
+    """Share of hands by outcome (grouped bars with 95% CI error bars) for each label.
+
+    Columns: ``label`` (e.g. strategy pair or rules), ``outcome`` (knock, gin, big_gin,
+    undercut, dead), ``rate``, ``low``, ``high``, ``n`` (hands of that label).
+    """
+    require_columns(df, ["label", "outcome", "rate", "low", "high", "n"], "outcome_mix_chart")
+    fig = new_figure()
+    ax = fig.add_subplot()
+    labels = ordered(df["label"])
+    outcomes = ordered(df["outcome"], OUTCOME_ORDER)
+    width = 0.8 / len(outcomes)
+    spare = iter(range(len(outcomes)))
+    for j, outcome in enumerate(outcomes):
+        part = df[df["outcome"] == outcome]
+        where = np.array([labels.index(v) for v in part["label"]], dtype=float)
+        ax.bar(where - 0.4 + (j + 0.5) * width, part["rate"], width=width * 0.95,
+               yerr=error_lengths(part["rate"], part["low"], part["high"]),
+               color=OUTCOME_COLOURS.get(outcome, colour(next(spare))),
+               error_kw={"elinewidth": 0.9, "capsize": 2}, label=str(outcome).replace("_", " "))
+    ax.set_xticks(range(len(labels)), [str(v) for v in labels],
+                  rotation=20 if max(len(str(v)) for v in labels) > 12 else 0)
+    ax.set_title(title)
+    ax.set_xlabel("")
+    ax.set_ylabel("Share of hands (%)")
+    percent_axis(ax)
+    style_axes(ax)
+    ax.grid(False, axis="x")
+    fig.legend(*ax.get_legend_handles_labels(), title="Outcome", loc="outside right center",
+               fontsize=8)
+    add_caption(fig, f"{per_group_count(df, 'label', 'hands', 'label')}; "
+                     "error bars: 95% CI")
+    return fig
+
+
+def hand_length_chart(df: pd.DataFrame, title: str = "How long hands last") -> Figure:
+    """Share of hands by number of draws: bars for one series, steps for several.
+
+    Columns: ``turns`` (draws in the hand), ``count`` (hands), optional ``series``.
+    """
+    require_columns(df, ["turns", "count"], "hand_length_chart")
+    fig = new_figure()
+    ax = fig.add_subplot()
+    groups = _series(df)
+    notes = []
+    for i, (name, part) in enumerate(groups):
+        part = part.groupby("turns", as_index=False)["count"].sum().sort_values("turns")
+        total = part["count"].sum()
+        share = part["count"] / total if total else part["count"] * 0.0
+        mean = float((part["turns"] * part["count"]).sum() / total) if total else math.nan
+        if len(groups) == 1:
+            ax.bar(part["turns"], share, width=0.9, color=colour(i))
+            notes.append(f"{count_text(total, 'hands')}; mean {mean:.1f} draws")
+        else:
+            ax.step(part["turns"], share, where="mid", color=colour(i), label=name)
+            notes.append(f"{name}: {mean:.1f} (n = {int(total):,})")
+    ax.set_title(title)
+    ax.set_xlabel("Draws in the hand (turns)")
+    ax.set_ylabel("Share of hands (%)")
+    ax.set_ylim(bottom=0)
+    percent_axis(ax)
+    style_axes(ax)
+    if len(groups) > 1:
+        ax.legend(title="Series", fontsize=8)
+        notes = ["mean draws per hand: " + "; ".join(notes)]
+    add_caption(fig, notes[0])
+    return fig
+
+
+def variant_chart(df: pd.DataFrame, title: str = "Rule variants compared",
+                  percent: Iterable[str] | None = None) -> Figure:
+    """One panel per statistic with a bar per variant and 95% CI error bars.
+
+    Columns: ``variant``, ``statistic``, ``value``, ``low``, ``high``, ``n`` (hands).
+    Statistics named in ``percent`` (default: those containing "rate") show as percent.
+    """
+    require_columns(df, ["variant", "statistic", "value", "low", "high", "n"], "variant_chart")
+    statistics = ordered(df["statistic"])
+    variants = ordered(df["variant"])
+    as_percent = {s for s in statistics if "rate" in str(s)} if percent is None else set(percent)
+    ncols = min(3, len(statistics))
+    nrows = math.ceil(len(statistics) / ncols)
+    fig = new_figure((FIGSIZE[0], max(FIGSIZE[1], 0.9 + 2.1 * nrows)))
+    fig.suptitle(title)
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax, statistic in zip(axes, statistics, strict=False):
+        part = df[df["statistic"] == statistic]
+        where = [variants.index(v) for v in part["variant"]]
+        ax.bar(where, part["value"], width=0.7,
+               color=[colour(k) for k in where],
+               yerr=error_lengths(part["value"], part["low"], part["high"]),
+               error_kw={"elinewidth": 0.9, "capsize": 2})
+        ax.set_title(_statistic_title(str(statistic)), fontsize=10)
+        ax.set_xticks(range(len(variants)), [])
+        ax.tick_params(axis="x", length=0)
+        if statistic in as_percent:
+            percent_axis(ax)
+        style_axes(ax)
+        ax.grid(False, axis="x")
+    for ax in axes[len(statistics):]:
+        ax.set_visible(False)
+    fig.legend([Patch(color=colour(k)) for k in range(len(variants))],
+               [str(v) for v in variants], title="Variant", loc="outside right center",
+               fontsize=8)
+    add_caption(fig, f"{per_group_count(df, 'variant', 'hands', 'variant')}; "
+                     "error bars: 95% CI")
+    return fig
+
+
+def save_figure(fig: Figure, path_without_suffix: str | Path,
+                formats: Sequence[str] = ("png",), dpi: int = DPI) -> list[Path]:
+    """Write ``fig`` as ``path.png`` (and ``path.svg`` when asked), atomically; return paths."""
+    if isinstance(formats, str):
+        formats = (formats,)
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise ValueError(f"save_figure: formats must be among {FORMATS}, got {tuple(formats)}")
+    base = Path(path_without_suffix)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fmt in dict.fromkeys(formats):
+        target = base.with_name(f"{base.name}.{fmt}")
+        write_bytes_atomic(target, figure_bytes(fig, fmt, dpi))
+        written.append(target)
+    return written
+
+
+def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = DPI) -> bytes:
+    """The figure rendered to PNG or SVG bytes."""
+    buffer = io.BytesIO()
+    metadata = {"Software": None} if fmt == "png" else {"Date": None}
+    fig.savefig(buffer, format=fmt, dpi=dpi, facecolor="white", metadata=metadata)
+    return buffer.getvalue()
+
+
+def _series(df: pd.DataFrame) -> list[tuple[str | None, pd.DataFrame]]:
+    if "series" not in df.columns:
+        return [(None, df)]
+    return [(str(name), df[df["series"] == name]) for name in ordered(df["series"])]
+
+
+def _statistic_title(statistic: str) -> str:
+    words = statistic.replace("_", " ")
+    if words.startswith("rate "):
+        words = words[5:] + " rate"
+    return words[:1].upper() + words[1:]
+
+
+def _annotate(ax, data: np.ma.MaskedArray, image, fmt: str) -> None:
+    for row, col in zip(*np.nonzero(~np.ma.getmaskarray(data)), strict=True):
+        value = float(data[row, col])
+        red, green, blue, _ = image.cmap(image.norm(value))
+        dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
+        ax.text(col, row, fmt.format(value), ha="center", va="center", fontsize=7, zorder=3,
+                color="white" if dark else "black",
+                path_effects=[] if dark else [withStroke(linewidth=1.5, foreground="white")])

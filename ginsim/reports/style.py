@@ -1,0 +1,108 @@
+"""Shared look of the report charts: palette, figure size, caption line, input checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+# Okabe-Ito, ordered for lines on white (yellow last: it is faint).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000",
+           "#F0E442")
+OUTCOME_COLOURS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9",
+                   "undercut": "#D55E00", "dead": "#999999"}
+OUTCOME_ORDER = ("knock", "gin", "big_gin", "undercut", "dead")
+FIGSIZE = (7.0, 4.5)
+DPI = 110
+CAPTION_HEIGHT = 0.06  # share of the figure height kept free for the caption line
+
+
+def colour(i: int) -> str:
+    """The i-th palette colour (cycling)."""
+    return PALETTE[i % len(PALETTE)]
+
+
+def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
+    """A pyplot-free figure with constrained layout and room at the bottom for a caption."""
+    fig = Figure(figsize=figsize, dpi=DPI, layout="constrained")
+    bottom = CAPTION_HEIGHT * FIGSIZE[1] / figsize[1]
+    fig.get_layout_engine().set(rect=(0.0, bottom, 1.0, 1.0 - bottom))
+    return fig
+
+
+def add_caption(fig: Figure, text: str) -> None:
+    """Write the caption line (sample size, what shading means) at the bottom left."""
+    fig.text(0.01, 0.012, text, ha="left", va="bottom", fontsize=8, color="#333333")
+
+
+def percent_axis(ax: Axes, axis: str = "y") -> None:
+    """Show a 0..1 rate axis as percent."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(FuncFormatter(_percent))
+
+
+def _percent(value: float, _pos: int | None = None) -> str:
+    text = f"{value * 100:.1f}".rstrip("0").rstrip(".")
+    return f"{'0' if text in ('-0', '') else text}%"
+
+
+def style_axes(ax: Axes) -> None:
+    """Light grid behind the data, no top/right spines."""
+    ax.grid(True, color="#dddddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.spines[["top", "right"]].set_visible(False)
+
+
+def require_columns(df: pd.DataFrame, columns: Iterable[str], chart: str) -> None:
+    """Raise ValueError naming the first missing column (or an empty/non-frame input)."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"{chart}: expected a pandas DataFrame, got {type(df).__name__}")
+    for column in columns:
+        if column not in df.columns:
+            have = ", ".join(map(str, df.columns)) or "none"
+            raise ValueError(f"{chart}: missing column '{column}' (have: {have})")
+    if df.empty:
+        raise ValueError(f"{chart}: the table has no rows")
+
+
+def interval(value: pd.Series, low: pd.Series, high: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Finite (low, high) bounds: an infinite or missing bound collapses onto the value."""
+    v = value.to_numpy(dtype=float)
+    lo = low.to_numpy(dtype=float)
+    hi = high.to_numpy(dtype=float)
+    lo = np.where(np.isfinite(lo), lo, v)
+    hi = np.where(np.isfinite(hi), hi, v)
+    return lo, hi
+
+
+def error_lengths(value: pd.Series, low: pd.Series, high: pd.Series) -> np.ndarray:
+    """Non-negative (2, n) error-bar lengths for ``Axes.bar(yerr=...)``."""
+    lo, hi = interval(value, low, high)
+    v = value.to_numpy(dtype=float)
+    return np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
+
+
+def ordered(values: pd.Series, preferred: Iterable[str] = ()) -> list:
+    """Distinct values: numbers sorted; others in ``preferred`` order, then as they appear."""
+    distinct = list(pd.unique(values.dropna()))
+    if pd.api.types.is_numeric_dtype(values):
+        return sorted(distinct)
+    first = [v for v in preferred if v in distinct]
+    return first + [v for v in distinct if v not in first]
+
+
+def count_text(n: int, unit: str) -> str:
+    """'n = 412,305 knocks'."""
+    return f"n = {int(n):,} {unit}"
+
+
+def per_group_count(df: pd.DataFrame, group: str, unit: str, noun: str) -> str:
+    """Sample size when every row of a group shares the group's n (e.g. hands per label)."""
+    sizes = df.groupby(group, sort=False)["n"].max()
+    if sizes.nunique() == 1:
+        return f"{count_text(sizes.iloc[0], unit)} per {noun}"
+    return f"{count_text(sizes.sum(), unit)} ({int(sizes.min()):,}-{int(sizes.max()):,} per {noun})"
