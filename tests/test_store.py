@@ -4,6 +4,7 @@ concurrent writer, and corrupt or foreign files reported by path with nothing to
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -248,3 +249,14 @@ def test_partial_load_and_duplicate_pairs_in_a_store(tmp_path):
     pd.testing.assert_frame_equal(part, expected)
     pairs = part.set_index("hand")
     assert (pairs.loc[0::2, "upcard"].to_numpy() == pairs.loc[1::2, "upcard"].to_numpy()).all()
+
+
+def test_killed_before_the_manifest_was_written_starts_over(tmp_path):
+    out = tmp_path / "s"
+    (out / "chunks").mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    (out / ".lock").write_text(json.dumps({"host": socket.gethostname(),
+                                           "pid": int(dead.stdout), "since": 0}))
+    result = run([Job.make(A, B, 4_000, 1)], records="summary", chunk_hands=1_000, out=out)
+    assert result.hands_played == 4_000 and ginsim.load(out).manifest["complete"]

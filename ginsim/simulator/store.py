@@ -108,7 +108,8 @@ class Store:
         if root.exists() and not root.is_dir():
             raise StoreError(f"--out {root} is a file, not a directory; choose a directory")
         if root.is_dir() and not manifest_path.exists() and any(
-                p.name != LOCK for p in root.iterdir()):
+                p.name != LOCK and not (p.name == CHUNKS and p.is_dir() and
+                                        not any(p.iterdir())) for p in root.iterdir()):
             raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
                              f"ginsim store; choose a new or empty directory for --out")
         try:
