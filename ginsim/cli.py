@@ -87,12 +87,15 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
     from .strategies import PARAMETERS, PRESETS
 
     print("presets:")
-    for name, (text, _) in PRESETS.items():
-        print(f"  {name:<14} {text}")
+    for name, (text, spec) in PRESETS.items():
+        print(f"  {name:<14} {text}" + (f" [{spec}]" if spec else ""))
     print("parameters (write preset:key=value,...):")
     for p in PARAMETERS.values():
         alias = f" (alias {', '.join(p.aliases)})" if p.aliases else ""
-        default = p.choices[int(p.default)] if p.choices else f"{p.default:g}"
+        if p.choices:
+            default = p.choices[int(p.default[0])]
+        else:
+            default = "/".join(f"{v:g}" for v in dict.fromkeys(p.default))
         print(f"  {p.name:<14} default {default}{alias}: {p.help}")
     return 0
 
@@ -100,8 +103,141 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .game.rules import PRESETS
 
+    print("rules presets (use --rules NAME, or rules=NAME in Python):")
     for name, (text, _) in PRESETS.items():
-        print(f"  {name:<10} {text}")
+        print(f"  {name:<13} {text}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    import time
+
+    from .analysis.studies import STUDIES, run_study, stored_study
+    from .game.rules import Rules
+    from .reports.study_report import write_report
+
+    t0 = time.perf_counter()
+    if args.from_store:
+        results = [stored_study(args.from_store)]
+    else:
+        rules = Rules.coerce(args.rules)
+        names = STUDIES if args.study == "all" else (args.study,)
+        results = []
+        for name in names:
+            if not args.quiet:
+                print(f"running the {name} study ...", file=sys.stderr)
+            results.append(run_study(name, args.hands, args.seed, rules, n_jobs=args.n_jobs,
+                                     progress=False if args.quiet else None))
+    paths = write_report(results, args.out, svg=args.svg)
+    for result in results:
+        print(result.answer)
+    print(f"report written to {paths['report.html']} (and report.md, {len(paths) - 2} "
+          f"figures and tables) in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from .analysis.games import game_summary, play_games
+    from .analysis.summary import wilson_interval
+    from .game.rules import Rules
+    from .simulator import games as sim
+
+    rules = Rules.coerce(args.rules)
+    head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
+    if args.players == 3:
+        rows = sim.play_three([args.a, args.b, args.c], args.games, args.seed, rules)
+        print(head + f"three-player games: {args.a}, {args.b}, {args.c}")
+        for p, name in enumerate((args.a, args.b, args.c)):
+            k = int((rows["winner"] == p).sum())
+            low, high = wilson_interval(k, len(rows))
+            print(f"  player {p} ({name}): wins {k / len(rows):.3f} [{low:.3f}, {high:.3f}], "
+                  f"mean score {rows[f'score_{p}'].mean():.1f}")
+        return 0
+    if args.players == 4:
+        rows = sim.play_teams([args.a, args.b, args.c, args.d], args.games, args.seed, rules)
+        k = int((rows["winner"] == 0).sum())
+        low, high = wilson_interval(k, len(rows))
+        print(head + f"team games to 125: ({args.a}, {args.b}) vs ({args.c}, {args.d})")
+        print(f"  team 1 wins {k / len(rows):.3f} [{low:.3f}, {high:.3f}]; mean rounds "
+              f"{rows['rounds'].mean():.1f}")
+        return 0
+    if args.system == "hollywood":
+        rows = sim.play_hollywood(args.a, args.b, args.games, args.seed, rules)
+        print(head + f"Hollywood sessions: {args.a} (a) vs {args.b} (b)")
+        for c in (1, 2, 3):
+            col = rows[rows["column"] == c]
+            k = int((col["winner"] == 0).sum())
+            low, high = wilson_interval(k, len(col))
+            margin = np.where(col["winner"] == 0, col["margin"], -col["margin"]).mean()
+            print(f"  game {c}: a wins {k / len(col):.3f} [{low:.3f}, {high:.3f}], mean "
+                  f"margin for a {margin:+.1f}")
+        return 0
+    if args.system == "multimatch":
+        rows = sim.play_multimatch(args.a, args.b, args.games, args.seed, rules,
+                                   args.match_total)
+        k = int((rows["winner"] == 0).sum())
+        low, high = wilson_interval(k, len(rows))
+        print(head + f"multi-matches to {args.match_total}: {args.a} (a) vs {args.b} (b)")
+        print(f"  a wins {k / len(rows):.3f} [{low:.3f}, {high:.3f}]; mean matches "
+              f"{rows['matches'].mean():.2f}, mean hands {rows['hands'].mean():.1f}")
+        return 0
+    games = play_games(args.a, args.b, args.games, args.seed, rules)
+    summary = game_summary(games).set_index("statistic")
+    print(head + f"games: {args.a} (a) vs {args.b} (b)")
+    labels = {"p_a_wins_game": "P(a wins the game)", "mean_margin_a": "mean margin for a",
+              "mean_hands": "hands per game", "rate_shutout": "shutouts"}
+    for key, label in labels.items():
+        row = summary.loc[key]
+        print(f"  {label:<20} {row.value:9.3f}  [{row.low:.3f}, {row.high:.3f}]")
+    return 0
+
+
+def _cmd_knock_chart(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .analysis.knock_chart import decisions_frame, knock_chart, plain_words
+    from .reports.charts import heatmap_chart, save_figure
+
+    frame = decisions_frame(args.strategy, args.opponent, args.hands, args.seed, args.rules)
+    chart = knock_chart(frame)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    chart.to_csv(out / "knock_chart.csv", index=False)
+    low = chart.stock.str.split("-").str[0].astype(int)
+    fig = heatmap_chart(chart.assign(_low=low).sort_values("_low", kind="stable"),
+                        x="stock", y="deadwood", value="gain", diverging=True,
+                        title=f"Knock now minus wait a turn: {args.strategy} vs {args.opponent}",
+                        value_label="points per decision", x_label="Cards left in the stock",
+                        y_label="Knocker deadwood (points)", unit="decisions")
+    png = save_figure(fig, out / "knock_chart")
+    print(plain_words(chart, args.opponent))
+    print(f"{len(frame):,} decision points; wrote {out / 'knock_chart.csv'} and {png[0]}")
+    return 0
+
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    from .analysis.advise import advice_words, advise
+
+    table = advise(hand=args.hand, drawn=args.drawn, pile=args.pile,
+                   opponent_took=args.opponent_took, opponent_passed=args.opponent_passed,
+                   stock_left=args.stock_left, rules=args.rules, opponent=args.opponent,
+                   strategy=args.strategy, rollouts=args.rollouts, seed=args.seed,
+                   drawn_from=args.drawn_from)
+    if args.json:
+        print(table.to_json(orient="records", indent=1))
+        return 0
+    shown = table.assign(option=[("knock, discard " if k else "discard ") + d
+                                 for d, k in zip(table.discard, table.knock, strict=True)])
+    print(f"{'option':<20} {'kept':>4} {'expected':>9} {'95% CI':>18} {'undercut':>9} "
+          f"{'opp. gin':>9}")
+    for r in shown.itertuples():
+        mark = "  <= best" if r.recommended else ""
+        print(f"{r.option:<20} {r.deadwood:>4} {r.expected_points:+9.2f} "
+              f"[{r.low:+7.2f}, {r.high:+7.2f}] {r.p_undercut:9.2%} {r.p_opponent_gin:9.2%}"
+              f"{mark}")
+    print(advice_words(table))
     return 0
 
 
@@ -170,6 +306,70 @@ def build_parser() -> argparse.ArgumentParser:
     st.set_defaults(func=_cmd_strategies)
     ru = sub.add_parser("rules", help="list rules presets")
     ru.set_defaults(func=_cmd_rules)
+
+    rep = sub.add_parser("report", help="run a study and write an HTML/Markdown report")
+    rep.add_argument("--study", choices=("knock", "strategies", "variants", "all"),
+                     default="knock", help="which study (default knock)")
+    rep.add_argument("--hands", type=_positive_int, default=None,
+                     help="hands per comparison (default: the study's own, 200000)")
+    rep.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    rep.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    rep.add_argument("--from", dest="from_store", metavar="STORE", default=None,
+                     help="report on a stored run instead of running a study")
+    rep.add_argument("--out", metavar="DIR", default="report",
+                     help="output directory (default ./report)")
+    rep.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
+                     help="parallel workers (default: every core)")
+    rep.add_argument("--svg", action="store_true", help="also write SVG figures")
+    rep.add_argument("--quiet", action="store_true", help="no progress output")
+    rep.set_defaults(func=_cmd_report)
+
+    gm = sub.add_parser("games", help="play whole games and print game-level statistics")
+    gm.add_argument("--a", default="memory2", help="strategy of player a (default memory2)")
+    gm.add_argument("--b", default="simple", help="strategy of player b (default simple)")
+    gm.add_argument("--c", default="simple", help="third player's strategy (--players 3, 4)")
+    gm.add_argument("--d", default="simple", help="fourth player's strategy (--players 4)")
+    gm.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                    help="2 (default), 3 (dealer sits out), 4 (two teams to 125)")
+    gm.add_argument("--system", choices=("standard", "hollywood", "multimatch"),
+                    default="standard", help="scoring system for two players")
+    gm.add_argument("--match-total", type=_positive_int, default=500,
+                    help="match points that end a multi-match (default 500)")
+    gm.add_argument("--games", type=_positive_int, default=10_000,
+                    help="number of games (default 10000)")
+    gm.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    gm.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    gm.set_defaults(func=_cmd_games)
+
+    kc = sub.add_parser("knock-chart", help="knock now vs wait, by deadwood x stock left")
+    kc.add_argument("--strategy", default="simple", help="deciding strategy (default simple)")
+    kc.add_argument("--opponent", default="simple", help="opponent (default simple)")
+    kc.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    kc.add_argument("--hands", type=_positive_int, default=200_000,
+                    help="hands to play (default 200000)")
+    kc.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    kc.add_argument("--out", metavar="DIR", default="knock-chart",
+                    help="directory for knock_chart.csv and knock_chart.png")
+    kc.set_defaults(func=_cmd_knock_chart)
+
+    ad = sub.add_parser("advise", help="rate every option of a position by rollouts")
+    ad.add_argument("--hand", required=True, help="your 10 cards before the draw")
+    ad.add_argument("--drawn", required=True, help="the card you drew")
+    ad.add_argument("--drawn-from", choices=("stock", "pile"), default="stock",
+                    help="where the drawn card came from (a pile card cannot be discarded)")
+    ad.add_argument("--pile", default="", help="the discard pile, bottom first")
+    ad.add_argument("--opponent-took", default="", help="cards the opponent took from the pile")
+    ad.add_argument("--opponent-passed", default="", help="pile cards the opponent declined")
+    ad.add_argument("--stock-left", type=int, default=20, help="cards left in the stock")
+    ad.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    ad.add_argument("--opponent", default="simple", help="opponent's strategy (default simple)")
+    ad.add_argument("--strategy", default="memory2",
+                    help="how you play on after this turn (default memory2)")
+    ad.add_argument("--rollouts", type=_positive_int, default=10_000,
+                    help="rollouts per option (default 10000)")
+    ad.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    ad.add_argument("--json", action="store_true", help="print the table as JSON")
+    ad.set_defaults(func=_cmd_advise)
     return parser
 
 

@@ -46,7 +46,7 @@ def main() -> None:
     args = parser.parse_args()
     table, n = fit(args.hands, args.seed)
     rows = ",\n".join("    [" + ", ".join(f"{v:.4f}" for v in row) + "]" for row in table)
-    TARGET.write_text(f'''"""Estimated undercut probability of a knock, by knocker deadwood and stock left.
+    TARGET.write_text(f'''"""Undercut chance of a knock by knocker deadwood and stock left.
 
 ``UNDERCUT_TABLE[k, b]`` is the share of knocks at deadwood ``k`` that were undercut
 when ``b * UNDERCUT_STOCK_STEP`` to ``(b + 1) * UNDERCUT_STOCK_STEP - 1`` cards were

@@ -84,3 +84,49 @@ def test_bad_runner_options_are_one_line_exit_2(argv, word, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert word in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_report_command_writes_a_report(tmp_path, capsys):
+    out = tmp_path / "rep"
+    assert main(["report", "--study", "variants", "--hands", "2000", "--out", str(out),
+                 "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "report written to" in text and (out / "report.html").exists()
+    assert (out / "variant_comparison.csv").exists() and (out / "report.md").exists()
+
+
+def test_report_from_a_store(tmp_path, capsys):
+    store = tmp_path / "store"
+    assert main(["simulate", "--hands", "5000", "--out", str(store), "--quiet"]) == 0
+    out = tmp_path / "rep"
+    assert main(["report", "--from", str(store), "--out", str(out), "--quiet"]) == 0
+    assert "stored run" in capsys.readouterr().out
+    assert (out / "undercut_by_deadwood.png").exists()
+
+
+def test_games_knock_chart_and_advise(tmp_path, capsys):
+    assert main(["games", "--games", "300", "--rules", "oklahoma"]) == 0
+    assert "P(a wins the game)" in capsys.readouterr().out
+    assert main(["games", "--players", "3", "--games", "100"]) == 0
+    assert "player 2" in capsys.readouterr().out
+    assert main(["knock-chart", "--hands", "3000", "--out", str(tmp_path / "kc")]) == 0
+    assert (tmp_path / "kc" / "knock_chart.png").exists()
+    capsys.readouterr()
+    assert main(["advise", "--hand", "AS 2S 3S 7H 7D 7C 9C TC JC KD", "--drawn", "QC",
+                 "--rollouts", "300", "--json"]) == 0
+    import json
+    rows = json.loads(capsys.readouterr().out)
+    assert sum(r["recommended"] for r in rows) == 1 and rows[0]["knock"]
+
+
+@pytest.mark.parametrize("argv,word", [
+    (["advise", "--hand", "AS 2S", "--drawn", "QC"], "10 cards"),
+    (["advise", "--hand", "AS 2S 3S 7H 7D 7C 9C TC JC KD", "--drawn", "AS"], "both in"),
+    (["games", "--rules", "nope"], "unknown rules preset"),
+    (["report", "--study", "nope"], "invalid choice"),
+    (["knock-chart", "--strategy", "bogus"], "unknown strategy"),
+])
+def test_new_commands_reject_bad_input(argv, word, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert word in err and "Traceback" not in err

@@ -90,9 +90,11 @@ def plain_words(chart: pd.DataFrame, opponent: str) -> str:
         wait = cells[cells["verdict"] == "wait"]["deadwood"].tolist()
         stock = cells["stock"].iloc[0]
         if knock and not wait:
-            text = "knock at any deadwood"
+            text = ("knock at any deadwood" if len(knock) == len(cells)
+                    else f"knock at deadwood {_ranges(knock)} (elsewhere unclear)")
         elif wait and not knock:
-            text = "do not knock (wait for gin or a better hand)"
+            text = ("do not knock: wait for gin" if len(wait) == len(cells)
+                    else f"wait at deadwood {_ranges(wait)} (elsewhere unclear)")
         elif knock:
             text = f"knock at deadwood {_ranges(knock)}, wait at {_ranges(wait)}"
         else:

@@ -171,3 +171,28 @@ def run_study(name: str, hands: int | None = None, seed: int = 1,
     if name == "strategies":
         return strategies_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
     return variants_study(size, seed, n_jobs=n_jobs, progress=progress)
+
+
+def stored_study(path: str) -> StudyResult:
+    """A report on a stored run (``ginsim simulate --out DIR``), from its aggregate
+    tables: outcome mix, undercut rates, expected points and hand length."""
+    from .results import load
+
+    result = load(path)
+    tables = result.tables
+    cells, turns = tables["cells"], tables["turns"]
+    jobs = result.manifest.get("jobs", [])
+    pair = " and ".join(f"`{j.get('a')}` vs `{j.get('b')}`" for j in jobs) or "the stored run"
+    points = expected_points(cells)
+    diff = points.set_index("statistic").loc["points_a_minus_b"]
+    mix = outcome_mix(cells, label=pair)
+    answer = (f"In the stored run ({pair}, {int(cells.hands.sum()):,} hands), seat a scores "
+              f"{diff['mean']:+.2f} points per hand more than seat b (95% CI "
+              f"[{diff['low']:+.2f}, {diff['high']:+.2f}]).")
+    methods = {"store": str(path), "ginsim version": str(result.manifest.get("version", "")),
+               "seed": str(jobs[0].get("seed", "")) if jobs else "",
+               "rules": str(jobs[0].get("rules", "")) if jobs else ""}
+    return StudyResult("stored", answer, {
+        "outcome_mix": mix, "undercut_by_deadwood": undercut_by_deadwood(cells),
+        "undercut_by_deadwood_stock": undercut_by_deadwood_stock(cells),
+        "expected_points": points, "hand_length": hand_length(turns)}, methods=methods)

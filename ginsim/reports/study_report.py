@@ -120,10 +120,37 @@ def variants_sections(result: StudyResult) -> list[Section]:
     ]
 
 
+def stored_sections(result: StudyResult) -> list[Section]:
+    """Sections of a report on a stored run."""
+    t = result.tables
+    by_stock = _stock_order(t["undercut_by_deadwood_stock"])
+    return [
+        Section("Expected points per hand", "Mean points per hand for each seat and the "
+                "difference, 95% intervals.", None, None, t["expected_points"],
+                "expected_points"),
+        Section("How hands end", "Outcome shares.", outcome_mix_chart(t["outcome_mix"]),
+                "outcome_mix", t["outcome_mix"], "outcome_mix"),
+        Section("How often a knock is undercut", "Non-gin knocks of both seats.",
+                undercut_chart(t["undercut_by_deadwood"]), "undercut_by_deadwood",
+                t["undercut_by_deadwood"], "undercut_by_deadwood"),
+        Section("Undercut rate by deadwood and stock left", "Both seats' knocks.",
+                heatmap_chart(by_stock.assign(rate_pct=100 * by_stock.rate), x="stock",
+                              y="deadwood", value="rate_pct",
+                              title="Undercut rate (%) by deadwood and stock left",
+                              value_label="undercut rate (%)",
+                              x_label="Cards left in the stock",
+                              y_label="Knocker deadwood (points)", unit="knocks"),
+                "undercut_by_deadwood_stock", t["undercut_by_deadwood_stock"],
+                "undercut_by_deadwood_stock"),
+        Section("Hand length", "Draws per hand.", hand_length_chart(t["hand_length"]),
+                "hand_length", t["hand_length"], "hand_length"),
+    ]
+
+
 SECTIONS = {"knock": knock_sections, "strategies": strategies_sections,
-            "variants": variants_sections}
+            "variants": variants_sections, "stored": stored_sections}
 TITLES = {"knock": "When should I knock?", "strategies": "Which strategy is better?",
-          "variants": "How do the rule sets compare?"}
+          "variants": "How do the rule sets compare?", "stored": "A stored run"}
 
 
 def report_spec(results: Sequence[StudyResult]) -> ReportSpec:

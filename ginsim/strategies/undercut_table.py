@@ -1,4 +1,4 @@
-"""Estimated undercut probability of a knock, by knocker deadwood and stock left.
+"""Undercut chance of a knock by knocker deadwood and stock left.
 
 ``UNDERCUT_TABLE[k, b]`` is the share of knocks at deadwood ``k`` that were undercut
 when ``b * UNDERCUT_STOCK_STEP`` to ``(b + 1) * UNDERCUT_STOCK_STEP - 1`` cards were
