@@ -22,14 +22,15 @@ def test_gin_is_always_advised():
 
 
 def test_knock_into_near_gin_is_advised_against():
-    # Knocking keeps 9 (9D) but the opponent holds nine melded cards it took from us.
-    table = advise(hand="AS 2S 3S 4H 5H 6H 8C 8D 8S 9D", drawn="KC",
+    # Knocking keeps 10 (TD or KC) but the opponent holds nine melded cards it took.
+    table = advise(hand="AS 2S 3S 4H 5H 6H 8C 8D 8S TD", drawn="KC",
                    pile="2C 7C 5D",
                    opponent_took="JH QH KH JS JD JC 2D 3D 4D", stock_left=15,
                    rollouts=3000, seed=2)
     best = table[table.recommended].iloc[0]
     assert not best.knock
     knocks = table[table.knock]
+    assert len(knocks) == 2 and (knocks.deadwood == 10).all()
     assert (knocks.p_undercut > 0.5).all()
     assert (knocks.expected_points < best.expected_points).all()
 

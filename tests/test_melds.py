@@ -132,3 +132,12 @@ def test_api_rejects_bad_input():
     with pytest.raises(ValueError, match="duplicate"):
         deadwood("AS AS")
     assert format_cards(parse_cards(best_melds("AS 2S 3S")[0])) == "AS 2S 3S"
+
+
+def test_meld_table_built_once_per_run_shape():
+    from ginsim.game import meld_table
+
+    table = meld_table()
+    assert len(table) == 329 and set(table.tolist()) == {cards_to_mask(m) for m in ALL_MELDS}
+    assert len(meld_table("tedesco")) == 589
+    assert meld_table() is not table and (meld_table() == table).all()

@@ -8,10 +8,18 @@ tokens, or a list of card ints.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import numpy as np
 
-from .cards import cards_to_mask, format_cards, mask_to_cards, parse_cards, sort_key
+from .cards import (
+    FULL_DECK,
+    cards_to_mask,
+    format_cards,
+    mask_to_cards,
+    parse_cards,
+    sort_key,
+)
 from .layoff_nb import defender_deadwood_nb
 from .melds_nb import (
     W_MELDS,
@@ -66,10 +74,22 @@ def best_discard(cards11: CardsLike, rules: Rules | str | None = None) -> tuple[
     return format_cards([int(card)]), int(dw)
 
 
-def _check_meld(meld: list[int], rules: Rules) -> None:
+@lru_cache(maxsize=2)
+def _meld_set(run_wrap: bool) -> frozenset[int]:
+    """Every meld of the deck (melds depend on the run shape, not on card values)."""
     work = _work()
-    n = candidate_melds_nb(cards_to_mask(meld), card_tables(rules), work)
-    if cards_to_mask(meld) not in set(int(m) for m in work[W_MELDS:W_MELDS + n]):
+    n = candidate_melds_nb(FULL_DECK, card_tables(Rules(run_wrap=run_wrap)), work)
+    return frozenset(int(m) for m in work[W_MELDS:W_MELDS + n])
+
+
+def meld_table(rules: Rules | str | None = None) -> np.ndarray:
+    """Every meld of the deck under ``rules`` as sorted bit masks, built once per run
+    shape: 329 with aces low (REFERENCES.md), 589 when runs turn the corner."""
+    return np.array(sorted(_meld_set(Rules.coerce(rules).run_wrap)), dtype=np.int64)
+
+
+def _check_meld(meld: list[int], rules: Rules) -> None:
+    if cards_to_mask(meld) not in _meld_set(rules.run_wrap):
         raise ValueError(f"{format_cards(sorted(meld, key=sort_key))} is not a meld: a meld is "
                          f"3-4 cards of one rank or 3+ consecutive cards of one suit")
 

@@ -46,3 +46,4 @@ def card_tables(rules: Rules | None = None) -> np.ndarray:
     """The read-only int16 lookup array for the rules' card values and run shape."""
     rules = rules or Rules()
     return _tables_for(tuple(int(v) for v in rules.rank_values()), rules.run_wrap)
+
