@@ -1,5 +1,6 @@
 """Engine speed figures: hands/s on one core and all cores, ns per min_deadwood call,
-compile and cache-load time. Run: python scripts/bench_engine.py [--hands N]
+compile and cache-load time, the knock chart's cost per decision point and the
+advisor's time for 10,000 rollouts per option. Run: python scripts/bench_engine.py
 
 Prints figures only; the targets (issue 2) are checked by reading them, not by tests.
 """
@@ -70,6 +71,32 @@ def hands_per_second(a: str, b: str, hands: int, workers: int) -> float:
     return best
 
 
+def chart_cost(hands: int = 200_000) -> tuple[float, float, int]:
+    """(us per decision point with branching, us per hand without, decision points)."""
+    from ginsim.simulator.chart import knock_decisions
+
+    knock_decisions("simple", "simple", hands=10)
+    t = time.perf_counter()
+    rows = knock_decisions("simple", "simple", hands=hands, seed=3)
+    with_branches = time.perf_counter() - t
+    t = time.perf_counter()
+    play_records("simple", "simple", stop=hands, seed=3)
+    plain = time.perf_counter() - t
+    return (with_branches - plain) / len(rows) * 1e6, plain / hands * 1e6, len(rows)
+
+
+def advise_seconds(rollouts: int = 10_000) -> tuple[float, int]:
+    """Seconds for ``rollouts`` per option on a mid-hand position, and the options."""
+    from ginsim.analysis.advise import advise
+
+    position = dict(hand="AS 2S 3S 7H 7D 8C 9C TC 4D KD", drawn="QH", pile="5H 8S 2C 6D",
+                    opponent_took="6H", opponent_passed="8S", stock_left=17)
+    advise(**position, rollouts=20)
+    t = time.perf_counter()
+    table = advise(**position, rollouts=rollouts, seed=1)
+    return time.perf_counter() - t, len(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1_000_000)
@@ -93,6 +120,11 @@ def main() -> None:
             many = hands_per_second(a, b, args.hands, cores)
             print(f"{a} vs {b}, records kept, {cores} cores (threads): {many:,.0f} hands/s "
                   f"({many / one / cores:.0%} of linear)")
+    branch_us, hand_us, points = chart_cost()
+    print(f"knock chart: {branch_us:.2f} us per decision point for both branches "
+          f"({points:,} points in 200,000 hands; a plain hand costs {hand_us:.2f} us)")
+    seconds, options = advise_seconds()
+    print(f"advisor: {seconds:.2f} s for 10,000 rollouts per option ({options} options)")
 
 
 if __name__ == "__main__":
