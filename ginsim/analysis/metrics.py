@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..game.scoring_nb import OUTCOMES
 from ..simulator.aggregate import MOMENT_COLUMNS, TABLES
-from .summary import Z95, wilson_interval
+from .summary import Z95, moment_interval, wilson_interval
 
 CELL_KEYS = next(t.keys for t in TABLES if t.name == "cells")
 TURN_KEYS = next(t.keys for t in TABLES if t.name == "turns")
@@ -103,13 +103,6 @@ def undercut_by_deadwood_stock(cells: pd.DataFrame, edges: Sequence[int] = (24, 
                          **_rate_frame(grouped.undercuts.to_numpy(), grouped.hands.to_numpy())})
 
 
-def _mean_ci(total: float, sumsq: float, n: int) -> tuple[float, float, float]:
-    mean = total / n
-    var = (sumsq - total * total / n) / (n - 1) if n > 1 else float("nan")
-    half = Z95 * np.sqrt(max(var, 0.0) / n)
-    return mean, mean - half, mean + half
-
-
 def expected_points(cells: pd.DataFrame) -> pd.DataFrame:
     """Mean points per hand for seat a, seat b and the difference a - b, with 95%
     intervals (unpaired hands): ``statistic``, ``mean``, ``low``, ``high``, ``n``."""
@@ -117,9 +110,9 @@ def expected_points(cells: pd.DataFrame) -> pd.DataFrame:
     n = int(s.hands)
     diff_sum = s.sum_points_a - s.sum_points_b
     diff_sq = s.sumsq_points_a + s.sumsq_points_b - 2 * s.sum_points_a_x_b
-    rows = [("points_a", *_mean_ci(s.sum_points_a, s.sumsq_points_a, n), n),
-            ("points_b", *_mean_ci(s.sum_points_b, s.sumsq_points_b, n), n),
-            ("points_a_minus_b", *_mean_ci(diff_sum, diff_sq, n), n)]
+    rows = [("points_a", *moment_interval(n, s.sum_points_a, s.sumsq_points_a), n),
+            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n),
+            ("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n)]
     return pd.DataFrame(rows, columns=["statistic", "mean", "low", "high", "n"])
 
 
@@ -156,6 +149,6 @@ def hand_length(turns: pd.DataFrame) -> pd.DataFrame:
 def mean_hand_length(turns: pd.DataFrame) -> pd.DataFrame:
     """Mean draws per hand with its 95% interval."""
     s = turns[["hands", "sum_turns", "sumsq_turns"]].sum()
-    mean, low, high = _mean_ci(s.sum_turns, s.sumsq_turns, int(s.hands))
+    mean, low, high = moment_interval(int(s.hands), s.sum_turns, s.sumsq_turns)
     return pd.DataFrame([("mean_turns", mean, low, high, int(s.hands))],
                         columns=["statistic", "mean", "low", "high", "n"])

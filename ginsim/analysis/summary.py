@@ -42,23 +42,12 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     """
     if "sum_points_a_x_b" in hands.columns and "hands" in hands.columns:
         return summarize_cells(hands)
-    n = len(hands)
-    rows = []
-    counts = hands["outcome"].astype(str).value_counts()
-    for outcome in OUTCOMES:
-        k = int(counts.get(outcome, 0))
-        low, high = wilson_interval(k, n)
-        rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n))
-    for column, name in (("points_a", "mean_points_a"), ("points_b", "mean_points_b"),
-                         ("turns", "mean_turns")):
-        mean, low, high = mean_interval(hands[column].to_numpy())
-        rows.append((name, mean, low, high, n))
-    mean, low, high = mean_interval((hands["points_a"] - hands["points_b"]).to_numpy())
-    rows.append(("mean_points_a_minus_b", mean, low, high, n))
-    return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
+    from .metrics import cells_from_hands  # metrics builds on this module
+
+    return summarize_cells(cells_from_hands(hands))
 
 
-def _moment_interval(n: int, total: float, squares: float,
+def moment_interval(n: int, total: float, squares: float,
                      z: float = Z95) -> tuple[float, float, float]:
     """(mean, low, high) from a count, a sum and a sum of squares (as mean_interval)."""
     if n == 0:
@@ -87,9 +76,9 @@ def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
         rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n))
     for column, name in (("points_a", "mean_points_a"), ("points_b", "mean_points_b"),
                          ("turns", "mean_turns")):
-        rows.append((name, *_moment_interval(n, sums[f"sum_{column}"],
+        rows.append((name, *moment_interval(n, sums[f"sum_{column}"],
                                              sums[f"sumsq_{column}"]), n))
     diff = sums["sum_points_a"] - sums["sum_points_b"]
     diff_sq = sums["sumsq_points_a"] + sums["sumsq_points_b"] - 2 * sums["sum_points_a_x_b"]
-    rows.append(("mean_points_a_minus_b", *_moment_interval(n, diff, diff_sq), n))
+    rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n))
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])

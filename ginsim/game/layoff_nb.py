@@ -83,19 +83,26 @@ def node_melds_nb(ids, work, out):
 
 
 @jit
+def own_packings_nb(hand, tab, work):
+    """Write every packing of ``hand``'s melds to ``work``; returns (count, best value)."""
+    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
+    if count < 0:
+        raise ValueError("meld scratch buffers too small")
+    best = 0
+    for k in range(count):
+        if work[W_VAL + k] > best:
+            best = work[W_VAL + k]
+    return count, best
+
+
+@jit
 def knocker_arrangement_nb(hand, unseen, tab, work, out_melds):
     """The knocker's melds: minimum deadwood, then fewest unseen cards exposed to layoffs.
 
     Writes the chosen melds to ``out_melds`` and returns ``(deadwood, meld count)``.
     Ties on exposure keep the first arrangement in packing order.
     """
-    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
-    if count < 0:
-        raise ValueError("meld scratch buffers too small")
-    best_value = 0
-    for k in range(count):
-        if work[W_VAL + k] > best_value:
-            best_value = work[W_VAL + k]
+    count, best_value = own_packings_nb(hand, tab, work)
     best_exposed = 1 << 30
     best_node = 0
     for k in range(count):
@@ -120,13 +127,7 @@ def defender_deadwood_nb(hand, kmelds, nk, mode, tab, work):
     Pass ``nk = 0`` for gin (no layoffs).
     """
     total = mask_value_nb(hand, tab)
-    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
-    if count < 0:
-        raise ValueError("meld scratch buffers too small")
-    best_own = 0
-    for k in range(count):
-        if work[W_VAL + k] > best_own:
-            best_own = work[W_VAL + k]
+    count, best_own = own_packings_nb(hand, tab, work)
     before = total - best_own
     if nk == 0:
         return before, before
