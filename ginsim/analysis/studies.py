@@ -105,7 +105,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = 1,
         "intervals": f"paired by deal, normal 95%; widest half-width {width:.3f} points/hand",
         "knock chart": f"{len(chart_frame):,} decision points of `simple` against "
                        f"`{opponents[0]}`, knock now vs wait one turn from the same cards",
-        "hands played": f"{runs.total_hands + len(matrix) * 2 * max(deals // 4, 1):,}",
+        "hands played": f"{runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands:,}",
     })
     return StudyResult("knock", answer, tables, methods=methods)
 
