@@ -54,11 +54,6 @@ def mask_value_nb(mask, tab):
 
 
 @jit
-def card_value_nb(card, tab):
-    return tab[T_RANK_VALUE + card % 13]
-
-
-@jit
 def top_card_nb(mask, tab):
     """The card a discard sheds first: highest value, then highest index; -1 if empty."""
     best = -1
