@@ -25,7 +25,8 @@ from ..game.state import (
     ST_SIZE,
     ST_TURNS,
 )
-from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb, wait_discard_nb
+from ..strategies.params import P_MEMORY
+from ..strategies.policy_nb import after_draw_nb, pile_decision_nb, wait_discard_nb
 from .hand_nb import (
     _finish_turn_nb,
     _take_pile_top_nb,
@@ -118,7 +119,8 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, scratch, 
                 st[ST_HAND] |= 1 << deck[st[ST_POS]]
                 st[ST_POS] += 1
                 st[ST_TURNS] += 1
-            kdw, kcard, _, all_melded = best_discard_nb(st[ST_HAND], forbidden, 0, tab, work)
+            kdw, kcard, _, all_melded = best_discard_nb(st[ST_HAND], forbidden, 0, tab, work,
+                                                        params[0, P_MEMORY] >= 1)
             big_gin = all_melded and rules[R_BIG_GIN_BONUS] >= 0
             if 0 < kdw <= st[ST_KNOCK_LIMIT] and not big_gin and n < rows.shape[0]:
                 rows[n, 0] = i
@@ -132,9 +134,9 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, scratch, 
                 rows[n, 6] = branch_wait_nb(forbidden, params, rules, tab, branch, branch_rng,
                                             trace, i)
                 n += 1
-            if not take:
-                discard, dw, knock, big = choose_discard_nb(params, 0, st[ST_HAND], 0, st,
-                                                            rules, tab, work, rng)
+            if not take:  # the same pass decides the actual discard (branches use `branch`)
+                discard, dw, knock, big = after_draw_nb(params, 0, st[ST_HAND], 0, kdw, kcard,
+                                                        all_melded, st, rules, tab, work, rng)
             if n > first_row and rows[n - 1, 0] == i and rows[n - 1, 1] == st[ST_TURNS]:
                 rows[n - 1, 7] = knock
             _finish_turn_nb(0, discard, dw, knock, big, rules, st, pile)
