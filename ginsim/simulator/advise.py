@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.cards import cards_to_mask, format_cards, parse_cards
-from ..game.melds_nb import WORK_SIZE, best_discard_nb, min_deadwood_nb
+from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
@@ -124,7 +124,6 @@ def legal_options(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndar
         if dw <= rules.knock_limit:
             options.append((c, 1))
             kept.append(dw)
-    best_discard_nb(hand, 0, 0, tab, work)  # warm the kernel used by the rollouts
     return np.array(options, dtype=np.int64), np.array(kept, dtype=np.int64)
 
 

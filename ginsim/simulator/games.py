@@ -204,6 +204,7 @@ GAME_DTYPE = np.dtype([
 
 
 def _hand_results(records: np.ndarray) -> list[HandResult]:
+    """Each hand's winning seat (-1 when nobody scored), points, outcome, multiplier."""
     winners = np.where(records["points_a"] > records["points_b"], 0,
                        np.where(records["points_b"] > records["points_a"], 1, -1))
     points = records["points_a"].astype(int) + records["points_b"]
@@ -326,12 +327,11 @@ def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: in
                       ("score_1", np.int32), ("score_2", np.int32), ("hands", np.int16)])
     out = np.zeros(games, dtype=dtype)
     for g, rows in enumerate(_split(meta)):
-        rec, m = records[rows], meta[rows]
-        hands = [(int(m[i, 2] if rec[i]["points_a"] > 0 else m[i, 3])
-                  if rec[i]["points_a"] + rec[i]["points_b"] > 0 else -1,
-                  int(rec[i]["points_a"]) + int(rec[i]["points_b"])) for i in range(len(rec))]
+        m = meta[rows]  # m[i, 2 + seat] is the player in that seat
+        hands = [(int(m[i, 2 + h.winner]) if h.winner >= 0 else -1, h.points)
+                 for i, h in enumerate(_hand_results(records[rows]))]
         winner, scores, used = score_three(hands, rules)
-        if used != len(rec):
+        if used != len(hands):
             raise RuntimeError(f"game {g}: kernel and scorer disagree on its end")
         out[g] = (g, winner, *scores, used)
     return out
@@ -351,12 +351,9 @@ def play_teams(strategies: Sequence[str | Strategy] = ("simple",) * 4, games: in
                       ("team_1", np.int32), ("rounds", np.int16)])
     out = np.zeros(games, dtype=dtype)
     for g, rows in enumerate(_split(meta)):
-        rec = records[rows]
-        team = np.where(rec["points_a"] > rec["points_b"], 0,
-                        np.where(rec["points_b"] > rec["points_a"], 1, -1))
-        pts = rec["points_a"].astype(int) + rec["points_b"]
-        rounds = [((int(team[i]), int(pts[i])), (int(team[i + 1]), int(pts[i + 1])))
-                  for i in range(0, len(rec), 2)]
+        hands = _hand_results(records[rows])  # seat a holds team 0's player
+        rounds = [((x.winner, x.points), (y.winner, y.points))
+                  for x, y in zip(hands[0::2], hands[1::2], strict=True)]
         winner, totals, used = score_teams(rounds, target)
         if used != len(rounds):
             raise RuntimeError(f"game {g}: kernel and scorer disagree on its end")
