@@ -20,8 +20,9 @@ from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .advise_nb import rollouts_nb
-from .engine import check_seed, seat_params
+from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
+from .limits import check_seed
 from .records import TRACE_WIDTH
 
 PASS_WEIGHT = 0.5

@@ -8,8 +8,9 @@ from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .chart_nb import CHART_COLUMNS, CHART_WIDTH, MAX_POINTS_PER_HAND, knock_chart_nb
-from .engine import check_hands, check_seed, seat_params
+from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
+from .limits import check_hands, check_seed
 from .records import TRACE_WIDTH
 
 CHART_DTYPE = np.dtype([(name, np.int64) for name in CHART_COLUMNS])

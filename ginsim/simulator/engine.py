@@ -8,23 +8,8 @@ from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
 from .hand_nb import SCRATCH_SIZE, play_decks_nb, simulate_nb
+from .limits import check_hands, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
-
-MAX_SEED = 2**64 - 1
-
-
-def check_seed(seed: int) -> int:
-    """A seed is an int in 0 .. 2**64-1."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
-            0 <= int(seed) <= MAX_SEED):
-        raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-    return int(seed)
-
-
-def check_hands(hands: int, name: str = "hands") -> int:
-    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or int(hands) < 0:
-        raise ValueError(f"{name} must be a non-negative int, got {hands!r}")
-    return int(hands)
 
 
 def seat_params(a: str | Strategy, b: str | Strategy) -> np.ndarray:

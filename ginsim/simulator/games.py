@@ -17,7 +17,6 @@ from ..game.scoring_nb import OUTCOMES
 from ..game.tables import card_tables
 from ..strategies.params import P_SIZE
 from ..strategies.presets import Strategy, parse_strategy
-from .engine import check_hands, check_seed
 from .games_nb import (
     SYSTEM_HOLLYWOOD,
     SYSTEM_MULTIMATCH,
@@ -27,6 +26,7 @@ from .games_nb import (
     play_three_nb,
 )
 from .hand_nb import SCRATCH_SIZE
+from .limits import check_hands, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
 SYSTEMS = {"standard": SYSTEM_STANDARD, "hollywood": SYSTEM_HOLLYWOOD,

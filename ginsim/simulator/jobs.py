@@ -7,7 +7,7 @@ from typing import Any
 
 from ..game.rules import Rules
 from ..strategies.presets import parse_strategy
-from .engine import check_hands, check_seed
+from .limits import check_hands, check_seed
 
 #: Chunk sizes chosen when the caller gives none: enough chunks for every worker to
 #: stay busy and the progress bar to move, few enough that per-chunk costs vanish.
