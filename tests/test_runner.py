@@ -147,7 +147,7 @@ def test_progress_bar_on_stderr_when_asked(capsys):
     ({"n_jobs": 0}, "n_jobs must be a positive int"),
     ({"chunk_hands": 0}, "chunk_hands must be at least 1"),
     ({"duplicate": True, "hands": 1_001}, "must be even"),
-    ({"hands": -1}, "hands must be a non-negative int"),
+    ({"hands": -1}, r"hands must be a whole number in 0\.\.1,000,000,000,000, got -1"),
 ])
 def test_bad_options_are_one_line_value_errors(kwargs, message):
     args = {"hands": 100, **kwargs}

@@ -24,6 +24,8 @@ def run_simulation(a: str | Strategy = "simple", b: str | Strategy = "simple",
     """Like :func:`simulate`, but returns the :class:`~ginsim.analysis.results.Result`
     (tables, records, manifest and run statistics such as wall time)."""
     check_options(records, backend, scheduler)
+    if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out)):
+        raise ValueError(f"out must be a directory path, got {out!r:.40}")
     job = Job.make(a, b, hands, seed, rules, start=start, duplicate=duplicate)
     if backend in ("local", "threads") or n_jobs == 1:
         play_records(job.a, job.b, stop=2, seed=0, rules=job.rules)  # load kernels untimed

@@ -10,6 +10,8 @@ from ..simulator import games as sim_games
 from ..strategies.presets import Strategy
 from .summary import mean_interval, wilson_interval
 
+GAME_COLUMNS = ("winner", "margin", "hands", "shutout")
+
 
 def play_games(a: str | Strategy = "simple", b: str | Strategy = "simple", games: int = 1000,
                seed: int = 0, rules: Rules | str | None = None) -> pd.DataFrame:
@@ -30,6 +32,15 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``statistic``, ``value``, ``low``, ``high``, ``n``.
     """
+    if not isinstance(games, pd.DataFrame):
+        raise ValueError(f"game_summary takes the DataFrame of play_games(), got "
+                         f"{type(games).__name__}")
+    missing = [c for c in GAME_COLUMNS if c not in games.columns]
+    if missing:
+        raise ValueError(f"game_summary needs the columns of play_games(); this DataFrame "
+                         f"lacks {', '.join(missing)}")
+    if games.empty:
+        raise ValueError("game_summary needs at least one game; this DataFrame has no rows")
     n = len(games)
     wins = int((games["winner"] == "a").sum())
     low, high = wilson_interval(wins, n)

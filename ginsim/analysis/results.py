@@ -11,6 +11,8 @@ import pandas as pd
 
 from ..simulator.aggregate import add_sparse, layout
 from ..simulator.jobs import Job
+from ..simulator.limits import check_records_in_memory
+from ..simulator.records import RECORD_DTYPE
 from ..simulator.runner import RunResult
 from ..simulator.store import Store
 from .frames import records_frame
@@ -73,22 +75,29 @@ class Result:
 
 
 def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
-    """Open a result store written with ``out=``/``--out``; verifies every chunk file.
+    """Open a result store written with ``out=``/``--out``; verifies every chunk file
+    (its SHA-256 recorded in the manifest, its Parquet page checksums, its stamp against
+    the manifest) and raises a StoreError naming the file rather than return changed data.
 
     An unfinished store raises ValueError unless ``partial=True`` (then only finished
     chunks are loaded; ``hands`` keeps its ``hand`` column to tell which).
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ValueError(f"load needs the directory of a result store (out=/--out), got "
+                         f"{path!r:.40}")
     store = Store.open_reader(path)
     if len(store.done) < len(store.chunks) and not partial:
+        waiting = (f"; {len(store.unrecorded)} more are written but not yet recorded with "
+                   f"their checksums" if store.unrecorded else "")
         raise ValueError(f"{path} is unfinished ({len(store.done)} of {len(store.chunks)} "
-                         f"chunks stored): run the same command again to finish it, or "
-                         f"load(..., partial=True)")
+                         f"chunks stored{waiting}): run the same command again to finish "
+                         f"it, or load(..., partial=True)")
+    if store.records == "full":
+        check_records_in_memory(sum(c.hands for c in store.done))
     accs = [layout(job.rules).empty() for job in store.jobs]
     full = store.records == "full"
     parts: list[list[np.ndarray]] = [[] for _ in store.jobs]
-    for chunk in store.chunks:
-        if chunk not in store.done:
-            continue
+    for chunk in sorted(store.done, key=lambda c: (c.job, c.index)):
         if full:
             recs = store.read_records(chunk)
             parts[chunk.job].append(recs)
@@ -97,7 +106,6 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
             add_sparse(accs[chunk.job], store.read_sparse(chunk))
     records = None
     if full:
-        dtype = np.dtype([(n, s) for n, s in store.manifest["record_columns"]])
-        records = [np.concatenate(p) if p else np.empty(0, dtype=dtype) for p in parts]
+        records = [np.concatenate(p) if p else np.empty(0, dtype=RECORD_DTYPE) for p in parts]
     manifest = dict(store.manifest, path=str(path))
     return Result(store.jobs, store.records, accs, records, manifest)

@@ -10,6 +10,9 @@ from ..game.scoring_nb import OUTCOMES
 from ..simulator.aggregate import MOMENT_COLUMNS
 
 Z95 = float(stats.norm.ppf(0.975))
+#: Per-hand columns :func:`summarize` reads (through the cells table).
+HAND_COLUMNS = ("outcome", "knocker", "dealer", "knocker_deadwood", "stock_left",
+                "points_a", "points_b", "turns")
 
 
 def wilson_interval(successes: np.ndarray | int, n: np.ndarray | int,
@@ -40,8 +43,15 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n``.
     Rates use the Wilson interval, means the normal approximation.
     """
+    if not isinstance(hands, pd.DataFrame):
+        raise ValueError(f"summarize takes the DataFrame of simulate() (per-hand rows or "
+                         f"the summary cells table), got {type(hands).__name__}")
     if "sum_points_a_x_b" in hands.columns and "hands" in hands.columns:
         return summarize_cells(hands)
+    missing = [c for c in HAND_COLUMNS if c not in hands.columns]
+    if missing:
+        raise ValueError(f"summarize needs the columns of simulate()'s per-hand rows or of "
+                         f"its summary table; this DataFrame lacks {', '.join(missing)}")
     from .metrics import cells_from_hands  # metrics builds on this module
 
     return summarize_cells(cells_from_hands(hands))
@@ -66,6 +76,11 @@ def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
     Gives the same statistics as per-hand records, exactly for counts and up to float
     rounding for means and intervals.
     """
+    missing = [c for c in ("outcome", *MOMENT_COLUMNS) if c not in getattr(
+        cells, "columns", ())]
+    if not isinstance(cells, pd.DataFrame) or missing:
+        raise ValueError("summarize_cells takes the aggregate cells table (Result.summary)"
+                         + (f"; this one lacks {', '.join(missing)}" if missing else ""))
     sums = {c: float(cells[c].sum()) for c in MOMENT_COLUMNS}
     n = int(cells["hands"].sum())
     counts = cells.groupby(cells["outcome"].astype(str), observed=True)["hands"].sum()

@@ -2,13 +2,19 @@
 
 A card is ``suit * 13 + rank`` with suits in the order S H D C and rank 0 = ace,
 12 = king. A hand is the bit mask ``sum(1 << card)``. Card text is two or three
-characters, rank then suit: ``AS``, ``TD`` or ``10D``, ``KH``, case-insensitive.
+characters, rank then suit: ``AS``, ``TD`` or ``10D``, ``KH``, case-insensitive; the
+suit may also be a symbol (``A♠ 10♥ K♦ 2♣``, outlined ones too). Card ints must be
+ints (floats, bools and bytes are refused rather than coerced).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import islice
+from typing import Any
+
+import numpy as np
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -19,24 +25,37 @@ FULL_DECK = (1 << N_CARDS) - 1
 _RANK_OF = {ch: i for i, ch in enumerate(RANKS)}
 _RANK_OF["10"] = 9
 _TOKEN = re.compile(r"[\s,]+")
+#: Suit symbols (filled and outlined) as suit letters; U+FE0F (emoji style) is dropped.
+_SUIT_SYMBOLS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D",
+                               "♢": "D", "♣": "C", "♧": "C", "\ufe0f": None})
 
 
 def card_from_text(token: str) -> int:
     """Parse one card token such as ``QS``, ``TD``, ``10d``; raise ValueError if bad."""
-    t = token.strip().upper()
+    if not isinstance(token, str):
+        raise ValueError(f"bad card {token!r:.40}: card text is a string such as AS or 10D")
+    t = token.strip().translate(_SUIT_SYMBOLS).upper()
     rank_text, suit_text = t[:-1], t[-1:]
     if rank_text not in _RANK_OF or suit_text not in SUITS or not suit_text:
         raise ValueError(
-            f"bad card {token!r}: write rank then suit, e.g. AS, TD or 10D, KH "
-            f"(ranks {RANKS}, suits {SUITS})"
+            f"bad card {token[:20]!r}: write rank then suit, e.g. AS, TD or 10D, KH, A♠ "
+            f"(ranks {RANKS}, suits {SUITS} or ♠♥♦♣)"
         )
     return SUITS.index(suit_text) * N_RANKS + _RANK_OF[rank_text]
 
 
+def card_int(card: Any) -> int:
+    """A card int 0..51 as a Python int; ValueError for anything else (no coercion of
+    floats, bools, bytes or strings)."""
+    if not isinstance(card, (int, np.integer)) or isinstance(card, (bool, np.bool_)) or not (
+            0 <= int(card) < N_CARDS):
+        raise ValueError(f"bad card {card!r:.40}: a card is an int 0..51 or text such as AS")
+    return int(card)
+
+
 def card_text(card: int) -> str:
     """The two-character text of a card int (``0`` -> ``AS``)."""
-    if not 0 <= int(card) < N_CARDS:
-        raise ValueError(f"bad card {card!r}: a card is an int 0..51")
+    card = card_int(card)
     suit, rank = divmod(int(card), N_RANKS)
     return RANKS[rank] + SUITS[suit]
 
@@ -49,15 +68,18 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], size: int | None = No
     """
     if isinstance(text, str):
         tokens: list = [t for t in _TOKEN.split(text) if t]
+    elif isinstance(text, (bytes, bytearray, memoryview)):
+        raise ValueError("cards must be text (str) or a list of cards, not bytes; decode "
+                         "them first, e.g. data.decode()")
     else:
-        tokens = list(text)
-    cards = []
-    for token in tokens:
-        if isinstance(token, str):
-            cards.append(card_from_text(token))
-        else:
-            card_text(int(token))  # validates the range
-            cards.append(int(token))
+        try:
+            tokens = list(islice(iter(text), N_CARDS + 1))
+        except TypeError:
+            raise ValueError(f"cards must be text such as 'AS 2S 3S' or a list of cards, "
+                             f"got {text!r:.40}") from None
+    if len(tokens) > N_CARDS:
+        raise ValueError(f"more than {N_CARDS} cards given: the deck holds {N_CARDS}")
+    cards = [card_from_text(t) if isinstance(t, str) else card_int(t) for t in tokens]
     seen: set[int] = set()
     for c in cards:
         if c in seen:

@@ -19,6 +19,24 @@ NEXT_DEALER_MODES = ("loser", "winner", "alternate")
 SHUTOUT_MODES = ("double", "bonus", "none")
 SUITS_TEXT = "SHDC"
 
+#: Bounds of every integer field (inclusive). They keep a hand's points inside the
+#: int16 record columns (card values up to 25 make 250 deadwood at most, bonuses up to
+#: 1,000, doubled by Oklahoma: 2,500), the aggregate tables small (their deadwood axes
+#: are 10 x the highest card value long) and a game inside its 400-hand safety cap.
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 100),
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "stock_floor": (0, 30),
+    "ace_value": (0, 25),
+    "court_value": (0, 25),
+    "target": (1, 1000),
+    "game_bonus": (0, 1000),
+    "box_bonus": (0, 1000),
+    "shutout_bonus": (0, 1000),
+}
+
 # Indices into the packed rules array read by the kernels.
 R_KNOCK_LIMIT = 0
 R_GIN_BONUS = 1
@@ -35,9 +53,10 @@ R_LAST_DISCARD = 11  # the 50th-card rule (§5.3)
 R_SIZE = 12
 
 
-def _check_int(name: str, value: Any, low: int = 0) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"Rules.{name} must be an int >= {low}, got {value!r}")
+def _check_int(name: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"Rules.{name} must be a whole number in {low}..{high}, got "
+                         f"{value!r:.40}")
 
 
 def _check_bool(name: str, value: Any) -> None:
@@ -54,6 +73,10 @@ def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
 class Rules:
     """A complete rule set: one hand (RULES §1-§6, §8) and the game around it (§7).
 
+    Integer fields are bounded by :data:`INT_BOUNDS` (card values 0..25, knock limit
+    0..100, bonuses 0..1,000, stock floor 0..30, target 1..1,000); a value outside is a
+    one-line ValueError stating the bound.
+
     ================= ========= =============================================================
     field             default   meaning
     ================= ========= =============================================================
@@ -66,7 +89,15 @@ class Rules:
     stock_floor       2         the hand is dead when the stock is down to this (§5.3)
     layoff            optimal   ``optimal`` (exact minimum, §5.2), ``melds_first``,
                                 ``layoffs_first``, ``two_orders`` (the better of those two;
-                                the Playgridia server, seed 004)
+                                the Playgridia server, seed 004). ``layoffs_first`` is the
+                                literal greedy order: every card that fits the knocker's
+                                melds is laid off before the defender melds the rest, even
+                                when that breaks one of the defender's own melds. So its
+                                ``defender_deadwood`` may exceed
+                                ``defender_deadwood_before_layoff`` (7H 7D 7C KS against
+                                4H 5H 6H: 7H goes, 24 left instead of 10); it models that
+                                naive play on purpose. Every other mode starts from the
+                                no-layoff deadwood and never ends above it.
     deal              upcard    ``upcard`` or ``eleven`` (§3)
     ace_value         1         deadwood of an unmelded ace (Tedesco: 15)
     court_value       10        deadwood of J, Q, K
@@ -112,12 +143,10 @@ class Rules:
     oklahoma_boxes: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("knock_limit", "gin_bonus", "undercut_bonus", "stock_floor",
-                     "ace_value", "court_value", "game_bonus", "box_bonus", "shutout_bonus"):
-            _check_int(name, getattr(self, name))
-        _check_int("target", self.target, low=1)
-        if self.big_gin_bonus is not None:
-            _check_int("big_gin_bonus", self.big_gin_bonus)
+        for name, (low, high) in INT_BOUNDS.items():
+            value = getattr(self, name)
+            if not (name == "big_gin_bonus" and value is None):
+                _check_int(name, value, low, high)
         for name in ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
                      "last_discard_rule", "oklahoma_boxes"):
             _check_bool(name, getattr(self, name))
@@ -125,13 +154,10 @@ class Rules:
         _check_choice("deal", self.deal, DEAL_MODES)
         _check_choice("next_dealer", self.next_dealer, NEXT_DEALER_MODES)
         _check_choice("shutout", self.shutout, SHUTOUT_MODES)
-        if not isinstance(self.double_suits, str) or any(
+        if not isinstance(self.double_suits, str) or len(self.double_suits) > 4 or any(
                 s not in SUITS_TEXT for s in self.double_suits.upper()):
-            raise ValueError(f"Rules.double_suits must be suit letters from {SUITS_TEXT}, "
+            raise ValueError(f"Rules.double_suits must be up to 4 suit letters from {SUITS_TEXT}, "
                              f"e.g. 'S' or 'SH', got {self.double_suits!r}")
-        if self.stock_floor > 30:
-            raise ValueError(f"Rules.stock_floor must be at most 30 (31 cards start in the "
-                             f"stock), got {self.stock_floor}")
         if self.oklahoma and self.deal == "eleven":
             raise ValueError("Rules.oklahoma needs an upcard: use deal='upcard' with it")
 

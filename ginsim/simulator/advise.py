@@ -22,7 +22,7 @@ from ..strategies.presets import Strategy
 from .advise_nb import rollouts_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
-from .limits import check_seed
+from .limits import check_rollouts, check_seed
 from .records import TRACE_WIDTH
 
 PASS_WEIGHT = 0.5
@@ -75,11 +75,12 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
     if len(took) > 10:
         raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
     if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
-        raise ValueError(f"stock_left must be a non-negative int, got {stock_left!r}")
+        raise ValueError(f"stock_left must be a non-negative int, got {stock_left!r:.40}")
     buried = 52 - 11 - 10 - len(pile_cards) - stock_left
     if buried < 0:
         raise ValueError(f"more cards than exist: 21 in hands + {len(pile_cards)} in the pile "
-                         f"+ {stock_left} in the stock = {52 - buried} > 52")
+                         f"+ {stock_left} in the stock = {52 - buried} > 52 (stock_left is "
+                         f"at most {31 - len(pile_cards)} here)")
     return Position(cards + new, new[0] if drawn_from == "pile" else None, pile_cards, took,
                     passed, stock_left, buried)
 
@@ -133,8 +134,12 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(options, kept deadwood, net points [world, option], flags [world, option])."""
     seed = check_seed(seed)
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 2:
-        raise ValueError(f"rollouts must be an int >= 2, got {rollouts!r}")
+    rollouts = check_rollouts(rollouts)
+    rules = Rules.coerce(rules)
+    if position.stock_left < rules.stock_floor:
+        raise ValueError(f"stock_left {position.stock_left} is below the stock floor "
+                         f"{rules.stock_floor} of these rules (the hand would already be "
+                         f"dead); give at least {rules.stock_floor}")
     rng = np.random.default_rng(seed)
     opp, stocks, buried = sample_worlds(position, rollouts, rng)
     options, kept = legal_options(position, rules)

@@ -2,13 +2,19 @@
 
 Schemas come from the dtypes (:data:`~ginsim.simulator.records.RECORD_DTYPE` and the
 table specs in :mod:`ginsim.simulator.aggregate`), never from a hand-written column list.
-Each file carries its identity (run id, job, chunk, hand range, kind) in the Parquet
-key-value metadata, so a file from another run or a damaged one is caught by its path.
-Writes go to a temporary name in the same directory, then :func:`os.replace`.
+Each file carries a stamp in the Parquet key-value metadata: the whole definition of
+its job (seed, strategies, rules, hand range, chunk size, record layout, version) and
+its place (job, chunk, hands), so a file from another run, or a manifest edited without
+its chunks, is caught and the disagreeing field named. Files are written with Parquet
+page checksums; the SHA-256 of the whole file goes into the manifest when the chunk is
+committed and is checked (with the page checksums and the stamp) on every read, from
+the same bytes that are parsed. Writes go to a temporary name in the same directory,
+are fsynced, then :func:`os.replace`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -69,58 +75,146 @@ def tables_table(sparse: SparseTables, layout: Layout) -> pa.Table:
     return pa.table(columns)
 
 
-def write_chunk(path: Path, table: pa.Table, identity: dict[str, Any]) -> None:
-    """Write ``table`` to ``path`` atomically, stamped with ``identity``."""
+def write_chunk(path: Path, table: pa.Table, stamp: dict[str, Any]) -> dict[str, Any]:
+    """Write ``table`` to ``path`` atomically, stamped with ``stamp``, with Parquet page
+    checksums; returns the file's ``sha256`` and ``bytes`` for the manifest.
+
+    Any OSError (a full disk, a read-only directory) becomes a one-line StoreError; the
+    half-written temporary file is removed and nothing already stored is touched.
+    """
     meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(identity, sort_keys=True).encode()
+    meta[META_KEY] = json.dumps(stamp, sort_keys=True).encode()
     tmp = temp_path(path)
     try:
-        pq.write_table(table.replace_schema_metadata(meta), tmp)
+        pq.write_table(table.replace_schema_metadata(meta), tmp, write_page_checksum=True)
+        data = tmp.read_bytes()
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
         os.replace(tmp, path)
+    except (OSError, pa.ArrowException) as exc:
+        raise StoreError(f"could not write {path}: {_short(exc)}; the chunks stored before "
+                         f"it are intact: fix that (free space, write permission) and run "
+                         f"the same command again to resume") from None
     finally:
-        if tmp.exists():
+        try:
             tmp.unlink()
+        except OSError:
+            pass
+    return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
 
 
-def check_chunk(path: Path, identity: dict[str, Any], rows: int | None) -> None:
-    """StoreError naming ``path`` unless it is a readable chunk with this identity."""
+def read_stamp(path: Path) -> dict[str, Any] | None:
+    """The stamp in a chunk file's footer (None if it has none); StoreError naming
+    ``path`` if it is not a readable Parquet file."""
     try:
         meta = pq.read_metadata(path)
     except (OSError, pa.ArrowException) as exc:
         raise StoreError(f"{path} is not a readable Parquet file ({_short(exc)}); move it out "
                          f"of the store or delete it, then run again (nothing was changed)"
                          ) from None
-    raw = (meta.metadata or {}).get(META_KEY)
+    return _stamp_of((meta.metadata or {}).get(META_KEY))
+
+
+def _stamp_of(raw: bytes | None) -> dict[str, Any] | None:
     try:
         found = json.loads(raw) if raw is not None else None
     except ValueError:
-        found = None
-    if found != identity:
-        why = "has no ginsim chunk stamp" if found is None else (
-            f"is stamped {_describe(found)}, expected {_describe(identity)}")
-        raise StoreError(f"{path} does not belong to this store: it {why}; move it out of the "
-                         f"store or delete it, then run again (nothing was changed)")
-    if rows is not None and meta.num_rows != rows:
-        raise StoreError(f"{path} holds {meta.num_rows} rows, expected {rows}; delete it and "
+        return None
+    return found if isinstance(found, dict) else None
+
+
+#: Stamp fields in the order a disagreement is reported, with the words for each.
+STAMP_FIELDS: tuple[tuple[str, str], ...] = (
+    ("seed", "seed"), ("a", "strategy a"), ("b", "strategy b"), ("rules", "rules"),
+    ("duplicate", "duplicate deals"), ("job_start", "first hand"),
+    ("job_stop", "hand range end"), ("records", "records"), ("chunk_hands", "chunk size"),
+    ("record_columns", "record columns"), ("tables", "table layout"),
+    ("moment_columns", "moment columns"), ("ginsim_version", "ginsim version"),
+    ("job", "job"), ("chunk", "chunk"), ("start", "first hand of the chunk"),
+    ("stop", "end of the chunk"), ("kind", "kind"), ("run", "run id"),
+)
+
+
+def stamp_disagreement(expected: dict[str, Any], found: dict[str, Any], name: str) -> str:
+    """'manifest says seed 8; chunk j000-c000003 was played with seed 7' for the first
+    field where ``found`` (the chunk's stamp) differs from ``expected`` (the manifest)."""
+    for key, words in STAMP_FIELDS:
+        want, got = expected.get(key), found.get(key)
+        if want == got:
+            continue
+        if isinstance(want, dict) and isinstance(got, dict):  # rules: name the field
+            for sub in sorted(set(want) | set(got)):
+                if want.get(sub) != got.get(sub):
+                    words, want, got = f"rules.{sub}", want.get(sub), got.get(sub)
+                    break
+        elif isinstance(want, list) and isinstance(got, list):  # columns: the first change
+            for w, g in zip(want, got, strict=False):
+                if w != g:
+                    words, want, got = words[:-1] if words.endswith("s") else words, w, g
+                    break
+            else:
+                want, got = f"{len(want)} entries", f"{len(got)} entries"
+        return (f"manifest says {words} {_show(want)}; chunk {name} was played with "
+                f"{words} {_show(got)}")
+    return f"chunk {name} carries a stamp the manifest does not describe"
+
+
+def check_stamp(path: Path, found: dict[str, Any] | None, expected: dict[str, Any]) -> None:
+    """StoreError naming ``path`` and the disagreeing field unless ``found`` (the file's
+    stamp) equals ``expected`` (what the manifest says the chunk is)."""
+    if found == expected:
+        return
+    name = path.name.removesuffix(".parquet")
+    why = ("it has no ginsim chunk stamp" if found is None
+           else stamp_disagreement(expected, found, name))
+    raise StoreError(f"{path} does not belong to this store: {why}; restore the manifest or "
+                     f"move the chunk out of the store, then run again (nothing was changed)")
+
+
+def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | None
+                  ) -> pa.Table:
+    """The table in ``path`` after checking its SHA-256 against the manifest's record,
+    its page checksums, its stamp and (records) its row count; StoreError names the file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StoreError(f"could not read {path}: {_short(exc)}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != sha256:
+        raise StoreError(f"{path} is damaged: its SHA-256 is {digest[:16]}..., the manifest "
+                         f"recorded {str(sha256)[:16]}... when the chunk was stored; delete "
+                         f"it and run the same command again to recompute that chunk "
+                         f"(nothing was changed)")
+    try:
+        table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
+    except (OSError, pa.ArrowException) as exc:
+        raise StoreError(f"{path} is not a readable Parquet file ({_short(exc)}); delete it "
+                         f"and run the same command again to recompute that chunk") from None
+    check_stamp(path, _stamp_of((table.schema.metadata or {}).get(META_KEY)), stamp)
+    if rows is not None and table.num_rows != rows:
+        raise StoreError(f"{path} holds {table.num_rows} rows, expected {rows}; delete it and "
                          f"run again to recompute that chunk (nothing was changed)")
+    return table
 
 
-def read_records(path: Path, dtype: np.dtype) -> np.ndarray:
-    """The record array stored in a records chunk file."""
-    table = _read(path)
+def records_from(path: Path, table: pa.Table, dtype: np.dtype) -> np.ndarray:
+    """The record array of a records chunk's (verified) table."""
     missing = [n for n in dtype.names if n not in table.column_names]
     if missing:
         raise StoreError(f"{path} lacks record columns {', '.join(missing)}; delete it and "
                          f"run again to recompute that chunk")
     out = np.empty(table.num_rows, dtype=dtype)
-    for name in dtype.names:
-        out[name] = table.column(name).to_numpy()
+    try:
+        for name in dtype.names:
+            out[name] = table.column(name).to_numpy()
+    except (TypeError, ValueError, pa.ArrowException) as exc:
+        raise StoreError(f"{path} has a record column of the wrong type ({_short(exc)}); "
+                         f"delete it and run again to recompute that chunk") from None
     return out
 
 
-def read_tables(path: Path, layout: Layout) -> SparseTables:
-    """The sparse aggregate tables stored in a tables chunk file."""
-    table = _read(path)
+def tables_from(path: Path, table: pa.Table, layout: Layout) -> SparseTables:
+    """The sparse aggregate tables of a tables chunk's (verified) table."""
     try:
         kinds = np.asarray(table.column("table").to_pylist(), dtype=object)
         index, rows = [], []
@@ -130,7 +224,7 @@ def read_tables(path: Path, layout: Layout) -> SparseTables:
             keys = {k: table.column(k).filter(pa.array(sel)).to_numpy() for k in spec.keys}
             index.append(layout.encode(spec.name, keys))
             rows.append(acc[sel])
-    except (KeyError, ValueError, pa.ArrowException) as exc:
+    except (KeyError, TypeError, ValueError, pa.ArrowException) as exc:
         raise StoreError(f"{path} is not a ginsim tables chunk ({_short(exc)}); delete it and "
                          f"run again to recompute that chunk") from None
     idx = np.concatenate(index)
@@ -138,17 +232,9 @@ def read_tables(path: Path, layout: Layout) -> SparseTables:
     return SparseTables(idx[order], np.concatenate(rows)[order].astype(np.int64))
 
 
-def _read(path: Path) -> pa.Table:
-    try:
-        return pq.read_table(path)
-    except (OSError, pa.ArrowException) as exc:
-        raise StoreError(f"{path} is not a readable Parquet file ({_short(exc)}); move it out "
-                         f"of the store or delete it, then run again") from None
-
-
-def _describe(identity: dict[str, Any]) -> str:
-    return (f"run {identity.get('run')} job {identity.get('job')} chunk "
-            f"{identity.get('chunk')} hands {identity.get('start')}..{identity.get('stop')}")
+def _show(value: Any) -> str:
+    text = " ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(exc: BaseException) -> str:

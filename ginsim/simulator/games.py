@@ -2,7 +2,8 @@
 
 The kernels in :mod:`ginsim.simulator.games_nb` play the hands (the same engine as
 single hands) and stop when a game is over; the scoring here is plain Python over the
-hand results, so it can be checked against hand-made sequences.
+hand results, so it can be checked against hand-made sequences. Counts are bounded
+(games 1..1,000,000, match_total 1..10,000; see :mod:`ginsim.simulator.limits`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.rules import NEXT_DEALER_MODES, Rules
+from ..game.rules import INT_BOUNDS, NEXT_DEALER_MODES, Rules
 from ..game.scoring_nb import OUTCOMES
 from ..game.tables import card_tables
 from ..strategies.params import P_SIZE
@@ -26,7 +27,7 @@ from .games_nb import (
     play_three_nb,
 )
 from .hand_nb import SCRATCH_SIZE
-from .limits import check_hands, check_seed
+from .limits import MAX_MATCH_TOTAL, check_games, check_int, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
 SYSTEMS = {"standard": SYSTEM_STANDARD, "hollywood": SYSTEM_HOLLYWOOD,
@@ -240,13 +241,13 @@ def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int 
                     rules: Rules | str | None = None, system: str = "standard",
                     match_total: int = 500) -> tuple[np.ndarray, np.ndarray]:
     """Play two-player games; return (hand records, meta rows (game, hand, -, -))."""
-    games = check_hands(games, "games")
+    games = check_games(games)
     seed = check_seed(seed)
     rules = Rules.coerce(rules)
     if system not in SYSTEMS:
-        raise ValueError(f"unknown scoring system {system!r}: choose one of {', '.join(SYSTEMS)}")
-    if isinstance(match_total, bool) or not isinstance(match_total, int) or match_total < 1:
-        raise ValueError(f"match_total must be a positive int, got {match_total!r}")
+        raise ValueError(f"unknown scoring system {system!r:.40}: choose one of "
+                         f"{', '.join(SYSTEMS)}")
+    match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
     params = np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
     return _play_chunks(play_games_nb, games, MAX_HANDS, np.uint64(seed), params,
                         rules.packed(), card_tables(rules), SYSTEMS[system], rules.target,
@@ -309,8 +310,9 @@ def play_multimatch(a: str | Strategy = "simple", b: str | Strategy = "simple",
 
 
 def _player_params(specs: Sequence[str | Strategy], count: int) -> np.ndarray:
-    if len(specs) != count:
-        raise ValueError(f"expected {count} strategies, got {len(specs)}")
+    if isinstance(specs, (str, bytes)) or not isinstance(specs, Sequence) or len(
+            specs) != count:
+        raise ValueError(f"expected a list of {count} strategies, got {specs!r:.60}")
     return np.stack([parse_strategy(s).vector for s in specs])
 
 
@@ -319,8 +321,9 @@ def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: in
     """Three-player games (§8.6): one row per game with each player's final score."""
     rules = Rules.coerce(rules)
     params = _player_params(strategies, 3)
+    games = check_games(games)
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
-    records, meta = _play_chunks(play_three_nb, check_hands(games, "games"), MAX_HANDS,
+    records, meta = _play_chunks(play_three_nb, games, MAX_HANDS,
                                  np.uint64(check_seed(seed)), params, pair, rules.packed(),
                                  card_tables(rules), rules.target, MAX_HANDS)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("score_0", np.int32),
@@ -343,8 +346,10 @@ def play_teams(strategies: Sequence[str | Strategy] = ("simple",) * 4, games: in
     """Four players in two teams (§8.7): players 0, 1 against 2, 3; one row per game."""
     rules = Rules.coerce(rules)
     params = _player_params(strategies, 4)
+    games = check_games(games)
+    target = check_int(target, "target", *INT_BOUNDS["target"])
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
-    records, meta = _play_chunks(play_teams_nb, check_hands(games, "games"), 2 * MAX_HANDS,
+    records, meta = _play_chunks(play_teams_nb, games, 2 * MAX_HANDS,
                                  np.uint64(check_seed(seed)), params, pair, rules.packed(),
                                  card_tables(rules), target, MAX_HANDS)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("team_0", np.int32),

@@ -1,13 +1,28 @@
-"""A run is a list of jobs (strategy pair x rules x hand range), cut into chunks."""
+"""A run is a list of jobs (strategy pair x rules x hand range), cut into chunks.
+
+The chunk plan is arithmetic, not a list: :class:`ChunkPlan` computes chunk ``k`` of
+job ``j`` on demand, so planning takes the same memory for ten hands or 10**12.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..game.rules import Rules
-from ..strategies.presets import parse_strategy
-from .limits import check_hands, check_seed
+from ..strategies.presets import Strategy, parse_strategy
+from .limits import (
+    MAX_CHUNKS,
+    MAX_HAND_INDEX,
+    MAX_HANDS,
+    check_hand_range,
+    check_int,
+    check_seed,
+    is_int,
+    show,
+)
 
 #: Chunk sizes chosen when the caller gives none: enough chunks for every worker to
 #: stay busy and the progress bar to move, few enough that per-chunk costs vanish.
@@ -31,11 +46,18 @@ class Job:
     def __post_init__(self) -> None:
         parse_strategy(self.a)
         parse_strategy(self.b)
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"a job's rules must be a Rules object, got {self.rules!r:.40}")
         check_seed(self.seed)
-        check_hands(self.start, "start")
-        check_hands(self.stop, "stop")
+        check_int(self.start, "start", 0, MAX_HAND_INDEX)
+        check_int(self.stop, "stop", 0, MAX_HAND_INDEX)
         if self.stop < self.start:
             raise ValueError(f"stop ({self.stop}) must not be below start ({self.start})")
+        if self.stop - self.start > MAX_HANDS:
+            raise ValueError(f"a job plays at most {show(MAX_HANDS)} hands, got "
+                             f"{show(self.stop - self.start)}")
+        if not isinstance(self.duplicate, bool):
+            raise ValueError(f"duplicate must be True or False, got {self.duplicate!r:.40}")
         if self.duplicate and (self.start % 2 or self.stop % 2):
             raise ValueError(f"duplicate deals play every deal twice, so the number of hands "
                              f"(and the first hand) must be even; got hands "
@@ -45,10 +67,10 @@ class Job:
     def make(cls, a: Any, b: Any, hands: int, seed: int = 0, rules: Rules | str | None = None,
              *, start: int = 0, duplicate: bool = False) -> Job:
         """A job from user-level arguments (strategy specs or objects, a rules preset)."""
-        a = a if isinstance(a, str) else a.spec
-        b = b if isinstance(b, str) else b.spec
-        hands = check_hands(hands)
-        start = check_hands(start, "start")
+        a, b = _spec(a, "a"), _spec(b, "b")
+        hands, start = check_hand_range(hands, start)
+        if not isinstance(duplicate, (bool, int)) or isinstance(duplicate, float):
+            raise ValueError(f"duplicate must be True or False, got {duplicate!r:.40}")
         return cls(a, b, Rules.coerce(rules), check_seed(seed), start, start + hands,
                    bool(duplicate))
 
@@ -64,9 +86,24 @@ class Job:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Job:
-        """Inverse of :meth:`to_dict`."""
-        return cls(d["a"], d["b"], Rules(**d["rules"]), int(d["seed"]), int(d["start"]),
-                   int(d["stop"]), bool(d["duplicate"]))
+        """Inverse of :meth:`to_dict` (exact types: a stored job is never coerced)."""
+        if set(d) != {"a", "b", "rules", "seed", "start", "stop", "duplicate"}:
+            raise ValueError(f"a job has the keys a, b, rules, seed, start, stop, duplicate; "
+                             f"got {', '.join(sorted(map(str, d)))}")
+        if not isinstance(d["rules"], dict):
+            raise ValueError("a job's rules must be a mapping of Rules fields")
+        return cls(d["a"], d["b"], Rules(**d["rules"]), d["seed"], d["start"], d["stop"],
+                   d["duplicate"])
+
+
+def _spec(strategy: Any, seat: str) -> str:
+    """The spec text of a strategy given as text or a Strategy object."""
+    if isinstance(strategy, Strategy):
+        return strategy.spec
+    if isinstance(strategy, str):
+        return strategy
+    raise ValueError(f"strategy {seat} must be a spec string such as 'simple' or a Strategy "
+                     f"from ginsim.parse_strategy, got {strategy!r:.40}")
 
 
 @dataclass(frozen=True)
@@ -89,23 +126,66 @@ class Chunk:
 
 
 def default_chunk_hands(total_hands: int, workers: int) -> int:
-    """An even chunk size giving each worker about :data:`CHUNKS_PER_WORKER` chunks."""
+    """An even chunk size giving each worker about :data:`CHUNKS_PER_WORKER` chunks,
+    and never more than :data:`~ginsim.simulator.limits.MAX_CHUNKS` chunks per job."""
     want = -(-max(total_hands, 1) // (CHUNKS_PER_WORKER * max(workers, 1)))
     want = min(max(want, MIN_CHUNK_HANDS), MAX_CHUNK_HANDS)
+    want = max(want, -(-total_hands // MAX_CHUNKS))
     return want + want % 2
 
 
 def check_chunk_hands(chunk_hands: int) -> int:
-    """A chunk size is a whole number of hands, at least 1."""
-    if check_hands(chunk_hands, "chunk_hands") < 1:
-        raise ValueError("chunk_hands must be at least 1")
-    return int(chunk_hands)
+    """A chunk size is a whole number of hands, 1 .. 10**12."""
+    if is_int(chunk_hands) and chunk_hands < 1:
+        raise ValueError(f"chunk_hands must be at least 1, got {chunk_hands}")
+    return check_int(chunk_hands, "chunk_hands", 1, MAX_HANDS)
 
 
-def plan_chunks(jobs: list[Job], chunk_hands: int) -> list[Chunk]:
-    """Every chunk of every job, in order."""
-    chunks = []
-    for j, job in enumerate(jobs):
-        for k, lo in enumerate(range(job.start, job.stop, chunk_hands)):
-            chunks.append(Chunk(j, k, lo, min(lo + chunk_hands, job.stop)))
-    return chunks
+CHUNK_NAME = re.compile(r"j(\d{3,})-c(\d{6,})")
+
+
+class ChunkPlan:
+    """Every chunk of every job, in order, computed on demand (O(1) memory)."""
+
+    def __init__(self, jobs: list[Job], chunk_hands: int) -> None:
+        self.jobs = list(jobs)
+        self.chunk_hands = check_chunk_hands(chunk_hands)
+        self.counts = [-(-job.hands // self.chunk_hands) for job in self.jobs]
+        for j, count in enumerate(self.counts):
+            if count > MAX_CHUNKS:
+                raise ValueError(f"job {j} would be cut into {count:,} chunks of "
+                                 f"{self.chunk_hands:,} hands, at most {MAX_CHUNKS:,} are "
+                                 f"allowed; choose chunk_hands of at least "
+                                 f"{-(-self.jobs[j].hands // MAX_CHUNKS):,}")
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    def __iter__(self) -> Iterator[Chunk]:
+        for j, count in enumerate(self.counts):
+            for k in range(count):
+                yield self.chunk(j, k)
+
+    def chunk(self, job: int, index: int) -> Chunk:
+        """Chunk ``index`` of job ``job``; IndexError if there is no such chunk."""
+        if not (0 <= job < len(self.jobs) and 0 <= index < self.counts[job]):
+            raise IndexError(f"no chunk {index} in job {job}")
+        j = self.jobs[job]
+        lo = j.start + index * self.chunk_hands
+        return Chunk(job, index, lo, min(lo + self.chunk_hands, j.stop))
+
+    def by_name(self, name: str) -> Chunk | None:
+        """The chunk whose file stem is ``name`` (``j000-c000003``), or None."""
+        match = CHUNK_NAME.fullmatch(name)
+        if match is None:
+            return None
+        try:
+            chunk = self.chunk(int(match[1]), int(match[2]))
+        except IndexError:
+            return None
+        return chunk if chunk.name == name else None
+
+
+def plan_chunks(jobs: list[Job], chunk_hands: int) -> ChunkPlan:
+    """Every chunk of every job, in order (a lazy :class:`ChunkPlan`)."""
+    return ChunkPlan(jobs, chunk_hands)

@@ -1,22 +1,97 @@
-"""Bounds on the counts and seeds every entry point accepts, checked before allocating."""
+"""Bounds on every count, seed and hand index the entry points accept.
+
+Each bound is checked before anything is allocated, and a value out of bounds is a
+one-line ValueError that states the bound. The bounds keep every run's memory flat
+and every index inside int64:
+
+===================== ================ ====================================================
+bound                 value            why
+===================== ================ ====================================================
+MAX_SEED              2**64 - 1        seeds are unsigned 64-bit
+MAX_HAND_INDEX        2**62            ``start + hands``: hand indices stay in int64
+MAX_HANDS             10**12           hands in one job (a million hands/s for 11 days)
+MAX_CHUNKS            100,000          chunks of one job (the default size grows to fit)
+MAX_RECORDS_IN_MEMORY 20,000,000       per-hand rows kept in memory (about 0.6 GB); above
+                                       it use summary records or a store without them
+MAX_GAMES             1,000,000        games, sessions or multi-matches per call
+MAX_MATCH_TOTAL       10,000           match points that end a multi-match
+MAX_ROLLOUTS          200,000          advisor rollouts per option (about 0.3 GB)
+===================== ================ ====================================================
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
 MAX_SEED = 2**64 - 1
+MAX_HAND_INDEX = 2**62
+MAX_HANDS = 10**12
+MAX_CHUNKS = 100_000
+MAX_RECORDS_IN_MEMORY = 20_000_000
+MAX_GAMES = 1_000_000
+MAX_MATCH_TOTAL = 10_000
+MAX_ROLLOUTS = 200_000
 
 
-def check_seed(seed: int) -> int:
+def show(n: int) -> str:
+    """A bound as people write it: ``2**62`` for big powers of two, else ``1,000,000``."""
+    if n > 2**20 and n & (n - 1) == 0:
+        return f"2**{n.bit_length() - 1}"
+    if n > 2**20 and (n + 1) & n == 0:
+        return f"2**{n.bit_length()}-1"
+    return f"{n:,}"
+
+
+def is_int(value: Any) -> bool:
+    """An int or numpy integer, not a bool (floats, strings and bytes are not ints)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(value: Any, name: str, low: int, high: int, hint: str = "") -> int:
+    """``value`` as an int in ``low..high``; otherwise a ValueError stating the bound."""
+    if not is_int(value) or not low <= int(value) <= high:
+        got = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"{name} must be a whole number in {show(low)}..{show(high)}, "
+                         f"got {got}" + (f"; {hint}" if hint else ""))
+    return int(value)
+
+
+def check_seed(seed: Any) -> int:
     """A seed is an int in 0 .. 2**64-1."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
-            0 <= int(seed) <= MAX_SEED):
-        raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-    return int(seed)
+    return check_int(seed, "seed", 0, MAX_SEED)
 
 
-def check_hands(hands: int, name: str = "hands") -> int:
-    """A count of hands (or games, or a start index) is a non-negative int."""
-    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or int(hands) < 0:
-        raise ValueError(f"{name} must be a non-negative int, got {hands!r}")
-    return int(hands)
+def check_hands(hands: Any, name: str = "hands") -> int:
+    """A hand index (``start``, ``stop``) or count: an int in 0 .. 2**62."""
+    return check_int(hands, name, 0, MAX_HAND_INDEX)
+
+
+def check_hand_range(hands: Any, start: Any = 0) -> tuple[int, int]:
+    """(hands, start) of one job: at most :data:`MAX_HANDS` hands, ending by 2**62."""
+    hands = check_int(hands, "hands", 0, MAX_HANDS)
+    start = check_int(start, "start", 0, MAX_HAND_INDEX)
+    if start + hands > MAX_HAND_INDEX:
+        raise ValueError(f"start + hands must be at most {show(MAX_HAND_INDEX)} (hand "
+                         f"indices stay in 64 bits), got {start:,} + {hands:,}")
+    return hands, start
+
+
+def check_games(games: Any, name: str = "games") -> int:
+    """A number of games (or sessions, multi-matches): 1 .. :data:`MAX_GAMES`."""
+    return check_int(games, name, 1, MAX_GAMES)
+
+
+def check_rollouts(rollouts: Any) -> int:
+    """Advisor rollouts per option: 2 (for an interval) .. :data:`MAX_ROLLOUTS`."""
+    return check_int(rollouts, "rollouts", 2, MAX_ROLLOUTS)
+
+
+def check_records_in_memory(hands: int) -> None:
+    """Per-hand rows kept in memory: at most :data:`MAX_RECORDS_IN_MEMORY`."""
+    if hands > MAX_RECORDS_IN_MEMORY:
+        raise ValueError(f"records='full' keeps one row per hand in memory, at most "
+                         f"{show(MAX_RECORDS_IN_MEMORY)} hands, got {show(hands)}; use "
+                         f"records='summary' (--records summary), or write a store with "
+                         f"out=DIR and keep_records=False")

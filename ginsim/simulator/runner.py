@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -23,8 +24,9 @@ from tqdm import tqdm
 from .aggregate import SparseTables, add_sparse, layout
 from .engine import play_records
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
+from .limits import check_records_in_memory
 from .records import RECORD_DTYPE
-from .store import RECORD_MODES, Store
+from .store import RECORD_MODES, Store, StoreNotice
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
 #: and share the loaded numba code; see the README ("Running at scale") for the figures.
@@ -62,6 +64,7 @@ class RunResult:
     backend: str = "local"
     store: str | None = None
     manifest: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what a resume did (also warned)
 
     @property
     def hands(self) -> int:
@@ -110,30 +113,36 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
     each chunk is merged and stored.
     """
     check_options(records, backend, scheduler)
-    if not jobs:
-        raise ValueError("a run needs at least one job")
+    if not isinstance(jobs, list) or not jobs or not all(isinstance(j, Job) for j in jobs):
+        raise ValueError("a run needs a non-empty list of Job objects (Job.make(...))")
     workers = resolve_workers(n_jobs)
     if chunk_hands is not None:
         chunk_hands = check_chunk_hands(chunk_hands)
     total = sum(j.hands for j in jobs)
+    keep = records == "full" and keep_records
+    if keep:
+        check_records_in_memory(total)
     default_size = default_chunk_hands(total, workers)
     with ExitStack() as stack:
         store = None
         if out is not None:
-            store = Store.open_writer(out, jobs, records, chunk_hands, default_size)
-            stack.callback(store.close)
+            store = stack.enter_context(
+                Store.open_writer(out, jobs, records, chunk_hands, default_size))
             chunks, todo = store.chunks, store.pending()
+            count = len(chunks) - len(store.done)
+            done = sorted(store.done, key=lambda c: (c.job, c.index))
         else:
             chunks = plan_chunks(jobs, chunk_hands or default_size)
-            todo = chunks
-        keep = records == "full" and keep_records
+            todo, count, done = iter(chunks), len(chunks), []
         result = RunResult(jobs, records, [layout(j.rules).empty() for j in jobs],
                            [np.empty(j.hands, dtype=RECORD_DTYPE) for j in jobs]
                            if keep else None, workers=workers, backend=backend,
                            store=str(out) if out is not None else None)
-        pending = set(todo)
-        done = [c for c in chunks if c not in pending]
-        for chunk in done:  # resumed: read back what is already stored
+        if store is not None:
+            for note in store.notices:
+                result.notes.append(note)
+                warnings.warn(note, StoreNotice, stacklevel=2)
+        for chunk in done:  # resumed: read back (and verify) what is already stored
             _merge(result, chunk, store.read_records(chunk) if keep else None,
                    store.read_sparse(chunk))
             result.chunks_resumed += 1
@@ -146,7 +155,7 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
         t0 = time.perf_counter()
         want_records = records == "full"
         tasks = (delayed(play_chunk)(jobs[c.job], c, want_records) for c in todo)
-        for res in _execute(tasks, len(todo), workers, backend, scheduler):
+        for res in _execute(tasks, count, workers, backend, scheduler):
             if store is not None:
                 store.write(res.chunk, res.records, res.tables)
             _merge(result, res.chunk, res.records if keep else None, res.tables)

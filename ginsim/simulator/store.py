@@ -3,14 +3,20 @@
 ::
 
     DIR/manifest.json        run definition (ginsim version, rules, strategies, seed, hand
-                             ranges, chunk size, record columns) and per-chunk status
+                             ranges, chunk size, record columns), its run id, and one entry
+                             per committed chunk with the SHA-256 of its file
     DIR/.lock                present while a process writes (see ginsim.simulator.lock)
     DIR/chunks/j000-c000000.parquet   one finished chunk (records or aggregate tables)
 
-Chunk files are the truth: resuming skips every chunk whose file exists and verifies
-(:func:`~ginsim.simulator.chunkfile.check_chunk`); the manifest's status list is kept up
-to date for people and tools. Anything unexpected is reported with its path and left
-alone.
+A chunk counts as stored when its file exists, its stamp agrees with the manifest and
+the manifest records its SHA-256; every read checks the checksum (and the Parquet page
+checksums) on the bytes it parses, so a changed byte is an error naming the file, never
+changed numbers. The manifest's own run id must match its contents, and each chunk's
+stamp must match the manifest field by field, so editing one without the other is
+caught. A chunk file that a killed run renamed into place but did not yet record has
+no known checksum: a resume says so and plays it again; ``load`` leaves it out. Anything
+unexpected is reported with its path and left alone; failed writes (a full disk, a
+read-only directory) are one-line errors that leave what was stored intact.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,30 +36,43 @@ import numpy as np
 from .. import __version__
 from . import chunkfile
 from .aggregate import MOMENT_COLUMNS, TABLES, SparseTables, layout
-from .jobs import Chunk, Job, plan_chunks
+from .jobs import Chunk, ChunkPlan, Job, plan_chunks
 from .lock import StoreError, StoreLock
 from .records import RECORD_DTYPE
 
 FORMAT = "ginsim-store"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 LOCK = ".lock"
 CHUNKS = "chunks"
 RECORD_MODES = ("full", "summary")
-SAVE_EVERY_S = 0.5  # the manifest's status list is rewritten at most this often
+#: The manifest is rewritten after a chunk is committed unless the last rewrite was less
+#: than this many times its own cost ago (so rewriting takes at most ~10% of the time,
+#: and a kill loses the checksums of little more than the chunks in that window).
+SAVE_COST_RATIO = 10
+#: Manifest keys that define a run (hashed into its run id).
+DEFINITION_KEYS = ("ginsim_version", "records", "chunk_hands", "jobs", "record_columns",
+                   "tables", "moment_columns")
+SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+class StoreNotice(UserWarning):
+    """Something a resume did that the user should know of (it is also in
+    ``RunResult.notes``)."""
+
+
+def layout_definition() -> dict[str, Any]:
+    """This ginsim's record columns and table layout, as the manifest writes them."""
+    return {"record_columns": [[n, RECORD_DTYPE[n].str] for n in RECORD_DTYPE.names],
+            "tables": {t.name: list(t.keys) for t in TABLES},
+            "moment_columns": list(MOMENT_COLUMNS)}
 
 
 def definition(jobs: list[Job], records: str, chunk_hands: int) -> dict[str, Any]:
     """Everything that fixes a run's results (the part of the manifest a resume must match)."""
-    return {
-        "ginsim_version": __version__,
-        "records": records,
-        "chunk_hands": int(chunk_hands),
-        "jobs": [job.to_dict() for job in jobs],
-        "record_columns": [[n, RECORD_DTYPE[n].str] for n in RECORD_DTYPE.names],
-        "tables": {t.name: list(t.keys) for t in TABLES},
-        "moment_columns": list(MOMENT_COLUMNS),
-    }
+    return {"ginsim_version": __version__, "records": records,
+            "chunk_hands": int(chunk_hands), "jobs": [job.to_dict() for job in jobs],
+            **layout_definition()}
 
 
 def run_id(defn: dict[str, Any]) -> str:
@@ -94,9 +115,13 @@ class Store:
         self.jobs = [Job.from_dict(d) for d in manifest["jobs"]]
         self.records = str(manifest["records"])
         self.chunk_hands = int(manifest["chunk_hands"])
-        self.chunks = plan_chunks(self.jobs, self.chunk_hands)
+        self.chunks: ChunkPlan = plan_chunks(self.jobs, self.chunk_hands)
+        self.recorded: dict[Chunk, dict[str, Any]] = _recorded(root, manifest, self.chunks)
         self.done: set[Chunk] = set()
+        self.unrecorded: list[Chunk] = []
+        self.notices: list[str] = []
         self._saved = 0.0
+        self._save_cost = 0.0
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -115,29 +140,36 @@ class Store:
         try:
             (root / CHUNKS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the store directory {root}: {exc.strerror}"
+            raise StoreError(f"cannot create the store directory {root / CHUNKS}: "
+                             f"{exc.strerror or exc}; choose a writable place for --out"
                              ) from None
         lock = StoreLock(root / LOCK)
         lock.acquire()
         try:
             if manifest_path.exists():
                 old = read_manifest(root)
-                size = chunk_hands if chunk_hands is not None else int(old["chunk_hands"])
+                store = cls(root, old, lock)
+                store._scan(clean_temp=True)
+                store._check_run_id()
+                size = chunk_hands if chunk_hands is not None else store.chunk_hands
                 defn = definition(jobs, records, size)
-                if old.get("run_id") != run_id(defn):
+                if old["run_id"] != run_id(defn):
                     raise StoreError(f"{root} holds a different run: "
                                      f"{_explain_mismatch(old, defn)}; use another --out "
                                      f"directory, or repeat the original command to resume")
-                store = cls(root, old, lock)
+                if store.unrecorded:
+                    first = store.path(store.unrecorded[0])
+                    store.notices.append(
+                        f"{len(store.unrecorded)} chunk file(s), first {first}, were written "
+                        f"but not recorded in {manifest_path} before the last run stopped, "
+                        f"so their checksums are unknown: playing them again")
             else:
                 defn = definition(jobs, records,
                                   chunk_hands if chunk_hands is not None else default_chunk_hands)
                 manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
-                            "run_id": run_id(defn), **defn,
-                            "hands": sum(j.hands for j in jobs), "complete": False,
-                            "created": _now(), "updated": _now(), "chunks": []}
+                            "run_id": run_id(defn), **defn, "created": _now(), "chunks": []}
                 store = cls(root, manifest, lock)
-            store._scan(clean_temp=True)
+                store._scan(clean_temp=True)
             store.save()
             return store
         except BaseException:
@@ -146,13 +178,15 @@ class Store:
 
     @classmethod
     def open_reader(cls, root: str | os.PathLike) -> Store:
-        """Open a store read-only and verify its chunk files."""
+        """Open a store read-only; check its manifest and every chunk file's stamp (the
+        checksums are checked as each chunk is read)."""
         root = Path(root)
         if not (root / MANIFEST).exists():
             raise StoreError(f"{root} is not a ginsim store (no {MANIFEST}); give the "
                              f"directory passed to --out")
         store = cls(root, read_manifest(root), None)
         store._scan(clean_temp=False)
+        store._check_run_id()
         return store
 
     # -- chunk files ---------------------------------------------------------------------
@@ -161,34 +195,66 @@ class Store:
         return self.root / CHUNKS / f"{chunk.name}.parquet"
 
     def identity(self, chunk: Chunk) -> dict[str, Any]:
-        """The stamp a chunk's file carries."""
-        return {"run": self.manifest["run_id"], "job": chunk.job, "chunk": chunk.index,
+        """The stamp a chunk's file carries: its job's whole definition and its place."""
+        job = self.manifest["jobs"][chunk.job]
+        return {"run": self.manifest["run_id"],
+                **{k: self.manifest[k] for k in DEFINITION_KEYS if k != "jobs"},
+                "a": job["a"], "b": job["b"], "rules": job["rules"], "seed": job["seed"],
+                "duplicate": job["duplicate"], "job_start": job["start"],
+                "job_stop": job["stop"], "job": chunk.job, "chunk": chunk.index,
                 "start": chunk.start, "stop": chunk.stop,
                 "kind": "records" if self.records == "full" else "tables"}
 
     def _scan(self, clean_temp: bool) -> None:
         """Find finished chunks; report a foreign or corrupt file by its path."""
-        expected = {f"{c.name}.parquet": c for c in self.chunks}
-        found = set()
-        for entry in sorted((self.root / CHUNKS).iterdir()) if (
-                self.root / CHUNKS).is_dir() else []:
+        chunks_dir = self.root / CHUNKS
+        found: set[Chunk] = set()
+        unrecorded: list[Chunk] = []
+        try:
+            entries = sorted(chunks_dir.iterdir()) if chunks_dir.is_dir() else []
+        except OSError as exc:
+            raise StoreError(f"cannot list {chunks_dir}: {exc.strerror or exc}") from None
+        for entry in entries:
             if chunkfile.is_temp(entry.name):
                 if clean_temp:  # half-written by a killed run; we hold the lock
-                    entry.unlink()
+                    try:
+                        entry.unlink()
+                    except OSError:
+                        pass
                 continue
-            chunk = expected.get(entry.name)
+            chunk = self.chunks.by_name(entry.name.removesuffix(".parquet")) if (
+                entry.name.endswith(".parquet")) else None
             if chunk is None or not entry.is_file():
                 raise StoreError(f"{entry} is not a chunk of this store; move it out of "
-                                 f"{self.root / CHUNKS} or delete it, then run again "
+                                 f"{chunks_dir} or delete it, then run again "
                                  f"(nothing was changed)")
-            rows = chunk.hands if self.records == "full" else None
-            chunkfile.check_chunk(entry, self.identity(chunk), rows)
-            found.add(chunk)
+            chunkfile.check_stamp(entry, chunkfile.read_stamp(entry), self.identity(chunk))
+            if chunk in self.recorded:
+                found.add(chunk)
+            else:
+                unrecorded.append(chunk)
         self.done = found
+        self.unrecorded = unrecorded
 
-    def pending(self) -> list[Chunk]:
-        """Chunks without a finished file, in order."""
-        return [c for c in self.chunks if c not in self.done]
+    def _check_run_id(self) -> None:
+        """StoreError unless the manifest's run id matches its contents and its layout is
+        this ginsim's (an edited manifest with no chunk to contradict it)."""
+        path = self.root / MANIFEST
+        if self.manifest["run_id"] != run_id({k: self.manifest[k] for k in DEFINITION_KEYS}):
+            raise StoreError(f"{path} was changed after it was written: its run id "
+                             f"{self.manifest['run_id']} does not match the run it describes; "
+                             f"restore it, or use another --out directory (nothing was "
+                             f"changed)")
+        ours = layout_definition()
+        for key in ours:
+            if self.manifest[key] != ours[key]:
+                raise StoreError(f"{path} was written by ginsim "
+                                 f"{self.manifest['ginsim_version']} with other {key} than "
+                                 f"ginsim {__version__} uses; read it with that version")
+
+    def pending(self) -> Iterator[Chunk]:
+        """Chunks without a stored file, in order (computed lazily)."""
+        return (c for c in self.chunks if c not in self.done)
 
     def write(self, chunk: Chunk, records: np.ndarray | None,
               sparse: SparseTables | None) -> None:
@@ -197,67 +263,138 @@ class Store:
             table = chunkfile.records_table(records)
         else:
             table = chunkfile.tables_table(sparse, layout(self.jobs[chunk.job].rules))
-        chunkfile.write_chunk(self.path(chunk), table, self.identity(chunk))
+        digest = chunkfile.write_chunk(self.path(chunk), table, self.identity(chunk))
+        self.recorded[chunk] = {"job": chunk.job, "index": chunk.index, "start": chunk.start,
+                                "stop": chunk.stop, "file": f"{CHUNKS}/{chunk.name}.parquet",
+                                **digest}
         self.done.add(chunk)
-        if time.monotonic() - self._saved > SAVE_EVERY_S:
+        if time.monotonic() - self._saved >= SAVE_COST_RATIO * self._save_cost:
             self.save()
 
+    def _table(self, chunk: Chunk):
+        entry = self.recorded[chunk]
+        rows = chunk.hands if self.records == "full" else None
+        return chunkfile.read_verified(self.path(chunk), entry["sha256"], self.identity(chunk),
+                                       rows)
+
     def read_records(self, chunk: Chunk) -> np.ndarray:
-        """Per-hand records of a finished chunk (full mode)."""
-        dtype = np.dtype([(n, s) for n, s in self.manifest["record_columns"]])
-        return chunkfile.read_records(self.path(chunk), dtype)
+        """Per-hand records of a finished chunk (full mode), checksum verified."""
+        return chunkfile.records_from(self.path(chunk), self._table(chunk), RECORD_DTYPE)
 
     def read_sparse(self, chunk: Chunk) -> SparseTables:
-        """Aggregate tables of a finished chunk (from records in full mode)."""
+        """Aggregate tables of a finished chunk (from records in full mode), checksum
+        verified."""
         lay = layout(self.jobs[chunk.job].rules)
         if self.records == "full":
             return lay.sparse(self.read_records(chunk))
-        return chunkfile.read_tables(self.path(chunk), lay)
+        return chunkfile.tables_from(self.path(chunk), self._table(chunk), lay)
 
     # -- manifest ------------------------------------------------------------------------
-    def save(self, **extra: Any) -> None:
-        """Rewrite the manifest (atomically) with the current chunk status."""
+    def save(self, durable: bool = False, **extra: Any) -> None:
+        """Rewrite the manifest (atomically) with the committed chunks and their checksums;
+        ``durable`` also flushes it to disk (the chunk files always are)."""
+        t0 = time.monotonic()
         self.manifest["chunks"] = [
-            {"job": c.job, "index": c.index, "start": c.start, "stop": c.stop,
-             "file": f"{CHUNKS}/{c.name}.parquet",
-             "status": "done" if c in self.done else "pending"} for c in self.chunks]
+            dict(self.recorded[c], status="done")
+            for c in sorted(self.done, key=lambda c: (c.job, c.index))]
+        self.manifest["hands"] = sum(j.hands for j in self.jobs)
+        self.manifest["chunks_total"] = len(self.chunks)
         self.manifest["complete"] = len(self.done) == len(self.chunks)
         self.manifest["updated"] = _now()
         self.manifest.update(extra)
+        path = self.root / MANIFEST
         tmp = self.root / f".{MANIFEST}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(self.manifest, indent=1) + "\n")
-        os.replace(tmp, self.root / MANIFEST)
+        try:
+            with open(tmp, "w") as f:
+                f.write(json.dumps(self.manifest, indent=1) + "\n")
+                if durable:
+                    f.flush()
+                    os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise StoreError(f"could not write {path}: {exc.strerror or exc}; the manifest "
+                             f"and the chunks already recorded in it are intact: fix that "
+                             f"(free space, write permission) and run the same command "
+                             f"again to resume") from None
+        finally:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
         self._saved = time.monotonic()
+        self._save_cost = self._saved - t0
 
-    def close(self) -> None:
-        """Save the manifest and release the lock."""
+    def close(self, failed: bool = False) -> None:
+        """Save the manifest and release the lock. After a failure (``failed``) a manifest
+        that cannot be saved is left as it was, so the first error is the one reported."""
         if self.lock is not None and self.lock.held:
             try:
-                self.save()
+                self.save(durable=True)
+            except StoreError:
+                if not failed:
+                    raise
             finally:
                 self.lock.release()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, exc_type: type | None, *rest: object) -> None:
+        self.close(failed=exc_type is not None)
+
+
+def _recorded(root: Path, manifest: dict[str, Any], plan: ChunkPlan
+              ) -> dict[Chunk, dict[str, Any]]:
+    """The manifest's chunk entries by chunk; StoreError if one does not fit the plan."""
+    out: dict[Chunk, dict[str, Any]] = {}
+    for i, entry in enumerate(manifest["chunks"]):
+        try:
+            ints = all(type(entry[k]) is int for k in ("job", "index", "start", "stop"))
+            chunk = plan.chunk(entry["job"], entry["index"]) if ints else None
+            ok = chunk is not None and (entry["start"], entry["stop"], entry["file"]) == (
+                chunk.start, chunk.stop, f"{CHUNKS}/{chunk.name}.parquet") and isinstance(
+                entry["sha256"], str) and SHA256.fullmatch(entry["sha256"]) is not None
+        except (KeyError, TypeError, ValueError, IndexError):
+            ok = False
+        if not ok or chunk in out:
+            raise StoreError(f"{root / MANIFEST} is damaged: its chunk entry {i} does not "
+                             f"describe a chunk of this run; restore it or use another --out "
+                             f"directory (nothing was changed)")
+        out[chunk] = entry
+    return out
 
 
 def read_manifest(root: Path) -> dict[str, Any]:
     """The parsed manifest; StoreError naming the file if it is not a ginsim manifest."""
     path = Path(root) / MANIFEST
     try:
-        manifest = json.loads(path.read_text())
+        manifest = json.loads(path.read_bytes())
     except (OSError, ValueError) as exc:
-        raise StoreError(f"{path} is not a readable ginsim manifest ({exc}); restore it or "
-                         f"use another --out directory (nothing was changed)") from None
+        raise StoreError(f"{path} is not a readable ginsim manifest ({_one_line(exc)}); "
+                         f"restore it or use another --out directory (nothing was changed)"
+                         ) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise StoreError(f"{path} is not a ginsim manifest (no \"format\": \"{FORMAT}\"); "
                          f"use another --out directory (nothing was changed)")
     if manifest.get("format_version") != FORMAT_VERSION:
-        raise StoreError(f"{path} has store format {manifest.get('format_version')}, this "
-                         f"ginsim reads {FORMAT_VERSION}; use the ginsim that wrote it")
+        raise StoreError(f"{path} has store format {manifest.get('format_version')!r:.20}, "
+                         f"this ginsim reads {FORMAT_VERSION}; use the ginsim that wrote it")
     try:
-        [Job.from_dict(d) for d in manifest["jobs"]]
-        int(manifest["chunk_hands"])
+        for key in ("run_id", *DEFINITION_KEYS, "chunks"):
+            manifest[key]  # noqa: B018
         if manifest["records"] not in RECORD_MODES:
-            raise ValueError(manifest["records"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise StoreError(f"{path} is damaged ({type(exc).__name__}: {exc}); restore it or use "
-                         f"another --out directory (nothing was changed)") from None
+            raise ValueError(f"records must be full or summary, got {manifest['records']!r:.20}")
+        if not isinstance(manifest["jobs"], list) or not manifest["jobs"]:
+            raise ValueError("jobs must be a non-empty list")
+        if not isinstance(manifest["chunks"], list):
+            raise ValueError("chunks must be a list")
+        plan_chunks([Job.from_dict(d) for d in manifest["jobs"]], manifest["chunk_hands"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise StoreError(f"{path} is damaged ({type(exc).__name__}: {_one_line(exc)}); restore "
+                         f"it or use another --out directory (nothing was changed)") from None
     return manifest
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:160] if text else type(exc).__name__

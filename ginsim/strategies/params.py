@@ -1,8 +1,9 @@
 """The strategy parameter vector: the layout every policy kernel reads.
 
 A strategy is a float64 vector indexed by the ``P_*`` constants. :data:`PARAMETERS`
-documents each parameter (its name in spec strings, default, allowed values); the
-presets in :mod:`ginsim.strategies.presets` are overrides of these defaults.
+documents each parameter (its name in spec strings, default, allowed values: every one
+has bounds, ``low``..``high`` or its ``choices``, checked on every strategy); the presets
+in :mod:`ginsim.strategies.presets` are overrides of these defaults.
 """
 
 from __future__ import annotations
@@ -49,6 +50,30 @@ class Parameter:
     @property
     def size(self) -> int:
         return len(self.default)
+
+    @property
+    def bounds(self) -> str:
+        """The allowed values in words (``0..200``, ``one of meld, improve, never``)."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        kind = "whole numbers" if self.integer else "numbers"
+        return f"{kind} in {self.low:g}..{self.high:g}"
+
+    def check(self, values: tuple[float, ...], where: str) -> tuple[float, ...]:
+        """``values`` (one per slot) if each is within the bounds; else a ValueError
+        naming the parameter, ``where`` it came from and the bounds."""
+        high = len(self.choices) - 1 if self.choices else self.high
+        if len(values) != self.size or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and self.low <= v <= high
+                and (not self.integer or v == int(v)) for v in values):
+            raise ValueError(f"bad value {values!r:.60} for {self.name} in {where}: expected "
+                             f"{self.size} {self.bounds}")
+        if self.name == "edges" and any(a <= b for a, b in zip(values, values[1:],
+                                                               strict=False)):
+            raise ValueError(f"bad value {'/'.join(f'{v:g}' for v in values)} for edges in "
+                             f"{where}: the stock edges must be strictly decreasing, e.g. "
+                             f"24/16/8")
+        return tuple(float(v) for v in values)
 
 
 PARAMETERS: dict[str, Parameter] = {

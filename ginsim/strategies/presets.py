@@ -9,6 +9,7 @@ import numpy as np
 from .params import PARAMETERS, Parameter, default_vector
 
 Value = tuple[float, ...]
+MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
 #: name -> (one-line description, parameter overrides as spec text)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -38,6 +39,20 @@ class Strategy:
     spec: str
     preset: str
     overrides: dict[str, Value] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown strategy {self.preset!r:.40}: choose one of "
+                             f"{', '.join(PRESETS)}")
+        if not isinstance(self.overrides, dict):
+            raise ValueError(f"Strategy overrides must be a dict of parameter values, got "
+                             f"{self.overrides!r:.40}")
+        for name, value in self.overrides.items():
+            if name not in PARAMETERS:
+                raise ValueError(f"unknown parameter {name!r:.40} in strategy "
+                                 f"{self.spec!r:.60}: parameters are {', '.join(PARAMETERS)}")
+            PARAMETERS[name].check(tuple(value) if isinstance(value, (tuple, list)) else
+                                   (value,), f"strategy {self.spec!r:.60}")
 
     @property
     def vector(self) -> np.ndarray:
@@ -80,10 +95,7 @@ def _parse_value(param: Parameter, text: str, spec: str) -> Value:
         values.append(value)
     if len(values) == 1:
         values *= param.size
-    if param.name == "edges" and any(a <= b for a, b in zip(values, values[1:], strict=False)):
-        raise ValueError(f"bad value {text!r} for edges in strategy {spec!r}: the stock "
-                         f"edges must be strictly decreasing, e.g. 24/16/8")
-    return tuple(values)
+    return param.check(tuple(values), f"strategy {spec!r}")
 
 
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
@@ -112,6 +124,9 @@ def parse_strategy(spec: str | Strategy) -> Strategy:
         raise ValueError(f"a strategy is a spec string like 'simple' or 'simple:t=6', "
                          f"got {spec!r}")
     text = spec.strip()
+    if len(text) > MAX_SPEC_CHARS:
+        raise ValueError(f"a strategy spec is at most {MAX_SPEC_CHARS} characters, got "
+                         f"{len(text):,}")
     name, _, rest = text.partition(":")
     name = name.strip()
     if name not in PRESETS:
