@@ -108,7 +108,7 @@ def read_stamp(path: Path) -> dict[str, Any] | None:
     ``path`` if it is not a readable Parquet file."""
     try:
         meta = pq.read_metadata(path)
-    except (OSError, pa.ArrowException) as exc:
+    except Exception as exc:  # noqa: BLE001 (a damaged footer can fail in many ways)
         raise StoreError(f"{path} is not a readable Parquet file ({_short(exc)}); move it out "
                          f"of the store or delete it, then run again (nothing was changed)"
                          ) from None
@@ -187,7 +187,7 @@ def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | No
                          f"(nothing was changed)")
     try:
         table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
-    except (OSError, pa.ArrowException) as exc:
+    except Exception as exc:  # noqa: BLE001 (its checksum matched: a foreign writer's bug)
         raise StoreError(f"{path} is not a readable Parquet file ({_short(exc)}); delete it "
                          f"and run the same command again to recompute that chunk") from None
     check_stamp(path, _stamp_of((table.schema.metadata or {}).get(META_KEY)), stamp)

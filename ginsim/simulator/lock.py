@@ -49,8 +49,20 @@ class StoreLock:
             except FileExistsError:
                 self._clear_if_stale()
                 continue
-            with os.fdopen(fd, "w") as f:
-                json.dump(me, f)
+            except OSError as exc:
+                raise StoreError(f"cannot create the lock {self.path}: "
+                                 f"{exc.strerror or exc}; the store directory is not "
+                                 f"writable (reading it with ginsim.load needs no lock; copy "
+                                 f"it somewhere writable to resume it); nothing was changed"
+                                 ) from None
+            try:
+                with os.fdopen(fd, "w") as f:
+                    json.dump(me, f)
+            except OSError as exc:
+                self.path.unlink(missing_ok=True)
+                raise StoreError(f"cannot write the lock {self.path}: "
+                                 f"{exc.strerror or exc}; free some space and run again "
+                                 f"(nothing was changed)") from None
             self.held = True
             return
         raise StoreLockedError(f"could not take the lock {self.path}: it keeps reappearing; "
@@ -81,6 +93,10 @@ class StoreLock:
             os.replace(self.path, aside)
         except FileNotFoundError:
             return
+        except OSError as exc:
+            raise StoreLockedError(f"{self.path} is left by process {pid}, which has ended, "
+                                   f"but it cannot be removed ({exc.strerror or exc}); the "
+                                   f"store directory is not writable") from None
         try:
             if json.loads(aside.read_text()) != owner:  # moved a fresh lock: put it back
                 os.link(aside, self.path)
@@ -94,7 +110,7 @@ class StoreLock:
             self.held = False
             try:
                 self.path.unlink()
-            except FileNotFoundError:
+            except OSError:  # gone already, or the directory turned read-only
                 pass
 
     def __enter__(self) -> StoreLock:
