@@ -12,13 +12,12 @@ from reference import (
 from ginsim import Rules
 from ginsim.game.cards import mask_to_cards
 from ginsim.game.scoring_nb import OUTCOMES
+from ginsim.game.state import SOURCE_DEAL, SOURCE_PILE
 from ginsim.simulator.engine import play_records
 from ginsim.simulator.records import (
     ACTION_BIG_GIN,
     ACTION_DEAD,
     ACTION_KNOCK,
-    SOURCE_DEAL,
-    SOURCE_PILE,
     TRACE_COLUMNS,
 )
 

@@ -8,8 +8,9 @@ the pile, or seat a draws it).
 import numpy as np
 import pytest
 
+from ginsim.game.state import SOURCE_PILE
 from ginsim.simulator.engine import play_decks, play_records
-from ginsim.simulator.records import SOURCE_PILE, TRACE_COLUMNS
+from ginsim.simulator.records import TRACE_COLUMNS
 
 C = {name: i for i, name in enumerate(TRACE_COLUMNS)}
 

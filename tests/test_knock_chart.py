@@ -19,9 +19,10 @@ from ginsim.analysis.knock_chart import (
     plain_words,
 )
 from ginsim.game.cards import mask_to_cards
+from ginsim.game.state import SOURCE_PILE
 from ginsim.simulator.chart import knock_decisions
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.records import SOURCE_PILE, TRACE_COLUMNS
+from ginsim.simulator.records import TRACE_COLUMNS
 from ginsim.strategies import parse_strategy
 
 C = {name: i for i, name in enumerate(TRACE_COLUMNS)}

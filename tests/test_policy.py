@@ -7,8 +7,8 @@ from reference import ALL_MELDS, meld_dense_hands, parse, random_hands
 
 from ginsim import Rules
 from ginsim.game.cards import cards_to_mask, mask_to_cards
-from ginsim.game.melds_nb import WORK_SIZE
 from ginsim.game.state import (
+    HS_SIZE,
     ST_DISCARDED,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -16,7 +16,6 @@ from ginsim.game.state import (
     ST_PILE_LEN,
     ST_PILE_MASK,
     ST_POS,
-    ST_SIZE,
     ST_TAKEN,
 )
 from ginsim.game.tables import card_tables
@@ -41,7 +40,7 @@ def params(spec_a, spec_b="simple"):
 
 def state(hand, pile="", stock_left=20, opp_taken="", opp_discarded="", opp_passed="",
           knock_limit=10):
-    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st = np.zeros(HS_SIZE, dtype=np.int64)  # the hand state: meld scratch, then fields
     st[ST_KNOCK_LIMIT] = knock_limit
     st[ST_HAND] = cards_to_mask(parse(hand))
     st[ST_PILE_MASK] = cards_to_mask(parse(pile))
@@ -57,18 +56,16 @@ def discard(spec, hand11, **kw):
     """The discard chosen when knocking is off (knock=0 and no gin in these hands)."""
     spec += (",knock=0" if ":" in spec else ":knock=0")
     st = state(hand11, **kw)
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
     card, dw, knock, big = choose_discard_nb(params(spec), 0, st[ST_HAND], 0, st, RULES, TAB,
-                                             work, rng)
+                                             rng)
     return mask_to_cards(1 << int(card))[0], int(dw), bool(knock)
 
 
 def take(spec, hand10, top, **kw):
     st = state(hand10, **kw)
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
-    result = pile_decision_nb(params(spec), 0, st[ST_HAND], parse(top)[0], st, RULES, TAB, work,
+    result = pile_decision_nb(params(spec), 0, st[ST_HAND], parse(top)[0], st, RULES, TAB,
                               rng)
     return bool(result[0])
 

@@ -15,7 +15,7 @@ most three melds, so every packing is found by three nested loops; that is exact
 """
 
 from ._jit import jit
-from .tables import SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP, T_WRAP
+from .tables import KEY_VALUE, SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP_KEY, T_WRAP
 
 MAX_MELDS = 600  # every meld of the deck fits: 329, or 589 when runs wrap
 MAX_NODES = 8192
@@ -27,6 +27,8 @@ W_IDS = W_VAL + MAX_NODES
 W_DISCARD = W_IDS + MAX_NODES  # W_DISCARD + card: deadwood kept after discarding card
 WORK_SIZE = W_DISCARD + 52
 NO_DISCARD = 1 << 30
+KEY_SCALE = 1 << 16  # a packing's score: kept deadwood * KEY_SCALE - shedding key
+NO_SCORE = 1 << 60
 ID_BITS = 10  # node_ids packs up to three meld indices + 1, ID_BITS bits each
 SUIT_MASK = SUIT_BITS - 1
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # the four cards of the ace
@@ -51,22 +53,6 @@ def mask_value_nb(mask, tab):
     """Deadwood value of all cards in ``mask``."""
     return (tab[T_SUM + (mask & SUIT_MASK)] + tab[T_SUM + ((mask >> 13) & SUIT_MASK)]
             + tab[T_SUM + ((mask >> 26) & SUIT_MASK)] + tab[T_SUM + ((mask >> 39) & SUIT_MASK)])
-
-
-@jit
-def top_card_nb(mask, tab):
-    """The card a discard sheds first: highest value, then highest index; -1 if empty."""
-    best = -1
-    best_value = -1
-    for suit in range(4):
-        s = (mask >> (13 * suit)) & SUIT_MASK
-        if s != 0:
-            rank = tab[T_TOP + s]
-            value = tab[T_RANK_VALUE + rank]
-            if value >= best_value:  # later suits have higher indices
-                best_value = value
-                best = 13 * suit + rank
-    return best
 
 
 @jit
@@ -255,6 +241,44 @@ def max_meld_value_any_nb(hand, tab, work, stack_i, stack_used, stack_val, best_
 
 
 @jit
+def top_key_nb(mask, tab):
+    """Shedding key of the card a discard sheds first from ``mask``: value * KEY_VALUE +
+    card, so the highest key is the highest value, then the highest index; -1 if empty."""
+    k0 = tab[T_TOP_KEY + (mask & SUIT_MASK)]
+    k1 = tab[T_TOP_KEY + ((mask >> 13) & SUIT_MASK)]
+    k2 = tab[T_TOP_KEY + ((mask >> 26) & SUIT_MASK)]
+    k3 = tab[T_TOP_KEY + ((mask >> 39) & SUIT_MASK)]
+    k1 = k1 + 13 if k1 >= 0 else -1
+    k2 = k2 + 26 if k2 >= 0 else -1
+    k3 = k3 + 39 if k3 >= 0 else -1
+    return max(max(k0, k1), max(k2, k3))
+
+
+@jit
+def _shed_score_nb(used, melded_value, allowed, total, tab):
+    """Score of a packing for the best discard: kept deadwood * KEY_SCALE minus the
+    shedding key of its top free card (lower is better); NO_SCORE when nothing is free."""
+    free = allowed & ~used
+    if free == 0:
+        return NO_SCORE
+    key = top_key_nb(free, tab)
+    return (total - melded_value - key // KEY_VALUE) * KEY_SCALE - key
+
+
+@jit
+def _per_card_nb(used, melded_value, allowed, total, tab, work):
+    """Lower ``work[W_DISCARD + c]`` to the deadwood kept after discarding each free c."""
+    kept = total - melded_value
+    rest = allowed & ~used
+    while rest != 0:
+        c = lowest_card_nb(rest)
+        rest &= rest - 1
+        dw_c = kept - tab[T_RANK_VALUE + c % 13]
+        if dw_c < work[W_DISCARD + c]:
+            work[W_DISCARD + c] = dw_c
+
+
+@jit
 def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     """Best discard from an 11-card hand (the move that decides draws and knocks).
 
@@ -263,47 +287,63 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     whether the card ``watch`` is melded in some arrangement reaching that minimum,
     and whether all cards of ``hand`` can be melded at once (big gin). ``forbidden``
     is a mask of cards that may not be discarded (the card just taken from the pile).
-    Discarding a melded card is covered by the packings that leave its meld out. With
-    ``per_card`` the deadwood kept after each allowed discard goes to
-    ``work[W_DISCARD + card]`` (``NO_DISCARD`` for cards not allowed).
+    Each packing of the candidate melds sheds its top free card; discarding a melded
+    card is covered by the packings that leave its meld out. With ``per_card`` the
+    deadwood kept after each allowed discard goes to ``work[W_DISCARD + card]``
+    (``NO_DISCARD`` for cards not allowed). Packings are scored branch-free (one
+    integer per packing), which is what makes this the cheap step of a turn.
     """
     total = mask_value_nb(hand, tab)
     allowed = hand & ~forbidden
-    count = packings_nb(work, candidate_melds_nb(hand, tab, work))
-    if count < 0:
+    n = candidate_melds_nb(hand, tab, work)
+    if n > MAX_MELDS:
         raise ValueError("meld scratch buffers too small")
-    best_dw = NO_DISCARD
-    best_card = -1
-    best_value = -1
-    watch_dw = NO_DISCARD
-    all_melded = False
     if per_card:
         for c in range(52):
             work[W_DISCARD + c] = NO_DISCARD
-    for k in range(count):
-        used = work[W_USED + k]
-        if used == hand:
-            all_melded = True
-        free = allowed & ~used
-        if free == 0:
-            continue
+        _per_card_nb(0, 0, allowed, total, tab, work)
+    best = _shed_score_nb(0, 0, allowed, total, tab)
+    watched = NO_SCORE
+    all_melded = False
+    for i in range(n):
+        mi = work[W_MELDS + i]
+        vi = work[W_VALS + i]
+        score = _shed_score_nb(mi, vi, allowed, total, tab)
+        best = min(best, score)
+        if mi & watch:
+            watched = min(watched, score)
+        all_melded |= mi == hand
         if per_card:
-            kept = total - work[W_VAL + k]
-            rest = free
-            while rest != 0:
-                c = lowest_card_nb(rest)
-                rest &= rest - 1
-                dw_c = kept - tab[T_RANK_VALUE + c % 13]
-                if dw_c < work[W_DISCARD + c]:
-                    work[W_DISCARD + c] = dw_c
-        card = top_card_nb(free, tab)
-        value = tab[T_RANK_VALUE + card % 13]
-        dw = total - work[W_VAL + k] - value
-        if dw < best_dw or (dw == best_dw and (value > best_value or (
-                value == best_value and card > best_card))):
-            best_dw = dw
-            best_card = card
-            best_value = value
-        if used & watch and dw < watch_dw:
-            watch_dw = dw
-    return best_dw, best_card, watch_dw == best_dw, all_melded
+            _per_card_nb(mi, vi, allowed, total, tab, work)
+        for j in range(i + 1, n):
+            mj = work[W_MELDS + j]
+            if mj & mi:
+                continue
+            mij = mi | mj
+            vij = vi + work[W_VALS + j]
+            score = _shed_score_nb(mij, vij, allowed, total, tab)
+            best = min(best, score)
+            if mij & watch:
+                watched = min(watched, score)
+            all_melded |= mij == hand
+            if per_card:
+                _per_card_nb(mij, vij, allowed, total, tab, work)
+            for m in range(j + 1, n):
+                mm = work[W_MELDS + m]
+                if mm & mij:
+                    continue
+                used = mij | mm
+                vm = vij + work[W_VALS + m]
+                score = _shed_score_nb(used, vm, allowed, total, tab)
+                best = min(best, score)
+                if used & watch:
+                    watched = min(watched, score)
+                all_melded |= used == hand
+                if per_card:
+                    _per_card_nb(used, vm, allowed, total, tab, work)
+    if best == NO_SCORE:
+        return NO_DISCARD, -1, False, all_melded
+    key = (-best) % KEY_SCALE
+    dw = (best + key) // KEY_SCALE
+    watch_dw = (watched + (-watched) % KEY_SCALE) // KEY_SCALE
+    return dw, key % KEY_VALUE, watch_dw == dw, all_melded

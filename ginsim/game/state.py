@@ -1,31 +1,68 @@
-"""Layout of a hand in progress: the int64 ``st`` array shared by the hand loop and the
-policy kernel.
+"""Layout of a hand in progress: one int64 array, the *hand state*, shared by the turn
+phases (:mod:`ginsim.simulator.phases_nb`), the policy kernel and the showdown.
+
+``hs[:WORK_SIZE]`` is the meld kernels' scratch (:mod:`ginsim.game.melds_nb`), so a
+kernel that needs scratch takes the hand state itself; the *position* follows at
+``POSITION_START``: the fields below, the discard pile (``hs[ST_PILE:]``, bottom first,
+``ST_PILE_LEN`` cards), the shuffled deck (``hs[ST_DECK:]``; the stock is
+``deck[hs[ST_POS]:]``), the knocker's melds and the hand's result. Copying
+``hs[POSITION_START:POSITION_END]`` (and the random streams) branches a hand.
 
 Public fields (what both players see) are marked; a policy reads only those and its
-own hand. The discard pile itself lives in a separate array (bottom first) and the
-deck in a third (the stock is ``deck[st[ST_POS]:]``).
+own hand.
 """
 
-ST_HAND = 0  # ST_HAND + seat: that seat's hand mask (private)
-ST_PILE_MASK = 2  # public: cards now in the discard pile
-ST_PILE_LEN = 3  # public
-ST_POS = 4  # public as the stock size 52 - st[ST_POS]; the next stock card is deck[st[ST_POS]]
-ST_TURNS = 5  # public: draws so far
-ST_UPCARD_TAKEN = 6  # public
-ST_ENDING = 7  # -1 while running, else an ENDING_* code
-ST_KNOCKER = 8
-ST_KNOCK_DEADWOOD = 9
-ST_DEALER = 10  # public
-ST_UPCARD = 11  # public
-ST_TAKEN = 12  # ST_TAKEN + seat, public: cards that seat took from the pile and still holds
-ST_DISCARDED = 14  # ST_DISCARDED + seat, public: every card that seat has discarded
-ST_PASSED = 16  # ST_PASSED + seat, public: pile tops that seat declined
-ST_KNOCK_LIMIT = 18  # public: this hand's knock limit (Oklahoma: set by the upcard)
-ST_MULTIPLIER = 19  # public: the hand's score multiplier (Oklahoma double suits)
-ST_SIZE = 20
+from .melds_nb import WORK_SIZE
+
+ST_BASE = WORK_SIZE
+POSITION_START = ST_BASE
+ST_HAND = ST_BASE + 0  # ST_HAND + seat: that seat's hand mask (private)
+ST_PILE_MASK = ST_BASE + 2  # public: cards now in the discard pile
+ST_PILE_LEN = ST_BASE + 3  # public
+ST_POS = ST_BASE + 4  # public as the stock size 52 - hs[ST_POS]; next stock card deck[pos]
+ST_TURNS = ST_BASE + 5  # public: draws so far
+ST_UPCARD_TAKEN = ST_BASE + 6  # public
+ST_ENDING = ST_BASE + 7  # -1 while running, else an ENDING_* code
+ST_KNOCKER = ST_BASE + 8
+ST_KNOCK_DEADWOOD = ST_BASE + 9
+ST_DEALER = ST_BASE + 10  # public
+ST_UPCARD = ST_BASE + 11  # public
+ST_TAKEN = ST_BASE + 12  # ST_TAKEN + seat, public: cards that seat took from the pile, held
+ST_DISCARDED = ST_BASE + 14  # ST_DISCARDED + seat, public: every card that seat discarded
+ST_PASSED = ST_BASE + 16  # ST_PASSED + seat, public: pile tops that seat declined
+ST_KNOCK_LIMIT = ST_BASE + 18  # public: this hand's knock limit (Oklahoma: the upcard's)
+ST_MULTIPLIER = ST_BASE + 19  # public: the hand's score multiplier (Oklahoma double suits)
+ST_HAND_ID = ST_BASE + 20  # the hand's index (trace rows carry it)
+ST_TRACE_ROW = ST_BASE + 21  # next row of the optional per-turn trace
+ST_DRAWN = ST_BASE + 22  # the card drawn this turn (-1 before the draw)
+ST_SOURCE = ST_BASE + 23  # SOURCE_* of this turn's draw
+ST_FORBIDDEN = ST_BASE + 24  # mask of the card taken from the pile this turn (0 otherwise)
+ST_PLANNED = ST_BASE + 25  # 1 when the draw decision already chose the discard below
+ST_PLAN_DISCARD = ST_BASE + 26
+ST_PLAN_DEADWOOD = ST_BASE + 27
+ST_PLAN_KNOCK = ST_BASE + 28
+ST_PLAN_BIG_GIN = ST_BASE + 29
+ST_FIELDS = 30
+ST_PILE = ST_BASE + ST_FIELDS  # 52 slots: the discard pile, bottom first
+ST_DECK = ST_PILE + 52  # 52 slots: the deck in dealing order
+ST_KMELDS = ST_DECK + 52  # 4 slots: the knocker's melds at the showdown
+RES_BASE = ST_KMELDS + 4
+RES_OUTCOME = RES_BASE + 0  # OUT_* code of :mod:`ginsim.game.scoring_nb`
+RES_KNOCKER = RES_BASE + 1  # seat that knocked, -1 for a dead hand
+RES_KNOCKER_DEADWOOD = RES_BASE + 2  # K (0 for gin), -1 if dead
+RES_DEFENDER_BEFORE = RES_BASE + 3  # the defender's own best deadwood, -1 if dead
+RES_DEFENDER_DEADWOOD = RES_BASE + 4  # D after layoffs, -1 if dead
+RES_POINTS = RES_BASE + 5  # RES_POINTS + seat: points that seat scored in the hand
+RES_STOCK_LEFT = RES_BASE + 7  # cards left in the stock when the hand ended
+POSITION_END = RES_BASE + 8
+HS_SIZE = POSITION_END
 
 ENDING_KNOCK = 0  # the knocker laid down 10 cards after a discard
 ENDING_BIG_GIN = 1  # all 11 cards melded, no discard
 ENDING_DEAD = 2
+
+SOURCE_DEAL = -1  # no draw: the first turn of the eleven-card deal, or the deal itself
+SOURCE_STOCK = 0
+SOURCE_PILE = 1
 
 FULL_DECK = (1 << 52) - 1

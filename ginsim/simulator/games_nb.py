@@ -11,8 +11,9 @@ game it might not finish, and returns ``(rows written, next game to play)``.
 """
 
 from ..game._jit import jit
-from ..game.rng_nb import shuffle_nb, stream_key_nb
+from ..game.rng_nb import stream_key_nb
 from .hand_nb import play_and_record_nb
+from .phases_nb import shuffle_deck_nb
 
 SYSTEM_STANDARD = 0
 SYSTEM_HOLLYWOOD = 1
@@ -27,13 +28,9 @@ GAME_STREAM = 7
 def _play_one_nb(game_key, h, row, dealer, pair_params, rules, tab, out, trace, scratch, rng):
     """Deal hand ``h`` of a game and play it between the two rows of ``pair_params``;
     returns the winning seat, or -1 when nobody scored."""
-    deck = scratch[0:52]
-    for c in range(52):
-        deck[c] = c
-    rng[2] = stream_key_nb(game_key, h, 0)
-    shuffle_nb(deck, rng, 2)
-    play_and_record_nb(h, row, dealer, game_key, pair_params, rules, tab, out, trace, 0,
-                       scratch, rng)
+    shuffle_deck_nb(scratch, rng, game_key, h)
+    play_and_record_nb(h, row, dealer, game_key, pair_params, rules, tab, out, trace, scratch,
+                       rng)
     a = out[row].points_a
     b = out[row].points_b
     if a > b:

@@ -2,11 +2,11 @@
 
 Contract: numba functions over the float64 parameter rows of both seats (layout in
 :mod:`ginsim.strategies.params`; ``params[seat]`` is the deciding player's), the
-packed rules, the hand state ``st`` (:mod:`ginsim.game.state`), int64 masks and the
-``work`` scratch array; nothing is allocated. ``rng[seat]`` is the deciding player's
-random stream.
+packed rules, the hand state ``hs`` (:mod:`ginsim.game.state`; its first ``WORK_SIZE``
+slots are the meld scratch) and int64 masks; nothing is allocated. ``rng[seat]`` is
+the deciding player's random stream.
 
-A player sees only what it may: its own hand (``st[ST_HAND + seat]``), the pile
+A player sees only what it may: its own hand (``hs[ST_HAND + seat]``), the pile
 (``ST_PILE_MASK`` and the top card passed in), the stock size, and the public history
 (``ST_TAKEN``, ``ST_DISCARDED``, ``ST_PASSED``). Nothing here reads the other hand or
 the deck.
@@ -106,9 +106,9 @@ def near_cards_nb(cards, reach):
 
 
 @jit
-def stock_bucket_nb(params, seat, st):
+def stock_bucket_nb(params, seat, hs):
     """The strategy's stock bucket now: 0 while stock >= edge 1, ..., 3 below edge 3."""
-    stock_left = 52 - st[ST_POS]
+    stock_left = 52 - hs[ST_POS]
     bucket = 0
     while bucket < N_BUCKETS - 1 and stock_left < params[seat, P_EDGES + bucket]:
         bucket += 1
@@ -116,41 +116,41 @@ def stock_bucket_nb(params, seat, st):
 
 
 @jit
-def knock_threshold_nb(params, seat, st):
+def knock_threshold_nb(params, seat, hs):
     """Highest deadwood this strategy knocks with now: its threshold for the current
     stock bucket, never above the hand's knock limit."""
-    bucket = stock_bucket_nb(params, seat, st)
-    return min(int(params[seat, P_KNOCK + bucket]), st[ST_KNOCK_LIMIT])
+    bucket = stock_bucket_nb(params, seat, hs)
+    return min(int(params[seat, P_KNOCK + bucket]), hs[ST_KNOCK_LIMIT])
 
 
 @jit
-def undercut_estimate_nb(params, seat, deadwood, st):
+def undercut_estimate_nb(params, seat, deadwood, hs):
     """Estimated chance that a knock at ``deadwood`` is undercut (see undercut_table).
 
     Memory level 2 counts each card the opponent took from the pile as two extra draws
     of progress for the opponent.
     """
-    stock = 52 - st[ST_POS]
+    stock = 52 - hs[ST_POS]
     if params[seat, P_MEMORY] >= 2:
-        stock -= 2 * popcount_nb(st[ST_TAKEN + 1 - seat])
+        stock -= 2 * popcount_nb(hs[ST_TAKEN + 1 - seat])
     bucket = min(max(stock, 0) // UNDERCUT_STOCK_STEP, UNDERCUT_TABLE.shape[1] - 1)
     return UNDERCUT_TABLE[min(deadwood, UNDERCUT_TABLE.shape[0] - 1), bucket]
 
 
 @jit
-def should_knock_nb(params, seat, deadwood, st, rules):
+def should_knock_nb(params, seat, deadwood, hs, rules):
     """Knock (or go gin) with ``deadwood`` kept? Gin always; otherwise within the
     threshold of the current stock bucket, unless waiting for gin is preferred."""
-    if deadwood > knock_threshold_nb(params, seat, st):
+    if deadwood > knock_threshold_nb(params, seat, hs):
         return False
     if deadwood == 0:
         return True
-    chart = int(params[seat, P_CHART + stock_bucket_nb(params, seat, st)])
+    chart = int(params[seat, P_CHART + stock_bucket_nb(params, seat, hs)])
     if chart != 0 and deadwood < 31 and (chart >> deadwood) & 1 == 0:
         return False
     if params[seat, P_UNDERCUT] >= 1.0:
         return True
-    return undercut_estimate_nb(params, seat, deadwood, st) <= params[seat, P_UNDERCUT]
+    return undercut_estimate_nb(params, seat, deadwood, hs) <= params[seat, P_UNDERCUT]
 
 
 @jit
@@ -166,7 +166,7 @@ def random_card_nb(mask, rng, stream):
 
 
 @jit
-def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
+def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
     """Discard by kept deadwood minus the worth of live outs, plus feeding risk.
 
     Score of discarding ``c`` = deadwood kept - ``outs`` x live cards that would make
@@ -175,11 +175,11 @@ def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
     (memory 2: 2 if ``c`` melds with two of the opponent's known cards, 1 if it is near
     one of them, minus 1 if it is near a card the opponent discarded or passed). Lowest
     score wins; ties go to the higher-value card, then the higher index. Needs
-    ``work[W_DISCARD:]`` from ``best_discard_nb(..., per_card=True)``.
+    ``hs[W_DISCARD:]`` from ``best_discard_nb(..., per_card=True)``.
     """
     opp = 1 - seat
-    known = st[ST_TAKEN + opp]
-    live = FULL_DECK & ~hand & ~st[ST_PILE_MASK] & ~known
+    known = hs[ST_TAKEN + opp]
+    live = FULL_DECK & ~hand & ~hs[ST_PILE_MASK] & ~known
     w_outs = params[seat, P_OUTS_WEIGHT]
     level2 = params[seat, P_MEMORY] >= 2
     w_danger = params[seat, P_DANGER_WEIGHT]
@@ -189,7 +189,7 @@ def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
     if level2:
         fits = meld_completions_nb(known, tab)
         near = near_cards_nb(known, 2)
-        shunned = near_cards_nb(st[ST_DISCARDED + opp] | st[ST_PASSED + opp], 1)
+        shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
     best = -1
     best_score = 1e18
     best_value = -1
@@ -198,7 +198,7 @@ def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
         c = lowest_card_nb(rest)
         rest &= rest - 1
         kept = hand & ~(1 << c)
-        score = work[W_DISCARD + c] - w_outs * popcount_nb(meld_completions_nb(kept, tab) & live)
+        score = hs[W_DISCARD + c] - w_outs * popcount_nb(meld_completions_nb(kept, tab) & live)
         if level2:
             risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
             risk -= (shunned >> c) & 1
@@ -212,8 +212,25 @@ def memory_discard_nb(params, seat, hand, forbidden, st, tab, work):
 
 
 @jit
-def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, st, rules, tab, work,
-                  rng):
+def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng):
+    """The discard this strategy makes from 11 cards when it does not knock.
+
+    ``(dw, card)`` is the best-deadwood discard (``best_discard_nb``, with ``per_card``
+    when the strategy has memory). Returns ``(discard, kept deadwood)``: a random legal
+    card for the random family, the memory-weighted choice with memory, else the
+    best-deadwood discard.
+    """
+    if int(params[seat, P_KIND]) == KIND_RANDOM:
+        card = random_card_nb(hand & ~forbidden, rng, seat)
+        return card, min_deadwood_nb(hand & ~(1 << card), tab, hs)
+    if params[seat, P_MEMORY] >= 1:
+        card = memory_discard_nb(params, seat, hand, forbidden, hs, tab)
+        return card, hs[W_DISCARD + card]
+    return card, dw
+
+
+@jit
+def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules, tab, rng):
     """Discard, knock or big gin from 11 cards once the best discard is known.
 
     Returns ``(discard, kept deadwood, knock, big_gin)``. Big gin is declared whenever
@@ -222,31 +239,26 @@ def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, st, rules
     """
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return -1, 0, True, True
-    if should_knock_nb(params, seat, dw, st, rules):
+    if should_knock_nb(params, seat, dw, hs, rules):
         return card, dw, True, False
-    if int(params[seat, P_KIND]) == KIND_RANDOM:
-        card = random_card_nb(hand & ~forbidden, rng, seat)
-        return card, min_deadwood_nb(hand & ~(1 << card), tab, work), False, False
-    if params[seat, P_MEMORY] >= 1:
-        card = memory_discard_nb(params, seat, hand, forbidden, st, tab, work)
-        return card, work[W_DISCARD + card], False, False
+    card, dw = discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng)
     return card, dw, False, False
 
 
 @jit
-def choose_discard_nb(params, seat, hand, forbidden, st, rules, tab, work, rng):
+def choose_discard_nb(params, seat, hand, forbidden, hs, rules, tab, rng):
     """Discard from an 11-card hand: ``(discard, kept deadwood, knock, big_gin)``.
 
     ``forbidden`` is a mask of the card just taken from the pile (0 after a stock draw).
     """
-    dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, work,
+    dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs,
                                               params[seat, P_MEMORY] >= 1)
-    return after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, st, rules, tab,
-                         work, rng)
+    return after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules, tab,
+                         rng)
 
 
 @jit
-def pile_decision_nb(params, seat, hand, top, st, rules, tab, work, rng):
+def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     """Whether to take the pile's top card into the 10-card ``hand``, and what then.
 
     Returns ``(take, discard, kept deadwood, knock, big_gin)``; the last four are
@@ -261,16 +273,16 @@ def pile_decision_nb(params, seat, hand, top, st, rules, tab, work, rng):
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         if below_nb(rng, seat, 2) == 0:
             return False, -1, 0, False, False
-        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, st, rules, tab,
-                                                 work, rng)
+        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, hs, rules, tab,
+                                                 rng)
         return True, card, dw, knock, big
     draw = int(params[seat, P_DRAW])
     if draw == DRAW_NEVER:
         return False, -1, 0, False, False
     if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top, tab):
         return False, -1, 0, False, False
-    now = min_deadwood_nb(hand, tab, work) if draw == DRAW_IMPROVE else 0
-    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, work,
+    now = min_deadwood_nb(hand, tab, hs) if draw == DRAW_IMPROVE else 0
+    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
                                                    params[seat, P_MEMORY] >= 1)
     if draw == DRAW_IMPROVE:
         take = dw < now
@@ -278,38 +290,21 @@ def pile_decision_nb(params, seat, hand, top, st, rules, tab, work, rng):
         take = melded
     if not (take or (all_melded and big_gin_on)):
         return False, -1, 0, False, False
-    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, st,
-                                         rules, tab, work, rng)
+    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
+                                         rules, tab, rng)
     return True, card, dw, knock, big
 
 
 @jit
-def last_discard_decision_nb(params, seat, hand, top, st, rules, tab, work):
+def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
     """The 50th-card rule (§5.3): take the final discard only to knock or go gin.
 
     Returns ``(take, discard, kept deadwood, knock, big_gin)``.
     """
     taken = hand | (1 << top)
-    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, work)
+    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, hs)
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return True, -1, 0, True, True
-    if card >= 0 and should_knock_nb(params, seat, dw, st, rules):
+    if card >= 0 and should_knock_nb(params, seat, dw, hs, rules):
         return True, card, dw, True, False
     return False, -1, 0, False, False
-
-
-@jit
-def wait_discard_nb(params, seat, hand, forbidden, st, tab, work, rng):
-    """The discard this strategy makes from 11 cards when it does not knock.
-
-    Returns ``(discard, kept deadwood)``: a random legal card for the random family,
-    the memory-weighted choice with memory, else the best-deadwood discard.
-    """
-    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, work, params[seat, P_MEMORY] >= 1)
-    if int(params[seat, P_KIND]) == KIND_RANDOM:
-        card = random_card_nb(hand & ~forbidden, rng, seat)
-        return card, min_deadwood_nb(hand & ~(1 << card), tab, work)
-    if params[seat, P_MEMORY] >= 1:
-        card = memory_discard_nb(params, seat, hand, forbidden, st, tab, work)
-        return card, work[W_DISCARD + card]
-    return card, dw
