@@ -20,8 +20,8 @@ from ginsim.analysis.knock_chart import (
     STRATEGY_EDGES,
     chart_masks,
     chart_spec,
+    chart_table,
     decisions_frame,
-    knock_chart,
 )
 from ginsim.simulator.engine import play_records
 
@@ -46,7 +46,7 @@ def main() -> None:
     spec = args.start
     for r in range(args.rounds):
         frame = decisions_frame(spec, args.opponent, args.hands, seed=args.seed + r)
-        masks = chart_masks(knock_chart(frame, STRATEGY_EDGES))
+        masks = chart_masks(chart_table(frame, STRATEGY_EDGES))
         spec = chart_spec(args.base, masks)
         print(f"round {r}: {len(frame):,} decision points -> {spec}")
     chart = paired_points(spec, args.opponent, args.deals, seed=1000)

@@ -14,8 +14,8 @@ from reference import (
 from ginsim.analysis.knock_chart import (
     chart_masks,
     chart_spec,
+    chart_table,
     decisions_frame,
-    knock_chart,
     plain_words,
 )
 from ginsim.game.cards import mask_to_cards
@@ -83,7 +83,7 @@ def test_chunking_and_determinism():
 
 def test_chart_table_and_words():
     frame = decisions_frame("simple", "simple", hands=20_000, seed=1)
-    chart = knock_chart(frame, edges=(24, 16, 8))
+    chart = chart_table(frame, edges=(24, 16, 8))
     assert set(chart.columns) >= {"deadwood", "stock", "n", "gain", "low", "high", "verdict"}
     assert chart["n"].sum() == len(frame)
     cell = chart.iloc[0]

@@ -11,16 +11,27 @@ plain-words answer, with no charts or files (those are ``ginsim.reports``).
 
 from __future__ import annotations
 
+import math
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from .. import __version__
 from ..game.rules import Rules
+from .frames import stock_in_play_order
 from .games import game_summary, play_games
-from .knock_chart import decisions_frame, knock_chart, plain_words
+from .knock_chart import (
+    KnockAdvice,
+    card_words,
+    chart_table,
+    decisions_frame,
+    plain_words,
+    threshold_card,
+)
 from .metrics import (
     cells_from_hands,
     expected_points,
@@ -40,6 +51,8 @@ from .sweeps import (
 
 STUDIES = ("knock", "strategies", "variants")
 DEFAULT_HANDS = {"knock": 200_000, "strategies": 200_000, "variants": 200_000}
+DEFAULT_SEED = 0  # the one default seed of every command and study
+ANSWER_LIMIT = 500  # characters of the report's answer
 
 
 @dataclass
@@ -51,21 +64,72 @@ class StudyResult:
     tables: dict[str, pd.DataFrame]
     notes: dict[str, str] = field(default_factory=dict)
     methods: dict[str, str] = field(default_factory=dict)
+    rules: Rules | None = None
+    advice: KnockAdvice | None = None
+
+
+def rules_words(rules: Rules) -> str:
+    """The rules that decide when to knock, in a short phrase: the preset name, the knock
+    limit, the gin and undercut bonuses and the tie rule."""
+    name = rules.name()
+    if rules.oklahoma:
+        limit = "the upcard sets the knock limit"
+    elif rules.knock_limit == 0:
+        limit = "no knocking, gin only"
+    else:
+        limit = f"knock at {rules.knock_limit} or less"
+    tie = "a tie counts as an undercut" if rules.undercut_on_tie else "a tie is no undercut"
+    parts = [limit, f"gin bonus {rules.gin_bonus}", f"undercut bonus {rules.undercut_bonus}",
+             tie]
+    if rules.big_gin_bonus is not None:
+        parts.append(f"big gin {rules.big_gin_bonus}")
+    if rules.deal == "eleven":
+        parts.append("eleven-card deal")
+    label = "custom rules" if name == "custom" else f"`{name}` rules"
+    return f"{label} ({', '.join(parts)})"
+
+
+def knock_answer(advice: KnockAdvice, rules: Rules) -> str:
+    """The report's answer: at most three sentences and :data:`ANSWER_LIMIT` characters
+    saying what to do (read off ``advice.card``), under which rules, what it is worth per
+    hand, and whether it is an exploit of a fixed bot."""
+    mean, low, high = advice.value
+    interval = (f"95% CI {low:+.2f} to {high:+.2f}" if math.isfinite(low) and
+                math.isfinite(high) else "95% CI n/a: too few hands")
+    worth = (f"Under {rules_words(rules)} this nets {mean:+.2f} points per hand against "
+             f"`{advice.measured_against}` ({interval}).")
+    if advice.exploits:
+        caveat = (f"It is a best response to the fixed `{advice.exploits}` bot, an exploit "
+                  "of that bot, not advice against a player who adapts.")
+    else:
+        caveat = "No opponent who adapts can gain against it by knocking differently."
+    for what in (card_words(advice.card), "knock as the knock card below shows"):
+        answer = f"{what[:1].upper()}{what[1:]} (knock card below). {worth} {caveat}"
+        if len(answer) <= ANSWER_LIMIT:
+            return answer
+    return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
 
 
 def _methods(rules: Rules, hands: int, seed: int, wall: float, extra: dict[str, str]
              ) -> dict[str, str]:
-    return {"ginsim version": __version__, "rules": f"{rules.name()} ({rules.to_dict()})",
+    return {"ginsim version": __version__,
+            "rules": f"{rules_words(rules)}; every field under 'Rules in force'",
             "hands per comparison": f"{hands:,}", "seed": str(seed),
             "run time": f"{wall:.1f} s", **extra}
 
 
-def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = 1,
+def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
                 rules: Rules | str | None = None,
                 opponents: Sequence[str] = ("simple", "memory2"),
                 thresholds: Sequence[int] = tuple(range(11)), n_jobs: int | None = None,
-                progress: bool | None = None) -> StudyResult:
-    """When should I knock? See the module docstring. ``hands`` per comparison."""
+                progress: bool | None = None, advice: KnockAdvice | None = None
+                ) -> StudyResult:
+    """When should I knock? See the module docstring. ``hands`` per comparison.
+
+    The answer and the knock card come from ``advice``; without one (until an equilibrium
+    chart is given) they come from the best fixed threshold against ``opponents[0]``,
+    labelled as an exploit of that bot.
+    """
     rules = Rules.coerce(rules)
     t0 = time.perf_counter()
     deals = max(hands // 2, 1)
@@ -78,28 +142,32 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = 1,
     baseline = runs.hands[(f"simple:knock={max(thresholds)}", opponents[0], rules.name())]
     cells = cells_from_hands(baseline)
     chart_frame = decisions_frame("simple", opponents[0], hands, seed + 2, rules)
-    chart = knock_chart(chart_frame)
+    chart = chart_table(chart_frame)
+    if advice is None:
+        top = best.iloc[0]
+        advice = KnockAdvice(
+            card=threshold_card(int(top.best_threshold), max(rules.knock_limit, 1)),
+            value=(float(top["mean"]), float(top["low"]), float(top["high"])),
+            measured_against=str(top.opponent), exploits=str(top.opponent),
+            source=f"the best fixed knock threshold against `{top.opponent}` "
+                   f"(`simple:knock=t`, t = {min(thresholds)}..{max(thresholds)})")
     tables = {
         "threshold_sweep": sweep,
         "best_response": best,
         "threshold_matrix": matrix,
         "undercut_by_deadwood": undercut_by_deadwood(cells),
-        "undercut_by_deadwood_stock": undercut_by_deadwood_stock(cells),
+        "undercut_by_deadwood_stock": stock_in_play_order(undercut_by_deadwood_stock(cells)),
         "knock_chart": chart,
+        "knock_card": advice.card,
         "outcome_mix": outcome_mix(cells, label=f"simple vs {opponents[0]}"),
         "hand_length": hand_length(turns_from_hands(baseline)),
     }
-    lines = []
-    for row in best.itertuples():
-        lines.append(f"against `{row.opponent}`, the best fixed threshold is to knock only "
-                     f"at deadwood <= {row.best_threshold} ({row.mean:+.2f} points per hand "
-                     f"more than the opponent, paired 95% CI "
-                     f"[{row.low:+.2f}, {row.high:+.2f}]; next best {row.runner_up}: "
-                     f"{row.runner_up_mean:+.2f})")
-    answer = "Knock thresholds: " + "; ".join(lines) + ". " + plain_words(chart, opponents[0])
+    notes = {"chart_words": plain_words(chart, opponents[0])}
     width = float((sweep["high"] - sweep["low"]).max() / 2)
     wall = time.perf_counter() - t0
     methods = _methods(rules, hands, seed, wall, {
+        "answer": f"the knock card is {advice.source}; its value was measured against "
+                  f"`{advice.measured_against}`",
         "sweep": f"simple:knock=t for t in {list(thresholds)} against {list(opponents)}, "
                  f"{deals:,} duplicate deals each (every deal played twice, seats swapped)",
         "intervals": f"paired by deal, normal 95%; widest half-width {width:.3f} points/hand",
@@ -107,10 +175,11 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = 1,
                        f"`{opponents[0]}`, knock now vs wait one turn from the same cards",
         "hands played": f"{runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands:,}",
     })
-    return StudyResult("knock", answer, tables, methods=methods)
+    return StudyResult("knock", knock_answer(advice, rules), tables, notes=notes,
+                       methods=methods, rules=rules, advice=advice)
 
 
-def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = 1,
+def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAULT_SEED,
                      rules: Rules | str | None = None,
                      strategies: Sequence[str] = ("simple", "memory1", "memory2", "gin_hunter",
                                                   "early_knocker", "chart"),
@@ -132,10 +201,11 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = 1,
     methods = _methods(rules, hands, seed, time.perf_counter() - t0, {
         "design": "duplicate deals, paired by deal", "strategies": ", ".join(strategies)})
     return StudyResult("strategies", answer, {"strategy_matrix": matrix, "outcome_mix": mixes,
-                                              "expected_points": points}, methods=methods)
+                                              "expected_points": points}, methods=methods,
+                       rules=rules)
 
 
-def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = 1,
+def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = DEFAULT_SEED,
                    variants: Sequence[str] = ("modern", "classic", "palace", "oklahoma",
                                               "straight", "tedesco", "eleven", "big_gin"),
                    games: int = 20_000, n_jobs: int | None = None,
@@ -148,29 +218,46 @@ def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = 1,
     summary = game_summary(game_rows)
     p = summary.set_index("statistic").loc["p_a_wins_game"]
     wide = comparison.pivot(index="variant", columns="statistic", values="value")
-    answer = (f"Across rule sets, simple vs simple ends in gin most often under "
-              f"{wide['gin_rate'].idxmax()} ({wide['gin_rate'].max():.1%}) and is undercut "
-              f"most under {wide['undercut_rate'].idxmax()}; memory2 wins a modern game to "
-              f"100 against simple with probability {p.value:.3f} (95% CI [{p.low:.3f}, "
-              f"{p.high:.3f}], {games:,} games).")
+    answer = (f"Across rule sets, `simple` against `simple` ends in gin most often under "
+              f"`{wide['gin_rate'].idxmax()}` ({wide['gin_rate'].max():.1%} of hands) and is "
+              f"undercut most often under `{wide['undercut_rate'].idxmax()}`; `memory2` wins "
+              f"a modern game to 100 against `simple` {p.value:.1%} of the time (95% CI "
+              f"{p.low:.1%}–{p.high:.1%}, {games:,} games).")
     methods = _methods(Rules(), hands, seed, time.perf_counter() - t0, {
         "variants": ", ".join(variants), "games": f"{games:,} games memory2 vs simple"})
     tables = {"variant_comparison": comparison, "game_summary": summary}
-    return StudyResult("variants", answer, tables, methods=methods)
+    return StudyResult("variants", answer, tables, methods=methods, rules=Rules())
 
 
-def run_study(name: str, hands: int | None = None, seed: int = 1,
+def run_study(name: str, hands: int | None = None, seed: int = DEFAULT_SEED,
               rules: Rules | str | None = None, n_jobs: int | None = None,
               progress: bool | None = None) -> StudyResult:
-    """Run the study ``name`` (one of STUDIES) at ``hands`` per comparison."""
+    """Run the study ``name`` (one of STUDIES) at ``hands`` per comparison. Intervals that
+    a tiny sample cannot give are left missing (shown "n/a"), without numpy warnings."""
     if name not in STUDIES:
         raise ValueError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)} or all")
     size = DEFAULT_HANDS[name] if hands is None else hands
-    if name == "knock":
-        return knock_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
-    if name == "strategies":
-        return strategies_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
-    return variants_study(size, seed, n_jobs=n_jobs, progress=progress)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if name == "knock":
+            return knock_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
+        if name == "strategies":
+            return strategies_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
+        return variants_study(size, seed, n_jobs=n_jobs, progress=progress)
+
+
+def missing_intervals(result: StudyResult) -> int:
+    """How many rows of ``result``'s tables have a value but no 95% interval (too few
+    hands or decisions behind them)."""
+    count = 0
+    for table in result.tables.values():
+        if {"low", "high"} <= set(table.columns) and "verdict" not in table.columns:
+            centre = next((c for c in ("mean", "rate", "value", "gain") if c in table), None)
+            if centre is None:
+                continue
+            has_value = table[centre].notna()
+            count += int((has_value & (table["low"].isna() | table["high"].isna())).sum())
+    return count
 
 
 def stored_study(path: str) -> StudyResult:
@@ -182,17 +269,22 @@ def stored_study(path: str) -> StudyResult:
     tables = result.tables
     cells, turns = tables["cells"], tables["turns"]
     jobs = result.manifest.get("jobs", [])
-    pair = " and ".join(f"`{j.get('a')}` vs `{j.get('b')}`" for j in jobs) or "the stored run"
+    pair = " and ".join(f"{j.get('a')} vs {j.get('b')}" for j in jobs) or "the stored run"
     points = expected_points(cells)
     diff = points.set_index("statistic").loc["points_a_minus_b"]
     mix = outcome_mix(cells, label=pair)
     answer = (f"In the stored run ({pair}, {int(cells.hands.sum()):,} hands), seat a scores "
               f"{diff['mean']:+.2f} points per hand more than seat b (95% CI "
-              f"[{diff['low']:+.2f}, {diff['high']:+.2f}]).")
-    methods = {"store": str(path), "ginsim version": str(result.manifest.get("version", "")),
-               "seed": str(jobs[0].get("seed", "")) if jobs else "",
-               "rules": str(jobs[0].get("rules", "")) if jobs else ""}
+              f"{diff['low']:+.2f} to {diff['high']:+.2f}).")
+    rules = None
+    if jobs and isinstance(jobs[0].get("rules"), dict):
+        rules = Rules(**jobs[0]["rules"])
+    version = result.manifest.get("ginsim_version") or result.manifest.get("version")
+    methods = {"store": str(path), "ginsim version": str(version or "not recorded"),
+               "seed": ", ".join(str(j.get("seed", "")) for j in jobs) or "not recorded",
+               "rules": rules_words(rules) if rules else "not recorded"}
     return StudyResult("stored", answer, {
         "outcome_mix": mix, "undercut_by_deadwood": undercut_by_deadwood(cells),
-        "undercut_by_deadwood_stock": undercut_by_deadwood_stock(cells),
-        "expected_points": points, "hand_length": hand_length(turns)}, methods=methods)
+        "undercut_by_deadwood_stock": stock_in_play_order(undercut_by_deadwood_stock(cells)),
+        "expected_points": points, "hand_length": hand_length(turns)}, methods=methods,
+        rules=rules)

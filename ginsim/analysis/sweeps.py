@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ..game.rules import Rules
@@ -40,12 +41,17 @@ def play_pairs(pairs: Sequence[tuple[str, str, Rules | str]], deals: int, seed: 
     return PairedRuns(hands, result.wall_s, sum(j.hands for j in jobs))
 
 
+def _undercut_share(hands: pd.DataFrame, seat: str) -> float:
+    """Share of ``seat``'s non-gin knocks that were undercut (NaN when it never knocked)."""
+    knocks = hands.outcome[(hands.knocker == seat) & hands.outcome.isin(("knock", "undercut"))]
+    return float((knocks == "undercut").mean()) if len(knocks) else float("nan")
+
+
 def _paired_row(hands: pd.DataFrame) -> dict[str, float]:
     row = paired_difference(hands).iloc[0]
-    knocked = hands.knocker == "a"
-    undercut = float((hands.outcome[knocked] == "undercut").mean()) if knocked.any() else 0.0
     return {"mean": row["mean"], "low": row["low"], "high": row["high"], "n": int(row["n"]),
-            "undercut_rate": undercut}
+            "undercut_rate": _undercut_share(hands, "a"),
+            "opponent_undercut_rate": _undercut_share(hands, "b")}
 
 
 def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: int,
@@ -56,7 +62,9 @@ def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: 
 
     Columns: ``threshold``, ``opponent``, ``mean`` (paired points per hand, the
     threshold player minus the opponent), ``low``, ``high`` (95%), ``n`` (deals),
-    ``undercut_rate`` (share of the threshold player's knocks that were undercut).
+    ``undercut_rate`` (share of the threshold player's non-gin knocks that were
+    undercut; missing when it never knocked), ``opponent_undercut_rate`` (the same for
+    the opponent's knocks).
     """
     rules = Rules.coerce(rules)
     sep = "," if ":" in base else ":"
@@ -70,14 +78,16 @@ def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: 
 
 
 def best_response(sweep: pd.DataFrame) -> pd.DataFrame:
-    """The best threshold against each opponent, and the runner-up's gap."""
+    """The best threshold against each opponent, the runner-up, and the share of the
+    opponent's knocks that the best threshold's player undercut."""
     rows = []
     for opp, group in sweep.groupby("opponent", sort=False):
         ranked = group.sort_values("mean", ascending=False)
         best, second = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else ranked.iloc[0]
         rows.append({"opponent": opp, "best_threshold": int(best.threshold),
                      "mean": best["mean"], "low": best["low"], "high": best["high"],
-                     "runner_up": int(second.threshold), "runner_up_mean": second["mean"]})
+                     "runner_up": int(second.threshold), "runner_up_mean": second["mean"],
+                     "opponent_undercut_rate": best.get("opponent_undercut_rate", np.nan)})
     return pd.DataFrame(rows)
 
 
@@ -95,7 +105,7 @@ def threshold_matrix(thresholds: Sequence[int], deals: int, seed: int = 0,
     for (a, b, _), hands in runs.hands.items():
         rows.append({"threshold_a": int(a.rsplit("=", 1)[1]),
                      "threshold_b": int(b.rsplit("=", 1)[1]), **_paired_row(hands)})
-    return pd.DataFrame(rows).drop(columns="undercut_rate")
+    return pd.DataFrame(rows).drop(columns=["undercut_rate", "opponent_undercut_rate"])
 
 
 def strategy_matrix(strategies: Sequence[str], opponents: Sequence[str], deals: int,
@@ -103,7 +113,8 @@ def strategy_matrix(strategies: Sequence[str], opponents: Sequence[str], deals: 
                     n_jobs: int | None = None, progress: bool | None = None
                     ) -> tuple[pd.DataFrame, PairedRuns]:
     """Paired points per hand of each strategy against each opponent: ``strategy``,
-    ``opponent``, ``mean``, ``low``, ``high``, ``n``, ``undercut_rate``."""
+    ``opponent``, ``mean``, ``low``, ``high``, ``n``, ``undercut_rate``,
+    ``opponent_undercut_rate``."""
     rules = Rules.coerce(rules)
     pairs = [(s, o, rules) for o in opponents for s in strategies]
     runs = play_pairs(pairs, deals, seed, n_jobs, progress)
