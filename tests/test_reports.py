@@ -163,8 +163,8 @@ def test_outcome_mix_chart_grouped_bars_with_error_bars():
     groups = [c for c in ax.containers if isinstance(c, BarContainer)]
     bars = [p for c in groups for p in c.patches]
     assert len(groups) == 5 and len(bars) == 15
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["simple vs simple",
-                                                           "simple vs t=6", "classic rules"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["simple\nvs simple",
+                                                           "simple\nvs t=6", "classic rules"]
     assert max(b.get_height() for b in bars) == pytest.approx(0.6)
     assert all(c.errorbar is not None for c in groups)
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
@@ -311,6 +311,7 @@ def test_build_report_writes_a_self_contained_html_page(tmp_path):
     for tag in ("section", "h2", "table", "p", "dl", "figure"):
         assert tags.starts.get(tag) == tags.ends.get(tag), tag
     assert tags.h2 == ["Answer", "Undercuts", "Thresholds", "Variants", "Methods"]
+    assert html.index('id="answer"') < html.index("<h2>Undercuts</h2>")
     assert html.index("Knock at deadwood 1-6") < html.index("<h2>Undercuts</h2>")
     assert "<code>simple</code>" in html and "<code>deadwood</code>" in html
     assert "When to knock &lt;vs&gt; simple" in html                      # autoescaped
@@ -325,7 +326,8 @@ def test_build_report_writes_a_self_contained_html_page(tmp_path):
         assert width > 300 and height > 200
     assert "Undercut rate by knocker deadwood" in tags.images[0]["alt"]
     assert tags.table_rows == [3, 2]
-    assert "20,000" in html and "0.0512" in html and "modern|x" in html
+    assert "20,000" in html and "5.1%" in html and "modern|x" in html
+    assert "<th>Deadwood</th>" in html and "<th>Rate</th>" in html and "<details>" not in html
 
 
 def test_build_report_markdown_csv_and_rerun(tmp_path):
@@ -334,21 +336,24 @@ def test_build_report_markdown_csv_and_rerun(tmp_path):
     assert {"undercut.svg", "thresholds.svg"} <= set(first)
     md = first["report.md"].read_text(encoding="utf-8")
     assert md.startswith("# When to knock <vs> simple\n")
-    assert "> **Answer.** Knock at deadwood 1-6 against `simple`" in md
+    assert md.split("\n\n")[1] == ("**Answer.** Knock at deadwood 1-6 against `simple`; "
+                                    "wait otherwise.")
     images = re.findall(r"!\[([^\]]+)\]\(([^)]+)\)", md)
     assert [src for _, src in images] == ["undercut.png", "thresholds.png"]
     for _, src in images:
         assert (tmp_path / src).read_bytes().startswith(PNG_SIGNATURE)
-    assert "| deadwood | rate | n |\n| ---: | ---: | ---: |\n| 1 | 0.0512 | 1,200 |" in md
+    assert "| Deadwood | Rate | n |\n| ---: | ---: | ---: |\n| 1 | 5.1% | 1,200 |" in md
     assert "| modern\\|x | – |" in md
     assert "- **Simulation**: `ginsim simulate` with seed 1." in md
     for section in spec.sections:
         if section.table is not None:
             back = pd.read_csv(tmp_path / f"{section.table_name}.csv")
             pd.testing.assert_frame_equal(back, section.table, check_dtype=False)
-    again = build_report(spec, tmp_path)                               # overwrite cleanly
+    (tmp_path / "stale_chart.png").write_bytes(b"old")                # an earlier file
+    again = build_report(spec, tmp_path)                               # replaced whole
     assert again["report.md"].read_text(encoding="utf-8") == md
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(again)
+    assert not [p for p in tmp_path.parent.iterdir() if p.name.startswith(f".{tmp_path.name}.")]
 
 
 @pytest.mark.parametrize(("section", "message"), [
@@ -375,12 +380,14 @@ def test_duplicate_names_raise(tmp_path):
 
 
 def test_markdown_table_formats_numbers_and_escapes_pipes():
-    table = pd.DataFrame({"name": ["a|b", "c"], "value": [1234.5, 0.000123], "k": [3, 40_000]})
+    table = pd.DataFrame({"name": ["a|b", "c", "d"], "value": [1234.5, 0.000123, 1.92e-05],
+                          "k": [3, 40_000, 7]})
     assert markdown_table(table).splitlines() == [
         "| name | value | k |",
         "| --- | ---: | ---: |",
         "| a\\|b | 1,234 | 3 |",
-        "| c | 0.000123 | 40,000 |",
+        "| c | 0.0001 | 40,000 |",
+        "| d | &lt;0.0001 | 7 |",
     ]
 
 
@@ -389,3 +396,129 @@ def test_template_ships_inside_the_package():
 
     template = Path(ginsim.reports.__file__).with_name("templates") / "report.html.j2"
     assert template.is_file() and "{{ answer }}" in template.read_text()
+
+
+# ---------------------------------------------------------------- tables for people
+
+def test_people_table_headers_percent_points_intervals_and_dashes():
+    from ginsim.reports.text import people_table
+
+    frame = pd.DataFrame({"deadwood": [1, 2, 3], "rate": [0.123, 0.005, np.nan],
+                          "low": [0.119, 0.001, np.nan], "high": [0.127, 0.0104, np.nan],
+                          "n": [100, 2000, 0], "undercut_rate": [0.25, np.nan, 0.0]})
+    shown = people_table(frame)
+    assert list(shown.columns) == ["Deadwood", "Rate (95% CI)", "n",
+                                   "Undercut rate (own knocks)"]
+    assert shown.iloc[0].tolist() == ["1", "12.3% (11.9–12.7)", "100", "25.0%"]
+    assert shown.iloc[1].tolist() == ["2", "0.50% (0.10–1.04)", "2,000", "–"]
+    assert shown.iloc[2, 1] == "–"
+    games = pd.DataFrame({"statistic": ["p_a_wins_game", "mean_margin_a"],
+                          "value": [0.6, -12.345], "low": [0.58, np.nan],
+                          "high": [0.62, np.nan], "n": [10, 1]})
+    shown = people_table(games)
+    assert shown.iloc[0].tolist() == ["Win probability (player a)", "60.0% (58.0–62.0)", "10"]
+    assert shown.iloc[1, 1] == "−12.35 (n/a)"
+
+
+def test_long_tables_fold_and_csv_keeps_every_digit(tmp_path):
+    table = pd.DataFrame({"deadwood": range(25), "mean": np.linspace(-1, 1, 25) / 3})
+    spec = ReportSpec("T", "a", [Section("Long", "t", table=table, table_name="long")])
+    paths = build_report(spec, tmp_path)
+    html = paths["report.html"].read_text(encoding="utf-8")
+    assert "<details>" in html and "<summary>Table: 25 rows</summary>" in html
+    assert "+0.33" in html and "0.3333" not in html
+    back = pd.read_csv(paths["long.csv"])
+    assert back["mean"].iloc[-1] == pytest.approx(1 / 3, abs=1e-12)
+    assert not re.search(r"\d[eE][-+]?\d", paths["report.md"].read_text(encoding="utf-8"))
+
+
+def test_report_dir_refuses_files_and_foreign_directories(tmp_path):
+    spec = ReportSpec("T", "a", [Section("S", "t", table=pd.DataFrame({"a": [1]}),
+                                         table_name="x")])
+    target = tmp_path / "file"
+    target.write_text("keep")
+    with pytest.raises(ValueError, match="is a file"):
+        build_report(spec, target)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep")
+    with pytest.raises(ValueError, match="not a ginsim report"):
+        build_report(spec, foreign)
+    assert target.read_text() == "keep" and (foreign / "notes.txt").read_text() == "keep"
+    report = tmp_path / "report"
+    build_report(spec, report)
+    (report / "notes.txt").write_text("added by hand")
+    with pytest.raises(ValueError, match="not a ginsim report"):
+        build_report(spec, report)
+
+
+# ---------------------------------------------------------------- chart details
+
+def test_heatmap_greys_thin_cells_shows_n_and_keeps_numbers_above_hatching():
+    df = heat_frame()
+    df.loc[(df.threshold_a == 4) & (df.threshold_b == 0), ["points", "n"]] = [50.0, 7]
+    fig = heatmap_chart(df, "threshold_a", "threshold_b", "points", "t", "v", diverging=True,
+                        min_n=30, show_n=True)
+    ax = fig.axes[0]
+    grid = ax.get_images()[0].get_array()
+    assert grid.mask[0, 4] and grid.mask.sum() == 2                  # thin cell and NaN cell
+    assert ax.get_images()[0].norm.vmax == pytest.approx(1.5)         # set by cells n >= 30
+    texts = {t.get_text() for t in ax.texts}
+    assert "50.0\n7" in texts and "1.5\n100" in texts
+    boxed = [t for t in ax.texts if t.get_bbox_patch() is not None]
+    assert len(boxed) == int(((df.verdict == "unclear") & (df.n >= 30)
+                              & df.points.notna()).sum())
+    assert all(t.get_zorder() > 2 for t in boxed)
+    assert "grey: fewer than 30 hands" in caption(fig)
+
+
+def test_categorical_stock_keeps_play_order():
+    order = ["24-31", "16-23", "8-15", "0-7"]
+    df = pd.DataFrame({"stock": pd.Categorical(["0-7", "8-15", "24-31", "16-23"], order,
+                                               ordered=True),
+                       "deadwood": [1, 1, 1, 1], "rate": [0.4, 0.3, 0.1, 0.2]})
+    fig = heatmap_chart(df, "stock", "deadwood", "rate", "t", "v")
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == order
+
+
+def test_knock_card_chart_marks_cells_in_play_order():
+    from ginsim.analysis.knock_chart import threshold_card
+    from ginsim.reports.charts import knock_card_chart
+
+    card = threshold_card([10, 10, 7, 7, 5, 5, 0, 0], knock_limit=10)
+    fig = knock_card_chart(card, title="Knock card", caption="rules: modern")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["28-31", "24-27"]
+    marks = [t.get_text() for t in ax.texts]
+    assert marks.count("KNOCK") == 10 + 10 + 7 + 7 + 5 + 5
+    assert marks.count("wait") == 8 * 10 - marks.count("KNOCK")
+    assert "rules: modern" in caption(fig)
+    assert figure_bytes_ok(fig)
+
+
+def figure_bytes_ok(fig: Figure) -> bool:
+    from ginsim.reports import figure_bytes
+
+    return png_shape(figure_bytes(fig))[0] > 100 and b"<svg" in figure_bytes(fig, "svg")
+
+
+def test_crowded_outcome_labels_and_long_captions_stay_apart():
+    rows = [(f"strategy{i} vs opponent{j}", o, 0.2, 0.19, 0.21, 1000)
+            for i in range(6) for j in range(2) for o in ("knock", "gin", "undercut")]
+    df = pd.DataFrame(rows, columns=["label", "outcome", "rate", "low", "high", "n"])
+    fig = outcome_mix_chart(df)
+    from ginsim.reports.style import append_caption
+
+    append_caption(fig, "rules: modern; " + "a long note " * 12)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in fig.axes[0].get_xticklabels()]
+    for left, right in zip(boxes, boxes[1:], strict=False):
+        assert not left.overlaps(right)
+    cap = next(t for t in fig.texts if t.get_gid() == "caption")
+    box = cap.get_window_extent(renderer)
+    assert box.x1 <= fig.bbox.x1 and box.y0 >= 0 and "\n" in cap.get_text()
+    assert all(not box.overlaps(b) for b in boxes)

@@ -59,6 +59,7 @@ def test_html_is_self_contained_and_complete(report_dir):
     assert parser.rows_per_table and min(parser.rows_per_table) >= 2  # header + data
     assert not re.search(r"https?://|src=\"//|<link|<script", html)
     assert results[0].answer.split("`")[0] in html
+    assert len(re.findall(r'<img src="data:image/png', html)) == len(parser.images)
 
 
 def test_markdown_csv_and_pngs(report_dir):
@@ -71,3 +72,96 @@ def test_markdown_csv_and_pngs(report_dir):
     for csv in out.glob("*.csv"):
         assert len(pd.read_csv(csv)) > 0
     assert "Methods" in md and "seed" in md
+
+
+def _answer_text(html: str) -> str:
+    block = re.search(r'<section class="answer" id="answer">(.*?)</section>', html, re.S)
+    return re.sub(r"<[^>]+>", "", block.group(1)).replace("Answer", "", 1).strip()
+
+
+def test_answer_first_short_and_honest(report_dir):
+    out, results = report_dir
+    html = (out / "report.html").read_text()
+    answer = results[0].answer
+    assert html.index('id="answer"') < html.index("<h2>", html.index('id="answer"') + 60)
+    assert len(answer) <= 500 and len(re.findall(r"[.!?](\s|$)", answer)) <= 3
+    for words in ("`modern` rules", "knock at 10 or less", "gin bonus 25",
+                  "undercut bonus 25", "a tie counts as an undercut", "points per hand",
+                  "exploit", "`simple`"):
+        assert words in answer, words
+    best = results[0].tables["best_response"].iloc[0]
+    assert f"{best['mean']:+.2f} points per hand" in answer
+    assert _answer_text(html).startswith(answer.split("`")[0].strip())
+    md = (out / "report.md").read_text()
+    assert md.split("\n\n")[1].startswith("**Answer.** " + answer[:40])
+
+
+def test_knock_card_is_written_embedded_and_matches_the_answer(report_dir):
+    out, results = report_dir
+    assert (out / "knock_card.png").stat().st_size > 1000
+    assert "<svg" in (out / "knock_card.svg").read_text()
+    html = (out / "report.html").read_text()
+    card_at = html.index('id="knock-card"')
+    assert html.index('id="answer"') < card_at < html.index("<nav")
+    card = results[0].tables["knock_card"]
+    best = int(results[0].tables["best_response"].best_threshold.iloc[0])
+    assert set(card.loc[card.p_knock == 1, "deadwood"]) == set(range(1, best + 1))
+    assert list(card.stock.cat.categories)[0] == "28-31"
+
+
+def test_exploit_section_glossary_rules_once_and_play_order(report_dir):
+    out, results = report_dir
+    html = (out / "report.html").read_text()
+    assert "Exploit: against <code>simple</code>, a bot that always knocks, wait" in html
+    assert "exploits a fixed opponent" in html and "knocks were undercut" in html
+    for term in ("Deadwood", "Knock", "Gin", "Big gin", "Undercut", "Layoff", "Box",
+                 "Shutout", "Dead hand"):
+        assert f"<td>{term}</td>" in html, term
+    assert html.count("<h2>Rules in force</h2>") == 1 and "docs/rules.md" in html
+    assert "{'knock_limit'" not in html and "../shared" not in html and "RULES.md" not in html
+    stock = pd.read_csv(out / "undercut_by_deadwood_stock.csv")["stock"]
+    lows = [int(s.split("-")[0]) for s in dict.fromkeys(stock)]
+    assert lows == sorted(lows, reverse=True)
+    chart = pd.read_csv(out / "knock_chart.csv")
+    lows = [int(s.split("-")[0]) for s in dict.fromkeys(chart["stock"])]
+    assert lows == sorted(lows, reverse=True)
+    for text in (re.sub(r'data:image/png;base64,[^"]+', "", html),
+                 (out / "report.md").read_text()):
+        assert not re.search(r"\d\.?\d*[eE][-+]\d", text)
+        assert "undercut_rate" not in text.split('id="methods"')[0]
+        assert "nan" not in re.sub(r"<[^>]+>", "", text).lower().split()
+
+
+def test_an_equilibrium_chart_feeds_answer_and_card(report_dir, tmp_path):
+    """A later equilibrium result only has to supply a card and its value."""
+    import dataclasses
+
+    import numpy as np
+
+    from ginsim.analysis.knock_chart import KnockAdvice, knock_card
+    from ginsim.analysis.studies import knock_answer
+    from ginsim.reports.study_report import report_spec
+
+    _, results = report_dir
+    p = np.zeros((10, 8))
+    p[:5, :4] = 1.0                    # knock at 1-5 while 16+ cards are left
+    p[5, :2] = 0.4                     # a mixed cell
+    advice = KnockAdvice(knock_card(p), (0.0, -0.05, 0.05), "its best response", None,
+                         "an equilibrium")
+    knock = dataclasses.replace(results[0], advice=advice,
+                                answer=knock_answer(advice, results[0].rules))
+    assert knock.answer.startswith("Knock at deadwood 1-5 with 16+ cards left; wait for gin "
+                                   "with 15 or fewer cards left")
+    assert "exploit" not in knock.answer and len(knock.answer) <= 500
+    spec = report_spec([knock])
+    marks = [t.get_text() for t in spec.card.axes[0].texts]
+    assert marks.count("KNOCK") == 20 and marks.count("K 40%") == 2
+    assert "equilibrium" in " ".join(t.get_text() for t in spec.card.texts)
+
+
+def test_records_frame_upcard_is_card_text():
+    from ginsim.analysis import simulate
+
+    hands = simulate("simple", "simple", hands=50, seed=4)
+    assert isinstance(hands["upcard"].dtype, pd.CategoricalDtype)
+    assert hands["upcard"].astype(str).str.fullmatch(r"[A2-9TJQK][SHDC]").all()

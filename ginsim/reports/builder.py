@@ -1,7 +1,10 @@
 """Build a report: one self-contained HTML file, a Markdown twin with PNGs, and CSV tables.
 
-A :class:`ReportSpec` holds the answer, the sections (reading text, optional figure and
-table) and the methods; :func:`build_report` writes everything atomically into a folder.
+A :class:`ReportSpec` holds the answer, an optional printable card (a figure shown right
+under the answer, written as PNG and SVG), the sections (reading text, optional figure
+and table) and the methods. :func:`build_report` fills a fresh directory and swaps it in
+place of the target, so an earlier report there is replaced whole. Tables are shown for
+people (:func:`~ginsim.reports.text.people_table`); the CSVs keep every digit.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ import jinja2
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ._files import write_bytes_atomic, write_text_atomic
+from ._files import replace_dir, write_bytes_atomic, write_text_atomic
 from .charts import figure_bytes
-from .text import inline_html, markdown_table, prose_html, table_html
+from .text import FOLD_ROWS, inline_html, markdown_table, people_table, prose_html, table_html
 
 TEMPLATES = Path(__file__).with_name("templates")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -34,37 +37,52 @@ class Section:
     figure_name: str | None = None
     table: pd.DataFrame | None = None
     table_name: str | None = None
+    shown: pd.DataFrame | None = None  # the table as people see it; default people_table
+
+    def people(self) -> pd.DataFrame | None:
+        """The table as shown in HTML and Markdown (the CSV keeps ``table``)."""
+        if self.table is None:
+            return None
+        return self.shown if self.shown is not None else people_table(self.table)
 
 
 @dataclass
 class ReportSpec:
-    """A whole report: the answer first, then the sections, then the methods."""
+    """A whole report: the answer first, then the card, the sections and the methods."""
 
     title: str
     answer: str
     sections: list[Section]
     methods: dict[str, str] = field(default_factory=dict)
     subtitle: str = ""
+    card: Figure | None = None  # printable card under the answer: card_name.png and .svg
+    card_name: str = "knock_card"
 
 
 def build_report(spec: ReportSpec, out_dir: str | Path, svg: bool = False) -> dict[str, Path]:
-    """Write report.html, report.md, a PNG (and SVG if ``svg``) per figure and a CSV per table.
+    """Write report.html, report.md, a PNG (and SVG if ``svg``) per figure, the card as PNG
+    and SVG, and a CSV per table into ``out_dir``.
 
-    Returns {file name: path} of everything written; files are replaced atomically.
+    ``out_dir`` must be new, empty, or hold only an earlier ginsim report, which is then
+    replaced whole (ValueError otherwise). Returns {file name: path} of everything written.
     """
     check_spec(spec)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    return replace_dir(out_dir, lambda temp: _write_files(spec, temp, svg))
+
+
+def _write_files(spec: ReportSpec, out: Path, svg: bool) -> dict[str, Path]:
     written: dict[str, Path] = {}
     images: dict[str, bytes] = {}
+    figures = [(s.figure_name, s.figure) for s in spec.sections if s.figure is not None]
+    if spec.card is not None:
+        figures.insert(0, (spec.card_name, spec.card))
+    for name, figure in figures:
+        images[name] = figure_bytes(figure, "png")
+        written[f"{name}.png"] = write_bytes_atomic(out / f"{name}.png", images[name])
+        if svg or name == spec.card_name:
+            written[f"{name}.svg"] = write_bytes_atomic(out / f"{name}.svg",
+                                                        figure_bytes(figure, "svg"))
     for section in spec.sections:
-        if section.figure is not None:
-            images[section.figure_name] = figure_bytes(section.figure, "png")
-            written[f"{section.figure_name}.png"] = write_bytes_atomic(
-                out / f"{section.figure_name}.png", images[section.figure_name])
-            if svg:
-                written[f"{section.figure_name}.svg"] = write_bytes_atomic(
-                    out / f"{section.figure_name}.svg", figure_bytes(section.figure, "svg"))
         if section.table is not None:
             written[f"{section.table_name}.csv"] = write_text_atomic(
                 out / f"{section.table_name}.csv", section.table.to_csv(index=False))
@@ -79,7 +97,8 @@ def check_spec(spec: ReportSpec) -> None:
         raise ValueError(f"build_report: expected a ReportSpec, got {type(spec).__name__}")
     if not str(spec.title).strip():
         raise ValueError("build_report: the report needs a title")
-    seen: dict[str, set[str]] = {"figure": set(), "table": set()}
+    seen: dict[str, set[str]] = {"figure": {spec.card_name} if spec.card else set(),
+                                 "table": set()}
     for i, section in enumerate(spec.sections, start=1):
         where = f"section {i} ({section.title!r})"
         if not str(section.title).strip():
@@ -109,35 +128,47 @@ def render_html(spec: ReportSpec, images: dict[str, bytes]) -> str:
     sections = []
     for i, section in enumerate(spec.sections, start=1):
         image = images.get(section.figure_name) if section.figure is not None else None
+        shown = section.people()
         sections.append({
             "id": f"s{i}-{_slug(section.title)}",
-            "title": section.title,
+            "title": inline_html(section.title),
             "text": prose_html(section.text),
             "image": base64.b64encode(image).decode("ascii") if image else None,
             "alt": figure_alt(section.figure, section.title) if image else "",
-            "table": table_html(section.table) if section.table is not None else None,
+            "table": table_html(shown) if shown is not None else None,
+            "rows": len(shown) if shown is not None else 0,
             "table_name": section.table_name,
         })
+    card = None
+    if spec.card is not None and spec.card_name in images:
+        card = {"image": base64.b64encode(images[spec.card_name]).decode("ascii"),
+                "alt": figure_alt(spec.card, "Knock card"), "name": spec.card_name}
     return _environment().get_template("report.html.j2").render(
         title=spec.title, subtitle=spec.subtitle, answer=prose_html(spec.answer),
-        sections=sections,
+        card=card, sections=sections, fold_rows=FOLD_ROWS,
         methods=[(inline_html(k), prose_html(v)) for k, v in spec.methods.items()])
 
 
 def render_markdown(spec: ReportSpec) -> str:
-    """The Markdown twin of the report; figures refer to ``<figure_name>.png`` beside it."""
+    """The Markdown twin of the report; figures refer to ``<figure_name>.png`` beside it.
+    Its first paragraph is the answer."""
     lines = [f"# {spec.title}", ""]
+    answer = " ".join(spec.answer.split())
+    lines += [f"**Answer.** {answer}", ""]
     if spec.subtitle:
         lines += [f"_{spec.subtitle}_", ""]
-    answer = spec.answer.strip().splitlines() or [""]
-    lines += [f"> **Answer.** {answer[0]}", *[f"> {line}".rstrip() for line in answer[1:]], ""]
+    if spec.card is not None:
+        alt = figure_alt(spec.card, "Knock card").replace("[", "(").replace("]", ")")
+        lines += [f"![{alt}]({spec.card_name}.png)", "",
+                  f"Printable: [{spec.card_name}.svg]({spec.card_name}.svg)", ""]
     for section in spec.sections:
         lines += [f"## {section.title}", "", section.text.strip(), ""]
         if section.figure is not None:
             alt = figure_alt(section.figure, section.title).replace("[", "(").replace("]", ")")
             lines += [f"![{alt}]({section.figure_name}.png)", ""]
-        if section.table is not None:
-            lines += [markdown_table(section.table), "",
+        shown = section.people()
+        if shown is not None:
+            lines += [markdown_table(shown), "",
                       f"Data: [{section.table_name}.csv]({section.table_name}.csv)", ""]
     if spec.methods:
         lines += ["## Methods", ""]

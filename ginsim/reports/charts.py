@@ -109,18 +109,33 @@ def threshold_chart(df: pd.DataFrame,
 def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, value_label: str,
                   diverging: bool = False, annotate: bool = True, fmt: str = "{:.1f}",
                   x_label: str | None = None, y_label: str | None = None,
-                  unit: str = "hands") -> Figure:
+                  unit: str = "hands", min_n: int | None = None, show_n: bool = False
+                  ) -> Figure:
     """Heatmap of long-format ``value`` over ``x`` x ``y`` (one row per cell).
 
     ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
-    ``unclear`` cells; an optional ``n`` column gives the caption's sample size (in ``unit``).
+    ``unclear`` cells (numbers stay on a white box above the hatching); an optional ``n``
+    column gives the caption's sample size (in ``unit``), the per-cell counts when
+    ``show_n``, and with ``min_n`` greys out cells with fewer than ``min_n`` (the colour
+    scale is set by the other cells). A categorical ``x`` or ``y`` keeps its order.
     """
     require_columns(df, [x, y, value], "heatmap_chart")
+    if (show_n or min_n) and "n" not in df.columns:
+        raise ValueError("heatmap_chart: show_n and min_n need an 'n' column")
     if df.duplicated([x, y]).any():
         raise ValueError(f"heatmap_chart: more than one row for some ({x}, {y}) cell")
     xs, ys = ordered(df[x]), ordered(df[y])
-    grid = df.pivot(index=y, columns=x, values=value).reindex(index=ys, columns=xs)
-    data = np.ma.masked_invalid(grid.to_numpy(dtype=float))
+    frame = df.assign(**{x: df[x].astype(object), y: df[y].astype(object)})
+
+    def grid_of(column: str) -> pd.DataFrame:
+        return frame.pivot(index=y, columns=x, values=column).reindex(index=ys, columns=xs)
+
+    values = grid_of(value).to_numpy(dtype=float)
+    counts = grid_of("n").to_numpy(dtype=float) if "n" in df.columns else None
+    thin = np.zeros(values.shape, dtype=bool)
+    if min_n and counts is not None:
+        thin = np.nan_to_num(counts, nan=0.0) < min_n
+    data = np.ma.masked_invalid(np.where(thin, np.nan, values))
     fig = new_figure()
     ax = fig.add_subplot()
     if diverging:
@@ -131,7 +146,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
         finite = data.compressed()
         low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
         cmap, norm = "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)
-    image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#eeeeee"), norm=norm,
+    image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
                       aspect="auto", origin="lower", interpolation="nearest")
     ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=8)
     ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
@@ -139,20 +154,69 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     ax.set_xlabel(x_label or x)
     ax.set_ylabel(y_label or y)
     fig.colorbar(image, ax=ax, label=value_label)
-    if annotate:
-        _annotate(ax, data, image, fmt)
-    notes = [count_text(df["n"].sum(), unit)] if "n" in df.columns else []
-    if data.count() < data.size:
-        notes.append("grey: no data")
+    unclear = np.zeros(values.shape, dtype=bool)
     if "verdict" in df.columns:
-        verdict = df.pivot(index=y, columns=x, values="verdict").reindex(index=ys, columns=xs)
-        for (row, col) in zip(*np.nonzero(verdict.to_numpy() == "unclear"), strict=True):
-            ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="//",
-                                   edgecolor=(0, 0, 0, 0.35), linewidth=0, zorder=2,
+        unclear = (grid_of("verdict").to_numpy() == "unclear") & ~thin
+        for (row, col) in zip(*np.nonzero(unclear), strict=True):
+            ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
+                                   edgecolor=(0, 0, 0, 0.25), linewidth=0, zorder=2,
                                    gid="unclear"))
+    if annotate:
+        _annotate(ax, values, data, image, fmt, counts if show_n else None, unclear)
+    notes = [count_text(df["n"].sum(), unit)] if "n" in df.columns else []
+    if show_n:
+        notes.append("small numbers: n per cell")
+    if thin.any():
+        notes.append(f"grey: fewer than {min_n} {unit} (not coloured)")
+    elif data.count() < data.size:
+        notes.append("grey: no data")
+    if unclear.any():
         notes.append("hatched: unclear (95% CI includes 0)")
     if notes:
         add_caption(fig, "; ".join(notes))
+    return fig
+
+
+def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",
+                     caption: str = "") -> Figure:
+    """A printable card: knocker deadwood (rows, 1 at the top) x cards left in the stock
+    (columns in play order), each cell ``KNOCK`` or ``wait`` (a percentage where the card
+    mixes). Columns: ``deadwood``, ``stock``, ``p_knock``; ``caption`` names the rules."""
+    require_columns(card, ["deadwood", "stock", "p_knock"], "knock_card_chart")
+    xs, ys = ordered(card["stock"]), sorted(card["deadwood"].unique())
+    frame = card.assign(stock=card["stock"].astype(object))
+    grid = frame.pivot(index="deadwood", columns="stock", values="p_knock")
+    p = grid.reindex(index=ys, columns=xs).to_numpy(dtype=float)
+    fig = new_figure((min(7.0, 2.6 + 0.55 * len(xs)), 1.9 + 0.3 * len(ys)))
+    ax = fig.add_subplot()
+    knock_colour, wait_colour = "#0072B2", "#f2f2f2"
+    for row in range(len(ys)):
+        for col in range(len(xs)):
+            value = p[row, col]
+            if np.isnan(value):
+                face, text, ink = "#ffffff", "", "black"
+            elif value >= 0.5:
+                face, ink = knock_colour, "white"
+                text = "KNOCK" if value >= 1 else f"K {value:.0%}"
+            else:
+                face, ink = wait_colour, "#333333"
+                text = "wait" if value <= 0 else f"K {value:.0%}"
+            ax.add_patch(Rectangle((col, row), 1, 1, facecolor=face, edgecolor="white",
+                                   linewidth=1.5, gid="card-cell"))
+            ax.text(col + 0.5, row + 0.5, text, ha="center", va="center", fontsize=7.5,
+                    color=ink, fontweight="bold" if value >= 0.5 else "normal")
+    ax.set_xlim(0, len(xs))
+    ax.set_ylim(len(ys), 0)
+    ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=8)
+    ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=8)
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.tick_params(length=0)
+    ax.spines[:].set_visible(False)
+    ax.set_xlabel("Cards left in the stock (play runs left to right)", fontsize=9)
+    ax.set_ylabel("Your deadwood after the discard", fontsize=9)
+    fig.suptitle(title, fontsize=11, x=0.01, ha="left")
+    add_caption(fig, caption or "gin (deadwood 0) always goes down")
     return fig
 
 
@@ -176,8 +240,9 @@ def outcome_mix_chart(df: pd.DataFrame, title: str = "How hands end") -> Figure:
                yerr=error_lengths(part["rate"], part["low"], part["high"]),
                color=OUTCOME_COLOURS.get(outcome, colour(next(spare))),
                error_kw={"elinewidth": 0.9, "capsize": 2}, label=str(outcome).replace("_", " "))
-    ax.set_xticks(range(len(labels)), [str(v) for v in labels],
-                  rotation=20 if max(len(str(v)) for v in labels) > 12 else 0)
+    crowded = len(labels) * max(len(str(v)) for v in labels) > 60
+    ax.set_xticks(range(len(labels)), [str(v).replace(" vs ", "\nvs ") for v in labels],
+                  rotation=90 if crowded else 0, ha="center", fontsize=8 if crowded else 9)
     ax.set_title(title)
     ax.set_xlabel("")
     ax.set_ylabel("Share of hands (%)")
@@ -304,11 +369,26 @@ def _statistic_title(statistic: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _annotate(ax, data: np.ma.MaskedArray, image, fmt: str) -> None:
-    for row, col in zip(*np.nonzero(~np.ma.getmaskarray(data)), strict=True):
-        value = float(data[row, col])
-        red, green, blue, _ = image.cmap(image.norm(value))
-        dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
-        ax.text(col, row, fmt.format(value), ha="center", va="center", fontsize=7, zorder=3,
-                color="white" if dark else "black",
-                path_effects=[] if dark else [withStroke(linewidth=1.5, foreground="white")])
+def _annotate(ax, values: np.ndarray, data: np.ma.MaskedArray, image, fmt: str,
+              counts: np.ndarray | None, boxed: np.ndarray) -> None:
+    """Write each cell's value (and n): light text on dark cells, a white box over
+    hatching, grey text on greyed-out cells."""
+    masked = np.ma.getmaskarray(data)
+    for row, col in zip(*np.nonzero(~np.isnan(values)), strict=True):
+        value = float(values[row, col])
+        if masked[row, col]:
+            dark, ink = False, "#555555"
+        else:
+            red, green, blue, _ = image.cmap(image.norm(value))
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5 and not boxed[row, col]
+            ink = "white" if dark else "black"
+        text = fmt.format(value)
+        if counts is not None and np.isfinite(counts[row, col]):
+            text += f"\n{int(counts[row, col]):,}"
+        box = ({"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.85,
+                "linewidth": 0} if boxed[row, col] else None)
+        ax.text(col, row, text, ha="center", va="center",
+                fontsize=6.5 if counts is not None else 7, zorder=3, color=ink, bbox=box,
+                linespacing=0.95,
+                path_effects=[] if dark or box else [withStroke(linewidth=1.5,
+                                                               foreground="white")])

@@ -1,85 +1,103 @@
-"""Turn study results (``ginsim.analysis.studies``) into a report: charts, readings,
-tables and methods, written by :func:`ginsim.reports.builder.build_report`."""
+"""Turn study results (``ginsim.analysis.studies``) into a report: the answer and its knock
+card first, then charts, readings, tables, the rules in force, a glossary and the
+methods, written by :func:`ginsim.reports.builder.build_report`.
+
+The rules are described in full in docs/rules.md in the ginsim repository.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-import pandas as pd
-
-from ..analysis.studies import StudyResult
+from ..analysis.knock_chart import MIN_CELL
+from ..analysis.studies import StudyResult, rules_words
+from ..game.rules import Rules
 from .builder import ReportSpec, Section, build_report
 from .charts import (
     hand_length_chart,
     heatmap_chart,
+    knock_card_chart,
     outcome_mix_chart,
     threshold_chart,
     undercut_chart,
     variant_chart,
 )
+from .style import append_caption
+from .text import format_percent, header
+from .words import RULE_BOOK, glossary_table, rules_table
 
 
-def _stock_order(frame: pd.DataFrame, column: str = "stock") -> pd.DataFrame:
-    low = frame[column].str.split("-").str[0].astype(int)
-    return frame.assign(_low=low).sort_values(["_low"], kind="stable").drop(columns="_low")
+def _pct(rate: float) -> str:
+    return format_percent(float(rate))
 
 
 def knock_sections(result: StudyResult) -> list[Section]:
     """Sections of the ``knock`` study."""
     t = result.tables
     sweep, best = t["threshold_sweep"], t["best_response"]
-    sections = [Section(
+    sections = []
+    for r in best.itertuples():
+        mirror = sweep[(sweep.opponent == r.opponent)
+                       & (sweep.threshold == sweep.threshold.max())]
+        mirror_share = mirror.opponent_undercut_rate.iloc[0] if len(mirror) else float("nan")
+        lead = (f"This section exploits a fixed opponent; it is not advice against a player "
+                f"who adapts. `{r.opponent}` knocks as soon as its rules let it, so a player "
+                f"who keeps waiting catches many of its knocks: with `simple:knock="
+                f"{r.best_threshold}` (the best fixed threshold here) "
+                f"{_pct(r.opponent_undercut_rate)} of `{r.opponent}`'s knocks were undercut, "
+                f"against {_pct(mirror_share)} when both knock at the first chance. That "
+                f"nets {r.mean:+.2f} points per hand (95% CI {r.low:+.2f} to {r.high:+.2f}), "
+                f"{r.mean - r.runner_up_mean:.2f} more than the runner-up threshold "
+                f"{r.runner_up}.")
+        sections.append(Section(f"Exploit: against `{r.opponent}`, a bot that always knocks, "
+                                "wait", lead, table=best[best.opponent == r.opponent],
+                                table_name=f"exploit_{r.opponent}".replace(":", "_")
+                                .replace("=", "_").replace(",", "_")))
+    sections.append(Section(
         "Expected points by knock threshold",
-        "Each line is `simple:knock=t` against one opponent over the same duplicate deals; "
-        "the star marks the best threshold. " + " ".join(
-            f"Against `{r.opponent}` the best is {r.best_threshold} ({r.mean:+.2f} points "
-            f"per hand, 95% CI [{r.low:+.2f}, {r.high:+.2f}])." for r in best.itertuples()),
+        "Each line is `simple:knock=t` (knock at deadwood t or less) against one fixed "
+        "opponent over the same duplicate deals; the star marks the best threshold.",
         threshold_chart(sweep.assign(n=2 * sweep.n)), "threshold_sweep", sweep,
-        "threshold_sweep")]
-    chart = _stock_order(t["knock_chart"])
-    knock_cells = (chart.verdict == "knock").sum()
-    wait_cells = (chart.verdict == "wait").sum()
+        "threshold_sweep"))
+    chart = t["knock_chart"]
+    trusted = chart[chart.n >= MIN_CELL]
     sections.append(Section(
         "Knock now or wait a turn? (counterfactual chart)",
         f"At every point where `simple` could knock, the hand was played on twice from the "
-        f"same cards: knocking now, and waiting one turn. Blue cells favour knocking, red "
-        f"cells waiting ({knock_cells} cells clearly favour knocking, {wait_cells} waiting; "
-        f"hatched cells are not distinguishable from 0).",
+        f"same cards: knocking now, and waiting one turn (then knocking as `simple` does). "
+        f"Blue cells favour knocking, red cells waiting; {int((trusted.verdict == 'knock').sum())} "
+        f"cells clearly favour knocking, {int((trusted.verdict == 'wait').sum())} waiting. "
+        f"Hatched cells are not distinguishable from 0; cells with fewer than {MIN_CELL} "
+        f"decisions are grey and do not set the colours. {result.notes.get('chart_words', '')}",
         heatmap_chart(chart, x="stock", y="deadwood", value="gain",
                       title="Gain of knocking now over waiting one turn",
-                      value_label="points per decision", diverging=True,
-                      x_label="Cards left in the stock", y_label="Knocker deadwood (points)",
-                      unit="decisions"),
-        "knock_chart", t["knock_chart"], "knock_chart"))
+                      value_label="points per decision", diverging=True, fmt="{:+.1f}",
+                      x_label="Cards left in the stock (play runs left to right)",
+                      y_label="Knocker deadwood (points)", unit="decisions", min_n=MIN_CELL,
+                      show_n=True),
+        "knock_chart", chart, "knock_chart"))
     under = t["undercut_by_deadwood"]
     worst = under.loc[under.rate.idxmax()]
     sections.append(Section(
         "How often a knock is undercut",
         f"Of knocks by `simple` against `simple` (knock at 10), the undercut rate climbs "
-        f"with the knocker's deadwood, to {worst.rate:.1%} at {int(worst.deadwood)} "
-        f"(95% CI [{worst.low:.1%}, {worst.high:.1%}], {int(worst.n):,} knocks).",
+        f"with the knocker's deadwood, to {_pct(worst.rate)} at {int(worst.deadwood)} "
+        f"(95% CI {_pct(worst.low)} to {_pct(worst.high)}, {int(worst.n):,} knocks).",
         undercut_chart(under), "undercut_by_deadwood", under, "undercut_by_deadwood"))
-    by_stock = _stock_order(t["undercut_by_deadwood_stock"])
-    sections.append(Section(
-        "Undercut rate by deadwood and stock left",
-        "Later knocks face opponents who have had more draws to reduce their deadwood.",
-        heatmap_chart(by_stock.assign(rate_pct=100 * by_stock.rate), x="stock", y="deadwood",
-                      value="rate_pct", title="Undercut rate (%) by deadwood and stock left",
-                      value_label="undercut rate (%)", x_label="Cards left in the stock",
-                      y_label="Knocker deadwood (points)", unit="knocks"),
-        "undercut_by_deadwood_stock", t["undercut_by_deadwood_stock"],
-        "undercut_by_deadwood_stock"))
+    sections.append(_undercut_stock_section(t["undercut_by_deadwood_stock"],
+                                            "Later knocks face opponents who have had more "
+                                            "draws to bring their deadwood down."))
     matrix = t["threshold_matrix"]
     sections.append(Section(
         "Threshold against threshold",
         "Mean points per hand of the row player's threshold against the column player's "
         "(paired duplicate deals).",
         heatmap_chart(matrix, x="threshold_b", y="threshold_a", value="mean",
-                      title="Points per hand: threshold a against threshold b",
-                      value_label="points per hand for a", diverging=True,
-                      x_label="Opponent's knock threshold", y_label="Own knock threshold",
-                      unit="deals"),
+                      title="Points per hand: own threshold against the opponent's",
+                      value_label="points per hand for the row player", diverging=True,
+                      fmt="{:+.2f}", x_label="Opponent's knock threshold",
+                      y_label="Own knock threshold", unit="deals"),
         "threshold_matrix", matrix, "threshold_matrix"))
     sections.append(Section(
         "How hands end", "Outcome shares for `simple` against `simple`.",
@@ -88,6 +106,17 @@ def knock_sections(result: StudyResult) -> list[Section]:
         "Hand length", "Draws per hand (both players, a taken upcard included).",
         hand_length_chart(t["hand_length"]), "hand_length", t["hand_length"], "hand_length"))
     return sections
+
+
+def _undercut_stock_section(table, text: str) -> Section:
+    return Section(
+        "Undercut rate by deadwood and stock left", text,
+        heatmap_chart(table.assign(rate_pct=100 * table.rate), x="stock", y="deadwood",
+                      value="rate_pct", title="Undercut rate (%) by deadwood and stock left",
+                      value_label="undercut rate (%)",
+                      x_label="Cards left in the stock (play runs left to right)",
+                      y_label="Knocker deadwood (points)", unit="knocks", min_n=MIN_CELL),
+        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock")
 
 
 def strategies_sections(result: StudyResult) -> list[Section]:
@@ -115,7 +144,7 @@ def variants_sections(result: StudyResult) -> list[Section]:
         Section("Rule variants", "`simple` against `simple` under each rules preset.",
                 variant_chart(t["variant_comparison"]), "variant_comparison",
                 t["variant_comparison"], "variant_comparison"),
-        Section("Games to 100", "memory2 against simple, modern rules.", None, None,
+        Section("Games to 100", "`memory2` against `simple`, modern rules.", None, None,
                 t["game_summary"], "game_summary"),
     ]
 
@@ -123,7 +152,6 @@ def variants_sections(result: StudyResult) -> list[Section]:
 def stored_sections(result: StudyResult) -> list[Section]:
     """Sections of a report on a stored run."""
     t = result.tables
-    by_stock = _stock_order(t["undercut_by_deadwood_stock"])
     return [
         Section("Expected points per hand", "Mean points per hand for each seat and the "
                 "difference, 95% intervals.", None, None, t["expected_points"],
@@ -133,15 +161,7 @@ def stored_sections(result: StudyResult) -> list[Section]:
         Section("How often a knock is undercut", "Non-gin knocks of both seats.",
                 undercut_chart(t["undercut_by_deadwood"]), "undercut_by_deadwood",
                 t["undercut_by_deadwood"], "undercut_by_deadwood"),
-        Section("Undercut rate by deadwood and stock left", "Both seats' knocks.",
-                heatmap_chart(by_stock.assign(rate_pct=100 * by_stock.rate), x="stock",
-                              y="deadwood", value="rate_pct",
-                              title="Undercut rate (%) by deadwood and stock left",
-                              value_label="undercut rate (%)",
-                              x_label="Cards left in the stock",
-                              y_label="Knocker deadwood (points)", unit="knocks"),
-                "undercut_by_deadwood_stock", t["undercut_by_deadwood_stock"],
-                "undercut_by_deadwood_stock"),
+        _undercut_stock_section(t["undercut_by_deadwood_stock"], "Both seats' knocks."),
         Section("Hand length", "Draws per hand.", hand_length_chart(t["hand_length"]),
                 "hand_length", t["hand_length"], "hand_length"),
     ]
@@ -153,20 +173,70 @@ TITLES = {"knock": "When should I knock?", "strategies": "Which strategy is bett
           "variants": "How do the rule sets compare?", "stored": "A stored run"}
 
 
+def word_sections(rules: Rules | None) -> list[Section]:
+    """The rules in force (once) and the glossary."""
+    sections = []
+    if rules is not None:
+        table = rules_table(rules)
+        sections.append(Section(
+            "Rules in force", f"Every result above was played under {rules_words(rules)}. "
+            f"The whole rule book, with every variant, is `{RULE_BOOK}` in the ginsim "
+            "repository.", table=table, table_name="rules",
+            shown=table.rename(columns=header)))
+    glossary = glossary_table()
+    sections.append(Section("Glossary", "The words of gin rummy as this report uses them.",
+                            table=glossary, table_name="glossary",
+                            shown=glossary.rename(columns=header)))
+    return sections
+
+
+def card_figure(result: StudyResult):
+    """The printable knock card of a study with advice (None otherwise)."""
+    advice, rules = result.advice, result.rules or Rules()
+    if advice is None:
+        return None
+    name = rules.name()
+    limit = ("knock limit from the upcard" if rules.oklahoma
+             else f"knock at {rules.knock_limit} or less")
+    tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
+    whose = (f"exploits the `{advice.exploits}` bot" if advice.exploits
+             else "equilibrium: no adaptive opponent gains against it")
+    title = (f"Knock card for {name} rules\n{limit}, gin {rules.gin_bonus}, "
+             f"undercut {rules.undercut_bonus}, {tie}")
+    mean, low, high = advice.value
+    caption = (f"{whose}; {mean:+.2f} points/hand vs {advice.measured_against} "
+               f"(95% CI {low:+.2f} to {high:+.2f}); gin always goes down")
+    return knock_card_chart(advice.card, title=title.replace("`", ""),
+                            caption=caption.replace("`", ""))
+
+
 def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
-    """One report for one or more studies: their answers first, then their evidence."""
+    """One report for one or more studies: the first study's answer and knock card, then
+    every study's evidence (later studies' answers lead their sections), then the rules
+    in force, the glossary and the methods."""
     sections: list[Section] = []
     methods: dict[str, str] = {}
-    for result in results:
-        sections += SECTIONS[result.name](result)
+    for i, result in enumerate(results):
+        part = SECTIONS[result.name](result)
+        if i > 0 and part:
+            part[0].text = f"{result.answer}\n\n{part[0].text}"
+        rules_note = (f"rules: {result.rules.name()}" if result.rules is not None else "")
+        for section in part:
+            if section.figure is not None and rules_note and result.name != "variants":
+                append_caption(section.figure, rules_note)
+        sections += part
         methods.update({f"{result.name}: {k}": v for k, v in result.methods.items()})
+    rules = next((r.rules for r in results if r.rules is not None), None)
+    sections += word_sections(rules)
     title = TITLES[results[0].name] if len(results) == 1 else "ginsim strategy report"
-    answer = "\n\n".join(r.answer for r in results)
-    return ReportSpec(title=title, answer=answer, sections=sections, methods=methods,
+    card = next((card_figure(r) for r in results if r.advice is not None), None)
+    return ReportSpec(title=title, answer=results[0].answer, sections=sections,
+                      methods=methods, card=card,
                       subtitle="gin rummy strategy lab: simulated evidence with 95% intervals")
 
 
 def write_report(results: Sequence[StudyResult], out_dir: str | Path, svg: bool = False
-                 ) -> dict[str, Path]:
-    """Build and write the report of ``results`` into ``out_dir``."""
+                 ) -> dict:
+    """Build and write the report of ``results`` into ``out_dir`` (new, empty, or an
+    earlier ginsim report, which is replaced whole)."""
     return build_report(report_spec(results), out_dir, svg=svg)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 
 import numpy as np
@@ -35,8 +36,29 @@ def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
 
 
 def add_caption(fig: Figure, text: str) -> None:
-    """Write the caption line (sample size, what shading means) at the bottom left."""
-    fig.text(0.01, 0.012, text, ha="left", va="bottom", fontsize=8, color="#333333")
+    """Write the caption line (sample size, rules, what shading means) at the bottom left,
+    wrapped to the figure's width; the layout keeps room for it."""
+    caption = fig.text(0.01, 0.012, "", ha="left", va="bottom", fontsize=8,
+                       color="#333333", gid="caption")
+    _set_caption(fig, caption, text)
+
+
+def append_caption(fig: Figure, text: str) -> None:
+    """Add ``text`` (e.g. the rules in force) to the figure's caption line."""
+    caption = next((t for t in fig.texts if t.get_gid() == "caption"), None)
+    if caption is None:
+        add_caption(fig, text)
+    elif text not in caption.get_text().replace("\n", " "):
+        _set_caption(fig, caption, f"{caption.get_text().replace(chr(10), ' ')}; {text}")
+
+
+def _set_caption(fig: Figure, caption, text: str) -> None:
+    width_chars = max(40, int(fig.get_figwidth() * 15.5))
+    lines = textwrap.wrap(text, width_chars, break_on_hyphens=False) or [""]
+    caption.set_text("\n".join(lines))
+    height = fig.get_figheight()
+    bottom = max(CAPTION_HEIGHT * FIGSIZE[1], 0.05 + 0.15 * len(lines)) / height
+    fig.get_layout_engine().set(rect=(0.0, bottom, 1.0, 1.0 - bottom))
 
 
 def percent_axis(ax: Axes, axis: str = "y") -> None:
@@ -87,7 +109,11 @@ def error_lengths(value: pd.Series, low: pd.Series, high: pd.Series) -> np.ndarr
 
 
 def ordered(values: pd.Series, preferred: Iterable[str] = ()) -> list:
-    """Distinct values: numbers sorted; others in ``preferred`` order, then as they appear."""
+    """Distinct values: numbers sorted; a categorical in its categories' order (stock
+    ranges run in play order); others in ``preferred`` order, then as they appear."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        present = set(values.dropna())
+        return [v for v in values.cat.categories if v in present]
     distinct = list(pd.unique(values.dropna()))
     if pd.api.types.is_numeric_dtype(values):
         return sorted(distinct)

@@ -1,4 +1,9 @@
-"""Text for reports: numbers, Markdown-like prose to HTML, and Markdown pipe tables."""
+"""Text for reports: numbers for people, Markdown-like prose to HTML, and tables.
+
+Tables shown in a report are "for people": human headers, rates in %, points with two
+decimals, intervals as "12.3% (11.9–12.7)", a dash for an empty cell and never
+scientific notation. The CSV beside the report keeps every digit (see ``builder``).
+"""
 
 from __future__ import annotations
 
@@ -12,10 +17,42 @@ from markupsafe import Markup, escape
 _CODE = re.compile(r"`([^`\n]+)`")
 _BLANK_LINES = re.compile(r"\n\s*\n")
 MISSING = "–"
+NOT_AVAILABLE = "n/a"
+
+#: column name -> header shown to people
+HEADERS = {
+    "deadwood": "Deadwood", "stock": "Stock left", "n": "n", "rate": "Rate",
+    "undercuts": "Undercuts", "threshold": "Knock threshold", "opponent": "Opponent",
+    "mean": "Points per hand", "undercut_rate": "Undercut rate (own knocks)",
+    "opponent_undercut_rate": "Opponent's knocks undercut",
+    "best_threshold": "Best threshold", "runner_up": "Runner-up threshold",
+    "runner_up_mean": "Runner-up points per hand", "threshold_a": "Own threshold",
+    "threshold_b": "Opponent's threshold", "gain": "Gain of knocking now",
+    "verdict": "Verdict", "bucket": "Stock bucket", "label": "Pairing", "outcome": "Outcome",
+    "hands": "Hands", "turns": "Draws in the hand", "count": "Hands", "share": "Share",
+    "strategy": "Strategy", "variant": "Rules", "statistic": "Statistic",
+    "value": "Value", "p_knock": "Knock probability", "field": "Rule", "setting": "Setting",
+}
+#: statistic code -> (label, kind): kind "pct" (a 0..1 rate) or "points"/"number"
+STATISTICS = {
+    "p_a_wins_game": ("Win probability (player a)", "pct"),
+    "mean_margin_a": ("Mean game margin for a (points)", "points"),
+    "mean_hands": ("Hands per game", "number"),
+    "rate_shutout": ("Shutout rate", "pct"),
+    "gin_rate": ("Gin rate", "pct"), "undercut_rate": ("Undercut rate", "pct"),
+    "dead_rate": ("Dead-hand rate", "pct"), "mean_draws": ("Draws per hand", "number"),
+    "mean_points": ("Points per hand, both players", "points"),
+    "points_a": ("Points per hand, seat a", "points"),
+    "points_b": ("Points per hand, seat b", "points"),
+    "points_a_minus_b": ("Seat a minus seat b, per hand", "points"),
+}
+RATE_COLUMNS = {"rate", "share", "undercut_rate", "opponent_undercut_rate", "p_knock"}
+POINT_COLUMNS = {"mean", "gain", "runner_up_mean"}
+FOLD_ROWS = 20  # tables longer than this fold behind a details element in HTML
 
 
 def format_number(value: float) -> str:
-    """A float for a table: thousands separators when large, about 3 significant digits."""
+    """A float for a table: thousands separators when large, never scientific notation."""
     if math.isnan(value):
         return MISSING
     if math.isinf(value):
@@ -23,10 +60,46 @@ def format_number(value: float) -> str:
     size = abs(value)
     if size >= 1000:
         return f"{value:,.0f}"
-    if size < 1:
-        return "0" if size == 0 else f"{value:.3g}"
-    text = f"{value:.{1 if size >= 10 else 2}f}"
-    return text.rstrip("0").rstrip(".")
+    if size == 0:
+        return "0"
+    if size < 0.0001:
+        return "<0.0001" if value > 0 else "-<0.0001"
+    decimals = 4 if size < 1 else (1 if size >= 10 else 2)
+    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
+    return text
+
+
+def format_percent(rate: float) -> str:
+    """A 0..1 rate in %: two decimals below 1%, one otherwise; a dash when missing."""
+    if rate is None or not np.isfinite(rate):
+        return MISSING
+    pct = 100 * rate
+    return f"{pct:.2f}%" if abs(pct) < 1 else f"{pct:.1f}%"
+
+
+def format_points(value: float, signed: bool = False) -> str:
+    """Points with two decimals (``+`` sign when ``signed``); a dash when missing."""
+    if value is None or not np.isfinite(value):
+        return MISSING
+    text = f"{value:+,.2f}" if signed else f"{value:,.2f}"
+    return text.replace("-", "−") if value < 0 else text
+
+
+def format_interval(value: float, low: float, high: float, kind: str = "pct") -> str:
+    """"12.3% (11.9–12.7)" or "+1.25 (+1.10 to +1.40)"; "n/a" for a missing bound."""
+    if value is None or not np.isfinite(value):
+        return MISSING
+    if kind == "pct":
+        if not (np.isfinite(low) and np.isfinite(high)):
+            return f"{format_percent(value)} ({NOT_AVAILABLE})"
+        decimals = 2 if abs(100 * value) < 1 else 1
+        return (f"{format_percent(value)} ({100 * low:.{decimals}f}–"
+                f"{100 * high:.{decimals}f})")
+    signed = kind == "points"
+    fmt = (lambda v: format_points(v, signed)) if kind == "points" else format_number
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"{fmt(value)} ({NOT_AVAILABLE})"
+    return f"{fmt(value)} ({fmt(low)} to {fmt(high)})"
 
 
 def format_cell(value: object) -> str:
@@ -34,12 +107,64 @@ def format_cell(value: object) -> str:
     if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
         return MISSING
     if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
+        return "yes" if value else "no"
     if isinstance(value, (int, np.integer)):
         return f"{int(value):,}"
     if isinstance(value, (float, np.floating)):
+        if float(value).is_integer() and abs(value) < 1e15:
+            return f"{int(value):,}"
         return format_number(float(value))
     return str(value)
+
+
+def header(column: str) -> str:
+    """The header people see for a column name."""
+    if column in HEADERS:
+        return HEADERS[column]
+    words = str(column).replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def people_table(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` as text for people: a ``value``/``mean``/``rate`` column with ``low`` and
+    ``high`` becomes one "value (low–high)" column; rates in %, points with two decimals,
+    statistic codes in words, human headers."""
+    frame = table.reset_index(drop=True)
+    out: dict[str, list[str]] = {}
+    has_interval = {"low", "high"} <= set(frame.columns)
+    centre = next((c for c in ("rate", "mean", "value", "gain") if c in frame.columns), None)
+    for column in frame.columns:
+        if has_interval and column in ("low", "high"):
+            continue
+        values = frame[column]
+        if column == centre and has_interval:
+            kinds = _row_kinds(frame, column)
+            title = header(column) + " (95% CI)"
+            out[title] = [format_interval(float(v), float(lo), float(hi), k)
+                          for v, lo, hi, k in zip(values, frame["low"], frame["high"], kinds,
+                                                  strict=True)]
+        elif column == "statistic":
+            out[header(column)] = [STATISTICS.get(str(v), (str(v), ""))[0] for v in values]
+        elif column in RATE_COLUMNS:
+            out[header(column)] = [format_percent(float(v)) for v in values]
+        elif column in POINT_COLUMNS:
+            out[header(column)] = [format_points(float(v), signed=True) for v in values]
+        elif column == "outcome":
+            out[header(column)] = [str(v).replace("_", " ") for v in values]
+        else:
+            out[header(column)] = [format_cell(v) for v in values]
+    return pd.DataFrame(out)
+
+
+def _row_kinds(frame: pd.DataFrame, column: str) -> list[str]:
+    if column == "rate":
+        return ["pct"] * len(frame)
+    if column in ("mean", "gain"):
+        return ["points"] * len(frame)
+    if "statistic" in frame.columns:
+        return [STATISTICS.get(str(s), ("", "number"))[1] or "number"
+                for s in frame["statistic"]]
+    return ["number"] * len(frame)
 
 
 def inline_html(text: str) -> Markup:
@@ -55,22 +180,28 @@ def prose_html(text: str) -> Markup:
 
 
 def table_html(table: pd.DataFrame) -> Markup:
-    """An HTML table (no index, formatted numbers) with class ``data``."""
-    numeric = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c])]
-    html = table.to_html(index=False, classes="data", border=0, na_rep=MISSING,
-                         formatters=dict.fromkeys(numeric, format_cell), escape=True,
-                         justify="left")
+    """An HTML table (no index) of an already formatted table, with class ``data``."""
+    shown = table.astype(object).where(table.notna(), MISSING)
+    html = shown.to_html(index=False, classes="data", border=0, na_rep=MISSING, escape=True,
+                         justify="left", formatters=dict.fromkeys(shown.columns, format_cell))
     return Markup(html)
 
 
 def markdown_table(table: pd.DataFrame) -> str:
     """A Markdown pipe table; numeric columns right-aligned."""
-    header = [_md_cell(str(c)) for c in table.columns]
-    align = ["---:" if pd.api.types.is_numeric_dtype(table[c]) else "---" for c in table.columns]
-    lines = [_md_row(header), _md_row(align)]
+    header_row = [_md_cell(str(c)) for c in table.columns]
+    align = ["---:" if _numeric_looking(table[c]) else "---" for c in table.columns]
+    lines = [_md_row(header_row), _md_row(align)]
     for row in table.itertuples(index=False, name=None):
         lines.append(_md_row([_md_cell(format_cell(v)) for v in row]))
     return "\n".join(lines)
+
+
+def _numeric_looking(column: pd.Series) -> bool:
+    if pd.api.types.is_numeric_dtype(column):
+        return True
+    text = column.astype(str)
+    return bool(len(text)) and bool(text.str.match(r"^[-+−<]?[\d,.]+").all())
 
 
 def _md_cell(text: str) -> str:
