@@ -1,14 +1,35 @@
-"""The ``ginsim`` command: parse arguments, call the API, print. Bad input exits 2."""
+"""The ``ginsim`` command: parse arguments, call the API, print. Bad input exits 2.
+
+Also ``python -m ginsim``. Every command that plays hands defaults to the same seed,
+:data:`DEFAULT_SEED`; output into a closed pipe (``ginsim ... | head -1``) ends quietly.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from collections.abc import Sequence
 
 from . import __version__
 
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
+DEFAULT_SEED = 0  # the one default seed of every command (ginsim.analysis.studies too)
+NA = "n/a"
+
+
+def _pct(value: float) -> str:
+    return f"{value:.2%}" if math.isfinite(value) else NA
+
+
+def _num(value: float, fmt: str) -> str:
+    return format(value, fmt) if math.isfinite(value) else NA
+
+
+def _small_sample(what: str) -> None:
+    print(f"note: {what} is too small a sample for some 95% intervals; they print {NA}",
+          file=sys.stderr)
 
 
 def default_records(hands: int) -> str:
@@ -55,18 +76,22 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
               f"already stored in {args.out}")
     if args.out:
         print(f"stored in {args.out} (load with ginsim.load({str(args.out)!r}))")
+    if summary[["low", "high"]].isna().to_numpy().any():
+        _small_sample(f"{args.hands:,} hands")
     print("outcome shares (95% CI):")
     for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
         row = summary.loc[f"rate_{outcome}"]
-        print(f"  {outcome:<9} {row.value:7.2%}  [{row.low:.2%}, {row.high:.2%}]")
+        print(f"  {outcome:<9} {_pct(row.value):>7}  [{_pct(row.low)}, {_pct(row.high)}]")
     print("mean points per hand (95% CI):")
     for key, label in (("mean_points_a", f"seat a ({args.a})"),
                        ("mean_points_b", f"seat b ({args.b})"),
                        ("mean_points_a_minus_b", "a minus b")):
         row = summary.loc[key]
-        print(f"  {label:<28} {row.value:7.3f}  [{row.low:.3f}, {row.high:.3f}]")
+        print(f"  {label:<28} {_num(row.value, '7.3f')}  [{_num(row.low, '.3f')}, "
+              f"{_num(row.high, '.3f')}]")
     row = summary.loc["mean_turns"]
-    print(f"mean draws per hand: {row.value:.2f}  [{row.low:.2f}, {row.high:.2f}]")
+    print(f"mean draws per hand: {_num(row.value, '.2f')}  [{_num(row.low, '.2f')}, "
+          f"{_num(row.high, '.2f')}]")
     return 0
 
 
@@ -112,12 +137,19 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     import time
 
-    from .analysis.studies import STUDIES, run_study, stored_study
+    from .analysis.studies import STUDIES, missing_intervals, run_study, stored_study
     from .game.rules import Rules
+    from .reports._files import check_report_dir, probe_writable
     from .reports.study_report import write_report
 
     t0 = time.perf_counter()
-    if args.from_store:
+    out = check_report_dir(args.out)
+    probe_writable(out)
+    replacing = out.is_dir() and any(out.iterdir())
+    if args.from_store is not None:
+        if not args.from_store.strip():
+            raise UsageError("report --from is empty: give the directory of a stored run "
+                             "(ginsim simulate --out DIR), or leave --from out to run a study")
         results = [stored_study(args.from_store)]
     else:
         rules = Rules.coerce(args.rules)
@@ -128,11 +160,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
                 print(f"running the {name} study ...", file=sys.stderr)
             results.append(run_study(name, args.hands, args.seed, rules, n_jobs=args.n_jobs,
                                      progress=False if args.quiet else None))
-    paths = write_report(results, args.out, svg=args.svg)
-    for result in results:
-        print(result.answer)
-    print(f"report written to {paths['report.html']} (and report.md, {len(paths) - 2} "
-          f"figures and tables) in {time.perf_counter() - t0:.1f} s")
+        if any(missing_intervals(r) for r in results):
+            _small_sample(f"--hands {args.hands:,}")
+    paths = write_report(results, out, svg=args.svg)
+    print(results[0].answer)
+    print(f"report {'replaced' if replacing else 'written'}: {paths['report.html']} (and "
+          f"report.md, {len(paths) - 2} figures and tables) in {time.perf_counter() - t0:.1f} s")
     return 0
 
 
@@ -145,6 +178,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
     from .simulator import games as sim
 
     rules = Rules.coerce(args.rules)
+    if args.players != 2 and args.system != "standard":
+        raise UsageError(f"games --system {args.system} is for two players; with --players "
+                         f"{args.players} leave --system out")
     head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
     if args.players == 3:
         rows = sim.play_three([args.a, args.b, args.c], args.games, args.seed, rules)
@@ -152,16 +188,16 @@ def _cmd_games(args: argparse.Namespace) -> int:
         for p, name in enumerate((args.a, args.b, args.c)):
             k = int((rows["winner"] == p).sum())
             low, high = wilson_interval(k, len(rows))
-            print(f"  player {p} ({name}): wins {k / len(rows):.3f} [{low:.3f}, {high:.3f}], "
-                  f"mean score {rows[f'score_{p}'].mean():.1f}")
+            print(f"  player {p} ({name}): wins {_pct(k / len(rows))} [{_pct(low)}, "
+                  f"{_pct(high)}], mean score {rows[f'score_{p}'].mean():.1f}")
         return 0
     if args.players == 4:
         rows = sim.play_teams([args.a, args.b, args.c, args.d], args.games, args.seed, rules)
         k = int((rows["winner"] == 0).sum())
         low, high = wilson_interval(k, len(rows))
         print(head + f"team games to 125: ({args.a}, {args.b}) vs ({args.c}, {args.d})")
-        print(f"  team 1 wins {k / len(rows):.3f} [{low:.3f}, {high:.3f}]; mean rounds "
-              f"{rows['rounds'].mean():.1f}")
+        print(f"  team 1 wins {_pct(k / len(rows))} [{_pct(low)}, {_pct(high)}]; mean "
+              f"rounds {rows['rounds'].mean():.1f}")
         return 0
     if args.system == "hollywood":
         rows = sim.play_hollywood(args.a, args.b, args.games, args.seed, rules)
@@ -171,8 +207,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
             k = int((col["winner"] == 0).sum())
             low, high = wilson_interval(k, len(col))
             margin = np.where(col["winner"] == 0, col["margin"], -col["margin"]).mean()
-            print(f"  game {c}: a wins {k / len(col):.3f} [{low:.3f}, {high:.3f}], mean "
-                  f"margin for a {margin:+.1f}")
+            print(f"  game {c}: a wins {_pct(k / len(col))} [{_pct(low)}, {_pct(high)}], "
+                  f"mean margin for a {margin:+.1f}")
         return 0
     if args.system == "multimatch":
         rows = sim.play_multimatch(args.a, args.b, args.games, args.seed, rules,
@@ -180,41 +216,90 @@ def _cmd_games(args: argparse.Namespace) -> int:
         k = int((rows["winner"] == 0).sum())
         low, high = wilson_interval(k, len(rows))
         print(head + f"multi-matches to {args.match_total}: {args.a} (a) vs {args.b} (b)")
-        print(f"  a wins {k / len(rows):.3f} [{low:.3f}, {high:.3f}]; mean matches "
+        print(f"  a wins {_pct(k / len(rows))} [{_pct(low)}, {_pct(high)}]; mean matches "
               f"{rows['matches'].mean():.2f}, mean hands {rows['hands'].mean():.1f}")
         return 0
     games = play_games(args.a, args.b, args.games, args.seed, rules)
     summary = game_summary(games).set_index("statistic")
     print(head + f"games: {args.a} (a) vs {args.b} (b)")
+    if summary[["low", "high"]].isna().to_numpy().any():
+        _small_sample(f"{args.games:,} games")
     labels = {"p_a_wins_game": "P(a wins the game)", "mean_margin_a": "mean margin for a",
               "mean_hands": "hands per game", "rate_shutout": "shutouts"}
     for key, label in labels.items():
         row = summary.loc[key]
-        print(f"  {label:<20} {row.value:9.3f}  [{row.low:.3f}, {row.high:.3f}]")
+        if key.startswith(("p_", "rate_")):
+            print(f"  {label:<20} {_pct(row.value):>9}  [{_pct(row.low)}, {_pct(row.high)}]")
+        else:
+            print(f"  {label:<20} {_num(row.value, '9.2f')}  [{_num(row.low, '.2f')}, "
+                  f"{_num(row.high, '.2f')}]")
     return 0
 
 
 def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .analysis.knock_chart import decisions_frame, knock_chart, plain_words
+    from .analysis.knock_chart import MIN_CELL, chart_table, decisions_frame, plain_words
+    from .game.rules import Rules
     from .reports.charts import heatmap_chart, save_figure
 
-    frame = decisions_frame(args.strategy, args.opponent, args.hands, args.seed, args.rules)
-    chart = knock_chart(frame)
+    rules = Rules.coerce(args.rules)
     out = Path(args.out)
+    if not str(args.out).strip() or (out.exists() and not out.is_dir()):
+        raise UsageError(f"knock-chart --out {args.out!r} is not a directory: give a new or "
+                         "existing directory for knock_chart.csv and knock_chart.png")
+    from .reports._files import probe_writable
+
+    probe_writable(out)
+    if rules.knock_limit == 0 and not rules.oklahoma:
+        raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
+                         "knock decision to chart")
+    frame = decisions_frame(args.strategy, args.opponent, args.hands, args.seed, rules)
+    if frame.empty:
+        raise UsageError(f"{args.hands:,} hands gave no point where {args.strategy} could "
+                         "knock: play more hands (e.g. --hands 10000)")
+    chart = chart_table(frame)
     out.mkdir(parents=True, exist_ok=True)
     chart.to_csv(out / "knock_chart.csv", index=False)
-    low = chart.stock.str.split("-").str[0].astype(int)
-    fig = heatmap_chart(chart.assign(_low=low).sort_values("_low", kind="stable"),
-                        x="stock", y="deadwood", value="gain", diverging=True,
+    fig = heatmap_chart(chart, x="stock", y="deadwood", value="gain", diverging=True,
+                        fmt="{:+.1f}", min_n=MIN_CELL, show_n=True,
                         title=f"Knock now minus wait a turn: {args.strategy} vs {args.opponent}",
-                        value_label="points per decision", x_label="Cards left in the stock",
+                        value_label="points per decision",
+                        x_label="Cards left in the stock (play runs left to right)",
                         y_label="Knocker deadwood (points)", unit="decisions")
+    from .reports.style import append_caption
+
+    append_caption(fig, f"rules: {rules.name()}")
     png = save_figure(fig, out / "knock_chart")
-    print(plain_words(chart, args.opponent))
+    print(chart_text(chart))
+    print(plain_words(chart, args.opponent).replace("`", ""))
     print(f"{len(frame):,} decision points; wrote {out / 'knock_chart.csv'} and {png[0]}")
     return 0
+
+
+def chart_text(chart) -> str:
+    """The knock chart as a text grid: rows deadwood, columns stock left in play order;
+    each cell the gain of knocking now with K (knock), w (wait), ? (unclear), or . when
+    fewer than 30 decisions."""
+    from .analysis.knock_chart import MIN_CELL
+
+    stocks = list(chart["stock"].cat.categories)
+    present = [s for s in stocks if (chart["stock"] == s).any()]
+    lines = ["gain of knocking now over waiting a turn (points); K knock, w wait, "
+             f"? unclear, . fewer than {MIN_CELL} decisions",
+             "deadwood | " + " ".join(f"{s:>8}" for s in present)]
+    cells = {(int(r.deadwood), str(r.stock)): r for r in chart.itertuples()}
+    for d in sorted(chart["deadwood"].unique()):
+        row = []
+        for s in present:
+            r = cells.get((int(d), s))
+            if r is None or r.n < MIN_CELL:
+                row.append(f"{'.':>8}")
+            else:
+                mark = {"knock": "K", "wait": "w"}.get(r.verdict, "?")
+                row.append(f"{r.gain:+6.1f} {mark}")
+        lines.append(f"{int(d):>8} | " + " ".join(row))
+    return "\n".join(lines)
 
 
 def _cmd_advise(args: argparse.Namespace) -> int:
@@ -266,17 +351,57 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ginsim", description="Gin rummy strategy lab.")
-    parser.add_argument("--version", action="version", version=f"ginsim {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Keeps the example's line breaks; adds "(default: X)" where the help has none."""
 
-    sim = sub.add_parser("simulate", help="play hands between two strategies and summarise")
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" not in text and action.default not in (None, False, argparse.SUPPRESS)
+                and action.option_strings):
+            text += " (default: %(default)s)"
+        return text
+
+
+EXAMPLES = {
+    "simulate": "ginsim simulate --a memory2 --b simple:t=6 --hands 100000",
+    "deadwood": 'ginsim deadwood "AS 2S 3S 7H 7D 7C 9C TC JC KD"',
+    "strategies": "ginsim strategies",
+    "rules": "ginsim rules",
+    "report": "ginsim report --out report",
+    "games": "ginsim games --a memory2 --b simple --games 10000 --rules oklahoma",
+    "knock-chart": "ginsim knock-chart --strategy simple --opponent memory2 --hands 200000",
+    "advise": 'ginsim advise --hand "AS 2S 3S 7H 7D 7C 9C TC JC KD" --drawn QC --opponent simple',
+}
+
+
+def _command(sub, name: str, text: str) -> argparse.ArgumentParser:
+    """A subcommand with a one-line description, its defaults and one example."""
+    return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                          epilog=f"example:\n  {EXAMPLES[name]}", formatter_class=_Help)
+
+
+def _add_seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+                        help=f"random seed; the same seed gives the same hands (default "
+                             f"{DEFAULT_SEED}, as for every command)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ginsim", formatter_class=_Help,
+                     description="Gin rummy strategy lab: simulate strategies, chart when to "
+                                 "knock, and write a report. Rules: docs/rules.md.",
+                     epilog="example:\n  ginsim report --out report\n"
+                            "run 'ginsim COMMAND --help' for a command's options")
+    parser.add_argument("--version", action="version", version=f"ginsim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
+
+    sim = _command(sub, "simulate", "play hands between two strategies and summarise them")
     sim.add_argument("--a", default="simple", help="strategy of seat a (default simple)")
     sim.add_argument("--b", default="simple", help="strategy of seat b (default simple)")
     sim.add_argument("--hands", type=_positive_int, default=100_000,
                      help="number of hands (default 100000)")
-    sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _add_seed(sim)
     sim.add_argument("--rules", default="modern", help="rules preset (default modern)")
     sim.add_argument("--records", choices=("full", "summary"), default=None,
                      help="keep per-hand records (full) or only aggregate tables (summary); "
@@ -297,34 +422,36 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
 
-    dw = sub.add_parser("deadwood", help="exact deadwood and melds of some cards")
+    dw = _command(sub, "deadwood", "exact deadwood and melds of some cards")
     dw.add_argument("cards", help='cards, e.g. "AS 2S 3S 7H 7D 7C 9C TC JC KD"')
     dw.add_argument("--rules", default="modern", help="rules preset (default modern)")
     dw.set_defaults(func=_cmd_deadwood)
 
-    st = sub.add_parser("strategies", help="list strategy presets and parameters")
+    st = _command(sub, "strategies", "list strategy presets and parameters")
     st.set_defaults(func=_cmd_strategies)
-    ru = sub.add_parser("rules", help="list rules presets")
+    ru = _command(sub, "rules", "list rules presets")
     ru.set_defaults(func=_cmd_rules)
 
-    rep = sub.add_parser("report", help="run a study and write an HTML/Markdown report")
+    rep = _command(sub, "report",
+                   "run a study (or read a stored run) and write an HTML/Markdown report")
     rep.add_argument("--study", choices=("knock", "strategies", "variants", "all"),
                      default="knock", help="which study (default knock)")
     rep.add_argument("--hands", type=_positive_int, default=None,
                      help="hands per comparison (default: the study's own, 200000)")
-    rep.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    _add_seed(rep)
     rep.add_argument("--rules", default="modern", help="rules preset (default modern)")
     rep.add_argument("--from", dest="from_store", metavar="STORE", default=None,
                      help="report on a stored run instead of running a study")
     rep.add_argument("--out", metavar="DIR", default="report",
-                     help="output directory (default ./report)")
+                     help="output directory: new, empty, or an earlier ginsim report, which "
+                          "is replaced whole (default ./report)")
     rep.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
                      help="parallel workers (default: every core)")
     rep.add_argument("--svg", action="store_true", help="also write SVG figures")
     rep.add_argument("--quiet", action="store_true", help="no progress output")
     rep.set_defaults(func=_cmd_report)
 
-    gm = sub.add_parser("games", help="play whole games and print game-level statistics")
+    gm = _command(sub, "games", "play whole games and print game-level statistics")
     gm.add_argument("--a", default="memory2", help="strategy of player a (default memory2)")
     gm.add_argument("--b", default="simple", help="strategy of player b (default simple)")
     gm.add_argument("--c", default="simple", help="third player's strategy (--players 3, 4)")
@@ -337,22 +464,24 @@ def build_parser() -> argparse.ArgumentParser:
                     help="match points that end a multi-match (default 500)")
     gm.add_argument("--games", type=_positive_int, default=10_000,
                     help="number of games (default 10000)")
-    gm.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _add_seed(gm)
     gm.add_argument("--rules", default="modern", help="rules preset (default modern)")
     gm.set_defaults(func=_cmd_games)
 
-    kc = sub.add_parser("knock-chart", help="knock now vs wait, by deadwood x stock left")
+    kc = _command(sub, "knock-chart",
+                  "knock now or wait a turn: a chart by deadwood and stock left")
     kc.add_argument("--strategy", default="simple", help="deciding strategy (default simple)")
     kc.add_argument("--opponent", default="simple", help="opponent (default simple)")
     kc.add_argument("--rules", default="modern", help="rules preset (default modern)")
     kc.add_argument("--hands", type=_positive_int, default=200_000,
                     help="hands to play (default 200000)")
-    kc.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _add_seed(kc)
     kc.add_argument("--out", metavar="DIR", default="knock-chart",
-                    help="directory for knock_chart.csv and knock_chart.png")
+                    help="directory for knock_chart.csv and knock_chart.png "
+                         "(default ./knock-chart)")
     kc.set_defaults(func=_cmd_knock_chart)
 
-    ad = sub.add_parser("advise", help="rate every option of a position by rollouts")
+    ad = _command(sub, "advise", "rate every option of a position by rollouts")
     ad.add_argument("--hand", required=True, help="your 10 cards before the draw")
     ad.add_argument("--drawn", required=True, help="the card you drew")
     ad.add_argument("--drawn-from", choices=("stock", "pile"), default="stock",
@@ -367,23 +496,41 @@ def build_parser() -> argparse.ArgumentParser:
                     help="how you play on after this turn (default memory2)")
     ad.add_argument("--rollouts", type=_positive_int, default=10_000,
                     help="rollouts per option (default 10000)")
-    ad.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _add_seed(ad)
     ad.add_argument("--json", action="store_true", help="print the table as JSON")
     ad.set_defaults(func=_cmd_advise)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``ginsim`` console script."""
+    """Entry point of the ``ginsim`` console script and of ``python -m ginsim``."""
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _closed_pipe()
     except (UsageError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _closed_pipe() -> int:
+    """The reader of stdout went away (``| head``): stop quietly, as other tools do."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 if __name__ == "__main__":

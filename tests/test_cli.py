@@ -91,7 +91,7 @@ def test_report_command_writes_a_report(tmp_path, capsys):
     assert main(["report", "--study", "variants", "--hands", "2000", "--out", str(out),
                  "--quiet"]) == 0
     text = capsys.readouterr().out
-    assert "report written to" in text and (out / "report.html").exists()
+    assert "report written: " in text and (out / "report.html").exists()
     assert (out / "variant_comparison.csv").exists() and (out / "report.md").exists()
 
 
@@ -111,7 +111,9 @@ def test_games_knock_chart_and_advise(tmp_path, capsys):
     assert "player 2" in capsys.readouterr().out
     assert main(["knock-chart", "--hands", "3000", "--out", str(tmp_path / "kc")]) == 0
     assert (tmp_path / "kc" / "knock_chart.png").exists()
-    capsys.readouterr()
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("deadwood |    28-31    24-27") and len(out) >= 12
+    assert any(" K" in line or " w" in line or " ?" in line for line in out[2:12])
     assert main(["advise", "--hand", "AS 2S 3S 7H 7D 7C 9C TC JC KD", "--drawn", "QC",
                  "--rollouts", "300", "--json"]) == 0
     import json
@@ -130,3 +132,100 @@ def test_new_commands_reject_bad_input(argv, word, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert word in err and "Traceback" not in err
+
+
+def _one_line_exit_2(argv, capsys, *words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, (word, err)
+
+
+def test_knock_chart_without_decision_points_is_one_line(capsys, tmp_path):
+    _one_line_exit_2(["knock-chart", "--hands", "1", "--out", str(tmp_path / "a")], capsys,
+                     "no point where simple could knock")
+    _one_line_exit_2(["knock-chart", "--rules", "straight", "--out", str(tmp_path / "b")],
+                     capsys, "no knocking")
+
+
+def test_report_and_games_reject_bad_combinations(capsys, tmp_path):
+    _one_line_exit_2(["report", "--from", "", "--out", str(tmp_path / "r")], capsys,
+                     "--from is empty")
+    assert not (tmp_path / "r").exists()
+    _one_line_exit_2(["games", "--players", "3", "--system", "hollywood"], capsys,
+                     "two players")
+
+
+@pytest.mark.parametrize("command", [["report", "--study", "variants", "--hands", "20"],
+                                     ["knock-chart", "--hands", "200"]])
+def test_out_must_be_a_writable_directory(command, capsys, tmp_path):
+    target = tmp_path / "file.txt"
+    target.write_text("keep")
+    _one_line_exit_2([*command, "--out", str(target)], capsys, "not a directory")
+    assert target.read_text() == "keep"
+    _one_line_exit_2([*command, "--out", "/proc/ginsim-out"], capsys, "cannot write",
+                     "/proc/ginsim-out")
+
+
+def test_report_out_replaces_only_an_earlier_report(tmp_path, capsys):
+    out = tmp_path / "rep"
+    argv = ["report", "--study", "variants", "--hands", "400", "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    (out / "old_figure.png").write_bytes(b"stale")
+    assert main(argv) == 0
+    assert "report replaced: " in capsys.readouterr().out
+    assert not (out / "old_figure.png").exists() and (out / "report.html").exists()
+    (out / "notes.txt").write_text("mine")
+    _one_line_exit_2(argv, capsys, "not a ginsim report")
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_tiny_samples_say_so_in_one_line_and_print_na(capsys):
+    assert main(["simulate", "--hands", "1", "--quiet"]) == 0
+    text = capsys.readouterr()
+    assert "nan" not in text.out and "n/a" in text.out
+    assert text.err.count("\n") == 1 and "too small a sample" in text.err
+
+
+def test_help_has_description_defaults_and_an_example(capsys):
+    from ginsim.cli import DEFAULT_SEED, build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, command in sub.choices.items():
+        text = command.format_help()
+        assert command.description and "example:\n  ginsim " + name in text, name
+        seeds = [a.default for a in command._actions if a.dest == "seed"]
+        assert seeds in ([], [DEFAULT_SEED]), name
+        assert "default" in text or name in ("strategies", "rules"), name
+
+
+def test_python_dash_m_and_a_closed_pipe():
+    proc = subprocess.run([sys.executable, "-m", "ginsim", "deadwood", "AS 2S 3S 4S"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "deadwood: 0" in proc.stdout
+    reader_gone = subprocess.Popen([sys.executable, "-m", "ginsim", "strategies"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader_gone.stdout.close()                      # like `| head -1` having exited
+    err = reader_gone.stderr.read()
+    assert reader_gone.wait() == 0 and err == b""
+    proc = subprocess.run(
+        f"{sys.executable} -m ginsim knock-chart --hands 0 | head -1", shell=True,
+        capture_output=True, text=True)
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_knock_chart_api_matches_the_command(tmp_path, capsys):
+    import pandas as pd
+
+    import ginsim
+
+    assert main(["knock-chart", "--hands", "1500", "--seed", "3", "--opponent", "memory2",
+                 "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    chart = ginsim.knock_chart("simple", "memory2", hands=1500, seed=3, rules="modern")
+    stored = pd.read_csv(tmp_path / "knock_chart.csv")
+    pd.testing.assert_frame_equal(stored, chart.assign(stock=chart.stock.astype(str)),
+                                  check_dtype=False)
