@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from ginsim.simulator.engine import play_records
 from ginsim.simulator.jobs import Job
 from ginsim.simulator.lock import StoreError, StoreLock, StoreLockedError
 from ginsim.simulator.runner import run
+from ginsim.simulator.store import StoreNotice
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDS, CHUNK = 24_000, 2_000
@@ -79,6 +81,7 @@ KILL_AFTER = """
     import os, signal, sys
     from ginsim.simulator.jobs import Job
     from ginsim.simulator.runner import run
+from ginsim.simulator.store import StoreNotice
     out, records, kill_after = sys.argv[1], sys.argv[2], int(sys.argv[3])
     done = []
     def on_chunk(result):
@@ -106,7 +109,9 @@ def test_resume_after_sigkill_equals_uninterrupted_run(tmp_path, uninterrupted, 
     assert recorded <= {p.name for p in stored} and recorded
     before = {p.name: p.stat().st_mtime_ns for p in stored if p.name in recorded}
 
-    resumed = run([JOB], records=records, n_jobs=2, out=out)  # chunk size from the manifest
+    with warnings.catch_warnings():  # a notice when some chunk is played again (below)
+        warnings.simplefilter("ignore", StoreNotice)
+        resumed = run([JOB], records=records, n_jobs=2, out=out)  # size from the manifest
     assert resumed.chunks_resumed == len(recorded)
     assert resumed.hands_played == HANDS - len(recorded) * CHUNK
     # A file renamed into place but not yet recorded is played again, and said so.

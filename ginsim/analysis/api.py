@@ -6,7 +6,7 @@ import os
 
 import pandas as pd
 
-from ..game.rules import Rules
+from ..game.rules import Rules, brief
 from ..simulator.engine import play_records
 from ..simulator.jobs import Job
 from ..simulator.runner import check_options, run
@@ -25,7 +25,7 @@ def run_simulation(a: str | Strategy = "simple", b: str | Strategy = "simple",
     (tables, records, manifest and run statistics such as wall time)."""
     check_options(records, backend, scheduler)
     if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out)):
-        raise ValueError(f"out must be a directory path, got {out!r:.40}")
+        raise ValueError(f"out must be a directory path, got {brief(out)}")
     job = Job.make(a, b, hands, seed, rules, start=start, duplicate=duplicate)
     if backend in ("local", "threads") or n_jobs == 1:
         play_records(job.a, job.b, stop=2, seed=0, rules=job.rules)  # load kernels untimed

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..game.rules import brief
 from ..simulator.aggregate import add_sparse, layout
 from ..simulator.jobs import Job
 from ..simulator.limits import check_records_in_memory
@@ -84,7 +85,7 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
     """
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise ValueError(f"load needs the directory of a result store (out=/--out), got "
-                         f"{path!r:.40}")
+                         f"{brief(path)}")
     store = Store.open_reader(path)
     if len(store.done) < len(store.chunks) and not partial:
         waiting = (f"; {len(store.unrecorded)} more are written but not yet recorded with "

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .rules import brief
+
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 N_CARDS = 52
@@ -33,12 +35,12 @@ _SUIT_SYMBOLS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "
 def card_from_text(token: str) -> int:
     """Parse one card token such as ``QS``, ``TD``, ``10d``; raise ValueError if bad."""
     if not isinstance(token, str):
-        raise ValueError(f"bad card {token!r:.40}: card text is a string such as AS or 10D")
+        raise ValueError(f"bad card {brief(token)}: card text is a string such as AS or 10D")
     t = token.strip().translate(_SUIT_SYMBOLS).upper()
     rank_text, suit_text = t[:-1], t[-1:]
     if rank_text not in _RANK_OF or suit_text not in SUITS or not suit_text:
         raise ValueError(
-            f"bad card {token[:20]!r}: write rank then suit, e.g. AS, TD or 10D, KH, A♠ "
+            f"bad card {brief(token[:20])}: write rank then suit, e.g. AS, TD or 10D, KH, A♠ "
             f"(ranks {RANKS}, suits {SUITS} or ♠♥♦♣)"
         )
     return SUITS.index(suit_text) * N_RANKS + _RANK_OF[rank_text]
@@ -49,7 +51,7 @@ def card_int(card: Any) -> int:
     floats, bools, bytes or strings)."""
     if not isinstance(card, (int, np.integer)) or isinstance(card, (bool, np.bool_)) or not (
             0 <= int(card) < N_CARDS):
-        raise ValueError(f"bad card {card!r:.40}: a card is an int 0..51 or text such as AS")
+        raise ValueError(f"bad card {brief(card)}: a card is an int 0..51 or text such as AS")
     return int(card)
 
 
@@ -76,7 +78,7 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], size: int | None = No
             tokens = list(islice(iter(text), N_CARDS + 1))
         except TypeError:
             raise ValueError(f"cards must be text such as 'AS 2S 3S' or a list of cards, "
-                             f"got {text!r:.40}") from None
+                             f"got {brief(text)}") from None
     if len(tokens) > N_CARDS:
         raise ValueError(f"more than {N_CARDS} cards given: the deck holds {N_CARDS}")
     cards = [card_from_text(t) if isinstance(t, str) else card_int(t) for t in tokens]

@@ -53,20 +53,27 @@ R_LAST_DISCARD = 11  # the 50th-card rule (§5.3)
 R_SIZE = 12
 
 
+def brief(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` on one line and at most ``limit`` characters, for error messages
+    that quote what the caller passed (a DataFrame's repr spans many lines)."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _check_int(name: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValueError(f"Rules.{name} must be a whole number in {low}..{high}, got "
-                         f"{value!r:.40}")
+                         f"{brief(value)}")
 
 
 def _check_bool(name: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ValueError(f"Rules.{name} must be True or False, got {value!r}")
+        raise ValueError(f"Rules.{name} must be True or False, got {brief(value)}")
 
 
 def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
     if value not in choices:
-        raise ValueError(f"Rules.{name} must be one of {', '.join(choices)}, got {value!r}")
+        raise ValueError(f"Rules.{name} must be one of {', '.join(choices)}, got {brief(value)}")
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,7 @@ class Rules:
         if not isinstance(self.double_suits, str) or len(self.double_suits) > 4 or any(
                 s not in SUITS_TEXT for s in self.double_suits.upper()):
             raise ValueError(f"Rules.double_suits must be up to 4 suit letters from {SUITS_TEXT}, "
-                             f"e.g. 'S' or 'SH', got {self.double_suits!r}")
+                             f"e.g. 'S' or 'SH', got {brief(self.double_suits)}")
         if self.oklahoma and self.deal == "eleven":
             raise ValueError("Rules.oklahoma needs an upcard: use deal='upcard' with it")
 
@@ -168,7 +175,7 @@ class Rules:
             overrides = PRESETS[name][1]
         except KeyError:
             raise ValueError(
-                f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"
+                f"unknown rules preset {brief(name)}: choose one of {', '.join(PRESETS)}"
             ) from None
         return cls(**overrides)
 
@@ -181,14 +188,15 @@ class Rules:
             return rules
         if isinstance(rules, str):
             return cls.preset(rules)
-        raise ValueError(f"rules must be a Rules object or a preset name, got {rules!r}")
+        raise ValueError(f"rules must be a Rules object or a preset name, got {brief(rules)}")
 
     def with_(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like a new object)."""
         known = {f.name for f in fields(self)}
         for key in changes:
             if key not in known:
-                raise ValueError(f"Rules has no field {key!r}; fields: {', '.join(sorted(known))}")
+                raise ValueError(f"Rules has no field {brief(key)}; fields: "
+                                 f"{', '.join(sorted(known))}")
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

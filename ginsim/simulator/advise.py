@@ -16,7 +16,7 @@ import numpy as np
 
 from ..game.cards import cards_to_mask, format_cards, parse_cards
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
-from ..game.rules import Rules
+from ..game.rules import Rules, brief
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .advise_nb import rollouts_nb
@@ -57,7 +57,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
     if len(new) != 1:
         raise ValueError(f"drawn must be exactly one card, got {len(new)}")
     if drawn_from not in ("stock", "pile"):
-        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {drawn_from!r}")
+        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {brief(drawn_from)}")
     pile_cards = parse_cards(pile)
     took = parse_cards(opponent_took)
     passed = parse_cards(opponent_passed)
@@ -75,7 +75,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
     if len(took) > 10:
         raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
     if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
-        raise ValueError(f"stock_left must be a non-negative int, got {stock_left!r:.40}")
+        raise ValueError(f"stock_left must be a non-negative int, got {brief(stock_left)}")
     buried = 52 - 11 - 10 - len(pile_cards) - stock_left
     if buried < 0:
         raise ValueError(f"more cards than exist: 21 in hands + {len(pile_cards)} in the pile "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.rules import INT_BOUNDS, NEXT_DEALER_MODES, Rules
+from ..game.rules import INT_BOUNDS, NEXT_DEALER_MODES, Rules, brief
 from ..game.scoring_nb import OUTCOMES
 from ..game.tables import card_tables
 from ..strategies.params import P_SIZE
@@ -245,7 +245,7 @@ def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int 
     seed = check_seed(seed)
     rules = Rules.coerce(rules)
     if system not in SYSTEMS:
-        raise ValueError(f"unknown scoring system {system!r:.40}: choose one of "
+        raise ValueError(f"unknown scoring system {brief(system)}: choose one of "
                          f"{', '.join(SYSTEMS)}")
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
     params = np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
@@ -312,7 +312,7 @@ def play_multimatch(a: str | Strategy = "simple", b: str | Strategy = "simple",
 def _player_params(specs: Sequence[str | Strategy], count: int) -> np.ndarray:
     if isinstance(specs, (str, bytes)) or not isinstance(specs, Sequence) or len(
             specs) != count:
-        raise ValueError(f"expected a list of {count} strategies, got {specs!r:.60}")
+        raise ValueError(f"expected a list of {count} strategies, got {brief(specs)}")
     return np.stack([parse_strategy(s).vector for s in specs])
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..game.rules import Rules
+from ..game.rules import Rules, brief
 from ..strategies.presets import Strategy, parse_strategy
 from .limits import (
     MAX_CHUNKS,
@@ -47,7 +47,7 @@ class Job:
         parse_strategy(self.a)
         parse_strategy(self.b)
         if not isinstance(self.rules, Rules):
-            raise ValueError(f"a job's rules must be a Rules object, got {self.rules!r:.40}")
+            raise ValueError(f"a job's rules must be a Rules object, got {brief(self.rules)}")
         check_seed(self.seed)
         check_int(self.start, "start", 0, MAX_HAND_INDEX)
         check_int(self.stop, "stop", 0, MAX_HAND_INDEX)
@@ -57,7 +57,7 @@ class Job:
             raise ValueError(f"a job plays at most {show(MAX_HANDS)} hands, got "
                              f"{show(self.stop - self.start)}")
         if not isinstance(self.duplicate, bool):
-            raise ValueError(f"duplicate must be True or False, got {self.duplicate!r:.40}")
+            raise ValueError(f"duplicate must be True or False, got {brief(self.duplicate)}")
         if self.duplicate and (self.start % 2 or self.stop % 2):
             raise ValueError(f"duplicate deals play every deal twice, so the number of hands "
                              f"(and the first hand) must be even; got hands "
@@ -70,7 +70,7 @@ class Job:
         a, b = _spec(a, "a"), _spec(b, "b")
         hands, start = check_hand_range(hands, start)
         if not isinstance(duplicate, (bool, int)) or isinstance(duplicate, float):
-            raise ValueError(f"duplicate must be True or False, got {duplicate!r:.40}")
+            raise ValueError(f"duplicate must be True or False, got {brief(duplicate)}")
         return cls(a, b, Rules.coerce(rules), check_seed(seed), start, start + hands,
                    bool(duplicate))
 
@@ -103,7 +103,7 @@ def _spec(strategy: Any, seat: str) -> str:
     if isinstance(strategy, str):
         return strategy
     raise ValueError(f"strategy {seat} must be a spec string such as 'simple' or a Strategy "
-                     f"from ginsim.parse_strategy, got {strategy!r:.40}")
+                     f"from ginsim.parse_strategy, got {brief(strategy)}")
 
 
 @dataclass(frozen=True)

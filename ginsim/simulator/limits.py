@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from ..game.rules import brief
+
 MAX_SEED = 2**64 - 1
 MAX_HAND_INDEX = 2**62
 MAX_HANDS = 10**12
@@ -52,9 +54,8 @@ def is_int(value: Any) -> bool:
 def check_int(value: Any, name: str, low: int, high: int, hint: str = "") -> int:
     """``value`` as an int in ``low..high``; otherwise a ValueError stating the bound."""
     if not is_int(value) or not low <= int(value) <= high:
-        got = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ValueError(f"{name} must be a whole number in {show(low)}..{show(high)}, "
-                         f"got {got}" + (f"; {hint}" if hint else ""))
+                         f"got {brief(value, 40)}" + (f"; {hint}" if hint else ""))
     return int(value)
 
 

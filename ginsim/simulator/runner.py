@@ -21,6 +21,7 @@ import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
+from ..game.rules import brief
 from .aggregate import SparseTables, add_sparse, layout
 from .engine import play_records
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
@@ -86,16 +87,16 @@ def resolve_workers(n_jobs: int | None) -> int:
     if n_jobs is None or n_jobs == -1:
         return cores
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive int or -1 (every core), got {n_jobs!r}")
+        raise ValueError(f"n_jobs must be a positive int or -1 (every core), got {brief(n_jobs)}")
     return int(n_jobs)
 
 
 def check_options(records: str, backend: str, scheduler: str | None) -> None:
     """One-line ValueErrors for bad mode/backend combinations."""
     if records not in RECORD_MODES:
-        raise ValueError(f"records must be 'full' or 'summary', got {records!r}")
+        raise ValueError(f"records must be 'full' or 'summary', got {brief(records)}")
     if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {brief(backend)}")
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler address needs backend 'dask' (--backend dask)")
 

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
+from ..game.rules import brief
 from . import chunkfile
 from .aggregate import MOMENT_COLUMNS, TABLES, SparseTables, layout
 from .jobs import Chunk, ChunkPlan, Job, plan_chunks
@@ -101,7 +102,7 @@ def _explain_mismatch(old: dict[str, Any], new: dict[str, Any]) -> str:
             if o.get(key) != n[key]:
                 label = {"a": "strategy a", "b": "strategy b", "start": "first hand",
                          "stop": "hand range end"}.get(key, key)
-                return f"job {j} has {label} {o.get(key)!r}, not {n[key]!r}"
+                return f"job {j} has {label} {brief(o.get(key))}, not {brief(n[key])}"
     return "its record columns or table layout differ (another ginsim version?)"
 
 
@@ -377,13 +378,13 @@ def read_manifest(root: Path) -> dict[str, Any]:
         raise StoreError(f"{path} is not a ginsim manifest (no \"format\": \"{FORMAT}\"); "
                          f"use another --out directory (nothing was changed)")
     if manifest.get("format_version") != FORMAT_VERSION:
-        raise StoreError(f"{path} has store format {manifest.get('format_version')!r:.20}, "
+        raise StoreError(f"{path} has store format {brief(manifest.get('format_version'))}, "
                          f"this ginsim reads {FORMAT_VERSION}; use the ginsim that wrote it")
     try:
         for key in ("run_id", *DEFINITION_KEYS, "chunks"):
             manifest[key]  # noqa: B018
         if manifest["records"] not in RECORD_MODES:
-            raise ValueError(f"records must be full or summary, got {manifest['records']!r:.20}")
+            raise ValueError(f"records must be full or summary, got {brief(manifest['records'])}")
         if not isinstance(manifest["jobs"], list) or not manifest["jobs"]:
             raise ValueError("jobs must be a non-empty list")
         if not isinstance(manifest["chunks"], list):

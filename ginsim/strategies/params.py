@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..game.rules import brief
+
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal
 
@@ -66,7 +68,7 @@ class Parameter:
         if len(values) != self.size or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and self.low <= v <= high
                 and (not self.integer or v == int(v)) for v in values):
-            raise ValueError(f"bad value {values!r:.60} for {self.name} in {where}: expected "
+            raise ValueError(f"bad value {brief(values)} for {self.name} in {where}: expected "
                              f"{self.size} {self.bounds}")
         if self.name == "edges" and any(a <= b for a, b in zip(values, values[1:],
                                                                strict=False)):

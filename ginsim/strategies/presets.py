@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..game.rules import brief
 from .params import PARAMETERS, Parameter, default_vector
 
 Value = tuple[float, ...]
@@ -42,17 +43,17 @@ class Strategy:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise ValueError(f"unknown strategy {self.preset!r:.40}: choose one of "
+            raise ValueError(f"unknown strategy {brief(self.preset)}: choose one of "
                              f"{', '.join(PRESETS)}")
         if not isinstance(self.overrides, dict):
             raise ValueError(f"Strategy overrides must be a dict of parameter values, got "
-                             f"{self.overrides!r:.40}")
+                             f"{brief(self.overrides)}")
         for name, value in self.overrides.items():
             if name not in PARAMETERS:
-                raise ValueError(f"unknown parameter {name!r:.40} in strategy "
-                                 f"{self.spec!r:.60}: parameters are {', '.join(PARAMETERS)}")
+                raise ValueError(f"unknown parameter {brief(name)} in strategy "
+                                 f"{brief(self.spec)}: parameters are {', '.join(PARAMETERS)}")
             PARAMETERS[name].check(tuple(value) if isinstance(value, (tuple, list)) else
-                                   (value,), f"strategy {self.spec!r:.60}")
+                                   (value,), f"strategy {brief(self.spec)}")
 
     @property
     def vector(self) -> np.ndarray:
@@ -75,27 +76,27 @@ def _parse_value(param: Parameter, text: str, spec: str) -> Value:
     if param.choices:
         if len(parts) == 1 and parts[0] in param.choices:
             return (float(param.choices.index(parts[0])),)
-        raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
+        raise ValueError(f"bad value {brief(text)} for {param.name} in strategy {brief(spec)}: "
                          f"choose one of {', '.join(param.choices)}")
     kind = "whole number" if param.integer else "number"
     if len(parts) not in (1, param.size):
-        raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: give one "
-                         f"{kind}" + (f" or {param.size} separated by '/'"
+        raise ValueError(f"bad value {brief(text)} for {param.name} in strategy "
+                         f"{brief(spec)}: give one {kind}" + (f" or {param.size} separated by '/'"
                                       if param.size > 1 else ""))
     values = []
     for part in parts:
         try:
             value = float(part)
         except ValueError:
-            raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
+            raise ValueError(f"bad value {brief(text)} for {param.name} in strategy {brief(spec)}: "
                              f"expected a {kind}") from None
         if not param.low <= value <= param.high or (param.integer and value != int(value)):
-            raise ValueError(f"bad value {text!r} for {param.name} in strategy {spec!r}: "
+            raise ValueError(f"bad value {brief(text)} for {param.name} in strategy {brief(spec)}: "
                              f"expected a {kind} in {param.low:g}..{param.high:g}")
         values.append(value)
     if len(values) == 1:
         values *= param.size
-    return param.check(tuple(values), f"strategy {spec!r}")
+    return param.check(tuple(values), f"strategy {brief(spec)}")
 
 
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
@@ -104,9 +105,10 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or not value.strip():
-            raise ValueError(f"bad parameter {item!r} in strategy {spec!r}: write key=value")
+            raise ValueError(f"bad parameter {brief(item)} in strategy {brief(spec)}: write "
+                             f"key=value")
         if key not in _ALIASES:
-            raise ValueError(f"unknown parameter {key!r} in strategy {spec!r}: "
+            raise ValueError(f"unknown parameter {brief(key)} in strategy {brief(spec)}: "
                              f"parameters are {', '.join(PARAMETERS)}")
         param = _ALIASES[key]
         overrides[param.name] = _parse_value(param, value.strip(), spec)
@@ -122,7 +124,7 @@ def parse_strategy(spec: str | Strategy) -> Strategy:
         return spec
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a strategy is a spec string like 'simple' or 'simple:t=6', "
-                         f"got {spec!r}")
+                         f"got {brief(spec)}")
     text = spec.strip()
     if len(text) > MAX_SPEC_CHARS:
         raise ValueError(f"a strategy spec is at most {MAX_SPEC_CHARS} characters, got "
@@ -130,7 +132,7 @@ def parse_strategy(spec: str | Strategy) -> Strategy:
     name, _, rest = text.partition(":")
     name = name.strip()
     if name not in PRESETS:
-        raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(PRESETS)} "
+        raise ValueError(f"unknown strategy {brief(name)}: choose one of {', '.join(PRESETS)} "
                          f"(see `ginsim strategies`)")
     return Strategy(spec=text, preset=name, overrides=_parse_items(rest, text))
 
