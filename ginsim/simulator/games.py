@@ -8,7 +8,7 @@ hand results, so it can be checked against hand-made sequences. Counts are bound
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -213,9 +213,10 @@ def _hand_results(records: np.ndarray) -> list[HandResult]:
             zip(winners, points, records["outcome"], records["multiplier"], strict=True)]
 
 
-def _play_chunks(kernel, games: int, rows_per_game: int, *args) -> tuple[np.ndarray, np.ndarray]:
-    """Call a scheduler kernel until all games are played; rows grouped by game."""
-    parts, metas = [], []
+def _game_chunks(kernel, games: int, rows_per_game: int, *args
+                 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Call a scheduler kernel until all games are played; yields (records, meta) of a
+    few thousand whole games at a time, so scoring needs memory for one batch only."""
     start = 0
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
@@ -225,10 +226,24 @@ def _play_chunks(kernel, games: int, rows_per_game: int, *args) -> tuple[np.ndar
         out = np.zeros(capacity, dtype=RECORD_DTYPE)
         meta = np.zeros((capacity, 4), dtype=np.int64)
         rows, nxt = kernel(*args[:1], start, games, *args[1:], out, meta, trace, scratch, rng)
-        parts.append(out[:rows])
-        metas.append(meta[:rows])
+        yield out[:rows], meta[:rows]
         start = nxt
-    return np.concatenate(parts), np.concatenate(metas)
+
+
+def _play_chunks(kernel, games: int, rows_per_game: int, *args) -> tuple[np.ndarray, np.ndarray]:
+    """Every hand of every game: (records, meta), rows grouped by game."""
+    parts = list(_game_chunks(kernel, games, rows_per_game, *args))
+    return (np.concatenate([r for r, _ in parts]), np.concatenate([m for _, m in parts]))
+
+
+def _each_game(kernel, games: int, rows_per_game: int, *args
+               ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """(game number, its hand records, its meta rows) for every game, in order."""
+    g = 0
+    for records, meta in _game_chunks(kernel, games, rows_per_game, *args):
+        for rows in _split(meta):
+            yield g, records[rows], meta[rows]
+            g += 1
 
 
 def _split(meta: np.ndarray) -> list[slice]:
@@ -237,10 +252,9 @@ def _split(meta: np.ndarray) -> list[slice]:
     return [slice(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True)]
 
 
-def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int = 0,
-                    rules: Rules | str | None = None, system: str = "standard",
-                    match_total: int = 500) -> tuple[np.ndarray, np.ndarray]:
-    """Play two-player games; return (hand records, meta rows (game, hand, -, -))."""
+def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
+                rules: Rules, system: str, match_total: int) -> tuple:
+    """The scheduler arguments of two-player games, validated."""
     games = check_games(games)
     seed = check_seed(seed)
     rules = Rules.coerce(rules)
@@ -249,9 +263,17 @@ def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int 
                          f"{', '.join(SYSTEMS)}")
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
     params = np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
-    return _play_chunks(play_games_nb, games, MAX_HANDS, np.uint64(seed), params,
-                        rules.packed(), card_tables(rules), SYSTEMS[system], rules.target,
-                        NEXT_DEALER_MODES.index(rules.next_dealer), match_total, MAX_HANDS)
+    return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params, rules.packed(),
+            card_tables(rules), SYSTEMS[system], rules.target,
+            NEXT_DEALER_MODES.index(rules.next_dealer), match_total, MAX_HANDS)
+
+
+def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int = 0,
+                    rules: Rules | str | None = None, system: str = "standard",
+                    match_total: int = 500) -> tuple[np.ndarray, np.ndarray]:
+    """Play two-player games; return (hand records, meta rows (game, hand, -, -))."""
+    return _play_chunks(*_two_player(a, b, games, seed, Rules.coerce(rules), system,
+                                     match_total))
 
 
 def play_games(a: str | Strategy = "simple", b: str | Strategy = "simple", games: int = 1000,
@@ -261,11 +283,11 @@ def play_games(a: str | Strategy = "simple", b: str | Strategy = "simple", games
     ``margin`` is the winner's final score minus the loser's.
     """
     rules = Rules.coerce(rules)
-    records, meta = play_game_hands(a, b, games, seed, rules)
+    args = _two_player(a, b, games, seed, rules, "standard", 500)
     out = np.zeros(games, dtype=GAME_DTYPE)
-    for g, rows in enumerate(_split(meta)):
-        score = score_game(_hand_results(records[rows]), rules)
-        if score.hands != rows.stop - rows.start:
+    for g, records, _ in _each_game(*args):
+        score = score_game(_hand_results(records), rules)
+        if score.hands != len(records):
             raise RuntimeError(f"game {g}: kernel and scorer disagree on its end")
         out[g] = (g, score.winner, *score.scores, score.margin, score.hands, score.shutout,
                   *score.points, *score.boxes)
@@ -277,12 +299,12 @@ def play_hollywood(a: str | Strategy = "simple", b: str | Strategy = "simple",
                    ) -> np.ndarray:
     """Hollywood sessions: three rows per session (column 1-3), GAME_DTYPE plus ``column``."""
     rules = Rules.coerce(rules)
-    records, meta = play_game_hands(a, b, games, seed, rules, "hollywood")
+    args = _two_player(a, b, games, seed, rules, "hollywood", 500)
     dtype = np.dtype(GAME_DTYPE.descr + [("column", np.int8)])
     out = np.zeros(3 * games, dtype=dtype)
-    for g, rows in enumerate(_split(meta)):
-        columns, used = score_hollywood(_hand_results(records[rows]), rules)
-        if used != rows.stop - rows.start:
+    for g, records, _ in _each_game(*args):
+        columns, used = score_hollywood(_hand_results(records), rules)
+        if used != len(records):
             raise RuntimeError(f"session {g}: kernel and scorer disagree on its end")
         for c, s in enumerate(columns):
             out[3 * g + c] = (g, s.winner, *s.scores, s.margin, s.hands, s.shutout, *s.points,
@@ -295,15 +317,15 @@ def play_multimatch(a: str | Strategy = "simple", b: str | Strategy = "simple",
                     match_total: int = 500) -> np.ndarray:
     """Multi-matches to ``match_total`` match points: one row per multi-match."""
     rules = Rules.coerce(rules)
-    records, meta = play_game_hands(a, b, games, seed, rules, "multimatch", match_total)
+    args = _two_player(a, b, games, seed, rules, "multimatch", match_total)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("match_points_a", np.int32),
                       ("match_points_b", np.int32), ("matches", np.int16),
                       ("hands", np.int32)])
     out = np.zeros(games, dtype=dtype)
-    for g, rows in enumerate(_split(meta)):
-        points, matches, used = score_multimatch(_hand_results(records[rows]), rules,
+    for g, records, _ in _each_game(*args):
+        points, matches, used = score_multimatch(_hand_results(records), rules,
                                                  match_total)
-        if used != rows.stop - rows.start:
+        if used != len(records):
             raise RuntimeError(f"multi-match {g}: kernel and scorer disagree on its end")
         out[g] = (g, int(points[1] > points[0]), *points, matches, used)
     return out
@@ -323,16 +345,14 @@ def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: in
     params = _player_params(strategies, 3)
     games = check_games(games)
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
-    records, meta = _play_chunks(play_three_nb, games, MAX_HANDS,
-                                 np.uint64(check_seed(seed)), params, pair, rules.packed(),
-                                 card_tables(rules), rules.target, MAX_HANDS)
+    each = _each_game(play_three_nb, games, MAX_HANDS, np.uint64(check_seed(seed)), params,
+                      pair, rules.packed(), card_tables(rules), rules.target, MAX_HANDS)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("score_0", np.int32),
                       ("score_1", np.int32), ("score_2", np.int32), ("hands", np.int16)])
     out = np.zeros(games, dtype=dtype)
-    for g, rows in enumerate(_split(meta)):
-        m = meta[rows]  # m[i, 2 + seat] is the player in that seat
+    for g, records, m in each:  # m[i, 2 + seat] is the player in that seat
         hands = [(int(m[i, 2 + h.winner]) if h.winner >= 0 else -1, h.points)
-                 for i, h in enumerate(_hand_results(records[rows]))]
+                 for i, h in enumerate(_hand_results(records))]
         winner, scores, used = score_three(hands, rules)
         if used != len(hands):
             raise RuntimeError(f"game {g}: kernel and scorer disagree on its end")
@@ -349,14 +369,13 @@ def play_teams(strategies: Sequence[str | Strategy] = ("simple",) * 4, games: in
     games = check_games(games)
     target = check_int(target, "target", *INT_BOUNDS["target"])
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
-    records, meta = _play_chunks(play_teams_nb, games, 2 * MAX_HANDS,
-                                 np.uint64(check_seed(seed)), params, pair, rules.packed(),
-                                 card_tables(rules), target, MAX_HANDS)
+    each = _each_game(play_teams_nb, games, 2 * MAX_HANDS, np.uint64(check_seed(seed)),
+                      params, pair, rules.packed(), card_tables(rules), target, MAX_HANDS)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("team_0", np.int32),
                       ("team_1", np.int32), ("rounds", np.int16)])
     out = np.zeros(games, dtype=dtype)
-    for g, rows in enumerate(_split(meta)):
-        hands = _hand_results(records[rows])  # seat a holds team 0's player
+    for g, records, _ in each:
+        hands = _hand_results(records)  # seat a holds team 0's player
         rounds = [((x.winner, x.points), (y.winner, y.points))
                   for x, y in zip(hands[0::2], hands[1::2], strict=True)]
         winner, totals, used = score_teams(rounds, target)
