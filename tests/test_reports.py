@@ -408,7 +408,7 @@ def test_people_table_headers_percent_points_intervals_and_dashes():
                           "n": [100, 2000, 0], "undercut_rate": [0.25, np.nan, 0.0]})
     shown = people_table(frame)
     assert list(shown.columns) == ["Deadwood", "Rate (95% CI)", "n",
-                                   "Undercut rate (own knocks)"]
+                                   "Own knocks undercut"]
     assert shown.iloc[0].tolist() == ["1", "12.3% (11.9–12.7)", "100", "25.0%"]
     assert shown.iloc[1].tolist() == ["2", "0.50% (0.10–1.04)", "2,000", "–"]
     assert shown.iloc[2, 1] == "–"

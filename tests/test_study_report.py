@@ -116,7 +116,7 @@ def test_exploit_section_glossary_rules_once_and_play_order(report_dir):
     assert "exploits a fixed opponent" in html and "knocks were undercut" in html
     for term in ("Deadwood", "Knock", "Gin", "Big gin", "Undercut", "Layoff", "Box",
                  "Shutout", "Dead hand"):
-        assert f"<td>{term}</td>" in html, term
+        assert f"<dt>{term}</dt>" in html, term
     assert html.count("<h2>Rules in force</h2>") == 1 and "docs/rules.md" in html
     assert "{'knock_limit'" not in html and "../shared" not in html and "RULES.md" not in html
     stock = pd.read_csv(out / "undercut_by_deadwood_stock.csv")["stock"]

@@ -102,11 +102,16 @@ def chart_spec(base: str, masks: Sequence[int]) -> str:
     return f"{base}{sep}chart={'/'.join(str(m) for m in masks)}"
 
 
-def plain_words(chart: pd.DataFrame, opponent: str) -> str:
-    """One or two sentences that say when to knock, read off a chart."""
+def plain_words(chart: pd.DataFrame, opponent: str, min_n: int = MIN_CELL) -> str:
+    """One or two sentences that say when to knock, read off a chart's cells with at
+    least ``min_n`` decisions."""
     parts = []
-    for bucket in sorted(chart["bucket"].unique()):
-        cells = chart[chart["bucket"] == bucket].sort_values("deadwood")
+    trusted = chart[chart["n"] >= min_n] if "n" in chart else chart
+    if trusted.empty:
+        return (f"Against `{opponent}`: no cell has {min_n} decisions yet; play more hands "
+                "to read the chart.")
+    for bucket in sorted(trusted["bucket"].unique()):
+        cells = trusted[trusted["bucket"] == bucket].sort_values("deadwood")
         knock = cells[cells["verdict"] == "knock"]["deadwood"].tolist()
         wait = cells[cells["verdict"] == "wait"]["deadwood"].tolist()
         stock = cells["stock"].iloc[0]

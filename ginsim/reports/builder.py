@@ -38,6 +38,7 @@ class Section:
     table: pd.DataFrame | None = None
     table_name: str | None = None
     shown: pd.DataFrame | None = None  # the table as people see it; default people_table
+    terms: list[tuple[str, str]] | None = None  # a definition list (a glossary)
 
     def people(self) -> pd.DataFrame | None:
         """The table as shown in HTML and Markdown (the CSV keeps ``table``)."""
@@ -138,6 +139,7 @@ def render_html(spec: ReportSpec, images: dict[str, bytes]) -> str:
             "table": table_html(shown) if shown is not None else None,
             "rows": len(shown) if shown is not None else 0,
             "table_name": section.table_name,
+            "terms": section.terms or [],
         })
     card = None
     if spec.card is not None and spec.card_name in images:
@@ -163,6 +165,8 @@ def render_markdown(spec: ReportSpec) -> str:
                   f"Printable: [{spec.card_name}.svg]({spec.card_name}.svg)", ""]
     for section in spec.sections:
         lines += [f"## {section.title}", "", section.text.strip(), ""]
+        if section.terms:
+            lines += [*(f"- **{term}**: {meaning}" for term, meaning in section.terms), ""]
         if section.figure is not None:
             alt = figure_alt(section.figure, section.title).replace("[", "(").replace("]", ")")
             lines += [f"![{alt}]({section.figure_name}.png)", ""]

@@ -24,12 +24,16 @@ from .charts import (
     variant_chart,
 )
 from .style import append_caption
-from .text import format_percent, header
-from .words import RULE_BOOK, glossary_table, rules_table
+from .text import format_percent, header, people_table
+from .words import GLOSSARY, RULE_BOOK, rules_table
 
 
 def _pct(rate: float) -> str:
     return format_percent(float(rate))
+
+
+def _cells(count: int) -> str:
+    return f"{count} cell" if count == 1 else f"{count} cells"
 
 
 def knock_sections(result: StudyResult) -> list[Section]:
@@ -50,8 +54,10 @@ def knock_sections(result: StudyResult) -> list[Section]:
                 f"nets {r.mean:+.2f} points per hand (95% CI {r.low:+.2f} to {r.high:+.2f}), "
                 f"{r.mean - r.runner_up_mean:.2f} more than the runner-up threshold "
                 f"{r.runner_up}.")
+        row = best[best.opponent == r.opponent]
         sections.append(Section(f"Exploit: against `{r.opponent}`, a bot that always knocks, "
-                                "wait", lead, table=best[best.opponent == r.opponent],
+                                "wait", lead, table=row,
+                                shown=people_table(row.drop(columns="runner_up_mean")),
                                 table_name=f"exploit_{r.opponent}".replace(":", "_")
                                 .replace("=", "_").replace(",", "_")))
     sections.append(Section(
@@ -66,8 +72,9 @@ def knock_sections(result: StudyResult) -> list[Section]:
         "Knock now or wait a turn? (counterfactual chart)",
         f"At every point where `simple` could knock, the hand was played on twice from the "
         f"same cards: knocking now, and waiting one turn (then knocking as `simple` does). "
-        f"Blue cells favour knocking, red cells waiting; {int((trusted.verdict == 'knock').sum())} "
-        f"cells clearly favour knocking, {int((trusted.verdict == 'wait').sum())} waiting. "
+        f"Blue cells favour knocking, red cells waiting; "
+        f"{_cells(int((trusted.verdict == 'knock').sum()))} clearly favour knocking, "
+        f"{int((trusted.verdict == 'wait').sum())} waiting. "
         f"Hatched cells are not distinguishable from 0; cells with fewer than {MIN_CELL} "
         f"decisions are grey and do not set the colours. {result.notes.get('chart_words', '')}",
         heatmap_chart(chart, x="stock", y="deadwood", value="gain",
@@ -183,10 +190,8 @@ def word_sections(rules: Rules | None) -> list[Section]:
             f"The whole rule book, with every variant, is `{RULE_BOOK}` in the ginsim "
             "repository.", table=table, table_name="rules",
             shown=table.rename(columns=header)))
-    glossary = glossary_table()
     sections.append(Section("Glossary", "The words of gin rummy as this report uses them.",
-                            table=glossary, table_name="glossary",
-                            shown=glossary.rename(columns=header)))
+                            terms=list(GLOSSARY)))
     return sections
 
 

@@ -23,7 +23,7 @@ NOT_AVAILABLE = "n/a"
 HEADERS = {
     "deadwood": "Deadwood", "stock": "Stock left", "n": "n", "rate": "Rate",
     "undercuts": "Undercuts", "threshold": "Knock threshold", "opponent": "Opponent",
-    "mean": "Points per hand", "undercut_rate": "Undercut rate (own knocks)",
+    "mean": "Points per hand", "undercut_rate": "Own knocks undercut",
     "opponent_undercut_rate": "Opponent's knocks undercut",
     "best_threshold": "Best threshold", "runner_up": "Runner-up threshold",
     "runner_up_mean": "Runner-up points per hand", "threshold_a": "Own threshold",
@@ -180,10 +180,13 @@ def prose_html(text: str) -> Markup:
 
 
 def table_html(table: pd.DataFrame) -> Markup:
-    """An HTML table (no index) of an already formatted table, with class ``data``."""
+    """An HTML table (no index) of an already formatted table, with class ``data`` (and
+    ``text`` when no column after the first holds numbers: left-aligned, wrapping)."""
     shown = table.astype(object).where(table.notna(), MISSING)
-    html = shown.to_html(index=False, classes="data", border=0, na_rep=MISSING, escape=True,
-                         justify="left", formatters=dict.fromkeys(shown.columns, format_cell))
+    numbers = any(_numeric_looking(table[c]) for c in table.columns[1:])
+    html = shown.to_html(index=False, classes="data" if numbers else "data text", border=0,
+                         na_rep=MISSING, escape=True, justify="left",
+                         formatters=dict.fromkeys(shown.columns, format_cell))
     return Markup(html)
 
 
@@ -201,7 +204,7 @@ def _numeric_looking(column: pd.Series) -> bool:
     if pd.api.types.is_numeric_dtype(column):
         return True
     text = column.astype(str)
-    return bool(len(text)) and bool(text.str.match(r"^[-+−<]?[\d,.]+").all())
+    return bool(len(text)) and bool(text.str.match(rf"^([-+−<]?[\d,.]+|{MISSING})").all())
 
 
 def _md_cell(text: str) -> str:

@@ -64,11 +64,6 @@ _CHOICES = {
 _OKLAHOMA_ONLY = ("double_suits", "aces_must_gin", "oklahoma_boxes")
 
 
-def glossary_table() -> pd.DataFrame:
-    """The glossary as a two-column table (``term``, ``meaning``)."""
-    return pd.DataFrame(GLOSSARY, columns=["term", "meaning"])
-
-
 def rules_table(rules: Rules) -> pd.DataFrame:
     """Every rule in force as ``rule`` / ``setting`` text (Oklahoma options only when
     Oklahoma is on)."""

@@ -1,0 +1,110 @@
+"""A real report opened in headless Chromium (Debian's ``chromium``, installed by .ci/run):
+the answer is on the first screen, every image decodes with a non-zero size, and nothing
+is wider than the page, in a desktop window and in the narrowest one headless Chromium
+opens (500 px).
+
+The browser is driven by its own command line: ``--dump-dom`` of a copy of the report
+with a small probe script (the report itself has no script), and ``--screenshot``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import pytest
+
+from ginsim.analysis.studies import knock_study
+from ginsim.reports.study_report import write_report
+
+WINDOWS = {"desktop": (1280, 900), "narrow": (500, 844)}  # 500: headless Chromium's least
+
+PROBE = """
+<script>
+window.addEventListener("load", () => {
+  const answer = document.getElementById("answer");
+  const box = answer.getBoundingClientRect();
+  const style = getComputedStyle(answer);
+  const images = [...document.images].map(img => ({
+    ok: img.complete && img.naturalWidth > 0 && img.naturalHeight > 0,
+    width: img.naturalWidth, height: img.naturalHeight,
+    shown: img.getBoundingClientRect().width}));
+  const page = document.documentElement;
+  const wide = [...document.body.querySelectorAll("*")]
+    .filter(el => !el.closest(".table-wrap") && !el.closest("details:not([open])"))
+    .filter(el => el.getBoundingClientRect().right > page.clientWidth + 0.5)
+    .map(el => el.tagName + "." + el.className);
+  const result = {
+    answerTop: box.top, answerBottom: box.bottom, answerHeight: box.height,
+    viewport: window.innerHeight, visible: style.display !== "none" &&
+      style.visibility !== "hidden" && Number(style.opacity) > 0,
+    answerText: answer.innerText, images: images,
+    scrollWidth: page.scrollWidth, clientWidth: page.clientWidth, wide: wide};
+  const out = document.createElement("pre");
+  out.id = "probe-result";
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "the browser test needs Chromium: apt-get install -y chromium (see .ci/run)"
+    return path
+
+
+def run_browser(*args: str) -> str:
+    proc = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                           "--hide-scrollbars", "--disable-dev-shm-usage", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("browser") / "report"
+    result = knock_study(hands=2000, seed=5, opponents=("simple",), thresholds=(0, 5, 10))
+    write_report([result], out)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "<script" not in html
+    (out / "probe.html").write_text(html.replace("</body>", PROBE + "</body>"),
+                                    encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("window", sorted(WINDOWS))
+def test_answer_on_first_screen_images_decode_nothing_overflows(report, window):
+    width, height = WINDOWS[window]
+    dom = run_browser(f"--window-size={width},{height}", "--virtual-time-budget=10000",
+                      "--dump-dom", (report / "probe.html").as_uri())
+    found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
+    assert found, "the probe script did not run"
+    result = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")
+                        .replace("&lt;", "<").replace("&gt;", ">"))
+    assert result["visible"] and result["answerHeight"] > 20
+    assert 0 <= result["answerTop"] and result["answerBottom"] <= result["viewport"]
+    assert "points per hand" in result["answerText"]
+    assert len(result["images"]) >= 8
+    for image in result["images"]:
+        assert image["ok"] and image["width"] > 100 and image["height"] > 100, image
+        assert 0 < image["shown"] <= result["clientWidth"]
+    assert result["clientWidth"] <= width
+    assert result["scrollWidth"] <= result["clientWidth"], result["wide"][:5]
+    assert result["wide"] == []
+
+
+def test_screenshots_of_the_first_screen(report):
+    for window, (width, height) in WINDOWS.items():
+        shot = report / f"screen_{window}.png"
+        run_browser(f"--window-size={width},{height}", f"--screenshot={shot}",
+                    (report / "report.html").as_uri())
+        pixels = mpimg.imread(shot)
+        assert pixels.shape[:2] == (height, width)
+        assert pixels[..., :3].std() > 0.05            # not a blank page
