@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import ginsim
+from ginsim.analysis import results
 from ginsim.analysis.results import Result
 from ginsim.cli import main
 from ginsim.simulator import chunkfile, lock
@@ -283,3 +284,14 @@ def test_a_read_only_store_directory(store, monkeypatch, capsys, reference):
     assert code == 2 and err.count("\n") == 1 and "Permission denied" in err
     assert snapshot(store) == before
     assert same_data(ginsim.load(store), reference)  # reading needs no lock
+
+
+def test_a_store_too_big_for_hands_in_memory_still_gives_its_tables(pristine, reference,
+                                                                   monkeypatch):
+    monkeypatch.setattr(results, "MAX_RECORDS_IN_MEMORY", 1_000)
+    loaded = ginsim.load(pristine / "full")
+    for name, table in reference.tables.items():
+        assert loaded.tables[name].equals(table)
+    with pytest.raises(ValueError, match="2,000 hands of per-hand records, more than the "
+                                         "1,000 that .hands keeps in memory"):
+        loaded.hands  # noqa: B018

@@ -12,7 +12,7 @@ import pandas as pd
 from ..game.rules import brief
 from ..simulator.aggregate import add_sparse, layout
 from ..simulator.jobs import Job
-from ..simulator.limits import check_records_in_memory
+from ..simulator.limits import MAX_RECORDS_IN_MEMORY
 from ..simulator.records import RECORD_DTYPE
 from ..simulator.runner import RunResult
 from ..simulator.store import Store
@@ -38,6 +38,7 @@ class Result:
         self.run = run
         self._accumulators = accumulators
         self._records = records
+        self.no_records: str | None = None  # why ``hands`` is missing, when not the mode
 
     @classmethod
     def from_run(cls, run: RunResult) -> Result:
@@ -59,6 +60,8 @@ class Result:
     @cached_property
     def hands(self) -> pd.DataFrame:
         """Per-hand rows (a ``job`` column leads when there are several jobs)."""
+        if self._records is None and self.no_records:
+            raise ValueError(self.no_records)
         if self._records is None:
             where = f" in {self.manifest.get('path')}" if self.manifest.get("path") else ""
             raise ValueError(f"no per-hand records{where}: the run kept summary tables "
@@ -93,20 +96,27 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
         raise ValueError(f"{path} is unfinished ({len(store.done)} of {len(store.chunks)} "
                          f"chunks stored{waiting}): run the same command again to finish "
                          f"it, or load(..., partial=True)")
-    if store.records == "full":
-        check_records_in_memory(sum(c.hands for c in store.done))
     accs = [layout(job.rules).empty() for job in store.jobs]
     full = store.records == "full"
+    stored = sum(c.hands for c in store.done)
+    keep = full and stored <= MAX_RECORDS_IN_MEMORY
     parts: list[list[np.ndarray]] = [[] for _ in store.jobs]
     for chunk in sorted(store.done, key=lambda c: (c.job, c.index)):
         if full:
             recs = store.read_records(chunk)
-            parts[chunk.job].append(recs)
+            if keep:
+                parts[chunk.job].append(recs)
             add_sparse(accs[chunk.job], layout(store.jobs[chunk.job].rules).sparse(recs))
         else:
             add_sparse(accs[chunk.job], store.read_sparse(chunk))
     records = None
-    if full:
+    if keep:
         records = [np.concatenate(p) if p else np.empty(0, dtype=RECORD_DTYPE) for p in parts]
     manifest = dict(store.manifest, path=str(path))
-    return Result(store.jobs, store.records, accs, records, manifest)
+    result = Result(store.jobs, store.records, accs, records, manifest)
+    if full and not keep:
+        result.no_records = (f"{path} holds {stored:,} hands of per-hand records, more than "
+                             f"the {MAX_RECORDS_IN_MEMORY:,} that .hands keeps in memory; "
+                             f"the tables are complete, and the chunk files under "
+                             f"{path}/chunks can be read one at a time with pyarrow")
+    return result

@@ -89,10 +89,11 @@ def check_rollouts(rollouts: Any) -> int:
     return check_int(rollouts, "rollouts", 2, MAX_ROLLOUTS)
 
 
-def check_records_in_memory(hands: int) -> None:
-    """Per-hand rows kept in memory: at most :data:`MAX_RECORDS_IN_MEMORY`."""
+def check_records_in_memory(hands: int, fix: str = "") -> None:
+    """Per-hand rows kept in memory: at most :data:`MAX_RECORDS_IN_MEMORY`; ``fix`` says
+    what to do instead (by default: summary records, or a store without records)."""
     if hands > MAX_RECORDS_IN_MEMORY:
         raise ValueError(f"records='full' keeps one row per hand in memory, at most "
-                         f"{show(MAX_RECORDS_IN_MEMORY)} hands, got {show(hands)}; use "
-                         f"records='summary' (--records summary), or write a store with "
-                         f"out=DIR and keep_records=False")
+                         f"{show(MAX_RECORDS_IN_MEMORY)} hands, got {show(hands)}; " + (
+                             fix or "use records='summary' (--records summary), or write "
+                             "a store with out=DIR and keep_records=False"))
