@@ -163,7 +163,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         if any(missing_intervals(r) for r in results):
             _small_sample(f"--hands {args.hands:,}")
     paths = write_report(results, out, svg=args.svg)
-    print(results[0].answer)
+    print(results[0].answer.replace("`", ""))
     print(f"report {'replaced' if replacing else 'written'}: {paths['report.html']} (and "
           f"report.md, {len(paths) - 2} figures and tables) in {time.perf_counter() - t0:.1f} s")
     return 0
