@@ -104,7 +104,7 @@ def knock_answer(advice: KnockAdvice, rules: Rules) -> str:
     else:
         caveat = "No opponent who adapts can gain against it by knocking differently."
     for what in (card_words(advice.card), "knock as the knock card below shows"):
-        answer = f"{what[:1].upper()}{what[1:]} (knock card below). {worth} {caveat}"
+        answer = f"{what[:1].upper()}{what[1:]} (see the knock card). {worth} {caveat}"
         if len(answer) <= ANSWER_LIMIT:
             return answer
     return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
