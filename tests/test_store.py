@@ -81,7 +81,6 @@ KILL_AFTER = """
     import os, signal, sys
     from ginsim.simulator.jobs import Job
     from ginsim.simulator.runner import run
-from ginsim.simulator.store import StoreNotice
     out, records, kill_after = sys.argv[1], sys.argv[2], int(sys.argv[3])
     done = []
     def on_chunk(result):

@@ -16,6 +16,8 @@ MAX_RECORDS_IN_MEMORY 20,000,000       per-hand rows kept in memory (about 0.6 G
 MAX_GAMES             1,000,000        games, sessions or multi-matches per call
 MAX_MATCH_TOTAL       10,000           match points that end a multi-match
 MAX_ROLLOUTS          200,000          advisor rollouts per option (about 0.3 GB)
+MAX_CHART_HANDS       10,000,000       knock-chart hands (every decision point is a row
+                                       of 64 bytes, a few per hand: about 2 GB at most)
 ===================== ================ ====================================================
 """
 
@@ -35,6 +37,7 @@ MAX_RECORDS_IN_MEMORY = 20_000_000
 MAX_GAMES = 1_000_000
 MAX_MATCH_TOTAL = 10_000
 MAX_ROLLOUTS = 200_000
+MAX_CHART_HANDS = 10_000_000
 
 
 def show(n: int) -> str:
@@ -87,6 +90,12 @@ def check_games(games: Any, name: str = "games") -> int:
 def check_rollouts(rollouts: Any) -> int:
     """Advisor rollouts per option: 2 (for an interval) .. :data:`MAX_ROLLOUTS`."""
     return check_int(rollouts, "rollouts", 2, MAX_ROLLOUTS)
+
+
+def check_chart_hands(hands: Any) -> int:
+    """Hands of a knock chart: 1 .. :data:`MAX_CHART_HANDS` (its rows stay in memory)."""
+    return check_int(hands, "hands", 1, MAX_CHART_HANDS,
+                     hint="a knock chart keeps every decision point in memory")
 
 
 def check_records_in_memory(hands: int, fix: str = "") -> None:
