@@ -297,3 +297,12 @@ def test_a_store_too_big_for_hands_in_memory_still_gives_its_tables(pristine, re
     with pytest.raises(ValueError, match="2,000 hands of per-hand records, more than the "
                                          "1,000 that .hands keeps in memory"):
         loaded.hands  # noqa: B018
+
+
+def test_killed_while_writing_the_first_manifest_starts_over(tmp_path, reference):
+    out = tmp_path / "s"
+    (out / "chunks").mkdir(parents=True)
+    (out / ".manifest.json.99999.tmp").write_text('{"format": "ginsim-st')
+    run([JOB], records="summary", n_jobs=1, chunk_hands=CHUNK, out=out)
+    assert sorted(p.name for p in out.iterdir()) == ["chunks", "manifest.json"]
+    assert same_data(ginsim.load(out), reference)

@@ -134,8 +134,9 @@ class Store:
         if root.exists() and not root.is_dir():
             raise StoreError(f"--out {root} is a file, not a directory; choose a directory")
         if root.is_dir() and not manifest_path.exists() and any(
-                p.name != LOCK and not (p.name == CHUNKS and p.is_dir() and
-                                        not any(p.iterdir())) for p in root.iterdir()):
+                p.name != LOCK and not _manifest_temp(p.name) and not (
+                    p.name == CHUNKS and p.is_dir() and not any(p.iterdir()))
+                for p in root.iterdir()):
             raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
                              f"ginsim store; choose a new or empty directory for --out")
         try:
@@ -147,6 +148,9 @@ class Store:
         lock = StoreLock(root / LOCK)
         lock.acquire()
         try:
+            for leftover in root.iterdir():  # a manifest half-written by a killed run
+                if _manifest_temp(leftover.name):
+                    leftover.unlink(missing_ok=True)
             if manifest_path.exists():
                 old = read_manifest(root)
                 store = cls(root, old, lock)
@@ -342,6 +346,11 @@ class Store:
 
     def __exit__(self, exc_type: type | None, *rest: object) -> None:
         self.close(failed=exc_type is not None)
+
+
+def _manifest_temp(name: str) -> bool:
+    """Whether a file name is a manifest temporary left by a killed run."""
+    return name.startswith(f".{MANIFEST}.") and name.endswith(".tmp")
 
 
 def _recorded(root: Path, manifest: dict[str, Any], plan: ChunkPlan
