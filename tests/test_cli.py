@@ -155,6 +155,8 @@ def test_report_and_games_reject_bad_combinations(capsys, tmp_path):
     assert not (tmp_path / "r").exists()
     _one_line_exit_2(["games", "--players", "3", "--system", "hollywood"], capsys,
                      "two players")
+    _one_line_exit_2(["report", "--rules", "straight", "--out", str(tmp_path / "s"),
+                      "--quiet"], capsys, "gin only")
 
 
 @pytest.mark.parametrize("command", [["report", "--study", "variants", "--hands", "20"],

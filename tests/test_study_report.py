@@ -165,3 +165,13 @@ def test_records_frame_upcard_is_card_text():
     hands = simulate("simple", "simple", hands=50, seed=4)
     assert isinstance(hands["upcard"].dtype, pd.CategoricalDtype)
     assert hands["upcard"].astype(str).str.fullmatch(r"[A2-9TJQK][SHDC]").all()
+
+
+def test_every_chart_states_its_rules_and_sample_size(report_dir):
+    out, _ = report_dir
+    html = (out / "report.html").read_text()
+    alts = re.findall(r'<img src="data:image/png;base64,[^"]+" alt="([^"]*)"', html)
+    assert len(alts) >= 8
+    for alt in alts:
+        assert "n = " in alt, alt
+        assert "rules" in alt, alt

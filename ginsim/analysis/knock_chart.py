@@ -154,7 +154,7 @@ class KnockAdvice:
     with a 95% interval, measured against ``measured_against``. ``exploits`` names the
     fixed opponent the card is a best response to (an exploit of that bot), or is None
     for a card no adaptive opponent can exploit (an equilibrium). ``source`` says in a
-    few words how the card was found.
+    few words how the card was found; ``deals`` is the sample behind ``value``.
     """
 
     card: pd.DataFrame
@@ -162,6 +162,7 @@ class KnockAdvice:
     measured_against: str
     exploits: str | None
     source: str
+    deals: int | None = None
 
 
 def knock_card(p_knock: pd.DataFrame | np.ndarray, edges: Sequence[int] = DISPLAY_EDGES,

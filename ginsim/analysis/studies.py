@@ -131,6 +131,9 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     labelled as an exploit of that bot.
     """
     rules = Rules.coerce(rules)
+    if rules.knock_limit == 0 and not rules.oklahoma:
+        raise ValueError(f"the knock study needs rules that allow knocking; {rules.name()} "
+                         "rules are gin only (try --study variants)")
     t0 = time.perf_counter()
     deals = max(hands // 2, 1)
     sweep, runs = threshold_sweep(thresholds, opponents, deals, seed, rules, n_jobs=n_jobs,
@@ -150,7 +153,8 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
             value=(float(top["mean"]), float(top["low"]), float(top["high"])),
             measured_against=str(top.opponent), exploits=str(top.opponent),
             source=f"the best fixed knock threshold against `{top.opponent}` "
-                   f"(`simple:knock=t`, t = {min(thresholds)}..{max(thresholds)})")
+                   f"(`simple:knock=t`, t = {min(thresholds)}..{max(thresholds)})",
+            deals=int(top.n))
     tables = {
         "threshold_sweep": sweep,
         "best_response": best,

@@ -86,7 +86,8 @@ def best_response(sweep: pd.DataFrame) -> pd.DataFrame:
         best, second = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else ranked.iloc[0]
         rows.append({"opponent": opp, "best_threshold": int(best.threshold),
                      "mean": best["mean"], "low": best["low"], "high": best["high"],
-                     "runner_up": int(second.threshold), "runner_up_mean": second["mean"],
+                     "n": best.get("n", np.nan), "runner_up": int(second.threshold),
+                     "runner_up_mean": second["mean"],
                      "opponent_undercut_rate": best.get("opponent_undercut_rate", np.nan)})
     return pd.DataFrame(rows)
 

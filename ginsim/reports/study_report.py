@@ -209,8 +209,9 @@ def card_figure(result: StudyResult):
     title = (f"Knock card for {name} rules\n{limit}, gin {rules.gin_bonus}, "
              f"undercut {rules.undercut_bonus}, {tie}")
     mean, low, high = advice.value
+    size = f", n = {advice.deals:,} duplicate deals" if advice.deals else ""
     caption = (f"{whose}; {mean:+.2f} points/hand vs {advice.measured_against} "
-               f"(95% CI {low:+.2f} to {high:+.2f}); gin always goes down")
+               f"(95% CI {low:+.2f} to {high:+.2f}{size}); gin always goes down")
     return knock_card_chart(advice.card, title=title.replace("`", ""),
                             caption=caption.replace("`", ""))
 
@@ -226,8 +227,10 @@ def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
         if i > 0 and part:
             part[0].text = f"{result.answer}\n\n{part[0].text}"
         rules_note = (f"rules: {result.rules.name()}" if result.rules is not None else "")
+        if result.name == "variants":
+            rules_note = "rules: each bar's preset"
         for section in part:
-            if section.figure is not None and rules_note and result.name != "variants":
+            if section.figure is not None and rules_note:
                 append_caption(section.figure, rules_note)
         sections += part
         methods.update({f"{result.name}: {k}": v for k, v in result.methods.items()})
