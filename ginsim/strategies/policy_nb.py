@@ -72,22 +72,33 @@ def can_join_meld_nb(hand, card, tab):
 
 
 @jit
-def meld_completions_nb(hand, tab):
-    """Cards not in ``hand`` that would make or extend a meld with two of its cards."""
-    out = 0
-    wrap = tab[T_WRAP] != 0
-    for suit in range(4):
-        m = (hand >> (13 * suit)) & SUIT_MASK
-        mm = m | (m << 13) | (m << 26) if wrap else m << 13
-        c = ((mm << 1) & (mm << 2)) | ((mm >> 1) & (mm << 1)) | ((mm >> 1) & (mm >> 2))
-        out |= ((c >> 13) & SUIT_MASK & ~m) << (13 * suit)
+def run_completions_nb(m, wrap):
+    """Ranks (a 13-bit mask) not in the suit mask ``m`` that would make or extend a run
+    with two of its ranks (around the corner when ``wrap``)."""
+    mm = m | (m << 13) | (m << 26) if wrap else m << 13
+    c = ((mm << 1) & (mm << 2)) | ((mm >> 1) & (mm << 1)) | ((mm >> 1) & (mm >> 2))
+    return (c >> 13) & SUIT_MASK & ~m
+
+
+@jit
+def set_completions_nb(hand):
+    """Cards not in ``hand`` of a rank it holds at least twice."""
     a = hand & SUIT_MASK
     b = (hand >> 13) & SUIT_MASK
     c = (hand >> 26) & SUIT_MASK
     d = (hand >> 39) & SUIT_MASK
     pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    out |= (pairs | (pairs << 13) | (pairs << 26) | (pairs << 39)) & ~hand
-    return out
+    return (pairs | (pairs << 13) | (pairs << 26) | (pairs << 39)) & ~hand
+
+
+@jit
+def meld_completions_nb(hand, tab):
+    """Cards not in ``hand`` that would make or extend a meld with two of its cards."""
+    out = 0
+    wrap = tab[T_WRAP] != 0
+    for suit in range(4):
+        out |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, wrap) << (13 * suit)
+    return out | set_completions_nb(hand)
 
 
 @jit
@@ -190,6 +201,10 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
         fits = meld_completions_nb(known, tab)
         near = near_cards_nb(known, 2)
         shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
+    wrap = tab[T_WRAP] != 0
+    runs = 0  # run completions of the whole hand, suit by suit
+    for suit in range(4):
+        runs |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, wrap) << (13 * suit)
     best = -1
     best_score = 1e18
     best_value = -1
@@ -198,7 +213,11 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
         c = lowest_card_nb(rest)
         rest &= rest - 1
         kept = hand & ~(1 << c)
-        score = hs[W_DISCARD + c] - w_outs * popcount_nb(meld_completions_nb(kept, tab) & live)
+        # Only the discarded card's suit changes its run completions.
+        shift = 13 * (c // 13)
+        suit_runs = run_completions_nb((kept >> shift) & SUIT_MASK, wrap) << shift
+        outs = (runs & ~(SUIT_MASK << shift)) | suit_runs | set_completions_nb(kept)
+        score = hs[W_DISCARD + c] - w_outs * popcount_nb(outs & live)
         if level2:
             risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
             risk -= (shunned >> c) & 1
