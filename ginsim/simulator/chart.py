@@ -24,7 +24,8 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     One row per point (CHART_DTYPE): ``hand``, ``turn`` (draws so far), ``deadwood``
     (kept after the best discard), ``stock_left``, ``dealer`` (1 if ``strategy`` dealt),
     ``net_knock`` and ``net_wait`` (the strategy's points minus the opponent's in each
-    branch) and ``knocked`` (what the strategy actually did). Hands are dealt as
+    branch), ``knocked`` (what the strategy actually did) and ``opp_taken`` (cards the
+    opponent took from the pile and still holds: the knock grid's public signal). Hands are dealt as
     ``simulate`` deals them, so hand ``i`` is the same deal in both.
     """
     hands = check_hands(hands)

@@ -11,7 +11,7 @@ numbers). Decision points on the very first turn (upcard offers) are not branche
 """
 
 from ..game._jit import jit
-from ..game.melds_nb import best_discard_nb
+from ..game.melds_nb import best_discard_nb, popcount_nb
 from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (
     ST_DEALER,
@@ -21,6 +21,7 @@ from ..game.state import (
     ST_KNOCK_LIMIT,
     ST_PLANNED,
     ST_POS,
+    ST_TAKEN,
     ST_TRACE_ROW,
     ST_TURNS,
 )
@@ -43,10 +44,10 @@ from .phases_nb import (
 from .records import ACTION_BIG_GIN, ACTION_KNOCK
 
 CHART_COLUMNS = ("hand", "turn", "deadwood", "stock_left", "dealer", "net_knock", "net_wait",
-                 "knocked")
+                 "knocked", "opp_taken")
 CHART_WIDTH = len(CHART_COLUMNS)
 (CH_HAND, CH_TURN, CH_DEADWOOD, CH_STOCK_LEFT, CH_DEALER, CH_NET_KNOCK, CH_NET_WAIT,
- CH_KNOCKED) = range(CHART_WIDTH)
+ CH_KNOCKED, CH_OPP_TAKEN) = range(CHART_WIDTH)
 MAX_POINTS_PER_HAND = 80
 
 
@@ -105,6 +106,7 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branc
                 rows[n, CH_DEADWOOD] = kdw
                 rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
                 rows[n, CH_DEALER] = hs[ST_DEALER] == 0
+                rows[n, CH_OPP_TAKEN] = popcount_nb(hs[ST_TAKEN + 1])
                 copy_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
                 copy_position_nb(hs, branch, rng, branch_rng)

@@ -32,7 +32,19 @@ P_OUTS_WEIGHT = P_MEMORY + 1  # deadwood points one live out is worth (memory >=
 P_DANGER_WEIGHT = P_OUTS_WEIGHT + 1  # deadwood points per unit of feeding risk (memory 2)
 P_UNDERCUT = P_DANGER_WEIGHT + 1  # wait for gin while P(undercut) is above this
 P_CHART = P_UNDERCUT + 1  # P_CHART + bucket: bit d set = knock at deadwood d (0: unused)
-P_SIZE = P_CHART + N_BUCKETS
+P_GRID = P_CHART + N_BUCKETS  # P_GRID + grid cell: knock probability (all -1: no grid)
+
+# A knock grid (a chart as data, :mod:`ginsim.strategies.charts`): one knock probability
+# per stock-left bucket (4 cards wide, play order: 28-31 first, 0-3 last) x deadwood kept
+# (1..GRID_DEADWOOD; more counts as GRID_DEADWOOD) x cards the opponent took from the pile
+# and still holds (0, 1, 2+). Cell index = (bucket * GRID_DEADWOOD + deadwood - 1) *
+# GRID_TAKEN + taken.
+GRID_BUCKETS = 8
+GRID_BUCKET_WIDTH = 4
+GRID_DEADWOOD = 10
+GRID_TAKEN = 3
+GRID_CELLS = GRID_BUCKETS * GRID_DEADWOOD * GRID_TAKEN
+P_SIZE = P_GRID + GRID_CELLS
 
 
 @dataclass(frozen=True)
@@ -109,9 +121,20 @@ PARAMETERS: dict[str, Parameter] = {
                   "above this (1 = never wait)", high=1, integer=False),
         Parameter("chart", P_CHART, (0,) * N_BUCKETS,
                   "a knock chart per stock bucket: bit d set = knock at deadwood d (bit 0 "
-                  "ignored: gin always knocks); 0 = use the knock thresholds", high=2**31),
+                  "ignored: gin always knocks); 0 = use the knock thresholds; or the name "
+                  "or JSON/CSV file of a knock chart (chart=equilibrium), which sets grid",
+                  high=2**31),
+        Parameter("grid", P_GRID, (-1,) * GRID_CELLS,
+                  "knock probability per cell of a knock chart (stock bucket x deadwood x "
+                  "opponent's pile takes); set through chart=NAME_OR_FILE; -1 = no chart",
+                  low=-1, high=1, integer=False),
     )
 }
+
+
+def grid_bucket(stock_left: int) -> int:
+    """The knock grid's stock bucket (0 = the deepest stock, play order)."""
+    return GRID_BUCKETS - 1 - min(max(int(stock_left), 0) // GRID_BUCKET_WIDTH, GRID_BUCKETS - 1)
 
 
 def default_vector() -> np.ndarray:

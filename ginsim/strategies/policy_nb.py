@@ -12,6 +12,8 @@ A player sees only what it may: its own hand (``hs[ST_HAND + seat]``), the pile
 the deck.
 """
 
+import numpy as np
+
 from ..game._jit import jit
 from ..game.melds_nb import (
     RANK_COLUMN,
@@ -22,7 +24,7 @@ from ..game.melds_nb import (
     min_deadwood_nb,
     popcount_nb,
 )
-from ..game.rng_nb import below_nb
+from ..game.rng_nb import GOLDEN, below_nb, mix64_nb, next_u64_nb
 from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (
     FULL_DECK,
@@ -37,12 +39,17 @@ from ..game.tables import T_RANK_VALUE, T_WRAP
 from .params import (
     DRAW_IMPROVE,
     DRAW_NEVER,
+    GRID_BUCKET_WIDTH,
+    GRID_BUCKETS,
+    GRID_DEADWOOD,
+    GRID_TAKEN,
     KIND_RANDOM,
     N_BUCKETS,
     P_CHART,
     P_DANGER_WEIGHT,
     P_DRAW,
     P_EDGES,
+    P_GRID,
     P_KIND,
     P_KNOCK,
     P_MEMORY,
@@ -149,19 +156,44 @@ def undercut_estimate_nb(params, seat, deadwood, hs):
 
 
 @jit
-def should_knock_nb(params, seat, deadwood, hs, rules):
-    """Knock (or go gin) with ``deadwood`` kept? Gin always; otherwise within the
-    threshold of the current stock bucket, unless waiting for gin is preferred."""
+def grid_cell_nb(deadwood, stock_left, taken):
+    """The knock grid's cell (layout in :mod:`ginsim.strategies.params`)."""
+    bucket = GRID_BUCKETS - 1 - min(max(stock_left, 0) // GRID_BUCKET_WIDTH, GRID_BUCKETS - 1)
+    return (bucket * GRID_DEADWOOD + min(deadwood, GRID_DEADWOOD) - 1) * GRID_TAKEN + min(
+        taken, GRID_TAKEN - 1)
+
+
+@jit
+def knock_probability_nb(params, seat, deadwood, hs, rules):
+    """Probability of knocking (or going gin) with ``deadwood`` kept: 1 for gin; 0 above
+    the threshold of the current stock bucket; a knock grid's cell when the strategy has
+    one; else 0 or 1 by the bit chart and the undercut estimate."""
     if deadwood > knock_threshold_nb(params, seat, hs):
-        return False
+        return 0.0
     if deadwood == 0:
-        return True
+        return 1.0
+    if params[seat, P_GRID] >= 0:
+        taken = popcount_nb(hs[ST_TAKEN + 1 - seat])
+        return params[seat, P_GRID + grid_cell_nb(deadwood, 52 - hs[ST_POS], taken)]
     chart = int(params[seat, P_CHART + stock_bucket_nb(params, seat, hs)])
     if chart != 0 and deadwood < 31 and (chart >> deadwood) & 1 == 0:
-        return False
+        return 0.0
     if params[seat, P_UNDERCUT] >= 1.0:
+        return 1.0
+    return 1.0 if undercut_estimate_nb(params, seat, deadwood, hs) <= params[seat,
+                                                                             P_UNDERCUT] else 0.0
+
+
+@jit
+def should_knock_nb(params, seat, deadwood, hs, rules, rng):
+    """Knock (or go gin) with ``deadwood`` kept? A mixed grid cell draws one number from
+    the seat's stream ``rng[seat]``; every other decision draws nothing."""
+    p = knock_probability_nb(params, seat, deadwood, hs, rules)
+    if p <= 0.0:
+        return False
+    if p >= 1.0:
         return True
-    return undercut_estimate_nb(params, seat, deadwood, hs) <= params[seat, P_UNDERCUT]
+    return (next_u64_nb(rng, seat) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p
 
 
 @jit
@@ -258,7 +290,7 @@ def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules
     """
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return -1, 0, True, True
-    if should_knock_nb(params, seat, dw, hs, rules):
+    if should_knock_nb(params, seat, dw, hs, rules, rng):
         return card, dw, True, False
     card, dw = discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng)
     return card, dw, False, False
@@ -324,6 +356,14 @@ def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
     dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, hs)
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return True, -1, 0, True, True
-    if card >= 0 and should_knock_nb(params, seat, dw, hs, rules):
+    if card < 0:
+        return False, -1, 0, False, False
+    p = knock_probability_nb(params, seat, dw, hs, rules)
+    if p > 0.0 and p < 1.0:
+        # No stream is passed here: a mixed cell draws from a hash of the position,
+        # itself a function of (seed, hand).
+        z = mix64_nb(np.uint64(taken) ^ (np.uint64(hs[ST_PILE_MASK]) * GOLDEN))
+        p = 1.0 if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p else 0.0
+    if p >= 1.0:
         return True, card, dw, True, False
     return False, -1, 0, False, False

@@ -28,6 +28,17 @@ PRESETS: dict[str, tuple[str, str]] = {
                       "draw=improve"),
     "chart": ("knocks by a chart learned against memory2: at 7-10 while 24+ cards are in "
               "the stock, otherwise only gin", "chart=1921/1/1/1"),
+    "equilibrium": ("memory2 card play with the modern-rules equilibrium knock chart (no "
+                    "opponent with the same card play gains by knocking differently)",
+                    "memory=2,outs=1,chart=equilibrium"),
+    "asap": ("folk advice on memory2 card play: knock as soon as you may",
+             "memory=2,outs=1,chart=always"),
+    "knock5": ("folk advice on memory2 card play: knock only at deadwood 5 or less",
+               "memory=2,outs=1,chart=five"),
+    "gin_only": ("folk advice on memory2 card play: never knock, wait for gin",
+                 "memory=2,outs=1,chart=gin_only"),
+    "pile_wary": ("textbook advice on memory2 card play: knock as soon as you may unless the "
+                  "opponent holds cards it took from the pile", "memory=2,outs=1,chart=pile_wary"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
@@ -99,6 +110,15 @@ def _parse_value(param: Parameter, text: str, spec: str) -> Value:
     return param.check(tuple(values), f"strategy {brief(spec)}")
 
 
+def _numeric(text: str) -> bool:
+    """Whether ``text`` is numbers separated by '/' (a bit chart, not a chart name)."""
+    try:
+        [float(t) for t in text.split("/")]
+    except ValueError:
+        return False
+    return True
+
+
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
     overrides: dict[str, Value] = {}
     for item in filter(None, (s.strip() for s in text.split(","))):
@@ -111,6 +131,11 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             raise ValueError(f"unknown parameter {brief(key)} in strategy {brief(spec)}: "
                              f"parameters are {', '.join(PARAMETERS)}")
         param = _ALIASES[key]
+        if param.name == "chart" and not _numeric(value):
+            from .charts import load_chart
+
+            overrides["grid"] = load_chart(value.strip()).grid
+            continue
         overrides[param.name] = _parse_value(param, value.strip(), spec)
     return overrides
 
