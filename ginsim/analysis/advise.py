@@ -2,65 +2,147 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
 from ..game.cards import format_cards
+from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
-from ..simulator.advise import make_position, run_rollouts
+from ..game.tables import card_tables
+from ..simulator.advise import (
+    draw_position,
+    history_situation,
+    make_position,
+    run_rollouts,
+    sample_worlds,
+    shorthand_situation,
+    situation_rollouts,
+)
+from ..simulator.advise_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE
+from ..simulator.belief_nb import TEMPERATURE
+from ..simulator.limits import check_rollouts, check_seed
 from ..strategies.presets import Strategy
 from .summary import Z95
 
 
-def advise(hand: str, drawn: str, pile: str = "", opponent_took: str = "",
+def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: str = "",
            opponent_passed: str = "", stock_left: int = 20,
            rules: Rules | str | None = None, opponent: str | Strategy = "simple",
            strategy: str | Strategy = "memory2", rollouts: int = 10_000, seed: int = 0,
-           drawn_from: str = "stock") -> pd.DataFrame:
-    """Rate every legal option after the draw by playing it out ``rollouts`` times.
+           drawn_from: str = "stock", history: str | list[str] | None = None,
+           model: str | Strategy | None = None,
+           temperature: float = TEMPERATURE) -> pd.DataFrame:
+    """Rate every option of a position by playing it out ``rollouts`` times.
 
-    The unseen cards are sampled consistently with everything known (the opponent's
-    pickups are in its hand; cards near those it declined are less likely there). Each
-    option is played in the same sampled worlds, the advised player continuing with
-    ``strategy`` and the opponent with ``opponent``. One row per option: ``discard``,
-    ``knock``, ``deadwood`` (kept), ``expected_points`` (advised player's points minus
-    the opponent's, per hand) with ``low``/``high`` (95% interval), ``p_undercut``
-    (own knock undercut), ``p_opponent_gin``, ``recommended`` (true on the best row).
+    With ``history`` (the public record, notation of :mod:`ginsim.game.history`) the
+    opponent's hidden cards are sampled from the posterior under the opponent ``model``
+    (default: ``opponent``), softened with ``temperature``; otherwise from the shorthand
+    (``pile``, ``opponent_took``, ``opponent_passed``, ``stock_left``) nearly uniformly.
+    Each option is played in the same worlds, the advised player continuing with
+    ``strategy`` and the opponent with ``opponent``. With ``drawn`` the options are the
+    discards (and knocks); without it, the draw: take the pile's top card or draw from
+    the stock (then discard as ``strategy`` does).
+
+    One row per option: ``option`` (words), ``action`` (discard, knock, take, stock),
+    ``discard``, ``knock``, ``deadwood`` (kept; -1 for draw options),
+    ``expected_points`` (the advised player's points minus the opponent's, this hand)
+    with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
+    ``p_opponent_gin``, ``opponent_deadwood`` (the opponent's mean deadwood now in the
+    sampled worlds, the same on every row), ``ess`` (effective sample size of the
+    posterior; the number of worlds for uniform sampling) and ``recommended``. A warning
+    goes to ``table.attrs["warning"]`` (and Python's warnings) when the ESS is below 10%
+    of the samples.
     """
     rules = Rules.coerce(rules)
-    position = make_position(hand, drawn, pile, opponent_took, opponent_passed, stock_left,
-                             drawn_from)
-    options, kept, net, flags = run_rollouts(position, strategy, opponent, rules, rollouts,
-                                             seed)
+    seed = check_seed(seed)
+    rollouts = check_rollouts(rollouts)
+    if history is not None:
+        situation = history_situation(history, hand, drawn, drawn_from, rules,
+                                      opponent if model is None else model, rollouts, seed,
+                                      temperature)
+    elif drawn is None:
+        situation = shorthand_situation(draw_position(hand, pile, opponent_took,
+                                                      opponent_passed, stock_left),
+                                        rollouts, seed, rules)
+    else:
+        situation = None
+    if situation is None:
+        position = make_position(hand, drawn, pile, opponent_took, opponent_passed,
+                                 stock_left, drawn_from)
+        options, kept, net, flags = run_rollouts(position, strategy, opponent, rules,
+                                                 rollouts, seed)
+        opp, _, _ = sample_worlds(position, rollouts, np.random.default_rng(seed))
+        options = np.column_stack([np.full(len(options), OPT_DISCARD), options, kept])
+        ess = float(rollouts)
+    else:
+        if situation.stocks.shape[1] < rules.stock_floor:
+            raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
+                             f"floor {rules.stock_floor} of these rules")
+        options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
+        opp, ess = situation.opp_hands, situation.ess
+    return _table(options, net, flags, _mean_deadwood(opp, rules), ess, rollouts)
+
+
+def _mean_deadwood(hands: np.ndarray, rules: Rules) -> float:
+    tab = card_tables(rules)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    return float(np.mean([min_deadwood_nb(int(h), tab, work) for h in hands]))
+
+
+def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood: float,
+           ess: float, samples: int) -> pd.DataFrame:
     mean = net.mean(axis=0)
     half = Z95 * net.std(axis=0, ddof=1) / np.sqrt(net.shape[0])
+    kind = options[:, 0]
+    action = np.where(kind == OPT_TAKE, "take", np.where(
+        kind == OPT_STOCK, "stock", np.where(options[:, 2] != 0, "knock", "discard")))
+    discard = [format_cards([int(c)]) if k == OPT_DISCARD else ""
+               for k, c in zip(kind, options[:, 1], strict=True)]
+    words = {"take": "take the pile card {}", "stock": "draw from the stock",
+             "knock": "knock, discard {}", "discard": "discard {}"}
+    option = [words[a].format(format_cards([int(c)]) if c >= 0 else "")
+              for a, c in zip(action, options[:, 1], strict=True)]
     frame = pd.DataFrame({
-        "discard": [format_cards([int(c)]) for c in options[:, 0]],
-        "knock": options[:, 1].astype(bool),
-        "deadwood": kept,
+        "option": option,
+        "action": action,
+        "discard": discard,
+        "knock": action == "knock",
+        "deadwood": np.where(kind == OPT_DISCARD, options[:, 3], -1),
         "expected_points": mean,
         "low": mean - half,
         "high": mean + half,
         "p_undercut": (flags == 1).mean(axis=0),
         "p_opponent_gin": (flags == 2).mean(axis=0),
+        "opponent_deadwood": opp_deadwood,
+        "ess": ess,
     })
     frame = frame.sort_values(["expected_points", "knock"], ascending=[False, False],
                               kind="stable").reset_index(drop=True)
     frame["recommended"] = frame.index == 0
+    if ess < 0.1 * samples:
+        text = (f"effective sample size {ess:.0f} is below 10% of the {samples} samples: "
+                f"the history is unlikely under the opponent model; try another --model or a "
+                f"higher temperature")
+        frame.attrs["warning"] = text
+        warnings.warn(text, stacklevel=3)
     return frame
 
 
 def advice_words(table: pd.DataFrame) -> str:
-    """The recommendation in words, with its margin over the runner-up."""
+    """The recommendation in words, with its margin over the runner-up, saying whose
+    points the expectation counts."""
     best = table.iloc[0]
-    action = "knock" if best.knock else "discard"
-    if best.knock and best.deadwood == 0:
-        action = "go gin"
-    text = (f"Recommended: {action} {'discarding ' if best.knock else ''}{best.discard} "
-            f"(expected {best.expected_points:+.2f} points, 95% CI "
-            f"[{best.low:+.2f}, {best.high:+.2f}])")
+    if best.action == "knock" and best.deadwood == 0:
+        what = f"go gin discarding {best.discard}"
+    else:
+        what = best.option
+    text = (f"Recommended: {what} (expected {best.expected_points:+.2f} points, your points "
+            f"minus the opponent's this hand, 95% CI [{best.low:+.2f}, {best.high:+.2f}])")
     if len(table) > 1:
         second = table.iloc[1]
-        what = ("knock discarding " if second.knock else "discard ") + second.discard
-        text += f"; next best: {what} ({second.expected_points:+.2f})"
-    return text + "."
+        text += f"; next best: {second.option} ({second.expected_points:+.2f})"
+    text += (f". The opponent's deadwood now averages {best.opponent_deadwood:.1f} in the "
+             f"sampled worlds.")
+    return text

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.cards import cards_to_mask, format_cards, parse_cards
+from ..game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
+from ..game.history import parse_history
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules, brief
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
-from .advise_nb import rollouts_nb
+from .advise_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, option_rollouts_nb, rollouts_nb
+from .belief import knock_limit_of, sample_beliefs
+from .belief_nb import TEMPERATURE
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
 from .limits import check_rollouts, check_seed
@@ -157,3 +160,172 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
                 seat_params(strategy, opponent), rules.packed(), card_tables(rules), net,
                 flags, trace, scratch, state_rng)
     return options, kept, net, flags
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A position to advise with the worlds to play it in: seat a's cards (10 before
+    its draw, 11 after), the full pile and the public history fields."""
+
+    hand: list[int]
+    forbidden: int | None
+    pile: list[int]
+    public: np.ndarray  # taken a, taken b, discarded a, discarded b, passed a, passed b
+    knock_limit: int
+    opp_hands: np.ndarray  # int64 masks, one per world
+    stocks: np.ndarray  # [world, stock_left], top first
+    ess: float
+    particles: int
+
+
+def _pile_and_stocks(opp: np.ndarray, unseen: int, stock_left: int, rng: np.random.Generator
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Per world: the cards left for the stock and the buried pile, in random order."""
+    cards = np.array([c for c in range(52) if (unseen >> c) & 1], dtype=np.int64)
+    held = ((opp[:, None] >> cards[None, :]) & 1).astype(bool)
+    keys = rng.random(held.shape) + held * 2.0
+    order = np.argsort(keys, axis=1)[:, :len(cards) - int(held[0].sum())]
+    rest = cards[order]
+    return np.ascontiguousarray(rest[:, :stock_left]), np.ascontiguousarray(rest[:, stock_left:])
+
+
+def history_situation(history: str | list[str], hand: str, drawn: str | None,
+                      drawn_from: str, rules: Rules, model: str | Strategy, rollouts: int,
+                      seed: int, temperature: float = TEMPERATURE) -> Situation:
+    """Check a hand against a history (appending seat a's draw when ``drawn`` is given
+    and the history stops before it), then sample ``rollouts`` worlds from the
+    posterior over the opponent's hand."""
+    hist = parse_history(history, rules)
+    if hist.to_move != 0:
+        raise ValueError("the history must end with me to move (the advisor advises 'me'); "
+                         "it ends with op to move")
+    if hist.first_turn:
+        raise ValueError("the history stops at the upcard offer; give the hand from the "
+                         "first draw on (advice on the upcard offer itself is not supported)")
+    cards = parse_cards(hand)
+    if len(cards) != 10:
+        raise ValueError(f"hand must hold 10 cards before the draw, got {len(cards)}")
+    new = parse_cards(drawn) if drawn else []
+    if len(new) > 1:
+        raise ValueError(f"drawn must be exactly one card, got {len(new)}")
+    if drawn_from not in ("stock", "pile"):
+        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {brief(drawn_from)}")
+    forbidden = hist.last_drawn if hist.drawn and hist.last_drawn >= 0 else None
+    if hist.drawn and forbidden is not None:
+        if new and new[0] != forbidden:
+            raise ValueError(f"the history ends with me taking {format_cards([forbidden])} "
+                             f"from the pile, but drawn is {format_cards(new)}")
+        new = [forbidden]
+    elif hist.drawn and not new:
+        raise ValueError("the history ends with me drawing from the stock: give the card "
+                         "drawn (--drawn)")
+    elif not hist.drawn and new:
+        step = f"me:+{format_cards(new)}" if drawn_from == "pile" else "me:stock"
+        hist = parse_history(hist.text() + " " + step, rules)
+        forbidden = new[0] if drawn_from == "pile" else None
+    mine = cards + new
+    if len(set(mine)) != len(mine):
+        raise ValueError(f"card {format_cards(new)} is both in hand and in drawn")
+    pile_mask = hist.pile_mask
+    for c in mine:
+        if c == forbidden:
+            continue
+        if (pile_mask >> c) & 1:
+            raise ValueError(f"card {format_cards([c])} is both in hand and in the pile")
+        if (hist.taken[1] >> c) & 1:
+            raise ValueError(f"card {format_cards([c])} is in hand, but the opponent took it "
+                             f"from the pile and still holds it")
+    missing = mask_to_cards(hist.taken[0] & ~cards_to_mask(mine))
+    if missing:
+        raise ValueError(f"the history has me holding {format_cards(missing)} taken from the "
+                         f"pile, but the hand lacks it")
+    if hist.stock_left < rules.stock_floor:
+        raise ValueError(f"the stock ({hist.stock_left}) is below the floor")
+    beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, rollouts, seed,
+                             temperature)
+    rng = np.random.default_rng(seed)
+    pick = (rng.random() + np.arange(rollouts)) / rollouts
+    index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), rollouts - 1)
+    opp = beliefs.hands[index]
+    stocks, buried = _pile_and_stocks(opp, beliefs.unseen, hist.stock_left, rng)
+    if buried.shape[1] != 0:
+        raise ValueError("the hand and the history do not account for every card")
+    public = np.array([hist.taken[0], hist.taken[1], hist.discarded[0], hist.discarded[1],
+                       hist.passed[0], hist.passed[1]], dtype=np.int64)
+    return Situation(mine, forbidden, list(hist.pile), public, knock_limit_of(hist, rules),
+                     opp, stocks, beliefs.ess, rollouts)
+
+
+def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,
+                        ) -> Situation:
+    """Worlds for the shorthand flags (uniform sampling with declined-card weighting);
+    a position of 10 cards is advised on its draw."""
+    rng = np.random.default_rng(seed)
+    opp, stocks, buried = sample_worlds(position, rollouts, rng)
+    listed = np.array(position.pile, dtype=np.int64)
+    if buried.shape[1] != 0:
+        raise ValueError("the draw can be advised only with the whole pile listed (or a "
+                         "--history): give --pile in full, or --drawn")
+    public = np.array([0, cards_to_mask(position.took), 0, 0, 0,
+                       cards_to_mask(position.passed)], dtype=np.int64)
+    return Situation(position.hand11, position.forbidden, [int(c) for c in listed], public,
+                     rules.knock_limit, opp, stocks, float(rollouts), rollouts)
+
+
+def draw_position(hand: str, pile: str, opponent_took: str, opponent_passed: str,
+                  stock_left: int) -> Position:
+    """A position before seat a's draw (10 cards); the pile must be listed in full."""
+    cards = parse_cards(hand)
+    if len(cards) != 10:
+        raise ValueError(f"hand must hold 10 cards before the draw, got {len(cards)}")
+    pile_cards = parse_cards(pile)
+    took = parse_cards(opponent_took)
+    passed = parse_cards(opponent_passed)
+    seen: dict[int, str] = {}
+    for name, group in {"hand": cards, "pile": pile_cards, "opponent_took": took}.items():
+        for c in group:
+            if c in seen:
+                raise ValueError(f"card {format_cards([c])} is both in {seen[c]} and in {name}")
+            seen[c] = name
+    for c in passed:
+        if seen.get(c) in ("hand", "opponent_took"):
+            raise ValueError(f"card {format_cards([c])} was passed by the opponent, so it "
+                             f"cannot be in {seen[c]} (passed cards stay in the pile)")
+    if len(took) > 10:
+        raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
+    if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
+        raise ValueError(f"stock_left must be a non-negative int, got {brief(stock_left)}")
+    if not pile_cards or len(pile_cards) + stock_left != 32:
+        raise ValueError(f"to advise the draw without --history, list the whole pile: 20 "
+                         f"cards in hands + {len(pile_cards)} in the pile + {stock_left} in "
+                         f"the stock must make 52 (or give --drawn)")
+    return Position(cards, None, pile_cards, took, passed, stock_left, 0)
+
+
+def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
+    """Options ``(kind, card, knock, kept deadwood)``: every legal discard (and knock)
+    with 11 cards; take the pile card or draw from the stock with 10."""
+    if len(situation.hand) == 10:
+        rows = [(OPT_TAKE, situation.pile[-1], 0, 0)] if situation.pile else []
+        rows.append((OPT_STOCK, -1, 0, 0))
+        return np.array(rows, dtype=np.int64)
+    position = Position(situation.hand, situation.forbidden, [], [], [], 0, 0)
+    options, kept = legal_options(position, rules)
+    return np.column_stack([np.full(len(options), OPT_DISCARD), options, kept]).astype(np.int64)
+
+
+def situation_rollouts(situation: Situation, strategy: str | Strategy,
+                       opponent: str | Strategy, rules: Rules, seed: int
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(options, net points [world, option], flags [world, option])."""
+    options = situation_options(situation, rules)
+    worlds = len(situation.opp_hands)
+    net = np.zeros((worlds, len(options)), dtype=np.int64)
+    flags = np.zeros((worlds, len(options)), dtype=np.int8)
+    option_rollouts_nb(np.uint64(seed), cards_to_mask(situation.hand),
+                       np.array(situation.pile, dtype=np.int64), situation.public,
+                       situation.knock_limit, situation.opp_hands, situation.stocks, options,
+                       seat_params(strategy, opponent), rules.packed(), card_tables(rules), net,
+                       flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
+                       np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+    return options, net, flags

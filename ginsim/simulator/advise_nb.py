@@ -11,6 +11,7 @@ from ..game.state import (
     RES_KNOCKER,
     RES_OUTCOME,
     ST_DECK,
+    ST_DISCARDED,
     ST_ENDING,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -18,16 +19,20 @@ from ..game.state import (
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
+    ST_PLANNED,
     ST_POS,
     ST_TAKEN,
 )
 from .phases_nb import (
     apply_discard_nb,
     clear_position_nb,
+    discard_nb,
+    draw_stock_nb,
     net_points_nb,
     play_on_nb,
     seat_streams_nb,
     showdown_nb,
+    take_pile_top_nb,
 )
 
 FLAG_UNDERCUT = 1  # the advised player's knock was undercut
@@ -82,3 +87,64 @@ def rollouts_nb(seed, hand11, piles, took, passed, knock_limit, opp_hands, stock
             elif hs[RES_KNOCKER] == 1 and (outcome == OUT_GIN or outcome == OUT_BIG_GIN):
                 flag = FLAG_OPPONENT_GIN
             flags[w, o] = flag
+
+
+OPT_DISCARD = 0  # discard options[o, 1], knocking if options[o, 2]
+OPT_TAKE = 1  # take the pile's top card, then discard as the strategy does
+OPT_STOCK = 2  # draw from the stock, then discard as the strategy does
+
+
+@jit
+def set_public_nb(hs, public):
+    """The public history fields: ``public`` = (taken a, taken b, discarded a,
+    discarded b, passed a, passed b) masks."""
+    for seat in range(2):
+        hs[ST_TAKEN + seat] = public[seat]
+        hs[ST_DISCARDED + seat] = public[2 + seat]
+        hs[ST_PASSED + seat] = public[4 + seat]
+
+
+@jit
+def play_option_nb(hs, kind, card, knock, kept, params, rules, tab, rng, trace):
+    """Play option ``kind`` for seat a in the world in ``hs`` to the end and score it."""
+    if kind == OPT_DISCARD:
+        apply_discard_nb(hs, 0, card, kept, knock, False, rules)
+    else:
+        if kind == OPT_TAKE:
+            take_pile_top_nb(hs, 0)
+        else:
+            draw_stock_nb(hs, 0)
+        hs[ST_PLANNED] = 0
+        discard_nb(hs, 0, params, rules, tab, rng)
+    if hs[ST_ENDING] < 0:
+        play_on_nb(hs, 1, params, rules, tab, rng, trace)
+    showdown_nb(hs, rules, tab)
+
+
+@jit
+def outcome_flag_nb(hs):
+    """FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0 for the scored hand in ``hs``."""
+    outcome = hs[RES_OUTCOME]
+    if hs[RES_KNOCKER] == 0 and outcome == OUT_UNDERCUT:
+        return FLAG_UNDERCUT
+    if hs[RES_KNOCKER] == 1 and (outcome == OUT_GIN or outcome == OUT_BIG_GIN):
+        return FLAG_OPPONENT_GIN
+    return 0
+
+
+@jit
+def option_rollouts_nb(seed, hand, pile, public, knock_limit, opp_hands, stocks, options,
+                       params, rules, tab, net, flags, trace, hs, rng):
+    """Fill ``net[world, option]`` and ``flags[world, option]`` for options
+    ``(kind, card, knock, kept deadwood)`` (OPT_*), each world laid out with the full
+    public history; ``hand`` is seat a's 11 cards (10 for the draw options)."""
+    for w in range(opp_hands.shape[0]):
+        for o in range(options.shape[0]):
+            set_world_nb(hs, hand, pile, opp_hands[w], stocks[w], public[1], public[5],
+                         knock_limit, w)
+            set_public_nb(hs, public)
+            seat_streams_nb(rng, seed, w)
+            play_option_nb(hs, options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3],
+                           params, rules, tab, rng, trace)
+            net[w, o] = net_points_nb(hs, 0)
+            flags[w, o] = outcome_flag_nb(hs)

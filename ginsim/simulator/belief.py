@@ -1,0 +1,87 @@
+"""Posterior samples of the opponent's hand given the public history (numpy layer).
+
+See :mod:`ginsim.simulator.belief_nb` for the model. :func:`sample_beliefs` returns
+particles with normalised importance weights and their effective sample size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game.history import History
+from ..game.rules import Rules
+from ..game.tables import card_tables
+from ..strategies.presets import Strategy
+from .belief_nb import TEMPERATURE, sample_beliefs_nb, smc_beliefs_nb
+from .engine import seat_params
+from .hand_nb import SCRATCH_SIZE
+
+FULL = (1 << 52) - 1
+MOVES = 2  # Metropolis moves per particle after each tempering step
+STAGES = 20  # tempering steps at most
+
+
+@dataclass(frozen=True)
+class Beliefs:
+    """Weighted guesses of the opponent's hand now."""
+
+    hands: np.ndarray  # int64 masks
+    weights: np.ndarray  # normalised, sum 1
+    unseen: int  # mask of cards the opponent might hold beyond its known pickups
+    ess: float  # effective sample size of the final weights, (sum w)^2 / sum w^2
+
+
+def knock_limit_of(history: History, rules: Rules) -> int:
+    """The hand's knock limit (Oklahoma: set by the upcard)."""
+    if rules.oklahoma and history.upcard >= 0:
+        rank = history.upcard % 13
+        if rank == 0:
+            return 0 if rules.aces_must_gin else 1
+        return min(rank + 1, 10)
+    return rules.knock_limit
+
+
+def unseen_mask(history: History, my_hand: int) -> int:
+    """Cards that may be hidden in the opponent's hand or the stock."""
+    return FULL & ~my_hand & ~history.pile_mask & ~history.taken[1]
+
+
+def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules: Rules,
+                   particles: int, seed: int, temperature: float = TEMPERATURE,
+                   uniform: bool = False, moves: int = MOVES, stages: int = STAGES) -> Beliefs:
+    """``particles`` weighted guesses of the opponent's hand by tempered sequential
+    Monte Carlo (``stages`` tempering steps at most, ``moves`` Metropolis moves per
+    particle after each); ``uniform`` skips the model (every weight equal: uniform
+    sampling given the pickups, as the shorthand advisor does)."""
+    if not temperature > 0:
+        raise ValueError(f"temperature must be above 0, got {temperature!r}")
+    unseen = unseen_mask(history, my_hand)
+    unseen_cards = np.array([c for c in range(52) if (unseen >> c) & 1], dtype=np.int64)
+    held = history.taken[1]
+    n_hidden = 10 - bin(held).count("1")
+    if n_hidden > len(unseen_cards) or n_hidden < 0:
+        raise ValueError(f"the history leaves {len(unseen_cards)} unseen cards for the "
+                         f"opponent's {n_hidden} hidden ones: check the hand and the history")
+    hands = np.zeros(particles, dtype=np.int64)
+    logl = np.zeros(particles, dtype=np.float64)
+    params = seat_params(model, model)
+    events = np.ascontiguousarray(history.events, dtype=np.int64).reshape(-1, 4)
+    ev_card = np.full(max(len(events), 1), -1, dtype=np.int64)
+    hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
+    limit = knock_limit_of(history, rules)
+    if uniform:
+        sample_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
+                          unseen_cards, n_hidden, held, params, rules.packed(),
+                          card_tables(rules), float(temperature), hands, logl, ev_card, hs, rng)
+        weights = np.full(particles, 1.0 / particles)
+        return Beliefs(hands, weights, unseen, float(particles))
+    weights = np.zeros(particles, dtype=np.float64)
+    ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
+                         unseen_cards, n_hidden, held, params, rules.packed(),
+                         card_tables(rules), float(temperature), moves, stages, hands, logl,
+                         weights, np.zeros(particles, dtype=np.int64),
+                         np.zeros(particles, dtype=np.float64), ev_card, hs, rng)
+    return Beliefs(hands, weights, unseen, float(ess))

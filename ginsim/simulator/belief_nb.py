@@ -1,0 +1,340 @@
+"""Posterior sampling of the opponent's hidden cards from the public history.
+
+Contract as in :mod:`ginsim.simulator.phases_nb`. A *particle* is one guess of the
+opponent's hidden cards: the unseen cards it holds now, drawn uniformly, and the order
+in which its stock draws brought them (sampled backwards through the history: each
+stock draw removes a uniformly chosen held card that did not come from the pile, so
+every order that lets it discard what it discarded is equally likely). The history is
+then replayed forwards through the phases, and the opponent model (``params[1]``)
+scores each of the opponent's observed choices; the particle's log weight is the sum.
+
+The softened model (temperature ``T`` in deadwood points): a discard ``d`` costs its
+kept deadwood above that of the model's own discard (0 for the model's card, never
+below 0) and has probability ``exp(-cost/T)`` over the sum for all legal discards;
+a take or pass of the pile card, or not knocking, that disagrees with the model costs
+``DEVIATION`` points (probability ``exp(-DEVIATION/T)`` against 1 for agreeing, a
+factor the same for every particle otherwise).
+
+Events are rows ``(seat, kind, card, flag)`` of :mod:`ginsim.game.history`, seat 0
+being the advised player.
+"""
+
+import numpy as np
+
+from ..game._jit import jit
+from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
+from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
+from ..game.rng_nb import below_nb, stream_key_nb
+from ..game.state import (
+    ST_DEALER,
+    ST_DECK,
+    ST_FORBIDDEN,
+    ST_HAND,
+    ST_KNOCK_LIMIT,
+    ST_PASSED,
+    ST_PILE,
+    ST_PILE_LEN,
+    ST_PILE_MASK,
+    ST_POS,
+    ST_TURNS,
+    ST_UPCARD,
+)
+from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
+from .phases_nb import apply_discard_nb, clear_position_nb, draw_stock_nb, take_pile_top_nb
+
+DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
+TEMPERATURE = 0.25  # default softening, in deadwood points (sharp: calibrated on memory2)
+FIRST_POS = 21  # deck position of the first stock card (21 dealt, or 20 + the upcard)
+
+
+@jit
+def hidden_hand_nb(unseen, n_unseen, n_hidden, held, rng):
+    """The opponent's hand now: its known pickups plus ``n_hidden`` cards drawn
+    uniformly from ``unseen[:n_unseen]`` (partially shuffled in place)."""
+    hand = held
+    for i in range(n_hidden):
+        j = i + below_nb(rng, 2, n_unseen - i)
+        t = unseen[i]
+        unseen[i] = unseen[j]
+        unseen[j] = t
+        hand |= 1 << unseen[i]
+    return hand
+
+
+@jit
+def stock_cards_nb(events, hand_now, held, ev_card, rng):
+    """Walk the history backwards from ``hand_now``: each opponent stock draw gets a
+    uniform held card that did not come from the pile (``ev_card[event]``). Returns the
+    opponent's dealt hand."""
+    hand = hand_now
+    from_pile = held
+    for i in range(events.shape[0] - 1, -1, -1):
+        if events[i, 0] != 1:
+            continue
+        kind = events[i, 1]
+        card = events[i, 2]
+        if kind == EV_DISCARD:
+            hand |= 1 << card
+            if events[i, 3] != 0:
+                from_pile |= 1 << card
+        elif kind == EV_TAKE:
+            hand &= ~(1 << card)
+            from_pile &= ~(1 << card)
+        elif kind == EV_STOCK:
+            pool = hand & ~from_pile
+            k = below_nb(rng, 2, popcount_nb(pool))
+            for c in range(52):
+                if (pool >> c) & 1:
+                    if k == 0:
+                        ev_card[i] = c
+                        hand &= ~(1 << c)
+                        break
+                    k -= 1
+    return hand
+
+
+@jit
+def discard_log_prob_nb(hand, forbidden, card, model_card, model_dw, temperature, tab, hs):
+    """log P(discard ``card``) under the softened model (see the module text)."""
+    best_discard_nb(hand, forbidden, 0, tab, hs, True)
+    base = hs[W_DISCARD + model_card] if model_card >= 0 else model_dw
+    total = 0.0
+    mine = 0.0
+    rest = hand & ~forbidden
+    for c in range(52):
+        if (rest >> c) & 1 == 0:
+            continue
+        kept = hs[W_DISCARD + c]
+        if kept >= NO_DISCARD:
+            continue
+        cost = 0.0 if c == model_card else max(kept - base, 0) / temperature
+        total += np.exp(-cost)
+        if c == card:
+            mine = -cost
+    return mine - np.log(total)
+
+
+@jit
+def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params, rules,
+                         tab, temperature, hs, rng):
+    """Replay the history with the opponent dealt ``dealt`` (stock draws ``ev_card``)
+    and return the log likelihood of its observed choices under ``params[1]``."""
+    clear_position_nb(hs, 0)
+    hs[ST_HAND + 1] = dealt
+    hs[ST_DEALER] = dealer
+    hs[ST_KNOCK_LIMIT] = knock_limit
+    hs[ST_POS] = FIRST_POS
+    if upcard >= 0:
+        hs[ST_UPCARD] = upcard
+        hs[ST_PILE] = upcard
+        hs[ST_PILE_LEN] = 1
+        hs[ST_PILE_MASK] = 1 << upcard
+    dev = DEVIATION / temperature
+    logw = 0.0
+    planned = False
+    plan_card = -1
+    plan_dw = 0
+    plan_knock = False
+    for i in range(events.shape[0]):
+        seat = events[i, 0]
+        kind = events[i, 1]
+        card = events[i, 2]
+        top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if hs[ST_PILE_LEN] > 0 else -1
+        if seat == 1 and (kind == EV_PASS or kind == EV_TAKE
+                          or (kind == EV_STOCK and events[i, 3] != 0)):
+            take, d, dw, knock, big = pile_decision_nb(params, 1, hs[ST_HAND + 1], top, hs,
+                                                       rules, tab, rng)
+            if take != (kind == EV_TAKE):
+                logw -= dev
+            planned = take and kind == EV_TAKE
+            plan_card, plan_dw, plan_knock = d, dw, knock or big
+        if kind == EV_PASS:
+            hs[ST_PASSED + seat] |= 1 << top
+        elif kind == EV_TAKE:
+            take_pile_top_nb(hs, seat)
+        elif kind == EV_STOCK:
+            if events[i, 3] != 0:
+                hs[ST_PASSED + seat] |= 1 << top
+            if seat == 1:
+                hs[ST_DECK + hs[ST_POS]] = ev_card[i]
+                draw_stock_nb(hs, 1)
+                planned = False
+            else:
+                hs[ST_POS] += 1
+                hs[ST_TURNS] += 1
+        else:
+            if seat == 1:
+                hand = hs[ST_HAND + 1]
+                forbidden = hs[ST_FORBIDDEN] if popcount_nb(hand) == 11 else 0
+                if not planned:
+                    plan_card, plan_dw, knock, big = choose_discard_nb(params, 1, hand,
+                                                                        forbidden, hs, rules,
+                                                                        tab, rng)
+                    plan_knock = knock or big
+                if plan_knock:
+                    logw -= dev
+                logw += discard_log_prob_nb(hand, forbidden, card, plan_card, plan_dw,
+                                            temperature, tab, hs)
+                planned = False
+                hs[ST_FORBIDDEN] = 0
+            apply_discard_nb(hs, seat, card, 0, False, False, rules)
+    return logw
+
+
+@jit
+def particle_log_weight_nb(events, dealer, upcard, knock_limit, hand, held, params, rules, tab,
+                           temperature, ev_card, hs, rng):
+    """Sample stock-draw orders for the opponent holding ``hand`` now, replay, and
+    return the log likelihood."""
+    dealt = stock_cards_nb(events, hand, held, ev_card, rng)
+    return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params,
+                                rules, tab, temperature, hs, rng)
+
+
+@jit
+def ess_nb(logl, step, w):
+    """Normalised weights ``exp(step * logl)`` into ``w``; returns their ESS."""
+    top = -1e300
+    for p in range(logl.shape[0]):
+        top = max(top, step * logl[p])
+    total = 0.0
+    for p in range(logl.shape[0]):
+        w[p] = np.exp(step * logl[p] - top)
+        total += w[p]
+    sq = 0.0
+    for p in range(logl.shape[0]):
+        w[p] /= total
+        sq += w[p] * w[p]
+    return 1.0 / sq
+
+
+@jit
+def next_step_nb(logl, beta, target, w):
+    """The largest tempering step (at most 1 - beta) whose weights keep an ESS of at
+    least ``target`` (bisection); leaves those weights in ``w``."""
+    if ess_nb(logl, 1.0 - beta, w) >= target:
+        return 1.0 - beta
+    lo = 0.0
+    hi = 1.0 - beta
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if ess_nb(logl, mid, w) >= target:
+            lo = mid
+        else:
+            hi = mid
+    step = max(lo, 1e-6)
+    ess_nb(logl, step, w)
+    return step
+
+
+@jit
+def resample_nb(hands, logl, w, tmp_hands, tmp_logl, rng):
+    """Systematic resampling of the particles by ``w``."""
+    n = hands.shape[0]
+    u = (below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30) / n
+    c = w[0]
+    j = 0
+    for p in range(n):
+        x = u + p / n
+        while x > c and j < n - 1:
+            j += 1
+            c += w[j]
+        tmp_hands[p] = hands[j]
+        tmp_logl[p] = logl[j]
+    for p in range(n):
+        hands[p] = tmp_hands[p]
+        logl[p] = tmp_logl[p]
+
+
+@jit
+def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, params,
+            rules, tab, temperature, ev_card, hs, rng):
+    """One Metropolis move per particle: swap a hidden card for an unseen one (a fresh
+    stock-draw order too) and accept by the tempered likelihood ratio. Returns the
+    number accepted."""
+    accepted = 0
+    for p in range(hands.shape[0]):
+        mine = hands[p] & ~held
+        out = unseen & ~hands[p]
+        n_mine = popcount_nb(mine)
+        n_out = popcount_nb(out)
+        if n_mine == 0 or n_out == 0:
+            continue
+        a = nth_card_nb(mine, below_nb(rng, 2, n_mine))
+        b = nth_card_nb(out, below_nb(rng, 2, n_out))
+        proposal = (hands[p] & ~(1 << a)) | (1 << b)
+        value = particle_log_weight_nb(events, dealer, upcard, knock_limit, proposal, held,
+                                       params, rules, tab, temperature, ev_card, hs, rng)
+        if beta * (value - logl[p]) >= 0 or np.log(
+                (below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30)) < beta * (value - logl[p]):
+            hands[p] = proposal
+            logl[p] = value
+            accepted += 1
+    return accepted
+
+
+@jit
+def nth_card_nb(mask, k):
+    """The ``k``-th lowest card of ``mask``."""
+    for c in range(52):
+        if (mask >> c) & 1:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@jit
+def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
+                   params, rules, tab, temperature, moves, max_stages, hands, logl, w,
+                   tmp_hands, tmp_logl, ev_card, hs, rng):
+    """Adaptive tempered sequential Monte Carlo over the opponent's hand.
+
+    Particles start from the prior (uniform hidden cards); the likelihood is brought in
+    by steps that keep the ESS at half the particles, each followed by resampling and
+    ``moves`` Metropolis moves; after ``max_stages`` steps the rest comes in at once.
+    Leaves the particles in ``hands`` with normalised weights ``w``; returns the ESS of
+    those final weights.
+    """
+    n = hands.shape[0]
+    rng[0] = stream_key_nb(seed, 0, 1)
+    rng[1] = stream_key_nb(seed, 0, 2)
+    rng[2] = stream_key_nb(seed, 0, 3)
+    unseen = 0
+    for i in range(unseen_cards.shape[0]):
+        unseen |= 1 << unseen_cards[i]
+    for p in range(n):
+        hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
+        logl[p] = particle_log_weight_nb(events, dealer, upcard, knock_limit, hands[p], held,
+                                         params, rules, tab, temperature, ev_card, hs, rng)
+    beta = 0.0
+    stage = 0
+    while True:
+        if stage >= max_stages:
+            return ess_nb(logl, 1.0 - beta, w)
+        step = next_step_nb(logl, beta, 0.5 * n, w)
+        if beta + step >= 1.0 - 1e-9:
+            return ess_nb(logl, 1.0 - beta, w)
+        beta += step
+        resample_nb(hands, logl, w, tmp_hands, tmp_logl, rng)
+        for _ in range(moves):
+            move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl,
+                    params, rules, tab, temperature, ev_card, hs, rng)
+        stage += 1
+
+
+@jit
+def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidden, held,
+                      params, rules, tab, temperature, out_hands, out_logw, ev_card, hs, rng):
+    """Fill ``out_hands[p]`` (the opponent's hand now) and ``out_logw[p]`` for every
+    particle ``p``; particle ``p`` draws from the stream ``(seed, p)``."""
+    n_unseen = unseen.shape[0]
+    for p in range(out_hands.shape[0]):
+        rng[0] = stream_key_nb(seed, p, 1)
+        rng[1] = stream_key_nb(seed, p, 2)
+        rng[2] = stream_key_nb(seed, p, 3)
+        hand = hidden_hand_nb(unseen, n_unseen, n_hidden, held, rng)
+        dealt = stock_cards_nb(events, hand, held, ev_card, rng)
+        out_hands[p] = hand
+        out_logw[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
+                                           params, rules, tab, temperature, hs, rng)
