@@ -74,3 +74,9 @@ def refresh_kernel_cache() -> None:
 refresh_kernel_cache()
 
 jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+
+#: For small kernels on the hot path: numba inlines their body into each caller before
+#: LLVM sees it. A call between two kernels passes every array as seven or more scalars,
+#: and LLVM keeps most of these small functions out of line; profiling the hand loop
+#: showed such glue calls at about 40% of its time.
+jit_inline = njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")

@@ -24,7 +24,7 @@ one row per turn while ``hs[ST_TRACE_ROW]`` is below its length (give it 0 rows 
 switch it off).
 """
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
 from ..game.rng_nb import shuffle_nb, stream_key_nb
 from ..game.rules import (
@@ -194,14 +194,14 @@ def copy_position_nb(src, dst, rng, dst_rng):
         dst_rng[i] = rng[i]
 
 
-@jit
+@jit_inline
 def pile_top_nb(hs):
     """The discard pile's top card, -1 when the pile is empty."""
     n = hs[ST_PILE_LEN]
     return hs[ST_PILE + n - 1] if n > 0 else -1
 
 
-@jit
+@jit_inline
 def take_pile_top_nb(hs, seat):
     """``seat`` takes the pile's top card (a draw); returns the card."""
     hs[ST_PILE_LEN] -= 1
@@ -216,7 +216,7 @@ def take_pile_top_nb(hs, seat):
     return card
 
 
-@jit
+@jit_inline
 def draw_stock_nb(hs, seat):
     """``seat`` draws the stock's top card; returns the card."""
     card = hs[ST_DECK + hs[ST_POS]]
@@ -229,7 +229,7 @@ def draw_stock_nb(hs, seat):
     return card
 
 
-@jit
+@jit_inline
 def plan_nb(hs, discard, deadwood, knock, big_gin):
     """Keep the discard a draw decision already chose, for :func:`discard_nb`."""
     hs[ST_PLANNED] = 1
@@ -239,7 +239,7 @@ def plan_nb(hs, discard, deadwood, knock, big_gin):
     hs[ST_PLAN_BIG_GIN] = big_gin
 
 
-@jit
+@jit_inline
 def draw_nb(hs, seat, pile_allowed, params, rules, tab, rng):
     """The draw phase: ``seat`` takes the pile's top card if allowed and its strategy
     wants it (the decision also fixes the discard, kept for :func:`discard_nb`), else
@@ -256,7 +256,7 @@ def draw_nb(hs, seat, pile_allowed, params, rules, tab, rng):
     return draw_stock_nb(hs, seat)
 
 
-@jit
+@jit_inline
 def apply_discard_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules):
     """Apply a discard, a knock (discard, then lay down) or big gin (no discard); end
     the hand at the stock floor. Returns the ACTION_* code."""
@@ -283,7 +283,7 @@ def apply_discard_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules):
     return ACTION_DISCARD
 
 
-@jit
+@jit_inline
 def discard_nb(hs, seat, params, rules, tab, rng):
     """The discard phase: discard, knock or big gin from ``seat``'s 11 cards, as its
     strategy decides (or as the draw decision already planned). Returns ``(discard,
@@ -300,7 +300,7 @@ def discard_nb(hs, seat, params, rules, tab, rng):
     return discard, apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
 
 
-@jit
+@jit_inline
 def trace_turn_nb(trace, hs, seat, source, drawn, discard, action):
     """Write one trace row (see TRACE_COLUMNS) if the trace has room."""
     row = hs[ST_TRACE_ROW]
@@ -323,7 +323,7 @@ def trace_turn_nb(trace, hs, seat, source, drawn, discard, action):
     hs[ST_TRACE_ROW] = row + 1
 
 
-@jit
+@jit_inline
 def play_turn_nb(hs, seat, pile_allowed, params, rules, tab, rng, trace):
     """One turn of ``seat``: the draw phase, then the discard phase."""
     drawn = draw_nb(hs, seat, pile_allowed, params, rules, tab, rng)

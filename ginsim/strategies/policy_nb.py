@@ -14,7 +14,7 @@ the deck.
 
 import numpy as np
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.melds_nb import (
     RANK_COLUMN,
     SUIT_MASK,
@@ -61,7 +61,7 @@ from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
 ALL_RANKS = (1 << 13) - 1
 
 
-@jit
+@jit_inline
 def can_join_meld_nb(hand, card, tab):
     """Cheap test: could ``card`` form a meld with cards of ``hand`` at all?"""
     rank = card % 13
@@ -123,7 +123,7 @@ def near_cards_nb(cards, reach):
     return out & ~cards
 
 
-@jit
+@jit_inline
 def stock_bucket_nb(params, seat, hs):
     """The strategy's stock bucket now: 0 while stock >= edge 1, ..., 3 below edge 3."""
     stock_left = 52 - hs[ST_POS]
@@ -133,7 +133,7 @@ def stock_bucket_nb(params, seat, hs):
     return bucket
 
 
-@jit
+@jit_inline
 def knock_threshold_nb(params, seat, hs):
     """Highest deadwood this strategy knocks with now: its threshold for the current
     stock bucket, never above the hand's knock limit."""
@@ -163,7 +163,7 @@ def grid_cell_nb(deadwood, stock_left, taken):
         taken, GRID_TAKEN - 1)
 
 
-@jit
+@jit_inline
 def knock_probability_nb(params, seat, deadwood, hs, rules):
     """Probability of knocking (or going gin) with ``deadwood`` kept: 1 for gin; 0 above
     the threshold of the current stock bucket; a knock grid's cell when the strategy has
@@ -184,7 +184,7 @@ def knock_probability_nb(params, seat, deadwood, hs, rules):
                                                                              P_UNDERCUT] else 0.0
 
 
-@jit
+@jit_inline
 def should_knock_nb(params, seat, deadwood, hs, rules, rng):
     """Knock (or go gin) with ``deadwood`` kept? A mixed grid cell draws one number from
     the seat's stream ``rng[seat]``; every other decision draws nothing."""
@@ -262,7 +262,7 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
     return best
 
 
-@jit
+@jit_inline
 def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng):
     """The discard this strategy makes from 11 cards when it does not knock.
 
@@ -280,7 +280,7 @@ def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, r
     return card, dw
 
 
-@jit
+@jit_inline
 def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules, tab, rng):
     """Discard, knock or big gin from 11 cards once the best discard is known.
 
@@ -296,7 +296,7 @@ def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules
     return card, dw, False, False
 
 
-@jit
+@jit_inline
 def choose_discard_nb(params, seat, hand, forbidden, hs, rules, tab, rng):
     """Discard from an 11-card hand: ``(discard, kept deadwood, knock, big_gin)``.
 
@@ -308,7 +308,7 @@ def choose_discard_nb(params, seat, hand, forbidden, hs, rules, tab, rng):
                          rng)
 
 
-@jit
+@jit_inline
 def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     """Whether to take the pile's top card into the 10-card ``hand``, and what then.
 
