@@ -127,10 +127,13 @@ def defender_deadwood_nb(hand, kmelds, nk, mode, tab, work):
     Pass ``nk = 0`` for gin (no layoffs).
     """
     total = mask_value_nb(hand, tab)
+    if nk == 0 or layoff_reach_nb(kmelds, nk, hand, tab) == 0:
+        # Nothing can be laid off (a layoff needs its cards in the hand, so no subset of
+        # the hand reaches more than the whole): D is the own best deadwood.
+        before = total - max_meld_value_nb(hand, tab, work)
+        return before, before
     count, best_own = own_packings_nb(hand, tab, work)
     before = total - best_own
-    if nk == 0:
-        return before, before
     after = before
     if mode != LAYOFF_LAYOFFS_FIRST:
         for k in range(count):
