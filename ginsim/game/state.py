@@ -55,7 +55,8 @@ RES_DEFENDER_DEADWOOD = RES_BASE + 4  # D after layoffs, -1 if dead
 RES_POINTS = RES_BASE + 5  # RES_POINTS + seat: points that seat scored in the hand
 RES_STOCK_LEFT = RES_BASE + 7  # cards left in the stock when the hand ended
 POSITION_END = RES_BASE + 8
-HS_SIZE = POSITION_END
+ST_DRAWS = POSITION_END  # 52 slots of scratch for the shuffle's random numbers
+HS_SIZE = ST_DRAWS + 52
 
 ENDING_KNOCK = 0  # the knocker laid down 10 cards after a discard
 ENDING_BIG_GIN = 1  # all 11 cards melded, no discard

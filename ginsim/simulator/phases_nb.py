@@ -24,9 +24,11 @@ one row per turn while ``hs[ST_TRACE_ROW]`` is below its length (give it 0 rows 
 switch it off).
 """
 
+import numpy as np
+
 from ..game._jit import jit, jit_inline
 from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
-from ..game.rng_nb import shuffle_nb, stream_key_nb
+from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
 from ..game.rules import (
     R_ACES_MUST_GIN,
     R_DEAL,
@@ -59,6 +61,7 @@ from ..game.state import (
     ST_DECK,
     ST_DISCARDED,
     ST_DRAWN,
+    ST_DRAWS,
     ST_ENDING,
     ST_FORBIDDEN,
     ST_HAND,
@@ -121,7 +124,7 @@ def shuffle_deck_nb(hs, rng, key, deal):
     for c in range(52):
         deck[c] = c
     rng[2] = stream_key_nb(key, deal, 0)
-    shuffle_nb(deck, rng, 2)
+    shuffle_two_pass_nb(deck, rng, 2, hs[ST_DRAWS:ST_DRAWS + 52].view(np.uint64))
 
 
 @jit
