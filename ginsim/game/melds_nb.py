@@ -15,6 +15,7 @@ most three melds, so every packing is found by three nested loops; that is exact
 """
 
 from ._jit import jit
+from .bits_nb import lowest_card_nb, popcount_nb  # noqa: F401 (part of this module's API)
 from .tables import KEY_VALUE, SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP_KEY, T_WRAP
 
 MAX_MELDS = 600  # every meld of the deck fits: 329, or 589 when runs wrap
@@ -32,20 +33,6 @@ NO_SCORE = 1 << 60
 ID_BITS = 10  # node_ids packs up to three meld indices + 1, ID_BITS bits each
 SUIT_MASK = SUIT_BITS - 1
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # the four cards of the ace
-
-
-@jit
-def popcount_nb(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
-
-
-@jit
-def lowest_card_nb(x):
-    """Index of the lowest set bit of a non-zero mask."""
-    return popcount_nb((x & -x) - 1)
 
 
 @jit
