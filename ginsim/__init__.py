@@ -8,6 +8,7 @@ __version__ = "0.1.0"
 
 from .analysis import load, simulate, summarize  # noqa: E402
 from .analysis.advise import advise  # noqa: E402
+from .analysis.equilibrium import equilibrium  # noqa: E402
 from .analysis.games import game_summary, play_games  # noqa: E402
 from .analysis.knock_chart import chart_table, decisions_frame, knock_chart  # noqa: E402
 from .game import (  # noqa: E402
@@ -23,5 +24,6 @@ from .strategies import parse_strategy  # noqa: E402
 
 __all__ = ["Rules", "__version__", "advise", "best_discard", "best_melds", "chart_table",
            "deadwood",
-           "decisions_frame", "format_cards", "game_summary", "knock_chart", "layoff_deadwood",
+           "decisions_frame", "equilibrium", "format_cards", "game_summary", "knock_chart",
+           "layoff_deadwood",
            "load", "parse_cards", "parse_strategy", "play_games", "simulate", "summarize"]

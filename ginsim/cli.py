@@ -17,6 +17,8 @@ from . import __version__
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
 DEFAULT_SEED = 0  # the one default seed of every command (ginsim.analysis.studies too)
 NA = "n/a"
+DEFAULT_EQ_HANDS = 100_000  # ginsim.analysis.equilibrium.DEFAULT_HANDS (not imported: fast start)
+DEFAULT_EQ_ITERATIONS = 40
 
 
 def _pct(value: float) -> str:
@@ -302,6 +304,50 @@ def chart_text(chart) -> str:
     return "\n".join(lines)
 
 
+def _cmd_equilibrium(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .analysis.equilibrium import equilibrium, summary_text
+    from .game.rules import Rules
+    from .reports.charts import heatmap_chart, save_figure
+    from .reports.style import append_caption
+    from .strategies import parse_strategy
+
+    rules = Rules.coerce(args.rules)
+    parse_strategy(args.base)
+    out = Path(args.out)
+    if not str(args.out).strip() or (out.exists() and not out.is_dir()):
+        raise UsageError(f"equilibrium --out {args.out!r} is not a directory: give a new or "
+                         "existing directory for equilibrium.json, .csv and .png")
+    if rules.knock_limit == 0 and not rules.oklahoma:
+        raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
+                         "knock chart to find")
+    from .reports._files import probe_writable
+
+    probe_writable(out)
+    result = equilibrium(rules=rules, base=args.base, hands=args.hands,
+                         iterations=args.iterations, seed=args.seed, n_jobs=args.n_jobs,
+                         progress=not args.quiet)
+    result.command = "ginsim " + " ".join(sys.argv[1:]) if sys.argv[1:] else "ginsim equilibrium"
+    files = result.save(out)
+    cells = result.chart
+    cells = cells[cells.opp_taken == "0"].drop(columns="opp_taken")
+    fig = heatmap_chart(cells.assign(p_knock=100 * cells.p_knock), x="stock", y="deadwood",
+                        value="p_knock", fmt="{:.0f}", show_n=True,
+                        title="Equilibrium knock chart: % of decisions that knock "
+                              "(opponent holds no pile card)",
+                        value_label="knock %",
+                        x_label="Cards left in the stock (play runs left to right)",
+                        y_label="Knocker deadwood (points)", unit="decisions")
+    append_caption(fig, f"rules: {rules.name()}; base {result.base}; {result.hands:,} hands "
+                        "per pass")
+    png = save_figure(fig, out / "equilibrium")
+    print(summary_text(result))
+    print(f"spec for --a: {result.spec}")
+    print(f"wrote {files['json']}, {files['csv']}, {files['history']} and {png[0]}")
+    return 0
+
+
 def _cmd_advise(args: argparse.Namespace) -> int:
     from .analysis.advise import advice_words, advise
 
@@ -370,6 +416,7 @@ EXAMPLES = {
     "report": "ginsim report --out report",
     "games": "ginsim games --a memory2 --b simple --games 10000 --rules oklahoma",
     "knock-chart": "ginsim knock-chart --strategy simple --opponent memory2 --hands 200000",
+    "equilibrium": "ginsim equilibrium --rules modern --base memory2 --out equilibrium",
     "advise": 'ginsim advise --hand "AS 2S 3S 7H 7D 7C 9C TC JC KD" --drawn QC --opponent simple',
 }
 
@@ -480,6 +527,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="directory for knock_chart.csv and knock_chart.png "
                          "(default ./knock-chart)")
     kc.set_defaults(func=_cmd_knock_chart)
+
+    eq = _command(sub, "equilibrium",
+                  "when to knock against a player who adapts: an equilibrium knock chart")
+    eq.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    eq.add_argument("--base", default="memory2",
+                    help="card play both players share; the chart decides knocks (default "
+                         "memory2)")
+    eq.add_argument("--hands", type=_positive_int, default=DEFAULT_EQ_HANDS,
+                    help=f"training hands per best-response pass and deals per "
+                         f"exploitability check (default {DEFAULT_EQ_HANDS})")
+    eq.add_argument("--iterations", type=_positive_int, default=DEFAULT_EQ_ITERATIONS,
+                    help="most best responses (fictitious play iterations); stops earlier "
+                         "once the exploitability's upper bound is <= 0.10 (default "
+                         f"{DEFAULT_EQ_ITERATIONS})")
+    _add_seed(eq)
+    eq.add_argument("--n-jobs", type=_positive_int, default=2, metavar="N",
+                    help="parallel threads (default 2; results do not depend on it)")
+    eq.add_argument("--out", metavar="DIR", default="equilibrium",
+                    help="directory for equilibrium.json, equilibrium.csv, history.csv and "
+                         "equilibrium.png (default ./equilibrium)")
+    eq.add_argument("--quiet", action="store_true", help="no per-iteration progress lines")
+    eq.set_defaults(func=_cmd_equilibrium)
 
     ad = _command(sub, "advise", "rate every option of a position by rollouts")
     ad.add_argument("--hand", required=True, help="your 10 cards before the draw")

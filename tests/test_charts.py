@@ -1,0 +1,103 @@
+"""Knock charts as data: files round-trip, bad files are one-line errors, pure charts
+draw nothing, mixed cells knock at their rate and give the same rows however the work
+is cut."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from ginsim.analysis import run_simulation
+from ginsim.simulator.chart import knock_decisions
+from ginsim.simulator.engine import play_records
+from ginsim.simulator.response import cell_evidence
+from ginsim.strategies.charts import SHAPE, KnockChart, load_chart, read_chart_file
+from ginsim.strategies.presets import parse_strategy
+
+
+def _random_chart(seed: int) -> KnockChart:
+    rng = np.random.default_rng(seed)
+    p = np.round(rng.random(SHAPE), 6)
+    p[rng.random(SHAPE) < 0.4] = 1.0
+    p[rng.random(SHAPE) < 0.2] = 0.0
+    return KnockChart(p, "random", {"seed": seed})
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+def test_chart_files_round_trip(tmp_path, suffix):
+    chart = _random_chart(3)
+    path = chart.save(tmp_path / f"c{suffix}")
+    back = read_chart_file(path)
+    assert np.array_equal(back.p, chart.p)
+    # ... and a spec naming the file plays that chart.
+    vec = parse_strategy(f"memory2:chart={path}").vector
+    assert np.array_equal(vec[-back.p.size:], chart.p.reshape(-1))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("{not json", "not valid JSON"),
+    ('{"p_knock": [[1, 0]]}', "cells"),
+    ('{"name": "x"}', "not a knock chart"),
+    ('{"p_knock": ' + str(np.full(SHAPE, 1.5).tolist()) + "}", "probabilities"),
+])
+def test_bad_chart_file_is_one_line_error(tmp_path, text, words):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(ValueError) as err:
+        parse_strategy(f"memory2:chart={path}")
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_bad_chart_csv_and_cli_exit(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("stock_low,stock_high,deadwood,opp_taken,p_knock\n0,3,1,0,0.5\n")
+    with pytest.raises(ValueError, match="cells missing"):
+        load_chart(str(path))
+    proc = subprocess.run([sys.executable, "-m", "ginsim", "simulate", "--a",
+                           f"memory2:chart={path}", "--hands", "10"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "cells missing" in proc.stderr
+
+
+def test_pure_charts_play_like_thresholds():
+    """A 0/1 chart draws no random numbers: knock-always and gin-only charts give the
+    very records of the equivalent threshold strategies."""
+    for chart, threshold in (("asap", "memory2:undercut=1"), ("gin_only", "memory2:knock=0")):
+        a, _ = play_records(chart, "simple", stop=400, seed=5)
+        b, _ = play_records(threshold, "simple", stop=400, seed=5)
+        assert np.array_equal(a, b), chart
+
+
+def test_mixed_cells_knock_at_their_rate():
+    """Every cell 0.3: about 30% of seat a's decision points are knocks (binomial
+    99.9% band), so the draw follows the cell."""
+    chart = KnockChart(np.full(SHAPE, 0.3), "p30")
+    from ginsim.simulator.response import with_chart
+
+    rows = knock_decisions(with_chart("memory2", chart), "memory2", hands=3000, seed=1)
+    n = len(rows)
+    share = rows["knocked"].mean()
+    assert n > 2000
+    assert abs(share - 0.3) < 3.3 * np.sqrt(0.3 * 0.7 / n)
+
+
+def test_mixed_charts_same_rows_for_any_jobs_and_chunks(tmp_path):
+    spec = "memory2:chart=equilibrium"
+    path = KnockChart(np.full(SHAPE, 0.5), "half").save(tmp_path / "half.json")
+    strategy = parse_strategy(f"memory2:chart={path}")
+    runs = [run_simulation(strategy, spec, hands=3000, seed=9, n_jobs=j, chunk_hands=c,
+                           progress=False).hands
+            for j, c in ((1, 3000), (2, 400), (2, 1000))]
+    for other in runs[1:]:
+        assert runs[0].equals(other)
+    whole = knock_decisions(strategy, spec, hands=1200, seed=4)
+    parts = np.concatenate([knock_decisions(strategy, spec, hands=400, seed=4, start=s)
+                            for s in (0, 400, 800)])
+    assert np.array_equal(whole, parts)
+    from ginsim.game.rules import Rules
+
+    one = cell_evidence(strategy, parse_strategy(spec), Rules(), 4, 0, 30_000, n_jobs=1)
+    two = cell_evidence(strategy, parse_strategy(spec), Rules(), 4, 0, 30_000, n_jobs=2)
+    assert np.array_equal(one, two)

@@ -1,0 +1,91 @@
+"""Best responses and equilibria over knock charts (issue 11)."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from ginsim.analysis.equilibrium import equilibrium
+from ginsim.game.rules import Rules
+from ginsim.simulator.chart import knock_decisions
+from ginsim.simulator.response import best_response, paired_gain, with_chart
+from ginsim.strategies.charts import CHART_DIR, load_chart
+from ginsim.strategies.presets import parse_strategy
+
+
+def test_best_response_recovers_planted_optimum():
+    """Construction: both players never take the pile (draw=never) and the hand is dead
+    once the stock is down to 29 cards. The only branched decision is the dealer's first
+    discard, at 29 cards left: waiting ends the hand dead (exactly 0 points), knocking
+    scores D - K against a hand one draw from the deal (about +40). So the best response
+    knocks in every cell it meets, starting from a chart that never knocks."""
+    rules = Rules(stock_floor=29)
+    base = "memory2:draw=never"
+    gin_only = load_chart("gin_only")
+    rows = knock_decisions(with_chart(base, gin_only), with_chart(base, gin_only),
+                           hands=300_000, seed=3, rules=rules)
+    assert len(rows) > 200
+    assert (rows["net_wait"] == 0).all() and (rows["stock_left"] == 29).all()
+    assert rows["net_knock"].mean() > 20
+    response = best_response(base, with_chart(base, gin_only), rules, seed=3, hands=300_000,
+                             passes=2, start_chart=gin_only)
+    met = response.evidence[0].reshape(gin_only.p.shape) >= 30
+    assert met.sum() >= 3 and met[0, :, 0].sum() == met.sum()  # bucket 28-31, no pile takes
+    assert (response.chart.p[met] == 1).all()
+    assert (response.chart.p[~met] == 0).all()  # cells never met keep the start chart
+
+
+def test_small_equilibrium_is_deterministic_and_round_trips(tmp_path):
+    one = equilibrium(hands=3000, iterations=2, seed=5, n_jobs=1)
+    two = equilibrium(hands=3000, iterations=2, seed=5, n_jobs=2)
+    assert np.array_equal(one.average.p, two.average.p)
+    assert one.exploitability == two.exploitability
+    assert len(one.history) == one.iterations <= 2
+    assert abs(sum(w for _, w in one.mixture) - 1) < 1e-12
+    chart = one.chart
+    assert len(chart) == 240 and chart.p_knock.between(0, 1).all()
+    assert list(chart.stock.cat.categories)[0] == "28-31"
+    files = one.save(tmp_path)
+    data = json.loads(files["json"].read_text())
+    assert data["spec"] == one.spec and data["info"]["seed"] == 5
+    vec = parse_strategy(one.spec).vector
+    assert np.allclose(vec[-240:], one.average.p.reshape(-1), atol=1e-6)
+
+
+def test_shipped_preset_exploitability_within_recorded_ci():
+    """Re-measure the shipped chart's exploitability at small scale (a best response
+    trained on 20,000 hands, gain on 20,000 fresh deals); its 95% interval must overlap
+    the interval recorded in the file."""
+    info = json.loads((CHART_DIR / "equilibrium.json").read_text())["info"]
+    low, high = info["exploitability"][1:]
+    rules = Rules.preset(info["rules"])
+    eq = parse_strategy("equilibrium")
+    response = best_response("memory2", eq, rules, seed=11, hands=20_000, passes=2,
+                             start_chart=load_chart("equilibrium"))
+    gain = paired_gain(with_chart("memory2", response.chart), eq, eq, eq, rules, seed=11,
+                       deals=20_000, start=5 * 10**9)
+    assert gain.low <= high and low <= gain.high, (gain, low, high)
+
+
+def test_equilibrium_command(tmp_path):
+    out = tmp_path / "eq"
+    proc = subprocess.run([sys.executable, "-m", "ginsim", "equilibrium", "--hands", "2000",
+                           "--iterations", "1", "--out", str(out), "--quiet"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "exploitability" in proc.stdout and "spec for --a" in proc.stdout
+    for name in ("equilibrium.json", "equilibrium.csv", "history.csv", "equilibrium.png"):
+        assert (out / name).stat().st_size > 0
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = subprocess.run([sys.executable, "-m", "ginsim", "equilibrium", "--out",
+                           str(blocker)], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("hands", [10])
+def test_equilibrium_rejects_tiny_samples(hands):
+    with pytest.raises(ValueError, match="at least 1,000 hands"):
+        equilibrium(hands=hands)
