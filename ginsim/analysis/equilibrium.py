@@ -33,7 +33,7 @@ from ..simulator.response import (
     paired_gain,
     with_chart,
 )
-from ..strategies.charts import SHAPE, KnockChart, bucket_labels, constant_chart
+from ..strategies.charts import SHAPE, KnockChart, bucket_labels, constant_chart, load_chart
 from ..strategies.presets import parse_strategy
 
 DEFAULT_HANDS = 100_000
@@ -261,3 +261,38 @@ def candidate_gains(strategy: str, candidates: list[str], rules: Rules | str | N
         rows.append({"candidate": spec, "gain": g.mean, "low": g.low, "high": g.high,
                      "deals": g.deals, "exploits": g.mean > 0.05 and g.low > 0.05})
     return pd.DataFrame(rows)
+
+
+def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
+    """The report's advice from the shipped ``equilibrium`` chart when it was made under
+    ``rules`` (else None): its knock card (the cells where the opponent holds ``taken``
+    pile cards), its value against the base it was measured against, no exploit."""
+    from ..strategies.charts import CHART_DIR
+    from .knock_chart import KnockAdvice, knock_card
+
+    rules = Rules.coerce(rules)
+    path = CHART_DIR / "equilibrium.json"
+    try:
+        data = json.loads(path.read_text())
+        info = data["info"]
+        if info.get("rules_fields") != rules.to_dict():
+            return None
+        chart = load_chart("equilibrium")
+        value = tuple(float(v) for v in info["value"])
+        exploitability = [float(v) for v in info["exploitability"]]
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
+    limit = max(rules.knock_limit, 1)
+    labels = bucket_labels()
+    card = pd.DataFrame([(d + 1, labels[b], float(chart.p[b, d, taken]))
+                         for b in range(SHAPE[0]) for d in range(min(limit, SHAPE[1]))],
+                        columns=["deadwood", "stock", "p_knock"])
+    return KnockAdvice(
+        card=knock_card(card), value=(value[0], value[1], value[2]),
+        measured_against=str(info.get("value_against", info.get("base", "memory2"))),
+        exploits=None,
+        source=(f"the {rules.name()}-rules equilibrium knock chart (preset `equilibrium`, "
+                f"{info.get('base', 'memory2')} card play; card shown for an opponent "
+                f"holding no card it took from the pile); a best response gains at most "
+                f"{exploitability[2]:.2f} points per hand against it (95% upper bound)"),
+        deals=int(info.get("hands", 0)) or None)

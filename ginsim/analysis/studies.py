@@ -22,6 +22,7 @@ import pandas as pd
 
 from .. import __version__
 from ..game.rules import Rules
+from .equilibrium import equilibrium_advice
 from .frames import stock_in_play_order
 from .games import game_summary, play_games
 from .knock_chart import (
@@ -126,9 +127,10 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
                 ) -> StudyResult:
     """When should I knock? See the module docstring. ``hands`` per comparison.
 
-    The answer and the knock card come from ``advice``; without one (until an equilibrium
-    chart is given) they come from the best fixed threshold against ``opponents[0]``,
-    labelled as an exploit of that bot.
+    The answer and the knock card come from ``advice`` (:func:`run_study` gives the
+    shipped equilibrium chart's, :func:`~ginsim.analysis.equilibrium.equilibrium_advice`,
+    when it was made under ``rules``); without one they come from the best fixed
+    threshold against ``opponents[0]``, labelled as an exploit of that bot.
     """
     rules = Rules.coerce(rules)
     if rules.knock_limit == 0 and not rules.oklahoma:
@@ -244,7 +246,10 @@ def run_study(name: str, hands: int | None = None, seed: int = DEFAULT_SEED,
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         if name == "knock":
-            return knock_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
+            # The answer leads with the shipped equilibrium chart when it was made under
+            # these rules; exploits of the fixed bots stay as their own sections.
+            return knock_study(size, seed, rules, n_jobs=n_jobs, progress=progress,
+                               advice=equilibrium_advice(rules))
         if name == "strategies":
             return strategies_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
         return variants_study(size, seed, n_jobs=n_jobs, progress=progress)
