@@ -234,6 +234,7 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
         near = near_cards_nb(known, 2)
         shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
     wrap = tab[T_WRAP] != 0
+    sets = set_completions_nb(hand)
     runs = 0  # run completions of the whole hand, suit by suit
     for suit in range(4):
         runs |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, wrap) << (13 * suit)
@@ -248,7 +249,9 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
         # Only the discarded card's suit changes its run completions.
         shift = 13 * (c // 13)
         suit_runs = run_completions_nb((kept >> shift) & SUIT_MASK, wrap) << shift
-        outs = (runs & ~(SUIT_MASK << shift)) | suit_runs | set_completions_nb(kept)
+        column = RANK_COLUMN << (c % 13)  # and only its rank's set completions
+        rank_sets = column & ~kept if popcount_nb(kept & column) >= 2 else 0
+        outs = (runs & ~(SUIT_MASK << shift)) | suit_runs | (sets & ~column) | rank_sets
         score = hs[W_DISCARD + c] - w_outs * popcount_nb(outs & live)
         if level2:
             risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
