@@ -10,9 +10,12 @@ import argparse
 import math
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from . import __version__
+from .game.history import DEFAULT_TEMPERATURE as TEMPERATURE_DEFAULT
+from .game.history import EXAMPLE as HISTORY_EXAMPLE
 
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
 DEFAULT_SEED = 0  # the one default seed of every command (ginsim.analysis.studies too)
@@ -334,13 +337,12 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
     cells = cells[cells.opp_taken == "0"].drop(columns="opp_taken")
     fig = heatmap_chart(cells.assign(p_knock=100 * cells.p_knock), x="stock", y="deadwood",
                         value="p_knock", fmt="{:.0f}", show_n=True,
-                        title="Equilibrium knock chart: % of decisions that knock "
-                              "(opponent holds no pile card)",
+                        title="Equilibrium knock chart: knock %",
                         value_label="knock %",
                         x_label="Cards left in the stock (play runs left to right)",
                         y_label="Knocker deadwood (points)", unit="decisions")
-    append_caption(fig, f"rules: {rules.name()}; base {result.base}; {result.hands:,} hands "
-                        "per pass")
+    append_caption(fig, f"opponent holds no card it took from the pile; rules: "
+                        f"{rules.name()}; base {result.base}; {result.hands:,} hands per pass")
     png = save_figure(fig, out / "equilibrium")
     print(summary_text(result))
     print(f"spec for --a: {result.spec}")
@@ -351,24 +353,32 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 def _cmd_advise(args: argparse.Namespace) -> int:
     from .analysis.advise import advice_words, advise
 
-    table = advise(hand=args.hand, drawn=args.drawn, pile=args.pile,
-                   opponent_took=args.opponent_took, opponent_passed=args.opponent_passed,
-                   stock_left=args.stock_left, rules=args.rules, opponent=args.opponent,
-                   strategy=args.strategy, rollouts=args.rollouts, seed=args.seed,
-                   drawn_from=args.drawn_from)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = advise(hand=args.hand, drawn=args.drawn, pile=args.pile,
+                       opponent_took=args.opponent_took,
+                       opponent_passed=args.opponent_passed, stock_left=args.stock_left,
+                       rules=args.rules, opponent=args.opponent, strategy=args.strategy,
+                       rollouts=args.rollouts, seed=args.seed, drawn_from=args.drawn_from,
+                       history=args.history, model=args.model,
+                       temperature=args.temperature)
     if args.json:
         print(table.to_json(orient="records", indent=1))
         return 0
-    shown = table.assign(option=[("knock, discard " if k else "discard ") + d
-                                 for d, k in zip(table.discard, table.knock, strict=True)])
-    print(f"{'option':<20} {'kept':>4} {'expected':>9} {'95% CI':>18} {'undercut':>9} "
+    print("expected = your points minus the opponent's in this hand, per option")
+    print(f"{'option':<24} {'kept':>4} {'expected':>9} {'95% CI':>18} {'undercut':>9} "
           f"{'opp. gin':>9}")
-    for r in shown.itertuples():
+    for r in table.itertuples():
         mark = "  <= best" if r.recommended else ""
-        print(f"{r.option:<20} {r.deadwood:>4} {r.expected_points:+9.2f} "
+        kept = "" if r.deadwood < 0 else str(r.deadwood)
+        print(f"{r.option:<24} {kept:>4} {r.expected_points:+9.2f} "
               f"[{r.low:+7.2f}, {r.high:+7.2f}] {r.p_undercut:9.2%} {r.p_opponent_gin:9.2%}"
               f"{mark}")
     print(advice_words(table))
+    if args.history is not None:
+        print(f"posterior effective sample size {table.ess.iloc[0]:.0f} of {args.rollouts}")
+    if "warning" in table.attrs:
+        print(f"warning: {table.attrs['warning']}", file=sys.stderr)
     return 0
 
 
@@ -417,7 +427,9 @@ EXAMPLES = {
     "games": "ginsim games --a memory2 --b simple --games 10000 --rules oklahoma",
     "knock-chart": "ginsim knock-chart --strategy simple --opponent memory2 --hands 200000",
     "equilibrium": "ginsim equilibrium --rules modern --base memory2 --out equilibrium",
-    "advise": 'ginsim advise --hand "AS 2S 3S 7H 7D 7C 9C TC JC KD" --drawn QC --opponent simple',
+    "advise": 'ginsim advise --hand "AS 2S 3S 7H 7D 7C 9C TC JC KD" --drawn QC --opponent simple'
+              '\n  ginsim advise --hand "2S 4S 5S 6S 5H AD 2D 3D 5D 3C" --opponent memory2 '
+              '--history "dealer:op up:7H me:pass op:pass me:stock me:-KH op:+KH op:-9C"',
 }
 
 
@@ -552,10 +564,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     ad = _command(sub, "advise", "rate every option of a position by rollouts")
     ad.add_argument("--hand", required=True, help="your 10 cards before the draw")
-    ad.add_argument("--drawn", required=True, help="the card you drew")
+    ad.add_argument("--drawn", default=None,
+                    help="the card you drew; omit it to be advised on the draw itself "
+                         "(take the pile card or draw from the stock)")
+    ad.add_argument("--history", default=None,
+                    help="the hand's public record, events from your side ('me', the "
+                         "opponent 'op'): dealer:me|op, up:CARD, WHO:pass (the upcard "
+                         "offer), WHO:stock (draw from the stock), WHO:+CARD (take the pile "
+                         "top), WHO:-CARD (discard); e.g. \"" + HISTORY_EXAMPLE + "\". "
+                         "With it the opponent's cards are sampled from the posterior "
+                         "(the shorthand flags below are then not needed)")
+    ad.add_argument("--model", default=None,
+                    help="the opponent model for --history (default: --opponent)")
+    ad.add_argument("--temperature", type=float, default=TEMPERATURE_DEFAULT,
+                    help="softening of the opponent model, in deadwood points: lower "
+                         "trusts the model more")
     ad.add_argument("--drawn-from", choices=("stock", "pile"), default="stock",
                     help="where the drawn card came from (a pile card cannot be discarded)")
-    ad.add_argument("--pile", default="", help="the discard pile, bottom first")
+    ad.add_argument("--pile", default="", help="shorthand: the discard pile, bottom first")
     ad.add_argument("--opponent-took", default="", help="cards the opponent took from the pile")
     ad.add_argument("--opponent-passed", default="", help="pile cards the opponent declined")
     ad.add_argument("--stock-left", type=int, default=20, help="cards left in the stock")
