@@ -1,0 +1,59 @@
+"""Check the shipped ``equilibrium`` preset: no preset or knock threshold exploits it
+(issue 11, item 7), and what the folk advice costs against it and against its own best
+response (item 5).
+
+    python scripts/check_equilibrium.py [--deals N] [--br-hands N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from ginsim.analysis.equilibrium import candidate_gains
+from ginsim.game.rules import Rules
+from ginsim.simulator.response import best_response, paired_gain, with_chart
+from ginsim.strategies.presets import parse_strategy
+
+CANDIDATES = ([f"memory2:knock={t}" for t in range(11)]
+              + ["simple", "memory1", "memory2", "gin_hunter", "early_knocker", "chart",
+                 "memory2:knock=10/8/5/3", "memory2:knock=3/5/8/10", "memory2:knock=0/0/5/10"])
+FOLK = {"asap": "knock as soon as you can", "knock5": "knock only at 5 or less",
+        "gin_only": "wait for gin", "pile_wary": "knock early unless the opponent took pile "
+                                                 "cards (textbook)"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=150_000)
+    parser.add_argument("--br-hands", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=99)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    rules = Rules()
+    pd.set_option("display.width", 200)
+    gains = candidate_gains("equilibrium", CANDIDATES + list(FOLK), rules, args.deals,
+                            args.seed, args.jobs)
+    print(f"gain against the equilibrium preset, {args.deals:,} duplicate deals "
+          "(paired with equilibrium vs itself):")
+    print(gains.round(3).to_string(index=False), flush=True)
+    print("exploited by any:", bool(gains.exploits.any()))
+    rows = []
+    for name, words in FOLK.items():
+        folk = parse_strategy(name)
+        g = gains[gains.candidate == name].iloc[0]
+        br = best_response("memory2", folk, rules, args.seed, args.br_hands, passes=3)
+        own = paired_gain(with_chart("memory2", br.chart), folk, folk, folk, rules, args.seed,
+                          args.br_hands, args.jobs, start=10**9)
+        rows.append({"preset": name, "advice": words,
+                     "vs equilibrium": f"{g.gain:+.3f} ({g.low:+.3f}..{g.high:+.3f})",
+                     "its best response gains": f"{own.mean:+.3f} ({own.low:+.3f}.."
+                                                f"{own.high:+.3f})"})
+        print(rows[-1], flush=True)
+    print(pd.DataFrame(rows).to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
