@@ -59,6 +59,8 @@ from .params import (
 from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
 
 ALL_RANKS = (1 << 13) - 1
+ABOVE_ACE = FULL_DECK & ~RANK_COLUMN  # every card but the aces
+BELOW_KING = FULL_DECK & ~(RANK_COLUMN << 12)  # every card but the kings
 
 
 @jit_inline
@@ -99,25 +101,36 @@ def set_completions_nb(hand):
 
 
 @jit
+def hand_run_completions_nb(hand, wrap):
+    """Run completions (see :func:`run_completions_nb`) of every suit of ``hand`` at once."""
+    if wrap:
+        out = 0
+        for suit in range(4):
+            out |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, True) << (13 * suit)
+        return out
+    below = (hand << 1) & ABOVE_ACE  # card k has its suit's rank k-1 in the hand
+    below2 = (below << 1) & ABOVE_ACE
+    above = (hand >> 1) & BELOW_KING
+    above2 = (above >> 1) & BELOW_KING
+    return ((below & below2) | (below & above) | (above & above2)) & ~hand
+
+
+@jit
 def meld_completions_nb(hand, tab):
     """Cards not in ``hand`` that would make or extend a meld with two of its cards."""
-    out = 0
-    wrap = tab[T_WRAP] != 0
-    for suit in range(4):
-        out |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, wrap) << (13 * suit)
-    return out | set_completions_nb(hand)
+    return hand_run_completions_nb(hand, tab[T_WRAP] != 0) | set_completions_nb(hand)
 
 
 @jit
 def near_cards_nb(cards, reach):
     """Cards of the same rank as some card of ``cards``, or of its suit within ``reach``."""
-    out = 0
-    for suit in range(4):
-        m = (cards >> (13 * suit)) & SUIT_MASK
-        spread = m
-        for step in range(1, reach + 1):
-            spread |= (m << step) | (m >> step)
-        out |= (spread & SUIT_MASK) << (13 * suit)
+    up = cards
+    down = cards
+    out = cards
+    for _ in range(reach):
+        up = (up << 1) & ABOVE_ACE
+        down = (down >> 1) & BELOW_KING
+        out |= up | down
     ranks = (cards | (cards >> 13) | (cards >> 26) | (cards >> 39)) & SUIT_MASK
     out |= ranks | (ranks << 13) | (ranks << 26) | (ranks << 39)
     return out & ~cards
@@ -235,9 +248,7 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
         shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
     wrap = tab[T_WRAP] != 0
     sets = set_completions_nb(hand)
-    runs = 0  # run completions of the whole hand, suit by suit
-    for suit in range(4):
-        runs |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, wrap) << (13 * suit)
+    runs = hand_run_completions_nb(hand, wrap)
     best = -1
     best_score = 1e18
     best_value = -1
