@@ -37,6 +37,7 @@ from ..simulator.records import (
 from ..strategies.presets import Strategy
 
 MAX_TRACE_PER_HAND = 120
+ACTIONS = ("discard", "knock", "big_gin", "dead", "last_discard")  # ACTION_* codes
 
 
 def _hand_events(rows: np.ndarray, dealer: int, upcard: int):
@@ -109,6 +110,7 @@ def position_rows(strategy: str | Strategy, opponent: str | Strategy, hands: int
                 "pile": format_cards(pile),
                 "history": history_text(int(rec["dealer"]), int(rec["upcard"]), ev),
                 "discard": format_cards([discard]) if discard >= 0 else "",
+                "action": ACTIONS[int(row[TRACE_ACTION])],
                 "opponent_hand": format_cards(mask_to_cards(opp)),
                 "opponent_deadwood": int(min_deadwood_nb(opp, tab, work)),
                 "outcome": OUTCOMES[int(rec["outcome"])],
@@ -126,7 +128,8 @@ def positions(strategy: str | Strategy, opponent: str | Strategy, hands: int, se
     Public view: ``hand`` (hand index), ``turn``, ``stock_left`` (after the draw),
     ``cards`` (the ten cards held before the draw), ``drawn``, ``drawn_from``, ``pile``
     (bottom first, before the discard), ``history`` (the notation of
-    :mod:`ginsim.game.history`, up to the draw) and ``discard`` (what seat a then did).
+    :mod:`ginsim.game.history`, up to the draw), ``discard`` and ``action`` (what seat a
+    then did: discard, knock, big_gin, or dead when the stock ran out).
     Hidden truth: ``opponent_hand``, ``opponent_deadwood`` (its exact minimum deadwood
     then), and the hand's ``outcome``, ``knocker`` and ``points`` (seat a's minus seat
     b's) as played.

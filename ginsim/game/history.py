@@ -37,6 +37,7 @@ EV_DISCARD = 3
 SEATS = {"me": 0, "op": 1}
 SEAT_NAMES = ("me", "op")
 MAX_EVENTS = 400
+DEFAULT_TEMPERATURE = 0.25  # the belief's softening of the opponent model (deadwood points)
 EXAMPLE = ("dealer:op up:7H me:pass op:pass me:stock me:-KH op:+KH op:-2D me:stock me:-5C "
            "op:stock")
 
@@ -220,7 +221,8 @@ def parse_history(history: str | Sequence[str], rules: Rules | str | None = None
                 raise ValueError(f"{where}: {format_cards([card])} was just taken from the "
                                  f"pile and cannot be discarded this turn")
             if card in place and place[card] != who_text:
-                held = "the pile" if place[card] == "pile" else f"{place[card]}'s hand"
+                held = ("the pile" if place[card] == "pile" else "my hand"
+                        if place[card] == "me" else "the opponent's hand")
                 raise ValueError(f"{where}: {format_cards([card])} is in {held}, so "
                                  f"{who_text} cannot discard it")
             flag = 1 if card in from_pile[seat] else 0

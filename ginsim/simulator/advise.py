@@ -315,10 +315,14 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
 
 
 def situation_rollouts(situation: Situation, strategy: str | Strategy,
-                       opponent: str | Strategy, rules: Rules, seed: int
+                       opponent: str | Strategy, rules: Rules, seed: int,
+                       options: np.ndarray | None = None
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(options, net points [world, option], flags [world, option])."""
-    options = situation_options(situation, rules)
+    """(options, net points [world, option], flags [world, option]); every option of
+    :func:`situation_options` unless ``options`` are given."""
+    if options is None:
+        options = situation_options(situation, rules)
+    options = np.ascontiguousarray(options, dtype=np.int64)
     worlds = len(situation.opp_hands)
     net = np.zeros((worlds, len(options)), dtype=np.int64)
     flags = np.zeros((worlds, len(options)), dtype=np.int8)

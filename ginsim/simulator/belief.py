@@ -82,6 +82,7 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
     ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
                          unseen_cards, n_hidden, held, params, rules.packed(),
                          card_tables(rules), float(temperature), moves, stages, hands, logl,
-                         weights, np.zeros(particles, dtype=np.int64),
-                         np.zeros(particles, dtype=np.float64), ev_card, hs, rng)
+                         np.zeros(particles), np.zeros(particles), weights,
+                         np.zeros(particles, dtype=np.int64), np.zeros(particles),
+                         np.zeros(particles), ev_card, hs, rng)
     return Beliefs(hands, weights, unseen, float(ess))

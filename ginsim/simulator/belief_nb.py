@@ -22,7 +22,7 @@ being the advised player.
 import numpy as np
 
 from ..game._jit import jit
-from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
+from ..game.history import DEFAULT_TEMPERATURE, EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
 from ..game.state import (
@@ -43,7 +43,8 @@ from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
 from .phases_nb import apply_discard_nb, clear_position_nb, draw_stock_nb, take_pile_top_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
-TEMPERATURE = 0.25  # default softening, in deadwood points (sharp: calibrated on memory2)
+TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)
+KEEP_DRAWN = 0.5  # proposal: chance that a stock draw is the card discarded right after
 FIRST_POS = 21  # deck position of the first stock card (21 dealt, or 20 + the upcard)
 
 
@@ -64,10 +65,15 @@ def hidden_hand_nb(unseen, n_unseen, n_hidden, held, rng):
 @jit
 def stock_cards_nb(events, hand_now, held, ev_card, rng):
     """Walk the history backwards from ``hand_now``: each opponent stock draw gets a
-    uniform held card that did not come from the pile (``ev_card[event]``). Returns the
-    opponent's dealt hand."""
+    held card that did not come from the pile (``ev_card[event]``): with probability
+    ``KEEP_DRAWN`` the card it discarded right after (when that card qualifies), else
+    a uniform one. Returns the opponent's dealt hand and the log of prior over proposal
+    probability of the order drawn (the prior is uniform over the orders that let the
+    opponent discard what it discarded)."""
     hand = hand_now
     from_pile = held
+    logc = 0.0
+    after = -1  # the card the opponent discarded right after the draw being undone
     for i in range(events.shape[0] - 1, -1, -1):
         if events[i, 0] != 1:
             continue
@@ -77,20 +83,26 @@ def stock_cards_nb(events, hand_now, held, ev_card, rng):
             hand |= 1 << card
             if events[i, 3] != 0:
                 from_pile |= 1 << card
+            after = card if events[i, 3] == 0 else -1
         elif kind == EV_TAKE:
             hand &= ~(1 << card)
             from_pile &= ~(1 << card)
+            after = -1
         elif kind == EV_STOCK:
             pool = hand & ~from_pile
-            k = below_nb(rng, 2, popcount_nb(pool))
-            for c in range(52):
-                if (pool >> c) & 1:
-                    if k == 0:
-                        ev_card[i] = c
-                        hand &= ~(1 << c)
-                        break
-                    k -= 1
-    return hand
+            n = popcount_nb(pool)
+            eligible = after >= 0 and (pool >> after) & 1 != 0
+            if eligible and below_nb(rng, 2, 1 << 20) < KEEP_DRAWN * (1 << 20):
+                c = after
+            else:
+                c = nth_card_nb(pool, below_nb(rng, 2, n))
+            if eligible:
+                chance = (1.0 - KEEP_DRAWN) / n + (KEEP_DRAWN if c == after else 0.0)
+                logc += -np.log(n) - np.log(chance)
+            ev_card[i] = c
+            hand &= ~(1 << c)
+            after = -1
+    return hand, logc
 
 
 @jit
@@ -184,22 +196,22 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
 @jit
 def particle_log_weight_nb(events, dealer, upcard, knock_limit, hand, held, params, rules, tab,
                            temperature, ev_card, hs, rng):
-    """Sample stock-draw orders for the opponent holding ``hand`` now, replay, and
-    return the log likelihood."""
-    dealt = stock_cards_nb(events, hand, held, ev_card, rng)
+    """Propose stock-draw orders for the opponent holding ``hand`` now, replay, and
+    return the log likelihood and the order's log prior/proposal correction."""
+    dealt, logc = stock_cards_nb(events, hand, held, ev_card, rng)
     return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params,
-                                rules, tab, temperature, hs, rng)
+                                rules, tab, temperature, hs, rng), logc
 
 
 @jit
-def ess_nb(logl, step, w):
-    """Normalised weights ``exp(step * logl)`` into ``w``; returns their ESS."""
+def ess_nb(logl, base, step, w):
+    """Normalised weights ``exp(base + step * logl)`` into ``w``; returns their ESS."""
     top = -1e300
     for p in range(logl.shape[0]):
-        top = max(top, step * logl[p])
+        top = max(top, base[p] + step * logl[p])
     total = 0.0
     for p in range(logl.shape[0]):
-        w[p] = np.exp(step * logl[p] - top)
+        w[p] = np.exp(base[p] + step * logl[p] - top)
         total += w[p]
     sq = 0.0
     for p in range(logl.shape[0]):
@@ -209,26 +221,26 @@ def ess_nb(logl, step, w):
 
 
 @jit
-def next_step_nb(logl, beta, target, w):
+def next_step_nb(logl, base, beta, target, w):
     """The largest tempering step (at most 1 - beta) whose weights keep an ESS of at
     least ``target`` (bisection); leaves those weights in ``w``."""
-    if ess_nb(logl, 1.0 - beta, w) >= target:
+    if ess_nb(logl, base, 1.0 - beta, w) >= target:
         return 1.0 - beta
     lo = 0.0
     hi = 1.0 - beta
     for _ in range(30):
         mid = 0.5 * (lo + hi)
-        if ess_nb(logl, mid, w) >= target:
+        if ess_nb(logl, base, mid, w) >= target:
             lo = mid
         else:
             hi = mid
     step = max(lo, 1e-6)
-    ess_nb(logl, step, w)
+    ess_nb(logl, base, step, w)
     return step
 
 
 @jit
-def resample_nb(hands, logl, w, tmp_hands, tmp_logl, rng):
+def resample_nb(hands, logl, logc, w, tmp_hands, tmp_logl, tmp_logc, rng):
     """Systematic resampling of the particles by ``w``."""
     n = hands.shape[0]
     u = (below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30) / n
@@ -241,17 +253,19 @@ def resample_nb(hands, logl, w, tmp_hands, tmp_logl, rng):
             c += w[j]
         tmp_hands[p] = hands[j]
         tmp_logl[p] = logl[j]
+        tmp_logc[p] = logc[j]
     for p in range(n):
         hands[p] = tmp_hands[p]
         logl[p] = tmp_logl[p]
+        logc[p] = tmp_logc[p]
 
 
 @jit
-def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, params,
-            rules, tab, temperature, ev_card, hs, rng):
+def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, logc,
+            params, rules, tab, temperature, ev_card, hs, rng):
     """One Metropolis move per particle: swap a hidden card for an unseen one (a fresh
-    stock-draw order too) and accept by the tempered likelihood ratio. Returns the
-    number accepted."""
+    stock-draw order too, from the proposal) and accept by the tempered likelihood
+    ratio times the orders' prior/proposal ratio. Returns the number accepted."""
     accepted = 0
     for p in range(hands.shape[0]):
         mine = hands[p] & ~held
@@ -263,12 +277,14 @@ def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl
         a = nth_card_nb(mine, below_nb(rng, 2, n_mine))
         b = nth_card_nb(out, below_nb(rng, 2, n_out))
         proposal = (hands[p] & ~(1 << a)) | (1 << b)
-        value = particle_log_weight_nb(events, dealer, upcard, knock_limit, proposal, held,
-                                       params, rules, tab, temperature, ev_card, hs, rng)
-        if beta * (value - logl[p]) >= 0 or np.log(
-                (below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30)) < beta * (value - logl[p]):
+        value, corr = particle_log_weight_nb(events, dealer, upcard, knock_limit, proposal,
+                                             held, params, rules, tab, temperature, ev_card,
+                                             hs, rng)
+        ratio = beta * (value - logl[p]) + corr - logc[p]
+        if ratio >= 0 or np.log((below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30)) < ratio:
             hands[p] = proposal
             logl[p] = value
+            logc[p] = corr
             accepted += 1
     return accepted
 
@@ -286,13 +302,14 @@ def nth_card_nb(mask, k):
 
 @jit
 def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
-                   params, rules, tab, temperature, moves, max_stages, hands, logl, w,
-                   tmp_hands, tmp_logl, ev_card, hs, rng):
+                   params, rules, tab, temperature, moves, max_stages, hands, logl, logc, base,
+                   w, tmp_hands, tmp_logl, tmp_logc, ev_card, hs, rng):
     """Adaptive tempered sequential Monte Carlo over the opponent's hand.
 
-    Particles start from the prior (uniform hidden cards); the likelihood is brought in
-    by steps that keep the ESS at half the particles, each followed by resampling and
-    ``moves`` Metropolis moves; after ``max_stages`` steps the rest comes in at once.
+    Particles start from the prior (uniform hidden cards; draw orders from the proposal,
+    weighted by their prior/proposal ratio); the likelihood is brought in by steps that
+    keep the ESS at half the particles, each followed by resampling and ``moves``
+    Metropolis moves; after ``max_stages`` steps the rest comes in at once.
     Leaves the particles in ``hands`` with normalised weights ``w``; returns the ESS of
     those final weights.
     """
@@ -305,20 +322,24 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
         unseen |= 1 << unseen_cards[i]
     for p in range(n):
         hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
-        logl[p] = particle_log_weight_nb(events, dealer, upcard, knock_limit, hands[p], held,
-                                         params, rules, tab, temperature, ev_card, hs, rng)
+        logl[p], logc[p] = particle_log_weight_nb(events, dealer, upcard, knock_limit,
+                                                  hands[p], held, params, rules, tab,
+                                                  temperature, ev_card, hs, rng)
+        base[p] = logc[p]
     beta = 0.0
     stage = 0
     while True:
         if stage >= max_stages:
-            return ess_nb(logl, 1.0 - beta, w)
-        step = next_step_nb(logl, beta, 0.5 * n, w)
+            return ess_nb(logl, base, 1.0 - beta, w)
+        step = next_step_nb(logl, base, beta, 0.5 * n, w)
         if beta + step >= 1.0 - 1e-9:
-            return ess_nb(logl, 1.0 - beta, w)
+            return ess_nb(logl, base, 1.0 - beta, w)
         beta += step
-        resample_nb(hands, logl, w, tmp_hands, tmp_logl, rng)
+        resample_nb(hands, logl, logc, w, tmp_hands, tmp_logl, tmp_logc, rng)
+        for p in range(n):
+            base[p] = 0.0
         for _ in range(moves):
-            move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl,
+            move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, logc,
                     params, rules, tab, temperature, ev_card, hs, rng)
         stage += 1
 
@@ -334,7 +355,7 @@ def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidde
         rng[1] = stream_key_nb(seed, p, 2)
         rng[2] = stream_key_nb(seed, p, 3)
         hand = hidden_hand_nb(unseen, n_unseen, n_hidden, held, rng)
-        dealt = stock_cards_nb(events, hand, held, ev_card, rng)
+        dealt, _ = stock_cards_nb(events, hand, held, ev_card, rng)
         out_hands[p] = hand
         out_logw[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
                                            params, rules, tab, temperature, hs, rng)

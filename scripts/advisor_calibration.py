@@ -1,0 +1,150 @@
+"""Calibrate the advisor's beliefs against the simulator's hidden truth.
+
+Plays memory2 against memory2 (:func:`ginsim.positions`), keeps seat a's decisions with
+12-20 cards left in the stock, and for each compares two ways of sampling the
+opponent's hand: the shorthand advisor's near-uniform sampling (today) and the
+posterior given the public history. Prints, for each: the bias and mean absolute
+error of the expected opponent deadwood, and the calibration by deciles with Brier
+scores of P(undercut | knock now) (the knock with the best discard, where legal; the
+truth is the real opponent hand's answer) and P(opponent gins first) (after the move
+seat a really made; the truth is how the hand ended).
+
+    python scripts/advisor_calibration.py --hands 3000 --worlds 200 --out calibration.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+from ginsim.analysis.positions import positions
+from ginsim.game.cards import cards_to_mask, parse_cards
+from ginsim.game.history import parse_history
+from ginsim.game.melds_nb import WORK_SIZE, best_discard_nb, min_deadwood_nb
+from ginsim.game.rules import Rules
+from ginsim.game.tables import card_tables
+from ginsim.simulator.advise import (
+    Situation,
+    history_situation,
+    make_position,
+    shorthand_situation,
+    situation_rollouts,
+)
+from ginsim.simulator.advise_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT, OPT_DISCARD
+
+
+def measure(row, rules: Rules, worlds: int, seed: int, tab, work) -> dict:
+    """Predictions of both samplers and the truth for one position."""
+    hist = parse_history(row.history, rules)
+    cards = parse_cards(row.cards)
+    drawn = parse_cards(row.drawn)[0]
+    hand11 = cards_to_mask(cards + [drawn])
+    forbidden = drawn if row.drawn_from == "pile" else None
+    fmask = 1 << drawn if forbidden is not None else 0
+    kept, best, _, _ = best_discard_nb(hand11, fmask, 0, tab, work)
+    options = []
+    if kept <= rules.knock_limit:
+        options.append((OPT_DISCARD, best, 1, kept))
+    played = row.action in ("discard",)
+    if played:
+        card = parse_cards(row.discard)[0]
+        options.append((OPT_DISCARD, card, 0, min_deadwood_nb(hand11 & ~(1 << card), tab,
+                                                               work)))
+    out = {"hand": row.hand, "stock_left": row.stock_left,
+           "truth_deadwood": row.opponent_deadwood,
+           "knock_possible": kept <= rules.knock_limit, "played": played,
+           "truth_opp_gin": row.outcome in ("gin", "big_gin") and row.knocker == "b"}
+    truth_opp = np.array([cards_to_mask(parse_cards(row.opponent_hand))], dtype=np.int64)
+    uniform = shorthand_situation(make_position(
+        row.cards, row.drawn, " ".join(parse_cards_text(hist.pile)),
+        " ".join(parse_cards_text(list(_bits(hist.taken[1])))),
+        " ".join(parse_cards_text(list(_bits(hist.passed[1] & hist.pile_mask)))), hist.stock_left,
+        row.drawn_from), worlds, seed, rules)
+    posterior = history_situation(row.history, row.cards, row.drawn, row.drawn_from, rules,
+                                  "memory2", worlds, seed)
+    out["ess"] = posterior.ess
+    for name, sit in (("uniform", uniform), ("posterior", posterior)):
+        out[f"{name}_deadwood"] = float(np.mean([min_deadwood_nb(int(h), tab, work)
+                                                 for h in sit.opp_hands]))
+        if options:
+            opts = np.array(options, dtype=np.int64)
+            _, _, flags = situation_rollouts(sit, "memory2", "memory2", rules, seed, opts)
+            col = 0
+            if kept <= rules.knock_limit:
+                out[f"{name}_p_undercut"] = float((flags[:, 0] == FLAG_UNDERCUT).mean())
+                col = 1
+            if played:
+                out[f"{name}_p_opp_gin"] = float((flags[:, col] == FLAG_OPPONENT_GIN).mean())
+    if kept <= rules.knock_limit:
+        truth = Situation(posterior.hand, posterior.forbidden, posterior.pile, posterior.public,
+                          posterior.knock_limit, truth_opp, posterior.stocks[:1], 1.0, 1)
+        _, _, flags = situation_rollouts(truth, "memory2", "memory2", rules, seed,
+                                         np.array(options[:1], dtype=np.int64))
+        out["truth_undercut"] = bool(flags[0, 0] == FLAG_UNDERCUT)
+    return out
+
+
+def _bits(mask: int):
+    return (c for c in range(52) if (mask >> c) & 1)
+
+
+def parse_cards_text(cards) -> list[str]:
+    from ginsim.game.cards import card_text
+    return [card_text(int(c)) for c in cards]
+
+
+def deciles(pred: pd.Series, truth: pd.Series) -> pd.DataFrame:
+    """Mean prediction and observed rate by decile of the prediction."""
+    frame = pd.DataFrame({"pred": pred.to_numpy(), "truth": truth.to_numpy().astype(float)})
+    frame["bin"] = pd.qcut(frame.pred.rank(method="first"), 10, labels=False)
+    table = frame.groupby("bin").agg(n=("pred", "size"), predicted=("pred", "mean"),
+                                     observed=("truth", "mean"))
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--worlds", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--low", type=int, default=12)
+    parser.add_argument("--high", type=int, default=20)
+    parser.add_argument("--out", default="")
+    args = parser.parse_args()
+    rules = Rules()
+    tab = card_tables(rules)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    start = time.time()
+    pos = positions("memory2", "memory2", args.hands, seed=args.seed)
+    pos = pos[(pos.stock_left >= args.low) & (pos.stock_left <= args.high)]
+    rows = [measure(r, rules, args.worlds, args.seed + i, tab, work)
+            for i, r in enumerate(pos.itertuples())]
+    res = pd.DataFrame(rows)
+    if args.out:
+        res.to_csv(args.out, index=False)
+    print(f"{len(res)} positions (stock {args.low}-{args.high}) from {args.hands} hands of "
+          f"memory2 vs memory2, {args.worlds} worlds each, {time.time() - start:.0f} s")
+    print(f"posterior ESS: median {res.ess.median():.0f}, below 10% of samples in "
+          f"{(res.ess < 0.1 * args.worlds).mean():.1%} of positions")
+    print("\nexpected opponent deadwood vs truth (mean truth "
+          f"{res.truth_deadwood.mean():.1f})")
+    print(f"{'sampling':<10} {'bias':>7} {'MAE':>7}")
+    for name in ("uniform", "posterior"):
+        err = res[f"{name}_deadwood"] - res.truth_deadwood
+        print(f"{name:<10} {err.mean():+7.2f} {err.abs().mean():7.2f}")
+    for what, truth, mask in (("p_undercut", "truth_undercut", res.knock_possible),
+                              ("p_opp_gin", "truth_opp_gin", res.played)):
+        sub = res[mask]
+        print(f"\n{what} ({len(sub)} positions; observed rate {sub[truth].mean():.3f})")
+        for name in ("uniform", "posterior"):
+            pred = sub[f"{name}_{what}"]
+            brier = float(((pred - sub[truth].astype(float)) ** 2).mean())
+            print(f"{name}: Brier {brier:.4f}")
+            print(deciles(pred, sub[truth]).round(3).to_string())
+
+
+if __name__ == "__main__":
+    main()
