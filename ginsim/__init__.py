@@ -11,6 +11,7 @@ from .analysis.advise import advise  # noqa: E402
 from .analysis.equilibrium import equilibrium  # noqa: E402
 from .analysis.games import game_summary, play_games  # noqa: E402
 from .analysis.knock_chart import chart_table, decisions_frame, knock_chart  # noqa: E402
+from .analysis.positions import positions  # noqa: E402
 from .game import (  # noqa: E402
     Rules,
     best_discard,
@@ -26,4 +27,5 @@ __all__ = ["Rules", "__version__", "advise", "best_discard", "best_melds", "char
            "deadwood",
            "decisions_frame", "equilibrium", "format_cards", "game_summary", "knock_chart",
            "layoff_deadwood",
-           "load", "parse_cards", "parse_strategy", "play_games", "simulate", "summarize"]
+           "load", "parse_cards", "parse_strategy", "play_games", "positions", "simulate",
+           "summarize"]
