@@ -277,7 +277,7 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     Each packing of the candidate melds sheds its top free card; discarding a melded
     card is covered by the packings that leave its meld out. With ``per_card`` the
     deadwood kept after each allowed discard goes to ``work[W_DISCARD + card]``
-    (``NO_DISCARD`` for cards not allowed). Packings are scored branch-free (one
+    (other cards' slots are left as they were). Packings are scored branch-free (one
     integer per packing), which is what makes this the cheap step of a turn.
     """
     total = mask_value_nb(hand, tab)
@@ -286,9 +286,11 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     if n > MAX_MELDS:
         raise ValueError("meld scratch buffers too small")
     if per_card:
-        for c in range(52):
-            work[W_DISCARD + c] = NO_DISCARD
-        _per_card_nb(0, 0, allowed, total, tab, work)
+        rest = allowed  # the empty packing: every allowed card is free
+        while rest != 0:
+            c = lowest_card_nb(rest)
+            rest &= rest - 1
+            work[W_DISCARD + c] = total - tab[T_RANK_VALUE + c % 13]
     best = _shed_score_nb(0, 0, allowed, total, tab)
     watched = NO_SCORE
     all_melded = False
