@@ -33,6 +33,7 @@ NO_SCORE = 1 << 60
 ID_BITS = 10  # node_ids packs up to three meld indices + 1, ID_BITS bits each
 SUIT_MASK = SUIT_BITS - 1
 RANK_COLUMN = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # the four cards of the ace
+BELOW_KING = ((1 << 52) - 1) & ~(RANK_COLUMN << 12)  # every card but the kings
 
 
 @jit
@@ -51,12 +52,31 @@ def candidate_melds_nb(hand, tab, work):
     """
     n = 0
     wrap = tab[T_WRAP] != 0
-    for suit in range(4):
+    if not wrap:
+        # Run starts of every suit at once: card k with k+1 and k+2 of its suit.
+        nxt = (hand >> 1) & BELOW_KING
+        starts = hand & nxt & ((nxt >> 1) & BELOW_KING)
+        while starts != 0:
+            p = lowest_card_nb(starts)
+            starts &= starts - 1
+            shift = 13 * (p // 13)
+            bits = 7 << p
+            end = p + 3
+            while True:
+                if n < MAX_MELDS:
+                    work[W_MELDS + n] = bits
+                    work[W_VALS + n] = tab[T_SUM + (bits >> shift)]
+                n += 1
+                if end % 13 == 0 or ((hand >> end) & 1) == 0:
+                    break
+                bits |= 1 << end
+                end += 1
+    for suit in range(4 if wrap else 0):
         s = (hand >> (13 * suit)) & SUIT_MASK
-        # With wrap, runs are read on the suit repeated twice, starting in the first copy.
-        ss = s | (s << 13) if wrap else s
+        # Wrap-around runs are read on the suit repeated twice, starting in the first copy.
+        ss = s | (s << 13)
         starts = ss & (ss >> 1) & (ss >> 2) & SUIT_MASK
-        longest = 12 if wrap else 13  # the whole suit is added once below when it wraps
+        longest = 12  # the whole suit is added once below
         while starts != 0:
             p = lowest_card_nb(starts)
             starts &= starts - 1
@@ -72,7 +92,7 @@ def candidate_melds_nb(hand, tab, work):
                     break
                 bits |= 1 << end
                 end += 1
-        if wrap and s == SUIT_MASK:
+        if s == SUIT_MASK:
             if n < MAX_MELDS:
                 work[W_MELDS + n] = s << (13 * suit)
                 work[W_VALS + n] = tab[T_SUM + s]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..game._jit import jit, jit_inline
 from ..game.melds_nb import (
+    BELOW_KING,
     RANK_COLUMN,
     SUIT_MASK,
     W_DISCARD,
@@ -60,7 +61,6 @@ from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
 
 ALL_RANKS = (1 << 13) - 1
 ABOVE_ACE = FULL_DECK & ~RANK_COLUMN  # every card but the aces
-BELOW_KING = FULL_DECK & ~(RANK_COLUMN << 12)  # every card but the kings
 
 
 @jit_inline
