@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from ginsim.analysis.advise import advice_words, advise
-from ginsim.game.cards import cards_to_mask, parse_cards
+from ginsim.game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
+from ginsim.game.history import parse_history
 from ginsim.simulator.advise import make_position, sample_worlds
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
@@ -80,3 +81,58 @@ def test_same_seed_same_answer():
 def test_inconsistent_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         advise(**kwargs)
+
+
+def _late_position():
+    """A memory2 vs memory2 position with 12-20 cards left and a history behind it."""
+    from ginsim.analysis.positions import positions
+    table = positions("memory2", "memory2", 12, seed=21)
+    return table[table.stock_left.between(12, 20)].iloc[0]
+
+
+def test_history_posterior_sees_a_better_opponent_than_uniform_sampling():
+    r = _late_position()
+    hist = parse_history(r.history)
+    kwargs = dict(hand=r.cards, drawn=r.drawn, drawn_from=r.drawn_from, opponent="memory2",
+                  rollouts=400, seed=3)
+    posterior = advise(history=r.history, **kwargs)
+    shorthand = advise(pile=format_cards(hist.pile), stock_left=hist.stock_left,
+                       opponent_took=format_cards(mask_to_cards(hist.taken[1])), **kwargs)
+    for table in (posterior, shorthand):
+        assert table.opponent_deadwood.nunique() == 1 and table.recommended.sum() == 1
+        assert {"option", "action", "opponent_deadwood", "p_opponent_gin", "ess"} <= set(
+            table.columns)
+    assert posterior.ess.iloc[0] <= 400 and shorthand.ess.iloc[0] == 400
+    # a player who has drawn and discarded for turns keeps its good cards
+    assert posterior.opponent_deadwood.iloc[0] < shorthand.opponent_deadwood.iloc[0] - 10
+    assert set(posterior.action) <= {"discard", "knock"}
+
+
+def test_draw_is_advised_when_drawn_is_omitted():
+    r = _late_position()
+    before = " ".join(r.history.split()[:-1])  # up to my draw
+    table = advise(hand=r.cards, history=before, opponent="memory2", rollouts=300, seed=1)
+    assert set(table.action) == {"take", "stock"} and len(table) == 2
+    assert "your points minus the opponent's" in advice_words(table)
+    pile = "5H 8S 4D 6C 2H 4S 6D KC 8H 9H TH 2C QD JS 3H"
+    table = advise(hand=HAND, pile=pile, stock_left=32 - 15, rollouts=300, seed=1)
+    assert set(table.action) == {"take", "stock"}
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"history": "dealer:me up:7H op:+7H op:-2C me:stock", "drawn": None},
+     "give the card drawn"),
+    ({"history": "dealer:me up:7H op:+7H op:-2C me:+2C", "drawn": "5H"},
+     "ends with me taking 2C"),
+    ({"history": "dealer:me up:7H op:+7H op:-AS", "drawn": "QC"}, "in hand and in the pile"),
+    ({"history": "dealer:me up:7H op:+7H op:-2C me:+2C me:-QD op:stock", "drawn": None},
+     "op to move"),
+    ({"history": "dealer:me up:7H op:+7H op:-2C me:+3C", "drawn": None},
+     r"event 5 'me:\+3C'"),
+    ({"history": "dealer:me up:5H op:pass me:+5H me:-QD op:stock op:-4C", "drawn": "5D"},
+     "lacks it"),
+])
+def test_inconsistent_history_names_the_problem(kwargs, match):
+    with pytest.raises(ValueError, match=match) as err:
+        advise(hand=HAND, rollouts=50, **kwargs)
+    assert "\n" not in str(err.value)

@@ -1,0 +1,108 @@
+"""Posterior sampling of the opponent's hand and the positions it is checked on.
+
+The replay must reproduce the policy exactly: the true deal and draw order of a
+simulated hand never pay a deviation. Particles respect everything public, and on
+simulated positions the posterior guesses the opponent's deadwood far better than
+uniform sampling (fixed seeds)."""
+
+import numpy as np
+import pytest
+from reference import ref_min_deadwood
+
+import ginsim
+from ginsim.analysis.positions import _hand_events
+from ginsim.game.cards import cards_to_mask, parse_cards
+from ginsim.game.history import EV_STOCK, parse_history
+from ginsim.game.rules import Rules
+from ginsim.game.tables import card_tables
+from ginsim.simulator.belief import sample_beliefs
+from ginsim.simulator.belief_nb import DEVIATION, TEMPERATURE, replay_log_weight_nb
+from ginsim.simulator.engine import play_records, seat_params
+from ginsim.simulator.hand_nb import SCRATCH_SIZE
+from ginsim.simulator.records import (
+    TRACE_DRAWN,
+    TRACE_HAND,
+    TRACE_HAND_B,
+    TRACE_SEAT,
+    TRACE_SOURCE,
+)
+
+RULES = Rules()
+
+
+@pytest.fixture(scope="module")
+def table():
+    return ginsim.positions("memory2", "memory2", 40, seed=11)
+
+
+def test_the_true_deal_and_draws_pay_no_deviation():
+    hands = 25
+    records, trace = play_records("memory2", "memory2", stop=hands, seed=5,
+                                  trace_rows=hands * 100)
+    starts = np.searchsorted(trace[:, TRACE_HAND], np.arange(hands + 1))
+    hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
+    for h in range(hands):
+        rows = trace[starts[h]:starts[h + 1]]
+        events = None
+        for _, drawn_events, _ in _hand_events(rows, int(records[h]["dealer"]),
+                                          int(records[h]["upcard"])):
+            events = drawn_events
+        ev = np.array(events, dtype=np.int64).reshape(-1, 4)
+        # seat b is the opponent (seat 1) of the belief, as in the history notation
+        draws = iter(int(r[TRACE_DRAWN]) for r in rows
+                     if r[TRACE_SEAT] == 1 and r[TRACE_SOURCE] == 0)
+        cards = np.array([next(draws) if e[0] == 1 and e[1] == EV_STOCK else -1 for e in ev],
+                         dtype=np.int64)
+        logw = replay_log_weight_nb(ev, int(records[h]["dealer"]), int(records[h]["upcard"]),
+                                    10, int(rows[0, TRACE_HAND_B]), cards,
+                                    seat_params("memory2", "memory2"), RULES.packed(),
+                                    card_tables(RULES), TEMPERATURE, hs, rng)
+        assert logw > -DEVIATION / TEMPERATURE, h
+
+
+def test_positions_are_consistent_with_their_history(table):
+    assert len(table) > 100
+    for r in table.itertuples():
+        hist = parse_history(r.history)
+        assert hist.to_move == 0 and hist.drawn and hist.stock_left == r.stock_left
+        mine = cards_to_mask(parse_cards(r.cards) + parse_cards(r.drawn))
+        opp = cards_to_mask(parse_cards(r.opponent_hand))
+        assert mine & opp == 0 and opp & hist.pile_mask == 0
+        assert hist.taken[1] & ~opp == 0
+        assert list(hist.pile) == parse_cards(r.pile) or r.drawn_from == "pile"
+    for r in table.sample(20, random_state=1).itertuples():
+        assert r.opponent_deadwood == ref_min_deadwood(parse_cards(r.opponent_hand))
+
+
+def test_particles_respect_the_public_record_and_the_seed(table):
+    r = table[table.stock_left.between(12, 20)].iloc[3]
+    hist = parse_history(r.history)
+    mine = cards_to_mask(parse_cards(r.cards) + parse_cards(r.drawn))
+    b = sample_beliefs(hist, mine, "memory2", RULES, 300, seed=4)
+    assert 1 <= b.ess <= 300 and abs(b.weights.sum() - 1) < 1e-9
+    for h in b.hands:
+        h = int(h)
+        assert bin(h).count("1") == 10 and h & hist.taken[1] == hist.taken[1]
+        assert h & mine == 0 and h & hist.pile_mask == 0
+    again = sample_beliefs(hist, mine, "memory2", RULES, 300, seed=4)
+    assert (again.hands == b.hands).all() and (again.weights == b.weights).all()
+
+
+def test_posterior_guesses_the_opponent_deadwood_better_than_uniform(table):
+    tab = card_tables(RULES)
+    from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    errors = {True: [], False: []}
+    for r in table[table.stock_left.between(12, 20)].head(40).itertuples():
+        hist = parse_history(r.history)
+        mine = cards_to_mask(parse_cards(r.cards) + parse_cards(r.drawn))
+        for uniform in (True, False):
+            b = sample_beliefs(hist, mine, "memory2", RULES, 150, seed=1, uniform=uniform)
+            guess = sum(w * min_deadwood_nb(int(h), tab, work)
+                        for h, w in zip(b.hands, b.weights, strict=True))
+            errors[uniform].append(guess - r.opponent_deadwood)
+    uniform_mae = np.mean(np.abs(errors[True]))
+    posterior_mae = np.mean(np.abs(errors[False]))
+    assert posterior_mae < 0.5 * uniform_mae
+    assert abs(np.mean(errors[False])) < 6
