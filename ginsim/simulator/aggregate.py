@@ -20,6 +20,7 @@ paired a - b variance come out exactly. Bins come from the rules
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,7 +29,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.scoring_nb import OUTCOMES
 from .aggregate_nb import accumulate_nb
-from .hand_nb import MAX_TURNS
+from .phases_nb import MAX_TURNS
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class Layout:
     """Where each table's cells sit in one flat accumulator, for one set of rules."""
 
     def __init__(self, rules: Rules) -> None:
+        self._scratch = threading.local()
         bounds = field_bounds(rules)
         self.rules = rules
         self.lo = np.array([bounds[f][0] for f in KEY_FIELDS], dtype=np.int64)
@@ -123,10 +125,18 @@ class Layout:
                                f"report it")
 
     def sparse(self, records: np.ndarray) -> SparseTables:
-        """The sparse tables of one chunk of records."""
-        acc = self.empty()
+        """The sparse tables of one chunk of records.
+
+        Each thread adds into its own accumulator, kept between calls and cleared cell by
+        cell afterwards: a fresh one per chunk cost more than the chunk's tables.
+        """
+        acc = getattr(self._scratch, "acc", None)
+        if acc is None:
+            acc = self._scratch.acc = self.empty()
         self.accumulate(records, acc)
-        return to_sparse(acc)
+        tables = to_sparse(acc)
+        acc[tables.index] = 0
+        return tables
 
     def table_slice(self, t: int) -> slice:
         """Cells of table ``t`` in the flat accumulator."""

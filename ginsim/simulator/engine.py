@@ -19,11 +19,12 @@ def seat_params(a: str | Strategy, b: str | Strategy) -> np.ndarray:
 
 def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
                  start: int = 0, stop: int, seed: int = 0, rules: Rules | str | None = None,
-                 duplicate: bool = False, trace_rows: int = 0
+                 duplicate: bool = False, trace_rows: int = 0, out: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Play hands ``start .. stop-1``; return (records, per-turn trace).
 
-    Records follow :data:`~ginsim.simulator.records.RECORD_DTYPE`. The trace
+    Records follow :data:`~ginsim.simulator.records.RECORD_DTYPE`; with ``out`` (such an
+    array of ``stop - start`` rows) they are written there, saving a copy. The trace
     (int64[rows, TRACE_WIDTH]) is kept only when ``trace_rows`` > 0 and is cut at
     that many rows.
     """
@@ -34,7 +35,10 @@ def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
         raise ValueError(f"stop ({stop}) must not be below start ({start})")
     rules = Rules.coerce(rules)
     params = seat_params(a, b)
-    out = np.zeros(stop - start, dtype=RECORD_DTYPE)
+    if out is None:
+        out = np.zeros(stop - start, dtype=RECORD_DTYPE)
+    elif out.dtype != RECORD_DTYPE or out.shape != (stop - start,):
+        raise ValueError(f"out must be a record array of {stop - start} rows")
     trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)

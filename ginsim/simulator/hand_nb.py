@@ -25,7 +25,6 @@ from ..game.state import (
     ST_UPCARD_TAKEN,
 )
 from .phases_nb import (
-    MAX_TURNS,  # noqa: F401 (the aggregate tables size their rows by it)
     play_hand_nb,
     seat_streams_nb,
     showdown_nb,
