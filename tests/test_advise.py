@@ -136,3 +136,15 @@ def test_inconsistent_history_names_the_problem(kwargs, match):
     with pytest.raises(ValueError, match=match) as err:
         advise(hand=HAND, rollouts=50, **kwargs)
     assert "\n" not in str(err.value)
+
+
+def test_cli_history_errors_are_one_line_and_the_draw_is_printed(capsys):
+    from ginsim.cli import main
+    code = main(["advise", "--hand", HAND, "--history", "dealer:me up:7H op:+7H op:-2C me:+3C"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "event 5 'me:+3C'" in err
+    code = main(["advise", "--hand", HAND, "--rollouts", "200", "--history",
+                 "dealer:op up:5H me:pass op:pass me:stock me:-QS op:+QS op:-4H"])
+    out = capsys.readouterr().out
+    assert code == 0 and "draw from the stock" in out and "take the pile card 4H" in out
+    assert "your points minus the opponent's" in out and "effective sample size" in out
