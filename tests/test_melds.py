@@ -18,6 +18,7 @@ from ginsim import best_discard, best_melds, deadwood, format_cards, parse_cards
 from ginsim.game.cards import cards_to_mask
 from ginsim.game.melds_nb import (
     MAX_NODES,
+    W_DISCARD,
     W_MELDS,
     WORK_SIZE,
     best_discard_nb,
@@ -89,6 +90,19 @@ def test_best_discard_with_forbidden_card(cards, k):
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     dw, card, _, _ = best_discard_nb(cards_to_mask(cards), 1 << forbidden, 0, TAB, work)
     assert (int(card), int(dw)) == ref_best_discard(cards, forbidden=forbidden)
+
+
+@given(st.one_of(random_hands(11), meld_dense_hands(11)), st.integers(0, 10))
+def test_per_card_deadwood_matches_reference(cards, k):
+    """The per-card table the memory discards read: the deadwood kept after each allowed
+    discard, exact (brute force), the card taken from the pile excluded."""
+    forbidden = cards[k]
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    best_discard_nb(cards_to_mask(cards), 1 << forbidden, 0, TAB, work, True)
+    for c in cards:
+        if c != forbidden:
+            kept = [x for x in cards if x != c]
+            assert work[W_DISCARD + c] == ref_min_deadwood(kept), c
 
 
 def test_best_discard_tie_goes_to_higher_value_card():

@@ -273,16 +273,44 @@ def _shed_score_nb(used, melded_value, allowed, total, tab):
 
 
 @jit
-def _per_card_nb(used, melded_value, allowed, total, tab, work):
-    """Lower ``work[W_DISCARD + c]`` to the deadwood kept after discarding each free c."""
-    kept = total - melded_value
-    rest = allowed & ~used
+def _per_card_nb(hand_total, allowed, count, tab, work):
+    """Fill ``work[W_DISCARD + c]``, the deadwood kept after discarding each allowed c,
+    from the ``count`` packings stored at ``W_USED``/``W_VAL`` (the empty one included).
+
+    A card outside some best packing keeps ``total - value - best``; only the cards of
+    that packing need the best packing without them.
+    """
+    best = 0
+    best_used = 0
+    for k in range(count):
+        if work[W_VAL + k] > best:
+            best = work[W_VAL + k]
+            best_used = work[W_USED + k]
+    rest = allowed
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
-        dw_c = kept - tab[T_RANK_VALUE + c % 13]
-        if dw_c < work[W_DISCARD + c]:
-            work[W_DISCARD + c] = dw_c
+        work[W_DISCARD + c] = hand_total - tab[T_RANK_VALUE + c % 13] - (
+            0 if (best_used >> c) & 1 else best)
+    inner = allowed & best_used
+    for k in range(count):
+        rest = inner & ~work[W_USED + k]
+        kept = hand_total - work[W_VAL + k]
+        while rest != 0:
+            c = lowest_card_nb(rest)
+            rest &= rest - 1
+            dw_c = kept - tab[T_RANK_VALUE + c % 13]
+            if dw_c < work[W_DISCARD + c]:
+                work[W_DISCARD + c] = dw_c
+
+
+@jit
+def _store_packing_nb(used, melded_value, k, work):
+    """Keep packing ``k`` (for the per-card pass); returns ``k + 1``."""
+    if k < MAX_NODES:
+        work[W_USED + k] = used
+        work[W_VAL + k] = melded_value
+    return k + 1
 
 
 @jit
@@ -305,12 +333,9 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     n = candidate_melds_nb(hand, tab, work)
     if n > MAX_MELDS:
         raise ValueError("meld scratch buffers too small")
+    stored = 0
     if per_card:
-        rest = allowed  # the empty packing: every allowed card is free
-        while rest != 0:
-            c = lowest_card_nb(rest)
-            rest &= rest - 1
-            work[W_DISCARD + c] = total - tab[T_RANK_VALUE + c % 13]
+        stored = _store_packing_nb(0, 0, stored, work)
     best = _shed_score_nb(0, 0, allowed, total, tab)
     watched = NO_SCORE
     all_melded = False
@@ -323,7 +348,7 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
             watched = min(watched, score)
         all_melded |= mi == hand
         if per_card:
-            _per_card_nb(mi, vi, allowed, total, tab, work)
+            stored = _store_packing_nb(mi, vi, stored, work)
         for j in range(i + 1, n):
             mj = work[W_MELDS + j]
             if mj & mi:
@@ -336,7 +361,7 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
                 watched = min(watched, score)
             all_melded |= mij == hand
             if per_card:
-                _per_card_nb(mij, vij, allowed, total, tab, work)
+                stored = _store_packing_nb(mij, vij, stored, work)
             for m in range(j + 1, n):
                 mm = work[W_MELDS + m]
                 if mm & mij:
@@ -349,7 +374,11 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
                     watched = min(watched, score)
                 all_melded |= used == hand
                 if per_card:
-                    _per_card_nb(used, vm, allowed, total, tab, work)
+                    stored = _store_packing_nb(used, vm, stored, work)
+    if per_card:
+        if stored > MAX_NODES:
+            raise ValueError("meld scratch buffers too small")
+        _per_card_nb(total, allowed, stored, tab, work)
     if best == NO_SCORE:
         return NO_DISCARD, -1, False, all_melded
     key = (-best) % KEY_SCALE
