@@ -13,7 +13,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from . import __version__
+from ._version import __version__
 from .game.history import DEFAULT_TEMPERATURE as TEMPERATURE_DEFAULT
 from .game.history import EXAMPLE as HISTORY_EXAMPLE
 

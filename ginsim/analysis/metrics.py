@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..game.scoring_nb import OUTCOMES
 from ..simulator.aggregate import MOMENT_COLUMNS, TABLES
-from .summary import Z95, moment_interval, wilson_interval
+from .intervals import Z95, moment_interval, wilson_interval
 
 CELL_KEYS = next(t.keys for t in TABLES if t.name == "cells")
 TURN_KEYS = next(t.keys for t in TABLES if t.name == "turns")

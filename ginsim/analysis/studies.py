@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import __version__
+from .._version import __version__
 from ..game.rules import Rules
 from .equilibrium import equilibrium_advice
 from .frames import stock_in_play_order
@@ -42,6 +42,7 @@ from .metrics import (
     undercut_by_deadwood,
     undercut_by_deadwood_stock,
 )
+from .results import load
 from .sweeps import (
     best_response,
     strategy_matrix,
@@ -272,8 +273,6 @@ def missing_intervals(result: StudyResult) -> int:
 def stored_study(path: str) -> StudyResult:
     """A report on a stored run (``ginsim simulate --out DIR``), from its aggregate
     tables: outcome mix, undercut rates, expected points and hand length."""
-    from .results import load
-
     result = load(path)
     tables = result.tables
     cells, turns = tables["cells"], tables["turns"]

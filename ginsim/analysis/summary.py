@@ -1,39 +1,24 @@
-"""Summary of a simulated run: outcome shares and mean points, with 95% intervals."""
+"""Summary of a simulated run: outcome shares and mean points, with 95% intervals.
+
+The interval formulas live in :mod:`.intervals`; they are re-exported here for callers
+that import them from this module."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..game.scoring_nb import OUTCOMES
 from ..simulator.aggregate import MOMENT_COLUMNS
+from .intervals import Z95, mean_interval, moment_interval, wilson_interval
+from .metrics import cells_from_hands
 
-Z95 = float(stats.norm.ppf(0.975))
+__all__ = ["HAND_COLUMNS", "Z95", "mean_interval", "moment_interval", "summarize",
+           "summarize_cells", "wilson_interval"]
+
 #: Per-hand columns :func:`summarize` reads (through the cells table).
 HAND_COLUMNS = ("outcome", "knocker", "dealer", "knocker_deadwood", "stock_left",
                 "points_a", "points_b", "turns")
-
-
-def wilson_interval(successes: np.ndarray | int, n: np.ndarray | int,
-                    z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a binomial rate (vectorised)."""
-    successes = np.asarray(successes, dtype=float)
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = successes / n
-        denom = 1 + z**2 / n
-        centre = (p + z**2 / (2 * n)) / denom
-        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
-    return centre - half, centre + half
-
-
-def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(mean, low, high): normal-approximation 95% interval of a sample mean."""
-    values = np.asarray(values, dtype=float)
-    mean = float(values.mean()) if len(values) else float("nan")
-    se = float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else float("nan")
-    return mean, mean - z * se, mean + z * se
 
 
 def summarize(hands: pd.DataFrame) -> pd.DataFrame:
@@ -52,22 +37,7 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise ValueError(f"summarize needs the columns of simulate()'s per-hand rows or of "
                          f"its summary table; this DataFrame lacks {', '.join(missing)}")
-    from .metrics import cells_from_hands  # metrics builds on this module
-
     return summarize_cells(cells_from_hands(hands))
-
-
-def moment_interval(n: int, total: float, squares: float,
-                     z: float = Z95) -> tuple[float, float, float]:
-    """(mean, low, high) from a count, a sum and a sum of squares (as mean_interval)."""
-    if n == 0:
-        return float("nan"), float("nan"), float("nan")
-    mean = total / n
-    if n == 1:
-        return mean, float("nan"), float("nan")
-    var = max(squares - total * mean, 0.0) / (n - 1)
-    se = float(np.sqrt(var / n))
-    return mean, mean - z * se, mean + z * se
 
 
 def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:

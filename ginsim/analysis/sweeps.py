@@ -17,6 +17,7 @@ from ..game.rules import Rules
 from ..simulator.jobs import Job
 from ..simulator.runner import run
 from .frames import records_frame
+from .intervals import mean_interval, wilson_interval
 from .metrics import paired_difference
 
 
@@ -131,8 +132,6 @@ def variant_comparison(variants: Sequence[str], a: str = "simple", b: str = "sim
     (``gin_rate``, ``undercut_rate``, ``dead_rate``, ``mean_draws``, ``mean_points``)
     with ``value``, ``low``, ``high``, ``n``. ``mean_points`` is points scored per hand
     by both players together."""
-    from .summary import mean_interval, wilson_interval
-
     deals = max(hands // 2, 1)
     runs = play_pairs([(a, b, v) for v in variants], deals, seed, n_jobs, progress)
     rows = []

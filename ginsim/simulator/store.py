@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..game.rules import brief
 from . import chunkfile
 from .aggregate import MOMENT_COLUMNS, TABLES, SparseTables, layout

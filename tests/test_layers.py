@@ -1,0 +1,114 @@
+"""The layers point one way (cli -> reports -> analysis -> runner -> simulator ->
+strategies -> game) and the core loads none of the data and plotting stack."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import ginsim
+
+PACKAGE = Path(ginsim.__file__).parent
+#: Lowest first. A module may import its own layer or any layer below it.
+LAYERS = ("game", "strategies", "simulator", "runner", "analysis", "reports", "cli")
+#: Leaf modules any layer may import; the package root sits above every layer.
+LEAVES = {"ginsim._version"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer(module: str) -> int | None:
+    """Index of a ginsim module's layer; None for a leaf; len(LAYERS) for the root."""
+    if module in LEAVES:
+        return None
+    parts = module.split(".")
+    if parts[0] != "ginsim":
+        raise ValueError(module)
+    if len(parts) == 1:
+        return len(LAYERS)
+    name = "cli" if parts[1] == "__main__" else parts[1]
+    assert name in LAYERS, f"{module} is in no layer: add its folder to LAYERS"
+    return LAYERS.index(name)
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute ginsim module) of every import in the file, inside functions too."""
+    own = module_name(path)
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("ginsim")]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif (node.module or "").startswith("ginsim"):
+                target = node.module
+            else:
+                continue
+            for alias in node.names:  # `from . import chunkfile` names a module
+                sub = f"{target}.{alias.name}"
+                is_module = (PACKAGE.parent / Path(*sub.split("."))).with_suffix(".py").exists()
+                found.append((node.lineno, sub if is_module else target))
+    return found
+
+
+def test_resolver_sees_upward_imports() -> None:
+    """The checker itself: a relative import two levels up resolves to the root."""
+    path = PACKAGE / "simulator" / "store.py"
+    assert all(layer(m) in (None, LAYERS.index("simulator"), LAYERS.index("game"),
+                            LAYERS.index("strategies")) for _, m in imported_modules(path))
+    assert layer("ginsim") == len(LAYERS) and layer("ginsim.__main__") == LAYERS.index("cli")
+    assert layer("ginsim.game.rules") < layer("ginsim.simulator.store") < layer(
+        "ginsim.analysis.summary")
+
+
+def test_nothing_imports_upward() -> None:
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = layer(module_name(path))
+        source = len(LAYERS) if source is None else source
+        for line, target in imported_modules(path):
+            level = layer(target)
+            if level is not None and level > source:
+                upward.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    assert not upward, "imports pointing up a layer:\n" + "\n".join(upward)
+
+
+def test_core_loads_no_data_or_plotting_stack() -> None:
+    """import ginsim.game / strategies / simulator: no pandas, pyarrow, matplotlib,
+    jinja2, and of scipy only what numba itself loads to check its version."""
+    code = (
+        "import sys, json, numba\n"
+        "base = set(sys.modules)\n"
+        "import ginsim.game, ginsim.strategies, ginsim.simulator\n"
+        "print(json.dumps(sorted(set(sys.modules) - base)))\n")
+    new = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
+                                    capture_output=True, text=True).stdout)
+    heavy = [m for m in new if m.split(".")[0] in
+             ("pandas", "pyarrow", "scipy", "matplotlib", "jinja2", "joblib")]
+    assert not heavy, f"the core loaded {heavy}"
+    assert "ginsim.analysis" not in new and "ginsim.reports" not in new
+
+
+def test_root_names_load_on_first_use() -> None:
+    """Every name the package root re-exports works, the analysis ones lazily."""
+    code = (
+        "import sys, ginsim\n"
+        "assert 'pandas' not in sys.modules, 'import ginsim loaded pandas'\n"
+        "names = [getattr(ginsim, n) for n in ginsim.__all__]\n"
+        "assert all(callable(v) or isinstance(v, str) for v in names)\n"
+        "assert set(ginsim.__all__) <= set(dir(ginsim))\n"
+        "assert 'pandas' in sys.modules\n"
+        "try:\n    ginsim.no_such_name\nexcept AttributeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    assert "no_such_name" in out
