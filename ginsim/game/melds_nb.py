@@ -14,7 +14,7 @@ most three melds, so every packing is found by three nested loops; that is exact
 (no greedy choice) and, with the few melds of a real hand, fast.
 """
 
-from ._jit import jit
+from ._jit import jit, jit_inline
 from .bits_nb import lowest_card_nb, popcount_nb  # noqa: F401 (part of this module's API)
 from .tables import KEY_VALUE, SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP_KEY, T_WRAP
 
@@ -313,6 +313,20 @@ def _store_packing_nb(used, melded_value, k, work):
     return k + 1
 
 
+@jit_inline
+def _visit_packing_nb(used, melded_value, hand, allowed, total, watch, per_card, tab, work,
+                      best, watched, all_melded, stored):
+    """Fold one packing into the best discard's running state (see best_discard_nb)."""
+    score = _shed_score_nb(used, melded_value, allowed, total, tab)
+    best = min(best, score)
+    if used & watch:
+        watched = min(watched, score)
+    all_melded |= used == hand
+    if per_card:
+        stored = _store_packing_nb(used, melded_value, stored, work)
+    return best, watched, all_melded, stored
+
+
 @jit
 def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     """Best discard from an 11-card hand (the move that decides draws and knocks).
@@ -342,39 +356,24 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     for i in range(n):
         mi = work[W_MELDS + i]
         vi = work[W_VALS + i]
-        score = _shed_score_nb(mi, vi, allowed, total, tab)
-        best = min(best, score)
-        if mi & watch:
-            watched = min(watched, score)
-        all_melded |= mi == hand
-        if per_card:
-            stored = _store_packing_nb(mi, vi, stored, work)
+        best, watched, all_melded, stored = _visit_packing_nb(
+            mi, vi, hand, allowed, total, watch, per_card, tab, work, best, watched,
+            all_melded, stored)
         for j in range(i + 1, n):
             mj = work[W_MELDS + j]
             if mj & mi:
                 continue
             mij = mi | mj
             vij = vi + work[W_VALS + j]
-            score = _shed_score_nb(mij, vij, allowed, total, tab)
-            best = min(best, score)
-            if mij & watch:
-                watched = min(watched, score)
-            all_melded |= mij == hand
-            if per_card:
-                stored = _store_packing_nb(mij, vij, stored, work)
+            best, watched, all_melded, stored = _visit_packing_nb(
+                mij, vij, hand, allowed, total, watch, per_card, tab, work, best, watched,
+                all_melded, stored)
             for m in range(j + 1, n):
                 mm = work[W_MELDS + m]
-                if mm & mij:
-                    continue
-                used = mij | mm
-                vm = vij + work[W_VALS + m]
-                score = _shed_score_nb(used, vm, allowed, total, tab)
-                best = min(best, score)
-                if used & watch:
-                    watched = min(watched, score)
-                all_melded |= used == hand
-                if per_card:
-                    stored = _store_packing_nb(used, vm, stored, work)
+                if mm & mij == 0:
+                    best, watched, all_melded, stored = _visit_packing_nb(
+                        mij | mm, vij + work[W_VALS + m], hand, allowed, total, watch,
+                        per_card, tab, work, best, watched, all_melded, stored)
     if per_card:
         if stored > MAX_NODES:
             raise ValueError("meld scratch buffers too small")
