@@ -22,6 +22,8 @@ DEFAULT_SEED = 0  # the one default seed of every command (ginsim.analysis.studi
 NA = "n/a"
 DEFAULT_EQ_HANDS = 100_000  # ginsim.analysis.equilibrium.DEFAULT_HANDS (not imported: fast start)
 DEFAULT_EQ_ITERATIONS = 40
+RULES_HELP = ("rules preset, or preset:field=value,... "
+              "(e.g. modern:undercut_on_tie=false,undercut_bonus=10; default modern)")
 
 
 def _pct(value: float) -> str:
@@ -131,11 +133,16 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from .game.rules import PRESETS
+    from dataclasses import fields
+
+    from .game.rules import PRESETS, Rules
 
     print("rules presets (use --rules NAME, or rules=NAME in Python):")
     for name, (text, _) in PRESETS.items():
         print(f"  {name:<13} {text}")
+    print("change fields after a colon: --rules 'modern:undercut_on_tie=false,"
+          "undercut_bonus=10'")
+    print(f"fields: {', '.join(f.name for f in fields(Rules))}")
     return 0
 
 
@@ -274,7 +281,7 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
                         y_label="Knocker deadwood (points)", unit="decisions")
     from .reports.style import append_caption
 
-    append_caption(fig, f"rules: {rules.name()}")
+    append_caption(fig, f"rules: {rules.spec()}")
     png = save_figure(fig, out / "knock_chart")
     print(chart_text(chart))
     print(plain_words(chart, args.opponent).replace("`", ""))
@@ -342,7 +349,7 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
                         x_label="Cards left in the stock (play runs left to right)",
                         y_label="Knocker deadwood (points)", unit="decisions")
     append_caption(fig, f"opponent holds no card it took from the pile; rules: "
-                        f"{rules.name()}; base {result.base}; {result.hands:,} hands per pass")
+                        f"{rules.spec()}; base {result.base}; {result.hands:,} hands per pass")
     png = save_figure(fig, out / "equilibrium")
     print(summary_text(result))
     print(f"spec for --a: {result.spec}")
@@ -461,7 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--hands", type=_positive_int, default=100_000,
                      help="number of hands (default 100000)")
     _add_seed(sim)
-    sim.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    sim.add_argument("--rules", default="modern", help=RULES_HELP)
     sim.add_argument("--records", choices=("full", "summary"), default=None,
                      help="keep per-hand records (full) or only aggregate tables (summary); "
                           f"default full up to {SUMMARY_ABOVE:,} hands, summary above")
@@ -483,7 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     dw = _command(sub, "deadwood", "exact deadwood and melds of some cards")
     dw.add_argument("cards", help='cards, e.g. "AS 2S 3S 7H 7D 7C 9C TC JC KD"')
-    dw.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    dw.add_argument("--rules", default="modern", help=RULES_HELP)
     dw.set_defaults(func=_cmd_deadwood)
 
     st = _command(sub, "strategies", "list strategy presets and parameters")
@@ -498,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--hands", type=_positive_int, default=None,
                      help="hands per comparison (default: the study's own, 200000)")
     _add_seed(rep)
-    rep.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    rep.add_argument("--rules", default="modern", help=RULES_HELP)
     rep.add_argument("--from", dest="from_store", metavar="STORE", default=None,
                      help="report on a stored run instead of running a study")
     rep.add_argument("--out", metavar="DIR", default="report",
@@ -524,14 +531,14 @@ def build_parser() -> argparse.ArgumentParser:
     gm.add_argument("--games", type=_positive_int, default=10_000,
                     help="number of games (default 10000)")
     _add_seed(gm)
-    gm.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    gm.add_argument("--rules", default="modern", help=RULES_HELP)
     gm.set_defaults(func=_cmd_games)
 
     kc = _command(sub, "knock-chart",
                   "knock now or wait a turn: a chart by deadwood and stock left")
     kc.add_argument("--strategy", default="simple", help="deciding strategy (default simple)")
     kc.add_argument("--opponent", default="simple", help="opponent (default simple)")
-    kc.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    kc.add_argument("--rules", default="modern", help=RULES_HELP)
     kc.add_argument("--hands", type=_positive_int, default=200_000,
                     help="hands to play (default 200000)")
     _add_seed(kc)
@@ -542,7 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     eq = _command(sub, "equilibrium",
                   "when to knock against a player who adapts: an equilibrium knock chart")
-    eq.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    eq.add_argument("--rules", default="modern", help=RULES_HELP)
     eq.add_argument("--base", default="memory2",
                     help="card play both players share; the chart decides knocks (default "
                          "memory2)")
@@ -585,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
     ad.add_argument("--opponent-took", default="", help="cards the opponent took from the pile")
     ad.add_argument("--opponent-passed", default="", help="pile cards the opponent declined")
     ad.add_argument("--stock-left", type=int, default=20, help="cards left in the stock")
-    ad.add_argument("--rules", default="modern", help="rules preset (default modern)")
+    ad.add_argument("--rules", default="modern", help=RULES_HELP)
     ad.add_argument("--opponent", default="simple", help="opponent's strategy (default simple)")
     ad.add_argument("--strategy", default="memory2",
                     help="how you play on after this turn (default memory2)")

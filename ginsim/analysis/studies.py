@@ -71,9 +71,9 @@ class StudyResult:
 
 
 def rules_words(rules: Rules) -> str:
-    """The rules that decide when to knock, in a short phrase: the preset name, the knock
-    limit, the gin and undercut bonuses and the tie rule."""
-    name = rules.name()
+    """The rules that decide when to knock, in a short phrase: the rules spec (a preset
+    name, or a preset and the fields changed), the knock limit, the gin and undercut
+    bonuses and the tie rule."""
     if rules.oklahoma:
         limit = "the upcard sets the knock limit"
     elif rules.knock_limit == 0:
@@ -87,8 +87,7 @@ def rules_words(rules: Rules) -> str:
         parts.append(f"big gin {rules.big_gin_bonus}")
     if rules.deal == "eleven":
         parts.append("eleven-card deal")
-    label = "custom rules" if name == "custom" else f"`{name}` rules"
-    return f"{label} ({', '.join(parts)})"
+    return f"`{rules.spec()}` rules ({', '.join(parts)})"
 
 
 def knock_answer(advice: KnockAdvice, rules: Rules) -> str:
@@ -135,7 +134,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     """
     rules = Rules.coerce(rules)
     if rules.knock_limit == 0 and not rules.oklahoma:
-        raise ValueError(f"the knock study needs rules that allow knocking; {rules.name()} "
+        raise ValueError(f"the knock study needs rules that allow knocking; {rules.spec()} "
                          "rules are gin only (try --study variants)")
     t0 = time.perf_counter()
     deals = max(hands // 2, 1)
@@ -145,7 +144,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     grid = [t for t in thresholds if t % 2 == 0]
     matrix = threshold_matrix(grid, max(deals // 4, 1), seed + 1, rules, n_jobs=n_jobs,
                               progress=progress)
-    baseline = runs.hands[(f"simple:knock={max(thresholds)}", opponents[0], rules.name())]
+    baseline = runs.hands[(f"simple:knock={max(thresholds)}", opponents[0], rules.spec())]
     cells = cells_from_hands(baseline)
     chart_frame = decisions_frame("simple", opponents[0], hands, seed + 2, rules)
     chart = chart_table(chart_frame)
@@ -215,25 +214,32 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
 def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = DEFAULT_SEED,
                    variants: Sequence[str] = ("modern", "classic", "palace", "oklahoma",
                                               "straight", "tedesco", "eleven", "big_gin"),
-                   games: int = 20_000, n_jobs: int | None = None,
-                   progress: bool | None = None) -> StudyResult:
-    """The same strategies under several rule sets, and who wins games to 100."""
+                   games: int = 20_000, rules: Rules | str | None = None,
+                   n_jobs: int | None = None, progress: bool | None = None) -> StudyResult:
+    """The same strategies under several rule sets, and who wins games under ``rules``
+    (default ``modern``). Rules given that are no listed variant join the comparison."""
+    rules = Rules.coerce(rules)
+    spec = rules.spec()
+    variants = [Rules.coerce(v).spec() for v in variants]
+    if spec not in variants:
+        variants.append(spec)
     t0 = time.perf_counter()
     comparison = variant_comparison(variants, "simple", "simple", hands, seed, n_jobs,
                                     progress)
-    game_rows = play_games("memory2", "simple", games, seed, "modern")
+    game_rows = play_games("memory2", "simple", games, seed, rules)
     summary = game_summary(game_rows)
     p = summary.set_index("statistic").loc["p_a_wins_game"]
     wide = comparison.pivot(index="variant", columns="statistic", values="value")
     answer = (f"Across rule sets, `simple` against `simple` ends in gin most often under "
               f"`{wide['gin_rate'].idxmax()}` ({wide['gin_rate'].max():.1%} of hands) and is "
               f"undercut most often under `{wide['undercut_rate'].idxmax()}`; `memory2` wins "
-              f"a modern game to 100 against `simple` {p.value:.1%} of the time (95% CI "
-              f"{p.low:.1%}–{p.high:.1%}, {games:,} games).")
-    methods = _methods(Rules(), hands, seed, time.perf_counter() - t0, {
-        "variants": ", ".join(variants), "games": f"{games:,} games memory2 vs simple"})
+              f"a `{spec}` game to {rules.target} against `simple` {p.value:.1%} of the time "
+              f"(95% CI {p.low:.1%}–{p.high:.1%}, {games:,} games).")
+    methods = _methods(rules, hands, seed, time.perf_counter() - t0, {
+        "variants": ", ".join(variants),
+        "games": f"{games:,} games memory2 vs simple under `{spec}` rules"})
     tables = {"variant_comparison": comparison, "game_summary": summary}
-    return StudyResult("variants", answer, tables, methods=methods, rules=Rules())
+    return StudyResult("variants", answer, tables, methods=methods, rules=rules)
 
 
 def run_study(name: str, hands: int | None = None, seed: int = DEFAULT_SEED,
@@ -253,7 +259,7 @@ def run_study(name: str, hands: int | None = None, seed: int = DEFAULT_SEED,
                                advice=equilibrium_advice(rules))
         if name == "strategies":
             return strategies_study(size, seed, rules, n_jobs=n_jobs, progress=progress)
-        return variants_study(size, seed, n_jobs=n_jobs, progress=progress)
+        return variants_study(size, seed, rules=rules, n_jobs=n_jobs, progress=progress)
 
 
 def missing_intervals(result: StudyResult) -> int:

@@ -23,7 +23,8 @@ from .metrics import paired_difference
 
 @dataclass
 class PairedRuns:
-    """Per-hand records of several duplicate-deal runs, keyed by (a, b, rules name)."""
+    """Per-hand records of several duplicate-deal runs, keyed by (a, b, rules spec): the
+    string given, or :meth:`Rules.spec` of a Rules object."""
 
     hands: dict[tuple[str, str, str], pd.DataFrame]
     wall_s: float
@@ -37,7 +38,7 @@ def play_pairs(pairs: Sequence[tuple[str, str, Rules | str]], deals: int, seed: 
     result = run(jobs, records="full", n_jobs=n_jobs, progress=progress)
     hands = {}
     for (a, b, rules), records in zip(pairs, result.records, strict=True):
-        name = rules if isinstance(rules, str) else Rules.coerce(rules).name()
+        name = rules if isinstance(rules, str) else Rules.coerce(rules).spec()
         hands[(a, b, name)] = records_frame(records)
     return PairedRuns(hands, result.wall_s, sum(j.hands for j in jobs))
 

@@ -18,6 +18,17 @@ DEAL_MODES = ("upcard", "eleven")
 NEXT_DEALER_MODES = ("loser", "winner", "alternate")
 SHUTOUT_MODES = ("double", "bonus", "none")
 SUITS_TEXT = "SHDC"
+#: Fields that are True or False; in a spec string true/false, yes/no, on/off or 1/0.
+BOOL_FIELDS = ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
+               "last_discard_rule", "oklahoma_boxes")
+#: Fields that take one of a few words.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "layoff": LAYOFF_MODES, "deal": DEAL_MODES, "next_dealer": NEXT_DEALER_MODES,
+    "shutout": SHUTOUT_MODES}
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+OFF_WORDS = ("none", "off")  # big_gin_bonus=none turns big gin off
+MAX_RULES_SPEC_CHARS = 1000
 
 #: Bounds of every integer field (inclusive). They keep a hand's points inside the
 #: int16 record columns (card values up to 25 make 250 deadwood at most, bonuses up to
@@ -154,13 +165,10 @@ class Rules:
             value = getattr(self, name)
             if not (name == "big_gin_bonus" and value is None):
                 _check_int(name, value, low, high)
-        for name in ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
-                     "last_discard_rule", "oklahoma_boxes"):
+        for name in BOOL_FIELDS:
             _check_bool(name, getattr(self, name))
-        _check_choice("layoff", self.layoff, LAYOFF_MODES)
-        _check_choice("deal", self.deal, DEAL_MODES)
-        _check_choice("next_dealer", self.next_dealer, NEXT_DEALER_MODES)
-        _check_choice("shutout", self.shutout, SHUTOUT_MODES)
+        for name, choices in CHOICE_FIELDS.items():
+            _check_choice(name, getattr(self, name), choices)
         if not isinstance(self.double_suits, str) or len(self.double_suits) > 4 or any(
                 s not in SUITS_TEXT for s in self.double_suits.upper()):
             raise ValueError(f"Rules.double_suits must be up to 4 suit letters from {SUITS_TEXT}, "
@@ -181,14 +189,17 @@ class Rules:
 
     @classmethod
     def coerce(cls, rules: Rules | str | None) -> Rules:
-        """Accept a Rules object, a preset name, or None (the default ``modern``)."""
+        """Accept a Rules object, a preset name or a rules spec string
+        (``modern:undercut_on_tie=false,undercut_bonus=10``, see :func:`parse_rules`), or
+        None (the default ``modern``)."""
         if rules is None:
             return cls()
         if isinstance(rules, Rules):
             return rules
         if isinstance(rules, str):
-            return cls.preset(rules)
-        raise ValueError(f"rules must be a Rules object or a preset name, got {brief(rules)}")
+            return parse_rules(rules)
+        raise ValueError(f"rules must be a Rules object, a preset name or a spec like "
+                         f"'modern:knock_limit=8', got {brief(rules)}")
 
     def with_(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like a new object)."""
@@ -209,6 +220,19 @@ class Rules:
             if Rules.preset(preset) == self:
                 return preset
         return "custom"
+
+    def spec(self) -> str:
+        """These rules as a spec string :func:`parse_rules` reads back: the preset that
+        differs in the fewest fields, then those fields (``classic:knock_limit=8``)."""
+        mine = self.to_dict()
+        best: list[str] = []
+        best_name = ""
+        for preset in PRESETS:
+            theirs = Rules.preset(preset).to_dict()
+            diff = [f"{k}={_spec_value(v)}" for k, v in mine.items() if theirs[k] != v]
+            if not best_name or len(diff) < len(best):
+                best, best_name = diff, preset
+        return best_name + (":" + ",".join(best) if best else "")
 
     def rank_values(self) -> np.ndarray:
         """Deadwood value of each rank, ace first (int64[13])."""
@@ -231,6 +255,75 @@ class Rules:
         out[R_ACES_MUST_GIN] = int(self.aces_must_gin)
         out[R_LAST_DISCARD] = int(self.last_discard_rule)
         return out
+
+
+def _spec_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
+def _field_value(name: str, text: str, spec: str) -> Any:
+    """One field's value from its spec text; ValueError says what the field takes."""
+    word = text.lower()
+    if name in BOOL_FIELDS:
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        expected = "true or false"
+    elif name in CHOICE_FIELDS:
+        if word in CHOICE_FIELDS[name]:
+            return word
+        expected = "one of " + ", ".join(CHOICE_FIELDS[name])
+    elif name == "double_suits":
+        return text.upper()  # Rules checks the letters
+    else:
+        low, high = INT_BOUNDS[name]
+        if name == "big_gin_bonus" and word in OFF_WORDS:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        expected = f"a whole number in {low}..{high}" + (
+            " or none" if name == "big_gin_bonus" else "")
+    raise ValueError(f"bad value {brief(text)} for {name} in rules {brief(spec)}: "
+                     f"expected {expected}")
+
+
+def parse_rules(spec: str) -> Rules:
+    """Rules from ``preset[:field=value,...]``, the strategy spec syntax
+    (``modern:undercut_on_tie=false,undercut_bonus=10``).
+
+    Booleans read true/false (yes/no, on/off, 1/0), whole numbers, the mode words
+    (``layoff=melds_first``), ``big_gin_bonus=none``. ValueError names the unknown
+    preset or field, or the bad value and what the field takes.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"rules are a preset name like 'modern' or a spec like "
+                         f"'modern:knock_limit=8', got {brief(spec)}")
+    text = spec.strip()
+    if len(text) > MAX_RULES_SPEC_CHARS:
+        raise ValueError(f"a rules spec is at most {MAX_RULES_SPEC_CHARS} characters, got "
+                         f"{len(text):,}")
+    name, _, rest = text.partition(":")
+    rules = Rules.preset(name.strip())
+    names = [f.name for f in fields(Rules)]
+    changes: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not (value or key == "double_suits"):  # no suit doubles: empty
+            raise ValueError(f"bad item {brief(item)} in rules {brief(text)}: write "
+                             f"field=value, e.g. knock_limit=8")
+        if key not in names:
+            raise ValueError(f"unknown rules field {brief(key)} in rules {brief(text)}: "
+                             f"fields are {', '.join(names)}")
+        if key in changes:
+            raise ValueError(f"rules field {key} is given twice in rules {brief(text)}")
+        changes[key] = _field_value(key, value, text)
+    try:
+        return rules.with_(**changes)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (in rules {brief(text)})") from None
 
 
 #: name -> (one-line description, field overrides)
