@@ -182,57 +182,48 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from .analysis.games import game_summary, play_games
-    from .analysis.summary import wilson_interval
+    from .analysis.game_modes import game_mode_summary
     from .game.rules import Rules
-    from .simulator import games as sim
 
     rules = Rules.coerce(args.rules)
     if args.players != 2 and args.system != "standard":
         raise UsageError(f"games --system {args.system} is for two players; with --players "
                          f"{args.players} leave --system out")
+    names = [args.a, args.b, args.c, args.d][:args.players]
+    summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
+                                args.match_total).set_index(["group", "statistic"])
+
+    def rate(group: str, statistic: str) -> str:
+        row = summary.loc[(group, statistic)]
+        return f"{_pct(row.value)} [{_pct(row.low)}, {_pct(row.high)}]"
+
+    def value(group: str, statistic: str) -> float:
+        return float(summary.loc[(group, statistic)].value)
+
     head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
     if args.players == 3:
-        rows = sim.play_three([args.a, args.b, args.c], args.games, args.seed, rules)
         print(head + f"three-player games: {args.a}, {args.b}, {args.c}")
-        for p, name in enumerate((args.a, args.b, args.c)):
-            k = int((rows["winner"] == p).sum())
-            low, high = wilson_interval(k, len(rows))
-            print(f"  player {p} ({name}): wins {_pct(k / len(rows))} [{_pct(low)}, "
-                  f"{_pct(high)}], mean score {rows[f'score_{p}'].mean():.1f}")
+        for p, name in enumerate(names):
+            print(f"  player {p} ({name}): wins {rate(f'player {p}', 'p_wins')}, mean score "
+                  f"{value(f'player {p}', 'mean_score'):.1f}")
         return 0
     if args.players == 4:
-        rows = sim.play_teams([args.a, args.b, args.c, args.d], args.games, args.seed, rules)
-        k = int((rows["winner"] == 0).sum())
-        low, high = wilson_interval(k, len(rows))
         print(head + f"team games to 125: ({args.a}, {args.b}) vs ({args.c}, {args.d})")
-        print(f"  team 1 wins {_pct(k / len(rows))} [{_pct(low)}, {_pct(high)}]; mean "
-              f"rounds {rows['rounds'].mean():.1f}")
+        print(f"  team 1 wins {rate('team 1', 'p_wins')}; mean rounds "
+              f"{value('team 1', 'mean_rounds'):.1f}")
         return 0
     if args.system == "hollywood":
-        rows = sim.play_hollywood(args.a, args.b, args.games, args.seed, rules)
         print(head + f"Hollywood sessions: {args.a} (a) vs {args.b} (b)")
         for c in (1, 2, 3):
-            col = rows[rows["column"] == c]
-            k = int((col["winner"] == 0).sum())
-            low, high = wilson_interval(k, len(col))
-            margin = np.where(col["winner"] == 0, col["margin"], -col["margin"]).mean()
-            print(f"  game {c}: a wins {_pct(k / len(col))} [{_pct(low)}, {_pct(high)}], "
-                  f"mean margin for a {margin:+.1f}")
+            print(f"  game {c}: a wins {rate(f'game {c}', 'p_a_wins')}, mean margin for a "
+                  f"{value(f'game {c}', 'mean_margin_a'):+.1f}")
         return 0
     if args.system == "multimatch":
-        rows = sim.play_multimatch(args.a, args.b, args.games, args.seed, rules,
-                                   args.match_total)
-        k = int((rows["winner"] == 0).sum())
-        low, high = wilson_interval(k, len(rows))
         print(head + f"multi-matches to {args.match_total}: {args.a} (a) vs {args.b} (b)")
-        print(f"  a wins {_pct(k / len(rows))} [{_pct(low)}, {_pct(high)}]; mean matches "
-              f"{rows['matches'].mean():.2f}, mean hands {rows['hands'].mean():.1f}")
+        print(f"  a wins {rate('a', 'p_a_wins')}; mean matches "
+              f"{value('a', 'mean_matches'):.2f}, mean hands {value('a', 'mean_hands'):.1f}")
         return 0
-    games = play_games(args.a, args.b, args.games, args.seed, rules)
-    summary = game_summary(games).set_index("statistic")
+    summary = summary.loc["a"]
     print(head + f"games: {args.a} (a) vs {args.b} (b)")
     if summary[["low", "high"]].isna().to_numpy().any():
         _small_sample(f"{args.games:,} games")

@@ -1,0 +1,81 @@
+"""Every game mode through one function: play the games, return their statistics.
+
+Standard games, Hollywood sessions, multi-matches, three-player games and two-player
+teams each give a tidy table (``group``, ``statistic``, ``value``, ``low``, ``high``,
+``n``): win probabilities with Wilson 95% intervals, means with normal 95% intervals.
+The CLI prints this table and computes nothing itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..game.rules import Rules
+from ..simulator import games as sim
+from .games import game_summary, play_games
+from .intervals import mean_interval, wilson_interval
+
+SYSTEMS = ("standard", "hollywood", "multimatch")
+COLUMNS = ["group", "statistic", "value", "low", "high", "n"]
+
+
+def _rate(group: str, statistic: str, hits: np.ndarray) -> tuple:
+    n = len(hits)
+    k = int(np.sum(hits))
+    low, high = wilson_interval(k, n)
+    return (group, statistic, k / n if n else np.nan, float(low), float(high), n)
+
+
+def _mean(group: str, statistic: str, values: np.ndarray) -> tuple:
+    return (group, statistic, *mean_interval(np.asarray(values, dtype=float)), len(values))
+
+
+def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
+                      rules: Rules | str | None = None, system: str = "standard",
+                      match_total: int = 500) -> pd.DataFrame:
+    """Play ``games`` games of one mode and summarise them.
+
+    Two strategies play ``system`` (``standard``: P(a wins), margin, hands, shutouts per
+    game; ``hollywood``: per column ``game 1``..``game 3``, P(a wins) and a's mean margin;
+    ``multimatch``: P(a wins), matches and hands per multi-match). Three strategies
+    play three-player games (per ``player P``: P(wins), mean score); four play teams
+    (players 0, 1 against 2, 3: P(team 1 wins), mean rounds).
+    """
+    rules = Rules.coerce(rules)
+    players = len(strategies)
+    if players not in (2, 3, 4):
+        raise ValueError(f"game modes are for 2, 3 or 4 players, got {players}")
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown game system {system!r}: choose one of {', '.join(SYSTEMS)}")
+    if players != 2 and system != "standard":
+        raise ValueError(f"the {system} system is for two players, got {players}")
+    if players == 3:
+        rows = sim.play_three(list(strategies), games, seed, rules)
+        out = []
+        for p in range(3):
+            out += [_rate(f"player {p}", "p_wins", rows["winner"] == p),
+                    _mean(f"player {p}", "mean_score", rows[f"score_{p}"])]
+        return pd.DataFrame(out, columns=COLUMNS)
+    if players == 4:
+        rows = sim.play_teams(list(strategies), games, seed, rules)
+        return pd.DataFrame([_rate("team 1", "p_wins", rows["winner"] == 0),
+                             _mean("team 1", "mean_rounds", rows["rounds"])], columns=COLUMNS)
+    a, b = strategies
+    if system == "hollywood":
+        rows = sim.play_hollywood(a, b, games, seed, rules)
+        out = []
+        for c in (1, 2, 3):
+            col = rows[rows["column"] == c]
+            margin = np.where(col["winner"] == 0, col["margin"], -col["margin"])
+            out += [_rate(f"game {c}", "p_a_wins", col["winner"] == 0),
+                    _mean(f"game {c}", "mean_margin_a", margin)]
+        return pd.DataFrame(out, columns=COLUMNS)
+    if system == "multimatch":
+        rows = sim.play_multimatch(a, b, games, seed, rules, match_total)
+        return pd.DataFrame([_rate("a", "p_a_wins", rows["winner"] == 0),
+                             _mean("a", "mean_matches", rows["matches"]),
+                             _mean("a", "mean_hands", rows["hands"])], columns=COLUMNS)
+    return game_summary(play_games(a, b, games, seed, rules)).assign(group="a")[COLUMNS]
