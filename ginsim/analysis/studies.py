@@ -5,8 +5,8 @@ plain-words answer, with no charts or files (those are ``ginsim.reports``).
   duplicate deals), the best response to each, a threshold x threshold matrix, undercut
   rates by deadwood and stock left, and the counterfactual knock chart.
 - ``strategies``: every preset against a set of opponents.
-- ``variants``: the same strategies under every rules preset, and game-level win
-  probabilities.
+- ``variants``: the same strategies under every rules preset (and the rules given, when
+  they are none of them), and game-level win probabilities under the rules given.
 """
 
 from __future__ import annotations

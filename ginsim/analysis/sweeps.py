@@ -129,7 +129,8 @@ def strategy_matrix(strategies: Sequence[str], opponents: Sequence[str], deals: 
 def variant_comparison(variants: Sequence[str], a: str = "simple", b: str = "simple",
                        hands: int = 100_000, seed: int = 0, n_jobs: int | None = None,
                        progress: bool | None = None) -> pd.DataFrame:
-    """The same strategies under several rules presets: one row per variant x statistic
+    """The same strategies under several rules (preset names or specs such as
+    ``modern:knock_limit=8``): one row per variant x statistic
     (``gin_rate``, ``undercut_rate``, ``dead_rate``, ``mean_draws``, ``mean_points``)
     with ``value``, ``low``, ``high``, ``n``. ``mean_points`` is points scored per hand
     by both players together."""
