@@ -116,9 +116,11 @@ def test_wait_for_gin_when_undercut_likely():
     cautious = params("simple:undercut=0.05")
     risk_10 = undercut_estimate_nb(cautious, 0, 10, st)
     assert risk_10 == UNDERCUT_TABLE[10, 2] > 0.05
-    assert not should_knock_nb(cautious, 0, 10, st, RULES)
-    assert should_knock_nb(cautious, 0, 0, st, RULES)  # gin is never refused
-    assert should_knock_nb(params("simple"), 0, 10, st, RULES)
+    rng = np.zeros(3, dtype=np.uint64)  # pure decisions draw nothing from it
+    assert not should_knock_nb(cautious, 0, 10, st, RULES, rng)
+    assert should_knock_nb(cautious, 0, 0, st, RULES, rng)  # gin is never refused
+    assert should_knock_nb(params("simple"), 0, 10, st, RULES, rng)
+    assert not rng.any()
     # Memory 2 counts the opponent's pickups as progress: higher estimate.
     st2 = state("AS 2S 3S", stock_left=10, opp_taken="5H 9C")
     level2 = params("memory2")
