@@ -8,7 +8,8 @@ shuffle and play; and showdown; the full hand loop with records): each phase cos
 difference. Inside the turn loop, the decision kernels are timed on positions taken from
 a traced run of the same pair (ns per call times calls per hand); what the turn loop
 spends beyond them is its bookkeeping (draws, discards, history, the knock test, calls).
-Timings are thread CPU time, best of three, one core.
+Timings are thread CPU time, best of five, one core. The two rows found by difference
+(turn loop, records) carry the noise of the others and can come out slightly negative.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def _memory_discards(hands, piles, params, tab, hs):
 def _best_seconds(fn, *args) -> float:
     fn(*args)
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         t = time.thread_time()
         fn(*args)
         best = min(best, time.thread_time() - t)
