@@ -300,4 +300,5 @@ def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
                 f"{info.get('base', 'memory2')} card play; card shown for an opponent "
                 f"holding no card it took from the pile); a best response gains at most "
                 f"{exploitability[2]:.2f} points per hand against it (95% upper bound)"),
-        deals=int(info.get("hands", 0)) or None)
+        deals=int(info.get("hands", 0)) or None,
+        exploitability=(exploitability[0], exploitability[1], exploitability[2]))

@@ -153,8 +153,10 @@ class KnockAdvice:
     ``card`` is a :func:`knock_card` table. ``value`` is (mean, low, high) points per hand
     with a 95% interval, measured against ``measured_against``. ``exploits`` names the
     fixed opponent the card is a best response to (an exploit of that bot), or is None
-    for a card no adaptive opponent can exploit (an equilibrium). ``source`` says in a
+    for an equilibrium card (one a player who adapts can hardly exploit). ``source`` says in a
     few words how the card was found; ``deals`` is the sample behind ``value``.
+    ``exploitability`` (mean, low, high) is what a best response gains against an
+    equilibrium card, points per hand.
     """
 
     card: pd.DataFrame
@@ -163,6 +165,7 @@ class KnockAdvice:
     exploits: str | None
     source: str
     deals: int | None = None
+    exploitability: tuple[float, float, float] | None = None
 
 
 def knock_card(p_knock: pd.DataFrame | np.ndarray, edges: Sequence[int] = DISPLAY_EDGES,

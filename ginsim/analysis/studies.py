@@ -103,7 +103,11 @@ def knock_answer(advice: KnockAdvice, rules: Rules) -> str:
         caveat = (f"It is a best response to the fixed `{advice.exploits}` bot, an exploit "
                   "of that bot, not advice against a player who adapts.")
     else:
-        caveat = "No opponent who adapts can gain against it by knocking differently."
+        caveat = "A player who adapts gains little against it."
+        if advice.exploitability is not None:
+            caveat = (f"A player who adapts gains at most "
+                      f"{max(advice.exploitability[2], 0):.2f} points per hand against it "
+                      "(95% bound).")
     for what in (card_words(advice.card), "knock as the knock card below shows"):
         answer = f"{what[:1].upper()}{what[1:]} (see the knock card). {worth} {caveat}"
         if len(answer) <= ANSWER_LIMIT:

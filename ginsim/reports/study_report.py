@@ -205,7 +205,9 @@ def card_figure(result: StudyResult):
              else f"knock at {rules.knock_limit} or less")
     tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
     whose = (f"exploits the `{advice.exploits}` bot" if advice.exploits
-             else "equilibrium: no adaptive opponent gains against it")
+             else "equilibrium: an adaptive opponent gains "
+             + (f"at most {max(advice.exploitability[2], 0):.2f}/hand against it"
+                if advice.exploitability is not None else "little against it"))
     title = (f"Knock card for {name} rules\n{limit}, gin {rules.gin_bonus}, "
              f"undercut {rules.undercut_bonus}, {tie}")
     mean, low, high = advice.value
