@@ -197,14 +197,14 @@ def copy_position_nb(src, dst, rng, dst_rng):
         dst_rng[i] = rng[i]
 
 
-@jit_inline
+@jit
 def pile_top_nb(hs):
     """The discard pile's top card, -1 when the pile is empty."""
     n = hs[ST_PILE_LEN]
     return hs[ST_PILE + n - 1] if n > 0 else -1
 
 
-@jit_inline
+@jit
 def take_pile_top_nb(hs, seat):
     """``seat`` takes the pile's top card (a draw); returns the card."""
     hs[ST_PILE_LEN] -= 1
@@ -219,7 +219,7 @@ def take_pile_top_nb(hs, seat):
     return card
 
 
-@jit_inline
+@jit
 def draw_stock_nb(hs, seat):
     """``seat`` draws the stock's top card; returns the card."""
     card = hs[ST_DECK + hs[ST_POS]]
@@ -232,7 +232,7 @@ def draw_stock_nb(hs, seat):
     return card
 
 
-@jit_inline
+@jit
 def plan_nb(hs, discard, deadwood, knock, big_gin):
     """Keep the discard a draw decision already chose, for :func:`discard_nb`."""
     hs[ST_PLANNED] = 1

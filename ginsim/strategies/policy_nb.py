@@ -63,7 +63,7 @@ ALL_RANKS = (1 << 13) - 1
 ABOVE_ACE = FULL_DECK & ~RANK_COLUMN  # every card but the aces
 
 
-@jit_inline
+@jit
 def can_join_meld_nb(hand, card, tab):
     """Cheap test: could ``card`` form a meld with cards of ``hand`` at all?"""
     rank = card % 13
@@ -136,7 +136,7 @@ def near_cards_nb(cards, reach):
     return out & ~cards
 
 
-@jit_inline
+@jit
 def stock_bucket_nb(params, seat, hs):
     """The strategy's stock bucket now: 0 while stock >= edge 1, ..., 3 below edge 3."""
     stock_left = 52 - hs[ST_POS]
@@ -146,7 +146,7 @@ def stock_bucket_nb(params, seat, hs):
     return bucket
 
 
-@jit_inline
+@jit
 def knock_threshold_nb(params, seat, hs):
     """Highest deadwood this strategy knocks with now: its threshold for the current
     stock bucket, never above the hand's knock limit."""
