@@ -37,3 +37,14 @@ def popcount_nb(x):
 def lowest_card_nb(x):
     """Index of the lowest set bit of a non-zero mask (64 for zero)."""
     return _cttz(x)
+
+
+@jit
+def nth_card_nb(mask, k):
+    """The ``k``-th lowest card of ``mask`` (from 0), or -1 when it holds fewer."""
+    for c in range(52):
+        if (mask >> c) & 1:
+            if k == 0:
+                return c
+            k -= 1
+    return -1

@@ -22,6 +22,7 @@ being the advised player.
 import numpy as np
 
 from ..game._jit import jit
+from ..game.bits_nb import nth_card_nb
 from ..game.history import DEFAULT_TEMPERATURE, EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
@@ -287,17 +288,6 @@ def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl
             logc[p] = corr
             accepted += 1
     return accepted
-
-
-@jit
-def nth_card_nb(mask, k):
-    """The ``k``-th lowest card of ``mask``."""
-    for c in range(52):
-        if (mask >> c) & 1:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
 
 
 @jit

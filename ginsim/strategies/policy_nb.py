@@ -15,6 +15,7 @@ the deck.
 import numpy as np
 
 from ..game._jit import jit, jit_inline
+from ..game.bits_nb import nth_card_nb
 from ..game.melds_nb import (
     BELOW_KING,
     RANK_COLUMN,
@@ -212,13 +213,7 @@ def should_knock_nb(params, seat, deadwood, hs, rules, rng):
 @jit
 def random_card_nb(mask, rng, stream):
     """A uniformly random card of a non-empty mask."""
-    k = below_nb(rng, stream, popcount_nb(mask))
-    for c in range(52):
-        if (mask >> c) & 1:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+    return nth_card_nb(mask, below_nb(rng, stream, popcount_nb(mask)))
 
 
 @jit
