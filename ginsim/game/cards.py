@@ -1,4 +1,4 @@
-"""Cards as ints and hands as 64-bit masks (RULES §1).
+"""Cards as ints and hands as 64-bit masks (docs/rules.md §1).
 
 A card is ``suit * 13 + rank`` with suits in the order S H D C and rank 0 = ace,
 12 = king. A hand is the bit mask ``sum(1 << card)``. Card text is two or three

@@ -1,4 +1,4 @@
-"""Showdown kernels: the knocker's arrangement and the defender's layoffs (RULES §5.2).
+"""Showdown kernels: the knocker's arrangement and the defender's layoffs (docs/rules.md §5.2).
 
 Contract as in :mod:`ginsim.game.melds_nb`: numba functions over int64 masks and
 arrays, no allocation. The knocker's melds travel as a small int64 array of masks

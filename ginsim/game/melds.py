@@ -1,4 +1,4 @@
-"""Python API for melds, deadwood, discards and layoffs (RULES §2, §5.2).
+"""Python API for melds, deadwood, discards and layoffs (docs/rules.md §2, §5.2).
 
 Thin, validating wrappers over :mod:`ginsim.game.melds_nb` and
 :mod:`ginsim.game.layoff_nb`. Cards may be given as text (``"AS 2S 3S"``), a list of

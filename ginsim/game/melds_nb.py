@@ -1,4 +1,4 @@
-"""Meld kernels: candidate melds, exact minimum deadwood, the best discard (RULES §2).
+"""Meld kernels: candidate melds, exact minimum deadwood, the best discard (docs/rules.md §2).
 
 Contract: numba-compiled pure functions over int64 scalars and numpy arrays; they
 allocate nothing. A hand is an int64 bit mask of cards (``suit * 13 + rank``).

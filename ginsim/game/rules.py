@@ -1,4 +1,4 @@
-"""Rules as data (RULES §1-§8): one frozen dataclass, named presets, a packed int array.
+"""Rules as data (docs/rules.md §1-§8): one frozen dataclass, named presets, a packed int array.
 
 Kernels never see the dataclass: :meth:`Rules.packed` flattens it to a small int64
 array indexed by the ``R_*`` constants below, and :func:`ginsim.game.tables.card_tables`
@@ -89,7 +89,7 @@ def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete rule set: one hand (RULES §1-§6, §8) and the game around it (§7).
+    """A complete rule set: one hand (docs/rules.md §1-§6, §8) and the game around it (§7).
 
     Integer fields are bounded by :data:`INT_BOUNDS` (card values 0..25, knock limit
     0..100, bonuses 0..1,000, stock floor 0..30, target 1..1,000); a value outside is a

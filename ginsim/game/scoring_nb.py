@@ -1,4 +1,4 @@
-"""Scoring of one hand (RULES §6) from the knocker's and defender's deadwood.
+"""Scoring of one hand (docs/rules.md §6) from the knocker's and defender's deadwood.
 
 Outcome codes are shared by the kernels, the record arrays and the DataFrames.
 """

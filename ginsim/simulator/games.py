@@ -1,4 +1,4 @@
-"""Games and matches (RULES §7, §8.3, §8.4, §8.6, §8.7): play hand sequences, score them.
+"""Games and matches (docs/rules.md §7, §8.3, §8.4, §8.6, §8.7): play hand sequences, score them.
 
 The kernels in :mod:`ginsim.simulator.games_nb` play the hands (the same engine as
 single hands) and stop when a game is over; the scoring here is plain Python over the

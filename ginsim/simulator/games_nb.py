@@ -1,4 +1,4 @@
-"""Game schedulers (RULES §3, §7, §8.3, §8.4, §8.6, §8.7): sequences of two-player hands.
+"""Game schedulers (docs/rules.md §3, §7, §8.3, §8.4, §8.6, §8.7): sequences of two-player hands.
 
 Contract as in :mod:`ginsim.simulator.hand_nb`. Every hand is played by
 :func:`play_and_record_nb`, the same engine as single hands; these kernels only choose

@@ -10,7 +10,7 @@ and calls them again.
 
 The phases, in order:
 
-1. :func:`shuffle_deck_nb` and :func:`deal_nb` (RULES §3);
+1. :func:`shuffle_deck_nb` and :func:`deal_nb` (docs/rules.md §3);
 2. :func:`first_turn_nb`: upcard offers, or the eleven-card deal's first discard (§4);
 3. per turn, :func:`draw_nb` (pile or stock) then :func:`discard_nb` (discard, knock or
    big gin, §4-§5); :func:`play_turn_nb` is the two, :func:`play_on_nb` loops them and

@@ -10,7 +10,7 @@ knocker                    i1   seat that knocked (0 = a, 1 = b), -1 for a dead 
 knocker_deadwood           i2   K, the knocker's deadwood (0 for gin); -1 if dead
 defender_deadwood_before_layoff i2 the defender's own best deadwood; -1 if dead
 defender_deadwood          i2   D, after layoffs (= before for gin); -1 if dead
-points_a, points_b         i2   points scored by seat a / b in this hand (RULES §6)
+points_a, points_b         i2   points scored by seat a / b in this hand (docs/rules.md §6)
 turns                      i2   draws by both players, a taken upcard included
 stock_left                 i2   cards left in the stock when the hand ended
 upcard_taken               b1   whether someone took the first upcard
