@@ -75,6 +75,7 @@ from ..game.state import (
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
+    ST_PILE_TAKES,
     ST_PLAN_BIG_GIN,
     ST_PLAN_DEADWOOD,
     ST_PLAN_DISCARD,
@@ -212,6 +213,7 @@ def take_pile_top_nb(hs, seat):
     hs[ST_PILE_MASK] &= ~(1 << card)
     hs[ST_HAND + seat] |= 1 << card
     hs[ST_TAKEN + seat] |= 1 << card
+    hs[ST_PILE_TAKES + seat] += 1
     hs[ST_TURNS] += 1
     hs[ST_DRAWN] = card
     hs[ST_SOURCE] = SOURCE_PILE
