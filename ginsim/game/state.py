@@ -47,7 +47,16 @@ ST_FIELDS = 32
 ST_PILE = ST_BASE + ST_FIELDS  # 52 slots: the discard pile, bottom first
 ST_DECK = ST_PILE + 52  # 52 slots: the deck in dealing order
 ST_KMELDS = ST_DECK + 52  # 4 slots: the knocker's melds at the showdown
-RES_BASE = ST_KMELDS + 4
+# Mahjong gin (docs/rules.md §8.8), cleared by its deal: the melds face up on the table
+# (public), the card a multi-card pile take obliges its taker to lay this turn, and the
+# hand's pile-card counters.
+MJ_TABLE_SLOTS = 18  # 52 cards hold at most 17 melds
+ST_TABLE = ST_KMELDS + 4  # MJ_TABLE_SLOTS slots: each meld on the table, as a mask
+ST_TABLE_N = ST_TABLE + MJ_TABLE_SLOTS  # public: melds on the table
+ST_MUST_LAY = ST_TABLE_N + 1  # mask of the lowest card of this turn's multi-card take
+ST_PILE_CARDS = ST_MUST_LAY + 1  # cards taken from the pile this hand, both seats
+ST_MAX_PILE_TAKE = ST_PILE_CARDS + 1  # the largest single take this hand
+RES_BASE = ST_MAX_PILE_TAKE + 1
 RES_OUTCOME = RES_BASE + 0  # OUT_* code of :mod:`ginsim.game.scoring_nb`
 RES_KNOCKER = RES_BASE + 1  # seat that knocked, -1 for a dead hand
 RES_KNOCKER_DEADWOOD = RES_BASE + 2  # K (0 for gin), -1 if dead
@@ -55,7 +64,9 @@ RES_DEFENDER_BEFORE = RES_BASE + 3  # the defender's own best deadwood, -1 if de
 RES_DEFENDER_DEADWOOD = RES_BASE + 4  # D after layoffs, -1 if dead
 RES_POINTS = RES_BASE + 5  # RES_POINTS + seat: points that seat scored in the hand
 RES_STOCK_LEFT = RES_BASE + 7  # cards left in the stock when the hand ended
-POSITION_END = RES_BASE + 8
+RES_PILE_CARDS = RES_BASE + 8  # cards taken from the pile in the hand, both seats
+RES_MAX_PILE_TAKE = RES_BASE + 9  # the largest single pile take (standard play: 0 or 1)
+POSITION_END = RES_BASE + 10
 ST_DRAWS = POSITION_END  # 52 slots of scratch for the shuffle's random numbers
 HS_SIZE = ST_DRAWS + 52
 
