@@ -20,7 +20,8 @@ SHUTOUT_MODES = ("double", "bonus", "none")
 SUITS_TEXT = "SHDC"
 #: Fields that are True or False; in a spec string true/false, yes/no, on/off or 1/0.
 BOOL_FIELDS = ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
-               "last_discard_rule", "oklahoma_boxes")
+               "last_discard_rule", "oklahoma_boxes", "mahjong", "mahjong_discard_to_go_out",
+               "mahjong_final_meld")
 #: Fields that take one of a few words.
 CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
     "layoff": LAYOFF_MODES, "deal": DEAL_MODES, "next_dealer": NEXT_DEALER_MODES,
@@ -61,7 +62,10 @@ R_OKLAHOMA = 8  # the upcard sets the hand's knock limit
 R_DOUBLE_SUITS = 9  # bit mask of suits whose upcard doubles the hand (Oklahoma)
 R_ACES_MUST_GIN = 10  # Oklahoma: an ace upcard means gin only (else knock at 1)
 R_LAST_DISCARD = 11  # the 50th-card rule (§5.3)
-R_SIZE = 12
+R_MAHJONG = 12  # Mahjong gin (§8.8): multi-card pile takes, melds on the table, no knock
+R_MJ_DISCARD_OUT = 13  # Mahjong: going out needs a final discard
+R_MJ_FINAL_MELD = 14  # Mahjong: the loser melds its hand before its cards are counted
+R_SIZE = 15
 
 
 def brief(value: Any, limit: int = 60) -> str:
@@ -134,6 +138,16 @@ class Rules:
     shutout_bonus     100       the extra for a shutout in ``bonus`` mode
     oklahoma_boxes    False     Oklahoma: an undercut is worth 2 boxes, gin 3 (one extra
                                 box for undercut, two for gin), doubled on a double upcard
+    mahjong           False     Mahjong gin (§8.8): no knocking; a pile take may reach down
+                                several cards, the lowest laid at once; melds go face up on
+                                the table and either player extends them; going out scores
+                                ``gin_bonus`` plus the cards left in the loser's hand
+    mahjong_discard_to_go_out
+                      True      Mahjong: going out needs a final discard (False: melding or
+                                laying off every card also goes out)
+    mahjong_final_meld
+                      False     Mahjong: the loser melds what it can in its hand before its
+                                cards are counted (False: every card in hand counts)
     ================= ========= =============================================================
     """
 
@@ -159,6 +173,9 @@ class Rules:
     shutout: str = "bonus"
     shutout_bonus: int = 100
     oklahoma_boxes: bool = False
+    mahjong: bool = False
+    mahjong_discard_to_go_out: bool = True
+    mahjong_final_meld: bool = False
 
     def __post_init__(self) -> None:
         for name, (low, high) in INT_BOUNDS.items():
@@ -175,6 +192,10 @@ class Rules:
                              f"e.g. 'S' or 'SH', got {brief(self.double_suits)}")
         if self.oklahoma and self.deal == "eleven":
             raise ValueError("Rules.oklahoma needs an upcard: use deal='upcard' with it")
+        if self.mahjong and (self.oklahoma or self.last_discard_rule
+                             or self.big_gin_bonus is not None):
+            raise ValueError("Rules.mahjong has no knocking: use it with oklahoma=False, "
+                             "last_discard_rule=False and big_gin_bonus=None")
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -254,6 +275,9 @@ class Rules:
         out[R_DOUBLE_SUITS] = sum(1 << SUITS_TEXT.index(s) for s in set(self.double_suits.upper()))
         out[R_ACES_MUST_GIN] = int(self.aces_must_gin)
         out[R_LAST_DISCARD] = int(self.last_discard_rule)
+        out[R_MAHJONG] = int(self.mahjong)
+        out[R_MJ_DISCARD_OUT] = int(self.mahjong_discard_to_go_out)
+        out[R_MJ_FINAL_MELD] = int(self.mahjong_final_meld)
         return out
 
 
@@ -349,6 +373,9 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
                {"deal": "eleven"}),
     "last_discard": ("modern plus the 50th-card rule: the final discard may be taken to "
                      "knock", {"last_discard_rule": True}),
+    "mahjong": ("Mahjong gin: no knocking, several pile cards may be taken (the lowest laid "
+                "at once), melds face up on the table that either player extends, gin 25 "
+                "plus the cards left in the loser's hand", {"mahjong": True}),
     "single_hand": ("modern, one hand is the whole match", {"target": 1, "shutout": "none",
                                                             "game_bonus": 0}),
 }
