@@ -101,3 +101,58 @@ def test_mixed_charts_same_rows_for_any_jobs_and_chunks(tmp_path):
     one = cell_evidence(strategy, parse_strategy(spec), Rules(), 4, 0, 30_000, n_jobs=1)
     two = cell_evidence(strategy, parse_strategy(spec), Rules(), 4, 0, 30_000, n_jobs=2)
     assert np.array_equal(one, two)
+
+
+def test_chart_signal_counts_the_opponents_pile_takes_so_far():
+    """``opp_taken`` is the opponent's pile takes before the decision, counted here from
+    the per-turn trace of the same hands (upcard takes included), and it differs from the
+    pile cards the opponent still holds on some rows (a taken card was discarded later)."""
+    from ginsim.game.state import SOURCE_PILE
+    from ginsim.simulator.records import (
+        TRACE_DRAWN,
+        TRACE_HAND,
+        TRACE_HAND_B,
+        TRACE_SEAT,
+        TRACE_SOURCE,
+        TRACE_TURN,
+    )
+
+    rows = knock_decisions("early_knocker", "early_knocker", hands=1000, seed=8)
+    _, trace = play_records("early_knocker", "early_knocker", stop=1000, seed=8,
+                            trace_rows=60_000)
+    assert 0 < len(trace) < 60_000 and len(rows) > 300
+    takes_b = trace[(trace[:, TRACE_SEAT] == 1) & (trace[:, TRACE_SOURCE] == SOURCE_PILE)]
+    held_differs = 0
+    for row in rows:
+        before = takes_b[(takes_b[:, TRACE_HAND] == row["hand"])
+                         & (takes_b[:, TRACE_TURN] < row["turn"])]
+        assert row["opp_taken"] == len(before), row
+        seen = trace[(trace[:, TRACE_HAND] == row["hand"]) & (trace[:, TRACE_TURN] < row["turn"])]
+        hand_b = seen[-1, TRACE_HAND_B] if len(seen) else 0
+        held = sum(1 for c in before[:, TRACE_DRAWN] if (hand_b >> c) & 1)
+        held_differs += held != len(before)
+    assert held_differs > 0
+
+
+def test_grid_reads_pile_takes_not_held_cards():
+    """A chart that knocks only when the opponent has taken exactly one pile card: the
+    decision follows ``ST_PILE_TAKES`` whatever pile cards the opponent still holds."""
+    from ginsim.game.rules import Rules
+    from ginsim.game.state import HS_SIZE, ST_KNOCK_LIMIT, ST_PILE_TAKES, ST_POS, ST_TAKEN
+    from ginsim.simulator.response import with_chart
+    from ginsim.strategies.policy_nb import should_knock_nb
+
+    p = np.zeros(SHAPE)
+    p[:, :, 1] = 1.0
+    vec = with_chart("memory2", KnockChart(p, "one_take")).vector
+    params = np.stack([vec, vec])
+    rules = Rules().packed()
+    rng = np.zeros(3, dtype=np.uint64)
+    for takes, held, knocks in ((1, 0, True), (0, 0, False), (2, 1 << 7, False),
+                                (1, (1 << 7) | (1 << 20), True)):
+        hs = np.zeros(HS_SIZE, dtype=np.int64)
+        hs[ST_POS] = 30
+        hs[ST_KNOCK_LIMIT] = 10
+        hs[ST_PILE_TAKES + 1] = takes
+        hs[ST_TAKEN + 1] = held
+        assert should_knock_nb(params, 0, 5, hs, rules, rng) == knocks, (takes, held)

@@ -215,8 +215,9 @@ def summary_text(result: EquilibriumResult) -> str:
            f"(knock limit {result.rules.knock_limit}, gin {result.rules.gin_bonus}, "
            f"undercut {result.rules.undercut_bonus}, tie "
            f"{'is' if result.rules.undercut_on_tie else 'is not'} an undercut)"]
-    for t, words in enumerate(("holds no card it took from the pile", "holds 1 pile card",
-                               "holds 2+ pile cards")):
+    for t, words in enumerate(("has taken no card from the pile",
+                               "has taken 1 card from the pile",
+                               "has taken 2+ cards from the pile")):
         out += ["", f"knock chart when the opponent {words} (K knock, w wait, % knock share;"
                     " stock left in play order):", chart_grid(result.average, t)]
     status = ("reached" if result.converged else "NOT reached")
@@ -270,8 +271,9 @@ def candidate_gains(strategy: str, candidates: list[str], rules: Rules | str | N
 
 def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
     """The report's advice from the shipped ``equilibrium`` chart when it was made under
-    ``rules`` (else None): its knock card (the cells where the opponent holds ``taken``
-    pile cards), its value against the base it was measured against, no exploit."""
+    ``rules`` (else None): its knock card (the cells where the opponent has taken
+    ``taken`` cards from the pile so far), its value against the base it was measured
+    against, no exploit."""
     from ..strategies.charts import CHART_DIR
     from .knock_chart import KnockAdvice, knock_card
 
@@ -298,7 +300,7 @@ def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
         exploits=None,
         source=(f"the {rules.name()}-rules equilibrium knock chart (preset `equilibrium`, "
                 f"{info.get('base', 'memory2')} card play; card shown for an opponent "
-                f"holding no card it took from the pile); a best response gains at most "
+                f"that has taken no card from the pile); a best response gains at most "
                 f"{exploitability[2]:.2f} points per hand against it (95% upper bound)"),
         deals=int(info.get("hands", 0)) or None,
         exploitability=(exploitability[0], exploitability[1], exploitability[2]))

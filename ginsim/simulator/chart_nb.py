@@ -11,7 +11,7 @@ numbers). Decision points on the very first turn (upcard offers) are not branche
 """
 
 from ..game._jit import jit
-from ..game.melds_nb import best_discard_nb, popcount_nb
+from ..game.melds_nb import best_discard_nb
 from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (
     ST_DEALER,
@@ -19,9 +19,9 @@ from ..game.state import (
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
+    ST_PILE_TAKES,
     ST_PLANNED,
     ST_POS,
-    ST_TAKEN,
     ST_TRACE_ROW,
     ST_TURNS,
 )
@@ -106,7 +106,7 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branc
                 rows[n, CH_DEADWOOD] = kdw
                 rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
                 rows[n, CH_DEALER] = hs[ST_DEALER] == 0
-                rows[n, CH_OPP_TAKEN] = popcount_nb(hs[ST_TAKEN + 1])
+                rows[n, CH_OPP_TAKEN] = hs[ST_PILE_TAKES + 1]
                 copy_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
                 copy_position_nb(hs, branch, rng, branch_rng)

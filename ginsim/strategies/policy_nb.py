@@ -34,6 +34,7 @@ from ..game.state import (
     ST_KNOCK_LIMIT,
     ST_PASSED,
     ST_PILE_MASK,
+    ST_PILE_TAKES,
     ST_POS,
     ST_TAKEN,
 )
@@ -170,11 +171,12 @@ def undercut_estimate_nb(params, seat, deadwood, hs):
 
 
 @jit
-def grid_cell_nb(deadwood, stock_left, taken):
-    """The knock grid's cell (layout in :mod:`ginsim.strategies.params`)."""
+def grid_cell_nb(deadwood, stock_left, takes):
+    """The knock grid's cell (layout in :mod:`ginsim.strategies.params`); ``takes`` is
+    how many cards the opponent has taken from the pile so far."""
     bucket = GRID_BUCKETS - 1 - min(max(stock_left, 0) // GRID_BUCKET_WIDTH, GRID_BUCKETS - 1)
     return (bucket * GRID_DEADWOOD + min(deadwood, GRID_DEADWOOD) - 1) * GRID_TAKEN + min(
-        taken, GRID_TAKEN - 1)
+        takes, GRID_TAKEN - 1)
 
 
 @jit_inline
@@ -187,8 +189,8 @@ def knock_probability_nb(params, seat, deadwood, hs, rules):
     if deadwood == 0:
         return 1.0
     if params[seat, P_GRID] >= 0:
-        taken = popcount_nb(hs[ST_TAKEN + 1 - seat])
-        return params[seat, P_GRID + grid_cell_nb(deadwood, 52 - hs[ST_POS], taken)]
+        takes = hs[ST_PILE_TAKES + 1 - seat]  # the opponent's pile takes so far
+        return params[seat, P_GRID + grid_cell_nb(deadwood, 52 - hs[ST_POS], takes)]
     chart = int(params[seat, P_CHART + stock_bucket_nb(params, seat, hs)])
     if chart != 0 and deadwood < 31 and (chart >> deadwood) & 1 == 0:
         return 0.0
