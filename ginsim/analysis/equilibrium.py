@@ -29,8 +29,11 @@ from ..simulator.response import (
     TRAIN_REGION,
     Gain,
     best_response,
+    block_sums,
     cell_evidence,
     deal_points,
+    gain_of,
+    paired_diff,
     paired_gain,
     with_chart,
 )
@@ -40,6 +43,7 @@ from ..strategies.presets import parse_strategy
 DEFAULT_HANDS = 100_000
 DEFAULT_ITERATIONS = 40
 TARGET = 0.10  # stop once the exploitability's 95% upper bound is at most this
+REPLAY_BLOCK = 1_000  # deals per recorded block of the last exploitability measurement
 
 
 @dataclass
@@ -126,7 +130,8 @@ def _mean_chart(mixture: list[tuple[KnockChart, float]], reach: list[np.ndarray]
     num = sum(c.p * r * w for r, (c, w) in zip(reach, mixture, strict=True))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(weight > 0, num / np.maximum(weight, 1e-300), plain)
-    return KnockChart(np.clip(p, 0, 1), "average")
+    # Six decimals, as chart files store them: a saved chart plays exactly as measured.
+    return KnockChart(np.round(np.clip(p, 0, 1), 6), "average")
 
 
 def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
@@ -162,8 +167,9 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
                                  start_chart=previous or average, n_jobs=n_jobs,
                                  name=f"response{k + 1}",
                                  start=TRAIN_REGION + k * hands)
-        gain = paired_gain(with_chart(base_strategy, response.chart), opponent, opponent,
+        diff = paired_diff(with_chart(base_strategy, response.chart), opponent, opponent,
                            opponent, rules, seed, hands, n_jobs, start=k * hands)
+        gain = gain_of(diff)
         counts = response.evidence[0].reshape(SHAPE)
         mixed = int(((average.p > 0) & (average.p < 1)).sum())
         history.append({"iteration": k + 1, "exploitability": gain.mean, "low": gain.low,
@@ -182,7 +188,8 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
         previous = response.chart
     total = sum(w for _, w in mixture)
     mixture = [(c, w / total) for c, w in mixture]
-    average = _mean_chart(mixture, reach)
+    # ``average`` is the chart the last exploitability was measured against (the last
+    # response did not join the mixture).
     eq = with_chart(base_strategy, average)
     value = paired_gain(eq, base_strategy, base_strategy, base_strategy, rules, seed, hands,
                         n_jobs, start=iterations * hands)
@@ -191,7 +198,11 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
         exploitability=(float(gain.mean), float(gain.low), float(gain.high)),
         value=(float(value.mean), float(value.low), float(value.high)),
         history=pd.DataFrame(history), counts=counts, hands=hands, iterations=len(history),
-        seed=seed, seconds=time.perf_counter() - t0)
+        seed=seed, seconds=time.perf_counter() - t0,
+        extra={"exploitability_replay": {
+            "response": response.chart.p.astype(int).tolist(), "seed": seed,
+            "start": (len(history) - 1) * hands, "deals": hands, "block": REPLAY_BLOCK,
+            "blocks": block_sums(diff, REPLAY_BLOCK)}})
 
 
 def chart_grid(chart: KnockChart, taken: int = 0) -> str:

@@ -97,15 +97,43 @@ def deal_points(a: Strategy, b: Strategy, rules: Rules, seed: int, deals: int,
     return np.concatenate(parts)
 
 
+def paired_diff(a: Strategy, b: Strategy, ref_a: Strategy, ref_b: Strategy, rules: Rules,
+                seed: int, deals: int, n_jobs: int = 1, start: int = 0) -> np.ndarray:
+    """Per duplicate deal: ``a``'s net points against ``b`` minus ``ref_a``'s against
+    ``ref_b`` on the same deal (multiples of 0.5)."""
+    return (deal_points(a, b, rules, seed, deals, n_jobs, start)
+            - deal_points(ref_a, ref_b, rules, seed, deals, n_jobs, start))
+
+
+def gain_of(diff: np.ndarray) -> Gain:
+    """Mean of paired per-deal differences with its normal 95% CI."""
+    mean = float(diff.mean())
+    half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(diff.size) if diff.size > 1 else np.inf
+    return Gain(mean, float(mean - half), float(mean + half), int(diff.size))
+
+
+def block_sums(diff: np.ndarray, block: int) -> list[list[int]]:
+    """Exact integer summaries of per-deal differences, ``block`` deals at a time:
+    ``[deals, sum of 2*diff, sum of (2*diff)**2]`` per block (for replay checks)."""
+    twice = np.rint(2 * diff).astype(np.int64)
+    return [[int(part.size), int(part.sum()), int((part * part).sum())]
+            for part in (twice[i:i + block] for i in range(0, twice.size, block))]
+
+
+def gain_from_blocks(blocks: list[list[int]]) -> Gain:
+    """The :func:`gain_of` figures recomputed from :func:`block_sums` alone."""
+    n, s, q = (sum(int(b[i]) for b in blocks) for i in range(3))
+    mean = s / (2 * n)
+    var = (q / 4 - n * mean * mean) / (n - 1) if n > 1 else np.inf
+    half = 1.96 * np.sqrt(max(var, 0.0)) / np.sqrt(n)
+    return Gain(float(mean), float(mean - half), float(mean + half), int(n))
+
+
 def paired_gain(a: Strategy, b: Strategy, ref_a: Strategy, ref_b: Strategy, rules: Rules,
                 seed: int, deals: int, n_jobs: int = 1, start: int = 0) -> Gain:
     """How many more points per hand ``a`` scores against ``b`` than ``ref_a`` against
     ``ref_b``, on the same duplicate deals (normal 95% CI of the paired difference)."""
-    diff = (deal_points(a, b, rules, seed, deals, n_jobs, start)
-            - deal_points(ref_a, ref_b, rules, seed, deals, n_jobs, start))
-    mean = float(diff.mean())
-    half = 1.96 * float(diff.std(ddof=1)) / np.sqrt(diff.size) if diff.size > 1 else np.inf
-    return Gain(mean, float(mean - half), float(mean + half), int(diff.size))
+    return gain_of(paired_diff(a, b, ref_a, ref_b, rules, seed, deals, n_jobs, start))
 
 
 @dataclass(frozen=True)
