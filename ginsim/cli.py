@@ -51,7 +51,7 @@ class UsageError(Exception):
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .analysis import run_simulation, summarize
     from .game.rules import Rules
-    from .simulator.runner import check_options
+    from .runner.runner import check_options
     from .strategies import parse_strategy
 
     rules = Rules.coerce(args.rules)

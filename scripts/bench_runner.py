@@ -34,9 +34,9 @@ def _peak_rss_mb() -> float:
 def child(kind: str, hands: int, workers: int) -> dict:
     """One measurement, run inside a fresh interpreter."""
     import ginsim
+    from ginsim.runner.jobs import Job
+    from ginsim.runner.runner import run
     from ginsim.simulator.engine import play_records
-    from ginsim.simulator.jobs import Job
-    from ginsim.simulator.runner import run
 
     play_records(A, B, stop=10)  # load the kernels from the numba cache, untimed
     out: dict = {}

@@ -24,7 +24,7 @@ from ginsim.game.rules import (
     NEXT_DEALER_MODES,
     SHUTOUT_MODES,
 )
-from ginsim.simulator.aggregate import layout
+from ginsim.runner.aggregate import layout
 from ginsim.simulator.engine import play_records
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import PRESETS

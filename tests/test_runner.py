@@ -8,10 +8,10 @@ import pytest
 import ginsim
 from ginsim.analysis.frames import records_frame
 from ginsim.analysis.tables import table_frames
-from ginsim.simulator.aggregate import MOMENT_COLUMNS, TABLES, layout
+from ginsim.runner.aggregate import MOMENT_COLUMNS, TABLES, layout
+from ginsim.runner.jobs import Job, default_chunk_hands, plan_chunks
+from ginsim.runner.runner import run
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.jobs import Job, default_chunk_hands, plan_chunks
-from ginsim.simulator.runner import run
 
 HANDS = 20_000
 A, B, SEED = "simple", "simple:t=6", 11

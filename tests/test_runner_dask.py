@@ -8,9 +8,9 @@ from distributed import LocalCluster
 
 import ginsim
 from ginsim.cli import main
-from ginsim.simulator import runner
-from ginsim.simulator.jobs import Job
-from ginsim.simulator.runner import run
+from ginsim.runner import runner
+from ginsim.runner.jobs import Job
+from ginsim.runner.runner import run
 
 JOB = Job.make("simple", "simple:t=6", 16_000, 21, "palace")
 

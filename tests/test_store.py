@@ -18,11 +18,11 @@ import pytest
 import ginsim
 from ginsim.analysis.frames import records_frame
 from ginsim.cli import main
+from ginsim.runner.jobs import Job
+from ginsim.runner.lock import StoreError, StoreLock, StoreLockedError
+from ginsim.runner.runner import run
+from ginsim.runner.store import StoreNotice
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.jobs import Job
-from ginsim.simulator.lock import StoreError, StoreLock, StoreLockedError
-from ginsim.simulator.runner import run
-from ginsim.simulator.store import StoreNotice
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDS, CHUNK = 24_000, 2_000
@@ -79,8 +79,8 @@ def test_round_trip_summary_tables(tmp_path, uninterrupted):
 
 KILL_AFTER = """
     import os, signal, sys
-    from ginsim.simulator.jobs import Job
-    from ginsim.simulator.runner import run
+    from ginsim.runner.jobs import Job
+    from ginsim.runner.runner import run
     out, records, kill_after = sys.argv[1], sys.argv[2], int(sys.argv[3])
     done = []
     def on_chunk(result):
@@ -144,8 +144,8 @@ def test_resume_with_the_cli_finishes_only_missing_chunks(tmp_path, capsys):
 
 LOCK_HOLDER = """
     import sys, time
-    from ginsim.simulator.jobs import Job
-    from ginsim.simulator.store import Store
+    from ginsim.runner.jobs import Job
+    from ginsim.runner.store import Store
     job = Job.make("simple", "simple:t=6", 24_000, 7, "classic")
     store = Store.open_writer(sys.argv[1], [job], "full", 2_000, 2_000)
     print("writing", flush=True)

@@ -22,10 +22,10 @@ import ginsim
 from ginsim.analysis import results
 from ginsim.analysis.results import Result
 from ginsim.cli import main
-from ginsim.simulator import chunkfile, lock
-from ginsim.simulator.jobs import Job
-from ginsim.simulator.lock import StoreError
-from ginsim.simulator.runner import run
+from ginsim.runner import chunkfile, lock
+from ginsim.runner.jobs import Job
+from ginsim.runner.lock import StoreError
+from ginsim.runner.runner import run
 
 HANDS, CHUNK, SEED = 2_000, 500, 7
 JOB = Job.make("simple", "simple:t=6", HANDS, SEED, "classic")

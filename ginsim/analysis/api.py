@@ -7,9 +7,9 @@ import os
 import pandas as pd
 
 from ..game.rules import Rules, brief
+from ..runner.jobs import Job
+from ..runner.runner import check_options, run
 from ..simulator.engine import play_records
-from ..simulator.jobs import Job
-from ..simulator.runner import check_options, run
 from ..strategies.presets import Strategy
 from .results import Result
 

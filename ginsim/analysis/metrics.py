@@ -1,7 +1,7 @@
 """Strategy statistics from either per-hand records or the streamed aggregate tables.
 
 Every function takes the ``cells`` table (outcome x knocker x dealer x knocker deadwood
-x stock left, with the moment columns of :mod:`ginsim.simulator.aggregate`);
+x stock left, with the moment columns of :mod:`ginsim.runner.aggregate`);
 :func:`cells_from_hands` builds the same table from per-hand rows, so both sources give
 identical figures. Rates carry Wilson 95% intervals, means normal 95% intervals from the
 exact moments. Functions return tidy DataFrames and print nothing.
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.scoring_nb import OUTCOMES
-from ..simulator.aggregate import MOMENT_COLUMNS, TABLES
+from ..runner.aggregate import MOMENT_COLUMNS, TABLES
 from .intervals import Z95, moment_interval, wilson_interval
 
 CELL_KEYS = next(t.keys for t in TABLES if t.name == "cells")

@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import brief
-from ..simulator.aggregate import add_sparse, layout
-from ..simulator.jobs import Job
+from ..runner.aggregate import add_sparse, layout
+from ..runner.jobs import Job
+from ..runner.runner import RunResult
+from ..runner.store import Store
 from ..simulator.limits import MAX_RECORDS_IN_MEMORY
 from ..simulator.records import RECORD_DTYPE
-from ..simulator.runner import RunResult
-from ..simulator.store import Store
 from .frames import records_frame
 from .tables import table_frames
 

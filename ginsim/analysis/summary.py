@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.scoring_nb import OUTCOMES
-from ..simulator.aggregate import MOMENT_COLUMNS
+from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
 from .metrics import cells_from_hands
 

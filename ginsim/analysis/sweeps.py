@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import Rules
-from ..simulator.jobs import Job
-from ..simulator.runner import run
+from ..runner.jobs import Job
+from ..runner.runner import run
 from .frames import records_frame
 from .intervals import mean_interval, wilson_interval
 from .metrics import paired_difference

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..simulator.aggregate import MOMENT_COLUMNS, TABLES, layout, to_sparse
-from ..simulator.jobs import Job
+from ..runner.aggregate import MOMENT_COLUMNS, TABLES, layout, to_sparse
+from ..runner.jobs import Job
 from ..simulator.records import RECORD_DTYPE
 from .frames import decode_codes
 

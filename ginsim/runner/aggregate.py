@@ -28,8 +28,8 @@ import numpy as np
 
 from ..game.rules import Rules
 from ..game.scoring_nb import OUTCOMES
+from ..simulator.phases_nb import MAX_TURNS
 from .aggregate_nb import accumulate_nb
-from .phases_nb import MAX_TURNS
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Aggregate kernel: add a chunk's per-hand records into flat count and moment tables.
 
 Contract (like every ginsim kernel): allocates nothing. The Python layer
-(:mod:`ginsim.simulator.aggregate`) copies the key and value columns out of the record
+(:mod:`ginsim.runner.aggregate`) copies the key and value columns out of the record
 array, lays the tables out end to end in one flat accumulator and hands everything in.
 """
 

@@ -1,7 +1,7 @@
 """One chunk as one Parquet file: per-hand records or sparse aggregate tables.
 
 Schemas come from the dtypes (:data:`~ginsim.simulator.records.RECORD_DTYPE` and the
-table specs in :mod:`ginsim.simulator.aggregate`), never from a hand-written column list.
+table specs in :mod:`ginsim.runner.aggregate`), never from a hand-written column list.
 Each file carries a stamp in the Parquet key-value metadata: the whole definition of
 its job (seed, strategies, rules, hand range, chunk size, record layout, version) and
 its place (job, chunk, hands), so a file from another run, or a manifest edited without
@@ -24,9 +24,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..simulator.records import RECORD_DTYPE
 from .aggregate import KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
 from .lock import StoreError
-from .records import RECORD_DTYPE
 
 META_KEY = b"ginsim.chunk"
 TMP_SUFFIX = ".tmp"

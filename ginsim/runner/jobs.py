@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game.rules import Rules, brief
-from ..strategies.presets import Strategy, parse_strategy
-from .limits import (
+from ..simulator.limits import (
     MAX_CHUNKS,
     MAX_HAND_INDEX,
     MAX_HANDS,
@@ -23,6 +22,7 @@ from .limits import (
     is_int,
     show,
 )
+from ..strategies.presets import Strategy, parse_strategy
 
 #: Chunk sizes chosen when the caller gives none: enough chunks for every worker to
 #: stay busy and the progress bar to move, few enough that per-chunk costs vanish.

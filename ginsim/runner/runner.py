@@ -22,11 +22,11 @@ from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
 from ..game.rules import brief
+from ..simulator.engine import play_records
+from ..simulator.limits import check_records_in_memory
+from ..simulator.records import RECORD_DTYPE
 from .aggregate import SparseTables, add_sparse, layout
-from .engine import play_records
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
-from .limits import check_records_in_memory
-from .records import RECORD_DTYPE
 from .store import RECORD_MODES, Store, StoreNotice
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once

@@ -5,7 +5,7 @@
     DIR/manifest.json        run definition (ginsim version, rules, strategies, seed, hand
                              ranges, chunk size, record columns), its run id, and one entry
                              per committed chunk with the SHA-256 of its file
-    DIR/.lock                present while a process writes (see ginsim.simulator.lock)
+    DIR/.lock                present while a process writes (see ginsim.runner.lock)
     DIR/chunks/j000-c000000.parquet   one finished chunk (records or aggregate tables)
 
 A chunk counts as stored when its file exists, its stamp agrees with the manifest and
@@ -35,11 +35,11 @@ import numpy as np
 
 from .._version import __version__
 from ..game.rules import brief
+from ..simulator.records import RECORD_DTYPE
 from . import chunkfile
 from .aggregate import MOMENT_COLUMNS, TABLES, SparseTables, layout
 from .jobs import Chunk, ChunkPlan, Job, plan_chunks
 from .lock import StoreError, StoreLock
-from .records import RECORD_DTYPE
 
 FORMAT = "ginsim-store"
 FORMAT_VERSION = 2
