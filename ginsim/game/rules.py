@@ -47,6 +47,10 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "game_bonus": (0, 1000),
     "box_bonus": (0, 1000),
     "shutout_bonus": (0, 1000),
+    "team_target": (1, 1000),
+    "match_hand_points": (0, 1000),
+    "match_bonus": (0, 1000),
+    "match_shutout_bonus": (0, 1000),
 }
 
 # Indices into the packed rules array read by the kernels.
@@ -138,6 +142,11 @@ class Rules:
     shutout_bonus     100       the extra for a shutout in ``bonus`` mode
     oklahoma_boxes    False     Oklahoma: an undercut is worth 2 boxes, gin 3 (one extra
                                 box for undercut, two for gin), doubled on a double upcard
+    team_target       125       four players in two teams: the team total that wins (§8.7)
+    match_hand_points 25        multi-match (§8.4): match points for each hand won
+    match_bonus       100       multi-match: match points for winning a match
+    match_shutout_bonus
+                      100       multi-match: more match points when the loser won no hand
     mahjong           False     Mahjong gin (§8.8): no knocking; a pile take may reach down
                                 several cards, the lowest laid at once; melds go face up on
                                 the table and either player extends them; going out scores
@@ -173,6 +182,10 @@ class Rules:
     shutout: str = "bonus"
     shutout_bonus: int = 100
     oklahoma_boxes: bool = False
+    team_target: int = 125
+    match_hand_points: int = 25
+    match_bonus: int = 100
+    match_shutout_bonus: int = 100
     mahjong: bool = False
     mahjong_discard_to_go_out: bool = True
     mahjong_final_meld: bool = False
