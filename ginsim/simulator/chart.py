@@ -25,7 +25,8 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     (kept after the best discard), ``stock_left``, ``dealer`` (1 if ``strategy`` dealt),
     ``net_knock`` and ``net_wait`` (the strategy's points minus the opponent's in each
     branch), ``knocked`` (what the strategy actually did) and ``opp_taken`` (how many
-    cards the opponent has taken from the pile so far: the knock grid's public signal).
+    cards the opponent has taken from the pile so far: the knock grid's public signal),
+    ``knock_limit`` (the hand's; Oklahoma: set by the upcard).
     Hands are dealt as ``simulate`` deals them, so hand ``i`` is the same deal in both.
     """
     hands = check_hands(hands)

@@ -44,10 +44,10 @@ from .phases_nb import (
 from .records import ACTION_BIG_GIN, ACTION_KNOCK
 
 CHART_COLUMNS = ("hand", "turn", "deadwood", "stock_left", "dealer", "net_knock", "net_wait",
-                 "knocked", "opp_taken")
+                 "knocked", "opp_taken", "knock_limit")
 CHART_WIDTH = len(CHART_COLUMNS)
 (CH_HAND, CH_TURN, CH_DEADWOOD, CH_STOCK_LEFT, CH_DEALER, CH_NET_KNOCK, CH_NET_WAIT,
- CH_KNOCKED, CH_OPP_TAKEN) = range(CHART_WIDTH)
+ CH_KNOCKED, CH_OPP_TAKEN, CH_KNOCK_LIMIT) = range(CHART_WIDTH)
 MAX_POINTS_PER_HAND = 80
 
 
@@ -107,6 +107,7 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branc
                 rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
                 rows[n, CH_DEALER] = hs[ST_DEALER] == 0
                 rows[n, CH_OPP_TAKEN] = hs[ST_PILE_TAKES + 1]
+                rows[n, CH_KNOCK_LIMIT] = hs[ST_KNOCK_LIMIT]
                 copy_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
                 copy_position_nb(hs, branch, rng, branch_rng)

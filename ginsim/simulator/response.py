@@ -46,10 +46,13 @@ def _chunks(start: int, hands: int) -> list[tuple[int, int]]:
             for s in range(start, start + hands, CHUNK_HANDS)]
 
 
-def _cell_sums(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int, hands: int
-               ) -> np.ndarray:
-    """int64[3, cells]: decision points, sum and sum of squares of knock - wait."""
+def _cell_sums(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int, hands: int,
+               limits: tuple[int, int] | None = None) -> np.ndarray:
+    """int64[3, cells]: decision points, sum and sum of squares of knock - wait (only
+    hands whose knock limit lies in ``limits``, low and high included, when given)."""
     rows = knock_decisions(a, b, hands=hands, seed=seed, rules=rules, start=start)
+    if limits is not None:
+        rows = rows[(rows["knock_limit"] >= limits[0]) & (rows["knock_limit"] <= limits[1])]
     bucket = np.array([grid_bucket(s) for s in range(53)])[np.clip(rows["stock_left"], 0, 52)]
     cell = ((bucket * SHAPE[1] + np.minimum(rows["deadwood"], SHAPE[1]) - 1) * SHAPE[2]
             + np.minimum(rows["opp_taken"], SHAPE[2] - 1))
@@ -62,11 +65,12 @@ def _cell_sums(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int, ha
 
 
 def cell_evidence(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int, hands: int,
-                  n_jobs: int = 1) -> np.ndarray:
+                  n_jobs: int = 1, limits: tuple[int, int] | None = None) -> np.ndarray:
     """Summed knock-minus-wait evidence per grid cell over hands ``start..start+hands-1``
-    (int64[3, cells]: count, sum, sum of squares)."""
+    (int64[3, cells]: count, sum, sum of squares), optionally only hands whose knock
+    limit lies in ``limits`` (an Oklahoma knock-limit class)."""
     parts = Parallel(n_jobs=n_jobs, prefer="threads")(
-        delayed(_cell_sums)(a, b, rules, seed, s, n) for s, n in _chunks(start, hands))
+        delayed(_cell_sums)(a, b, rules, seed, s, n, limits) for s, n in _chunks(start, hands))
     return np.sum(parts, axis=0)
 
 
@@ -147,11 +151,11 @@ class Response:
 
 def best_response(base: str | Strategy, opponent: Strategy, rules: Rules, seed: int,
                   hands: int, *, passes: int = 3, start_chart: KnockChart | None = None,
-                  n_jobs: int = 1, name: str = "response", start: int = TRAIN_REGION
-                  ) -> Response:
+                  n_jobs: int = 1, name: str = "response", start: int = TRAIN_REGION,
+                  limits: tuple[int, int] | None = None) -> Response:
     """The pure chart for ``base``'s card play that best answers ``opponent``: policy
     iteration over ``passes`` rounds on the same ``hands`` training deals (from hand
-    ``start``). A cell with
+    ``start``; with ``limits``, only the hands whose knock limit lies in it). A cell with
     fewer than ``MIN_CELL_POINTS`` decision points keeps its previous value (knock,
     unless ``start_chart`` says otherwise)."""
     p = (np.ones(SHAPE) if start_chart is None else np.round(start_chart.p)).reshape(-1)
@@ -159,7 +163,7 @@ def best_response(base: str | Strategy, opponent: Strategy, rules: Rules, seed: 
     evidence = np.zeros((3, GRID_CELLS), dtype=np.int64)
     for _ in range(max(int(passes), 1)):
         me = with_chart(base, KnockChart(p.reshape(SHAPE), name))
-        evidence = cell_evidence(me, opponent, rules, seed, start, hands, n_jobs)
+        evidence = cell_evidence(me, opponent, rules, seed, start, hands, n_jobs, limits)
         n, total = evidence[0], evidence[1]
         new = p.copy()
         seen = n >= MIN_CELL_POINTS
