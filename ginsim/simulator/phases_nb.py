@@ -36,6 +36,7 @@ from ..game.rules import (
     R_KNOCK_LIMIT,
     R_LAST_DISCARD,
     R_LAYOFF,
+    R_MAHJONG,
     R_OKLAHOMA,
     R_STOCK_FLOOR,
 )
@@ -51,7 +52,9 @@ from ..game.state import (
     RES_DEFENDER_DEADWOOD,
     RES_KNOCKER,
     RES_KNOCKER_DEADWOOD,
+    RES_MAX_PILE_TAKE,
     RES_OUTCOME,
+    RES_PILE_CARDS,
     RES_POINTS,
     RES_STOCK_LEFT,
     SOURCE_DEAL,
@@ -395,6 +398,9 @@ def last_discard_turn_nb(hs, seat, params, rules, tab, trace):
 @jit
 def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
     """Deal the deck in ``hs`` and play the hand to its end (not scored)."""
+    if rules[R_MAHJONG] != 0:
+        mahjong_nb.play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+        return
     deal_nb(hs, dealer, rules, hand_id)
     seat = first_turn_nb(hs, params, rules, tab, rng, trace)
     play_on_nb(hs, seat, params, rules, tab, rng, trace)
@@ -403,9 +409,14 @@ def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
 @jit
 def showdown_nb(hs, rules, tab):
     """Score a finished hand into the ``RES_*`` fields of ``hs``: outcome, knocker, K,
-    D before and after layoffs, each seat's points, stock left."""
+    D before and after layoffs, each seat's points, stock left, pile cards taken."""
+    if rules[R_MAHJONG] != 0:
+        mahjong_nb.showdown_nb(hs, rules, tab)
+        return
     ending = hs[ST_ENDING]
     hs[RES_STOCK_LEFT] = 52 - hs[ST_POS]
+    hs[RES_PILE_CARDS] = hs[ST_PILE_TAKES] + hs[ST_PILE_TAKES + 1]  # a take is one card
+    hs[RES_MAX_PILE_TAKE] = min(hs[RES_PILE_CARDS], 1)
     if ending == ENDING_DEAD:
         hs[RES_OUTCOME] = OUT_DEAD
         hs[RES_KNOCKER] = -1
@@ -440,3 +451,7 @@ def showdown_nb(hs, rules, tab):
 def net_points_nb(hs, seat):
     """``seat``'s points minus the other seat's in a scored hand."""
     return hs[RES_POINTS + seat] - hs[RES_POINTS + 1 - seat]
+
+
+# Mahjong gin's phases build on the ones above, so its module is imported last.
+from . import mahjong_nb  # noqa: E402

@@ -17,6 +17,9 @@ upcard_taken               b1   whether someone took the first upcard
 upcard                     i1   the first upcard (-1 with ``deal = eleven``)
 knock_limit                i1   this hand's knock limit (Oklahoma: set by the upcard)
 multiplier                 i1   the hand's score multiplier (2 on an Oklahoma double upcard)
+max_pile_take              i1   the most cards one pile take moved (Mahjong gin takes
+                                several; otherwise 1 if anyone took from the pile, else 0)
+pile_cards_taken           i2   cards taken from the pile by both players (the upcard too)
 ========================== ==== ==========================================================
 """
 
@@ -38,6 +41,8 @@ RECORD_DTYPE = np.dtype([
     ("upcard", np.int8),
     ("knock_limit", np.int8),
     ("multiplier", np.int8),
+    ("max_pile_take", np.int8),
+    ("pile_cards_taken", np.int16),
 ])
 
 #: Columns of the optional per-turn trace (int64 rows), for invariant tests and debugging.
@@ -49,7 +54,7 @@ TRACE_WIDTH = len(TRACE_COLUMNS)
 (TRACE_HAND, TRACE_TURN, TRACE_SEAT, TRACE_SOURCE, TRACE_DRAWN, TRACE_DISCARD, TRACE_ACTION,
  TRACE_HAND_A, TRACE_HAND_B, TRACE_PILE, TRACE_STOCK, TRACE_STOCK_LEFT) = range(TRACE_WIDTH)
 ACTION_DISCARD = 0
-ACTION_KNOCK = 1
-ACTION_BIG_GIN = 2
+ACTION_KNOCK = 1  # also Mahjong gin's going out with a final discard
+ACTION_BIG_GIN = 2  # also Mahjong gin's going out without one
 ACTION_DEAD = 3
 ACTION_LAST_DISCARD = 4  # took the final discard at the stock floor to knock (§5.3)
