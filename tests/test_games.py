@@ -1,24 +1,26 @@
-"""Game and match scoring (RULES §7, §8.3, §8.4, §8.6, §8.7) on hand-made sequences, and
-the schedulers that play them."""
+"""Game and match scoring (docs/rules.md §7, §8.3, §8.4, §8.6, §8.7) on hand-made
+sequences, and the schedulers that play them (the same scoring kernel)."""
 
 import numpy as np
 import pytest
 
 from ginsim import Rules
 from ginsim.analysis.games import game_summary, play_games
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.games import (
+from ginsim.game.game_scoring import (
     HandResult,
-    play_game_hands,
-    play_hollywood,
-    play_multimatch,
-    play_teams,
-    play_three,
     score_game,
     score_hollywood,
     score_multimatch,
     score_teams,
     score_three,
+)
+from ginsim.game.scoring_nb import OUTCOMES
+from ginsim.simulator.games import (
+    play_game_hands,
+    play_hollywood,
+    play_multimatch,
+    play_teams,
+    play_three,
 )
 
 KNOCK, GIN, UNDERCUT, DEAD = (OUTCOMES.index(o) for o in ("knock", "gin", "undercut", "dead"))
@@ -89,6 +91,10 @@ def test_multimatch_points():
              H(1, 30), H(0, 10), H(1, 30)]  # b wins match 2: 25 + 25 + 100; a 25
     points, matches, used = score_multimatch(hands, rules, match_total=240)
     assert points == (225 + 25, 150) and matches == 2 and used == 4
+    # The match points are rules: 10 a hand, 50 a match, nothing for a shutout.
+    rules = rules.with_(match_hand_points=10, match_bonus=50, match_shutout_bonus=0)
+    points, matches, used = score_multimatch(hands, rules, match_total=70)
+    assert points == (10 + 50 + 10, 10 + 10 + 50) and matches == 2 and used == 4
 
 
 def test_three_and_team_scoring():
@@ -99,8 +105,12 @@ def test_three_and_team_scoring():
     # Team 0 wins both hands of round 1 (scores 30 + 20); round 2 split 40 vs 15: team 1
     # scores 25; round 3 team 0 wins both (50 + 60) and reaches 160.
     rounds = [((0, 30), (0, 20)), ((1, 40), (0, 15)), ((0, 50), (0, 60))]
-    assert score_teams(rounds, 125) == (0, (160, 25), 3)
-    assert score_teams([((0, 10), (-1, 0)), ((1, 200), (1, 1))], 125) == (1, (10, 201), 2)
+    assert score_teams(rounds, MODERN) == (0, (160, 25), 3)
+    assert score_teams([((0, 10), (-1, 0)), ((1, 200), (1, 1))], MODERN) == (1, (10, 201), 2)
+    # The team target is a rule: to 150, round 3's 160 still wins, to 200 it does not.
+    assert score_teams(rounds, MODERN.with_(team_target=150)) == (0, (160, 25), 3)
+    with pytest.raises(ValueError, match="not over"):
+        score_teams(rounds, MODERN.with_(team_target=200))
 
 
 @pytest.fixture(scope="module")
@@ -151,6 +161,7 @@ def test_three_player_games():
 
 def test_three_player_seating_follows_the_rule():
     import ginsim.simulator.games as sg
+    from ginsim.game.game_scoring import pack_game_rules
     from ginsim.game.tables import card_tables
     from ginsim.simulator.games_nb import play_three_nb
     from ginsim.strategies import parse_strategy
@@ -159,7 +170,8 @@ def test_three_player_seating_follows_the_rule():
     params = np.stack([parse_strategy("simple").vector] * 3)
     pair = np.zeros((2, P_SIZE))
     records, meta = sg._play_chunks(play_three_nb, 50, sg.MAX_HANDS, np.uint64(1), params, pair,
-                                    MODERN.packed(), card_tables(MODERN), 100, sg.MAX_HANDS)
+                                    MODERN.packed(), card_tables(MODERN),
+                                    pack_game_rules(MODERN), sg.MAX_HANDS)
     for g in range(50):
         idx = np.flatnonzero(meta[:, 0] == g)
         for i, j in zip(idx[:-1], idx[1:], strict=True):
@@ -184,6 +196,9 @@ def test_hollywood_multimatch_and_teams_run():
     assert (np.maximum(teams["team_0"], teams["team_1"]) >= 125).all()
     share = (teams["winner"] == 0).mean()
     assert 0.35 < share < 0.65  # identical players: neither team favoured
+    short = play_teams(["simple"] * 4, games=50, seed=5, rules=MODERN.with_(team_target=60))
+    best = np.maximum(short["team_0"], short["team_1"])
+    assert (best >= 60).all() and (best < 125).any()
 
 
 def test_game_summary_and_determinism():

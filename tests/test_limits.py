@@ -78,7 +78,8 @@ def test_counts_and_indices():
     one_line_error(lambda: ginsim.play_games(games=0), "games", "1..1,000,000")
     one_line_error(lambda: ginsim.play_games(games=10**12), "games", "1..1,000,000")
     one_line_error(lambda: play_three(games=10**12), "games")
-    one_line_error(lambda: play_teams(games=5, target=2**63), "target", "1..1,000")
+    one_line_error(lambda: play_teams(games=5, rules=f"modern:team_target={2**63}"),
+                   "team_target", "1..1000")
     one_line_error(lambda: play_multimatch(games=5, match_total=10**9), "match_total",
                    "1..10,000")
     one_line_error(lambda: ginsim.advise(HAND, "QD", rollouts=10**8), "rollouts",

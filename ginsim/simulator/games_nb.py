@@ -6,18 +6,18 @@ who plays and deals next and when a sequence is over. Hand ``h`` of game ``g`` d
 its deck from ``(key(seed, g), h)``, so games are independent of chunking.
 
 Each kernel writes one record per hand into ``out`` and ``meta[row] = (game, hand,
-player in seat a, player in seat b)``, stops at ``out``'s capacity before starting a
-game it might not finish, and returns ``(rows written, next game to play)``.
+player in seat a, player in seat b)``, enters each hand in game ``k``'s scoring state
+``sides[k], games[k]`` (:mod:`ginsim.game.game_scoring_nb`, the one place that scores a
+game and says when it is over), stops at ``out``'s or the states' capacity before
+starting a game it might not finish, and returns ``(rows written, next game to play)``.
 """
 
 from ..game._jit import jit
+from ..game.game_scoring_nb import GR_NEXT_DEALER, TEAMS, THREE, game_hand_nb, reset_game_nb
 from ..game.rng_nb import stream_key_nb
 from .hand_nb import play_and_record_nb
 from .phases_nb import shuffle_deck_nb
 
-SYSTEM_STANDARD = 0
-SYSTEM_HOLLYWOOD = 1
-SYSTEM_MULTIMATCH = 2
 NEXT_LOSER = 0
 NEXT_WINNER = 1
 NEXT_ALTERNATE = 2
@@ -25,12 +25,17 @@ GAME_STREAM = 7
 
 
 @jit
-def _play_one_nb(game_key, h, row, dealer, pair_params, rules, tab, out, trace, scratch, rng):
-    """Deal hand ``h`` of a game and play it between the two rows of ``pair_params``;
-    returns the winning seat, or -1 when nobody scored."""
+def _play_one_nb(game_key, g, h, row, dealer, x, y, pair_params, rules, tab, out, meta, trace,
+                 scratch, rng):
+    """Deal hand ``h`` of game ``g`` and play it between the two rows of ``pair_params``
+    (players ``x`` and ``y``); returns the winning seat, or -1 when nobody scored."""
     shuffle_deck_nb(scratch, rng, game_key, h)
     play_and_record_nb(h, row, dealer, game_key, pair_params, rules, tab, out, trace, scratch,
                        rng)
+    meta[row, 0] = g
+    meta[row, 1] = h
+    meta[row, 2] = x
+    meta[row, 3] = y
     a = out[row].points_a
     b = out[row].points_b
     if a > b:
@@ -38,6 +43,14 @@ def _play_one_nb(game_key, h, row, dealer, pair_params, rules, tab, out, trace, 
     if b > a:
         return 1
     return -1
+
+
+@jit
+def _score_nb(system, winner, row, out, sides, games, gr, match_total):
+    """Enter the hand in ``out[row]`` in a game's scoring; True when the game is over."""
+    rec = out[row]
+    return game_hand_nb(system, sides, games, winner, rec.points_a + rec.points_b,
+                        rec.outcome, rec.multiplier, gr, match_total)
 
 
 @jit
@@ -52,85 +65,32 @@ def _next_dealer_nb(dealer, winner, mode):
 
 
 @jit
-def play_games_nb(seed, start, stop, params, rules, tab, system, target, next_dealer,
-                  match_total, max_hands, out, meta, trace, scratch, rng):
-    """Two-player games ``start .. stop-1`` under a scoring ``system``.
+def _room_nb(g, start, stop, row, rows_per_game, out, sides):
+    """Whether game ``g`` is to be played and fits in ``out`` and the state arrays."""
+    return g < stop and g - start < sides.shape[0] and row + rows_per_game <= out.shape[0]
 
-    Standard: until a running total reaches ``target``. Hollywood: three games at once
-    (a player's n-th win goes to games 1..min(n, 3) still open) until all three are
-    decided. Multi-match: matches to ``target`` (totals reset each match) until a
-    player's match points (25 a hand won, 100 a match, 100 more for a shutout) reach
-    ``match_total``. ``max_hands`` caps a game (a safety net; dead hands redeal).
-    """
+
+@jit
+def play_games_nb(seed, start, stop, params, rules, tab, gr, system, match_total, max_hands,
+                  out, meta, sides, games, trace, scratch, rng):
+    """Two-player games ``start .. stop-1`` under a scoring ``system`` (standard,
+    Hollywood or multi-match); the dealer of the first hand is cut, later ones follow
+    the rules' ``next_dealer``. ``max_hands`` caps a game (a safety net; dead hands
+    redeal)."""
     row = 0
     g = start
-    while g < stop and row + max_hands <= out.shape[0]:
+    while _room_nb(g, start, stop, row, max_hands, out, sides):
+        k = g - start
+        reset_game_nb(sides[k], games[k])
         game_key = stream_key_nb(seed, g, GAME_STREAM)
         dealer = int(stream_key_nb(game_key, 0, 9) & 1)  # the cut
-        totals_a = 0
-        totals_b = 0
-        # Hollywood columns: totals of games 1-3 for seat a and b, and which are decided.
-        c1a = c1b = c2a = c2b = c3a = c3b = 0
-        done1 = done2 = done3 = False
-        wins_a = 0
-        wins_b = 0
-        match_pts_a = 0
-        match_pts_b = 0
-        match_wins_a = 0
-        match_wins_b = 0
         for h in range(max_hands):
-            winner = _play_one_nb(game_key, h, row, dealer, params, rules, tab, out, trace,
-                                  scratch, rng)
-            meta[row, 0] = g
-            meta[row, 1] = h
-            meta[row, 2] = 0
-            meta[row, 3] = 1
-            pts = out[row].points_a + out[row].points_b
+            winner = _play_one_nb(game_key, g, h, row, dealer, 0, 1, params, rules, tab, out,
+                                  meta, trace, scratch, rng)
             row += 1
-            over = False
-            if winner == 0:
-                wins_a += 1
-                match_wins_a += 1
-                totals_a += pts
-            elif winner == 1:
-                wins_b += 1
-                match_wins_b += 1
-                totals_b += pts
-            if system == SYSTEM_STANDARD:
-                over = totals_a >= target or totals_b >= target
-            elif system == SYSTEM_HOLLYWOOD:
-                n = wins_a if winner == 0 else wins_b
-                if winner >= 0 and not done1:
-                    c1a += pts if winner == 0 else 0
-                    c1b += pts if winner == 1 else 0
-                    done1 = c1a >= target or c1b >= target
-                if winner >= 0 and n >= 2 and not done2:
-                    c2a += pts if winner == 0 else 0
-                    c2b += pts if winner == 1 else 0
-                    done2 = c2a >= target or c2b >= target
-                if winner >= 0 and n >= 3 and not done3:
-                    c3a += pts if winner == 0 else 0
-                    c3b += pts if winner == 1 else 0
-                    done3 = c3a >= target or c3b >= target
-                over = done1 and done2 and done3
-            else:
-                if winner == 0:
-                    match_pts_a += 25
-                elif winner == 1:
-                    match_pts_b += 25
-                if totals_a >= target or totals_b >= target:
-                    if totals_a >= target:
-                        match_pts_a += 100 + (100 if match_wins_b == 0 else 0)
-                    else:
-                        match_pts_b += 100 + (100 if match_wins_a == 0 else 0)
-                    totals_a = 0
-                    totals_b = 0
-                    match_wins_a = 0
-                    match_wins_b = 0
-                    over = match_pts_a >= match_total or match_pts_b >= match_total
-            if over:
+            if _score_nb(system, winner, row - 1, out, sides[k], games[k], gr, match_total):
                 break
-            dealer = _next_dealer_nb(dealer, winner, next_dealer)
+            dealer = _next_dealer_nb(dealer, winner, gr[GR_NEXT_DEALER])
         g += 1
     return row, g
 
@@ -143,96 +103,57 @@ def _pair_rows_nb(params, x, y, pair):
 
 
 @jit
-def play_three_nb(seed, start, stop, params, pair, rules, tab, target, max_hands, out, meta,
-                  trace, scratch, rng):
+def play_three_nb(seed, start, stop, params, pair, rules, tab, gr, max_hands, out, meta, sides,
+                  games, trace, scratch, rng):
     """Three-player games (§8.6): the dealer sits out, the loser of a hand deals the next,
     and the winner plays the previous dealer; a dead hand is dealt again. Player
     ``(dealer + 1) % 3`` of the first hand, and later the winner, sits in seat a (moves
-    first). Until a player's total reaches ``target``."""
+    first)."""
     row = 0
     g = start
-    while g < stop and row + max_hands <= out.shape[0]:
+    while _room_nb(g, start, stop, row, max_hands, out, sides):
+        k = g - start
+        reset_game_nb(sides[k], games[k])
         game_key = stream_key_nb(seed, g, GAME_STREAM)
         dealer = int(stream_key_nb(game_key, 0, 9) % 3)
         x = (dealer + 1) % 3
         y = (dealer + 2) % 3
-        t0 = 0
-        t1 = 0
-        t2 = 0
         for h in range(max_hands):
             _pair_rows_nb(params, x, y, pair)
             # Seat b stands in the dealer's place of a two-player hand.
-            winner = _play_one_nb(game_key, h, row, 1, pair, rules, tab, out, trace, scratch,
-                                  rng)
-            meta[row, 0] = g
-            meta[row, 1] = h
-            meta[row, 2] = x
-            meta[row, 3] = y
+            seat = _play_one_nb(game_key, g, h, row, 1, x, y, pair, rules, tab, out, meta,
+                                trace, scratch, rng)
+            won = -1 if seat < 0 else (x if seat == 0 else y)
             row += 1
-            if winner < 0:
-                continue
-            won = x if winner == 0 else y
-            lost = y if winner == 0 else x
-            pts = out[row - 1].points_a + out[row - 1].points_b
-            if won == 0:
-                t0 += pts
-            elif won == 1:
-                t1 += pts
-            else:
-                t2 += pts
-            if t0 >= target or t1 >= target or t2 >= target:
+            if _score_nb(THREE, won, row - 1, out, sides[k], games[k], gr, 0):
                 break
-            x, y = won, dealer
-            dealer = lost
+            if won >= 0:
+                x, y, dealer = won, dealer, (y if seat == 0 else x)
         g += 1
     return row, g
 
 
 @jit
-def play_teams_nb(seed, start, stop, params, pair, rules, tab, target, max_rounds, out, meta,
-                  trace, scratch, rng):
+def play_teams_nb(seed, start, stop, params, pair, rules, tab, gr, max_rounds, out, meta,
+                  sides, games, trace, scratch, rng):
     """Four players in two teams (§8.7): players 0, 1 against 2, 3; each round plays two
-    hands with opponents rotating (0-2, 1-3, then 0-3, 1-2), seat a dealing on even
-    rounds. A team that wins both hands scores both; otherwise the higher score scores
-    the difference. Until a team reaches ``target`` (125)."""
+    hands with opponents rotating (0-2, 1-3, then 0-3, 1-2), seat a (team 0) dealing on
+    even rounds, until a team reaches the rules' team target."""
     row = 0
     g = start
-    while g < stop and row + 2 * max_rounds <= out.shape[0]:
+    while _room_nb(g, start, stop, row, 2 * max_rounds, out, sides):
+        k = g - start
+        reset_game_nb(sides[k], games[k])
         game_key = stream_key_nb(seed, g, GAME_STREAM)
-        team_a = 0
-        team_b = 0
-        for r in range(max_rounds):
-            pts_a = 0
-            pts_b = 0
-            wins_a = 0
-            wins_b = 0
-            for k in range(2):
-                x = k
-                y = 2 + (k if r % 2 == 0 else 1 - k)
-                _pair_rows_nb(params, x, y, pair)
-                winner = _play_one_nb(game_key, 2 * r + k, row, r % 2, pair, rules, tab, out,
-                                      trace, scratch, rng)
-                meta[row, 0] = g
-                meta[row, 1] = 2 * r + k
-                meta[row, 2] = x
-                meta[row, 3] = y
-                pts = out[row].points_a + out[row].points_b
-                row += 1
-                if winner == 0:
-                    wins_a += 1
-                    pts_a += pts
-                elif winner == 1:
-                    wins_b += 1
-                    pts_b += pts
-            if wins_a == 2:
-                team_a += pts_a
-            elif wins_b == 2:
-                team_b += pts_b
-            elif pts_a > pts_b:
-                team_a += pts_a - pts_b
-            elif pts_b > pts_a:
-                team_b += pts_b - pts_a
-            if team_a >= target or team_b >= target:
+        for h in range(2 * max_rounds):
+            r = h // 2
+            x = h % 2
+            y = 2 + (x if r % 2 == 0 else 1 - x)
+            _pair_rows_nb(params, x, y, pair)
+            team = _play_one_nb(game_key, g, h, row, r % 2, x, y, pair, rules, tab, out, meta,
+                                trace, scratch, rng)
+            row += 1
+            if _score_nb(TEAMS, team, row - 1, out, sides[k], games[k], gr, 0):
                 break
         g += 1
     return row, g
