@@ -13,6 +13,7 @@ from ginsim.simulator.chart import knock_decisions
 from ginsim.simulator.engine import play_records
 from ginsim.simulator.response import cell_evidence
 from ginsim.strategies.charts import SHAPE, KnockChart, load_chart, read_chart_file
+from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy
 
 
@@ -32,7 +33,7 @@ def test_chart_files_round_trip(tmp_path, suffix):
     assert np.array_equal(back.p, chart.p)
     # ... and a spec naming the file plays that chart.
     vec = parse_strategy(f"memory2:chart={path}").vector
-    assert np.array_equal(vec[-back.p.size:], chart.p.reshape(-1))
+    assert np.array_equal(vec[P_GRID:P_GRID + GRID_CELLS], chart.p.reshape(-1))
 
 
 @pytest.mark.parametrize("text, words", [
@@ -156,3 +157,20 @@ def test_grid_reads_pile_takes_not_held_cards():
         hs[ST_PILE_TAKES + 1] = takes
         hs[ST_TAKEN + 1] = held
         assert should_knock_nb(params, 0, 5, hs, rules, rng) == knocks, (takes, held)
+
+
+def test_knock_limit_classes_partition_the_evidence():
+    """Oklahoma rows carry the upcard's knock limit (2..10 here, never above the
+    deadwood kept), and the evidence of the knock-limit classes sums to the whole."""
+    from ginsim.game.rules import Rules
+
+    rules = Rules.preset("oklahoma")
+    rows = knock_decisions("memory2", "memory2", hands=2000, seed=6, rules=rules)
+    assert set(np.unique(rows["knock_limit"])) <= set(range(2, 11))
+    assert (rows["deadwood"] <= rows["knock_limit"]).all()
+    a = parse_strategy("memory2")
+    whole = cell_evidence(a, a, rules, 6, 0, 2000)
+    parts = [cell_evidence(a, a, rules, 6, 0, 2000, limits=lim)
+             for lim in ((0, 4), (5, 9), (10, 10))]
+    assert all(p[0].sum() > 0 for p in parts)
+    assert np.array_equal(sum(parts), whole)
