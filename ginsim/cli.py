@@ -254,7 +254,7 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from .reports._files import probe_writable
 
     probe_writable(out)
-    if rules.knock_limit == 0 and not rules.oklahoma:
+    if not rules.knocks:
         raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
                          "knock decision to chart")
     frame = decisions_frame(args.strategy, args.opponent, args.hands, args.seed, rules)
@@ -320,7 +320,7 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
     if not str(args.out).strip() or (out.exists() and not out.is_dir()):
         raise UsageError(f"equilibrium --out {args.out!r} is not a directory: give a new or "
                          "existing directory for equilibrium.json, .csv and .png")
-    if rules.knock_limit == 0 and not rules.oklahoma:
+    if not rules.knocks:
         raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
                          "knock chart to find")
     from .reports._files import probe_writable
@@ -350,6 +350,11 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from .analysis.advise import advice_words, advise
+    from .game.rules import Rules
+
+    if Rules.coerce(args.rules).mahjong:
+        raise UsageError(f"advise weighs knocking-gin turns; rules {args.rules} are Mahjong "
+                         "gin, which it does not play: give a knocking preset such as modern")
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -74,7 +74,9 @@ def rules_words(rules: Rules) -> str:
     """The rules that decide when to knock, in a short phrase: the rules spec (a preset
     name, or a preset and the fields changed), the knock limit, the gin and undercut
     bonuses and the tie rule."""
-    if rules.oklahoma:
+    if rules.mahjong:
+        limit = "Mahjong gin: no knocking, several pile cards may be taken, melds on the table"
+    elif rules.oklahoma:
         limit = "the upcard sets the knock limit"
     elif rules.knock_limit == 0:
         limit = "no knocking, gin only"
@@ -137,7 +139,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     threshold against ``opponents[0]``, labelled as an exploit of that bot.
     """
     rules = Rules.coerce(rules)
-    if rules.knock_limit == 0 and not rules.oklahoma:
+    if not rules.knocks:
         raise ValueError(f"the knock study needs rules that allow knocking; {rules.spec()} "
                          "rules are gin only (try --study variants)")
     t0 = time.perf_counter()
@@ -217,7 +219,8 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
 
 def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = DEFAULT_SEED,
                    variants: Sequence[str] = ("modern", "classic", "palace", "oklahoma",
-                                              "straight", "tedesco", "eleven", "big_gin"),
+                                              "straight", "tedesco", "eleven", "big_gin",
+                                              "mahjong"),
                    games: int = 20_000, rules: Rules | str | None = None,
                    n_jobs: int | None = None, progress: bool | None = None) -> StudyResult:
     """The same strategies under several rule sets, and who wins games under ``rules``

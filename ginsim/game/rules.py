@@ -268,6 +268,12 @@ class Rules:
                 best, best_name = diff, preset
         return best_name + (":" + ",".join(best) if best else "")
 
+    @property
+    def knocks(self) -> bool:
+        """Whether a player may knock: not under straight gin (knock limit 0 without
+        Oklahoma) nor Mahjong gin, whose hands end only by going out."""
+        return not self.mahjong and (self.knock_limit > 0 or self.oklahoma)
+
     def rank_values(self) -> np.ndarray:
         """Deadwood value of each rank, ace first (int64[13])."""
         values = [self.ace_value] + list(range(2, 11)) + [self.court_value] * 3
