@@ -7,14 +7,14 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
-from .hand_nb import SCRATCH_SIZE, play_decks_nb, simulate_nb
+from .hand_nb import SCRATCH_SIZE, hand_params, play_decks_nb, simulate_nb
 from .limits import check_hands, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
 
 def seat_params(a: str | Strategy, b: str | Strategy) -> np.ndarray:
-    """The float64[2, P] parameter rows of seats a and b."""
-    return np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
+    """The float64[2, P] parameter rows of seats a and b (see :func:`hand_params`)."""
+    return hand_params(np.stack([parse_strategy(a).vector, parse_strategy(b).vector]))
 
 
 def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,

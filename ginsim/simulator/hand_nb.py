@@ -6,6 +6,9 @@ module only chooses the deck and the dealer of each hand and writes its record
 (int64[HS_SIZE]) and ``rng`` uint64[3], both made by the caller.
 """
 
+import numpy as np
+from numba.extending import overload
+
 from ..game._jit import jit
 from ..game.state import (
     HS_SIZE,
@@ -24,6 +27,8 @@ from ..game.state import (
     ST_UPCARD,
     ST_UPCARD_TAKEN,
 )
+from ..strategies.params import KIND_MC, P_KIND, P_SIZE
+from .mc_nb import MC_END, mc_play_hand_nb
 from .phases_nb import (
     play_hand_nb,
     seat_streams_nb,
@@ -31,7 +36,40 @@ from .phases_nb import (
     shuffle_deck_nb,
 )
 
-SCRATCH_SIZE = HS_SIZE  # the hand state a driver hands to these kernels
+#: The hand state a driver hands to these kernels, with room for an mc seat's scratch.
+SCRATCH_SIZE = max(HS_SIZE, MC_END)
+
+
+def hand_params(rows: np.ndarray) -> np.ndarray:
+    """The float64[2, P_SIZE] seat rows as the hand loop takes them: when a seat is an
+    mc player they travel as a non-contiguous view, whose array type compiles the
+    loop's mc specialization (:func:`play_any_hand`); plain rows stay contiguous, so
+    their kernels never compile the mc player."""
+    rows = np.ascontiguousarray(rows, dtype=np.float64)
+    if not (rows[:, P_KIND] == KIND_MC).any():
+        return rows
+    wide = np.zeros((rows.shape[0], P_SIZE + 1))
+    wide[:, :P_SIZE] = rows
+    return wide[:, :P_SIZE]
+
+
+def play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id):
+    """Play a dealt hand: :func:`play_hand_nb`, or :func:`mc_play_hand_nb` for rows made
+    by :func:`hand_params` with an mc seat (chosen at compile time by their layout)."""
+    raise NotImplementedError("called from numba kernels only")
+
+
+@overload(play_any_hand, inline="always",
+          jit_options={"nogil": True, "error_model": "numpy", "_nrt": False})
+def _play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id):
+    if params.layout == "C":
+        def plain(hs, dealer, params, rules, tab, rng, trace, hand_id):
+            play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+        return plain
+
+    def with_mc(hs, dealer, params, rules, tab, rng, trace, hand_id):
+        mc_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+    return with_mc
 
 
 @jit
@@ -59,7 +97,7 @@ def play_and_record_nb(hand_id, k, dealer, key, params, rules, tab, out, trace, 
     """Play hand ``hand_id`` from the deck already in ``hs`` (players' streams from
     ``(key, hand_id)``), score it and write record ``k``."""
     seat_streams_nb(rng, key, hand_id)
-    play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+    play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id)
     showdown_nb(hs, rules, tab)
     record_hand_nb(out, k, hand_id, dealer, hs)
 

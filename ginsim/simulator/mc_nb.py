@@ -1,29 +1,34 @@
 """The Monte Carlo player: every choice by rollouts over posterior-sampled worlds.
 
-Contract as in :mod:`ginsim.simulator.phases_nb`. One seat (``mc_seat``) is the mc
-player. Its hand is played through the phases: the deal, the upcard offers
-(:func:`first_turn_nb`, the mc seat deciding them with its rollout strategy), and for
-each turn either the other seat's :func:`draw_nb`/:func:`discard_nb` or the mc seat's
-turn: sample the opponent's hand from the public history (:mod:`belief_nb`), lay out
+Contract as in :mod:`ginsim.simulator.phases_nb`. A seat whose parameter row is of kind
+``KIND_MC`` (:mod:`ginsim.strategies.params`) is an mc player; :func:`mc_play_hand_nb`
+plays a hand in which one or both seats are, through the same phase primitives as the
+hand loop. At each of its choices (the upcard offer, the draw, the discard and knock) the
+mc seat samples the opponent's hand from the public history (:mod:`belief_nb`), lays out
 ``rollouts`` worlds (a resampled guess and a shuffled stock of the remaining unseen
-cards) on a copy of the position, play each option in every world with the rollout
-strategies (the mc seat's ``rollout``, the opponent as ``model``) and pick the best
-mean; then apply it with the phase primitives. The copy never sees the real hidden
-cards: the opponent's hand and the stock are overwritten before any option is played.
+cards) on a copy of the position, plays each option in every world with the rollout
+strategies (its own ``rollout`` vector, the opponent as its ``model``) and picks the best
+mean. The copy never sees the real hidden cards: the opponent's hand and the stock are
+overwritten before any option is played.
 
-Events (for the belief) are kept relative to the mc seat: 0 = the mc player, 1 = its
-opponent, as in :mod:`ginsim.game.history`.
+The extra memory lives in the hand state itself, past ``HS_SIZE`` (``MC_*`` offsets
+below; :data:`~ginsim.simulator.hand_nb.SCRATCH_SIZE` covers it), so every driver that
+plays hands can play an mc seat. Events for the belief are ``(seat, kind, card, flag)``
+rows of :mod:`ginsim.game.history` with absolute seats, turned relative to the deciding
+seat (0 = itself) when it samples.
 """
 
+import numpy as np
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
-from ..game.rules import R_BIG_GIN_BONUS, R_LAST_DISCARD
+from ..game.rules import R_BIG_GIN_BONUS, R_DEAL, R_LAST_DISCARD
 from ..game.state import (
     ENDING_DEAD,
     FULL_DECK,
+    HS_SIZE,
     SOURCE_DEAL,
     SOURCE_PILE,
     ST_DEALER,
@@ -40,12 +45,25 @@ from ..game.state import (
     ST_POS,
     ST_SOURCE,
     ST_TAKEN,
-    ST_TRACE_ROW,
     ST_TURNS,
     ST_UPCARD,
+    ST_UPCARD_TAKEN,
 )
+from ..strategies.params import (
+    KIND_MC,
+    MC_MAX_PARTICLES,
+    P_BASE,
+    P_KIND,
+    P_MC_MODEL,
+    P_MC_ORACLE,
+    P_MC_PARTICLES,
+    P_MC_ROLLOUT,
+    P_MC_ROLLOUTS,
+    P_MC_STAGES,
+    P_MC_TEMPERATURE,
+)
+from ..strategies.policy_nb import pile_decision_nb
 from .belief_nb import smc_beliefs_nb
-from .hand_nb import record_hand_nb
 from .phases_nb import (
     MAX_TURNS,
     apply_discard_nb,
@@ -54,21 +72,58 @@ from .phases_nb import (
     discard_nb,
     draw_nb,
     draw_stock_nb,
-    first_turn_nb,
     last_discard_turn_nb,
     net_points_nb,
     play_on_nb,
+    play_turn_nb,
     seat_streams_nb,
     showdown_nb,
-    shuffle_deck_nb,
     take_pile_top_nb,
+    trace_turn_nb,
 )
-from .records import TRACE_DISCARD, TRACE_DRAWN, TRACE_SEAT, TRACE_SOURCE
+from .records import ACTION_DISCARD
 
-MAX_EVENTS = 1200
-MAX_OPTIONS = 24
+MAX_EVENTS = 1200  # MAX_TURNS draws, two events each, and the offers
 CANDIDATES = 4  # discards tried by rollouts: the lowest kept deadwood ones
 MC_STREAM = 11
+
+# The mc scratch past HS_SIZE: two hand states (rollout worlds, belief replays), three
+# random streams, the events, the belief's integer and float arrays, three row pairs.
+MC_BRANCH = HS_SIZE
+MC_BELIEF = MC_BRANCH + HS_SIZE
+MC_RNG = MC_BELIEF + HS_SIZE
+MC_EVENTS = MC_RNG + 4
+MC_REL = MC_EVENTS + 4 * MAX_EVENTS
+MC_EV_CARD = MC_REL + 4 * MAX_EVENTS
+MC_CARDS = MC_EV_CARD + MAX_EVENTS  # unseen cards, then a shuffle order (52 each)
+MC_HANDS = MC_CARDS + 104  # particles, then the resampling copy
+MC_FLOATS = MC_HANDS + 2 * MC_MAX_PARTICLES  # six float arrays of MC_MAX_PARTICLES
+MC_ROWS = MC_FLOATS + 6 * MC_MAX_PARTICLES  # phase rows, rollout rows, belief rows
+MC_END = MC_ROWS + 6 * P_BASE
+
+OPT_DISCARD = 0
+OPT_TAKE = 1
+OPT_STOCK = 2
+OPT_PASS = 3  # decline the upcard offer
+
+
+@jit_inline
+def is_mc_nb(params, seat):
+    return params[seat, P_KIND] == KIND_MC
+
+
+@jit_inline
+def rows_nb(hs, k):
+    """Row pair ``k`` (0: the phases', 1: rollouts', 2: the belief's) in the scratch
+    (inlined: a kernel without numba's runtime cannot return a view it made)."""
+    start = MC_ROWS + 2 * P_BASE * k
+    return hs[start:start + 2 * P_BASE].view(np.float64).reshape(2, P_BASE)
+
+
+@jit
+def copy_row_nb(dst, row, params, seat, start):
+    for i in range(P_BASE):
+        dst[row, i] = params[seat, start + i]
 
 
 @jit
@@ -87,33 +142,6 @@ def from_pile_nb(events, n, seat, card):
         if events[i, 0] == seat and events[i, 2] == card:
             return 1 if events[i, 1] == EV_TAKE else 0
     return 0
-
-
-@jit
-def first_turn_events_nb(events, n, trace, rows, dealer, upcard, mc_seat):
-    """Events of the first turn from its trace rows (passes are implied)."""
-    nondealer = 1 - dealer
-    for r in range(rows):
-        seat = trace[r, TRACE_SEAT]
-        if seat < 0:
-            continue
-        rel = 0 if seat == mc_seat else 1
-        source = trace[r, TRACE_SOURCE]
-        if upcard >= 0:
-            if seat == dealer and source == SOURCE_PILE:
-                n = add_event_nb(events, n, 0 if nondealer == mc_seat else 1, EV_PASS, upcard, 1)
-            elif seat == nondealer and source != SOURCE_PILE:
-                n = add_event_nb(events, n, 0 if nondealer == mc_seat else 1, EV_PASS, upcard, 1)
-                n = add_event_nb(events, n, 0 if dealer == mc_seat else 1, EV_PASS, upcard, 1)
-        if source == SOURCE_PILE:
-            n = add_event_nb(events, n, rel, EV_TAKE, trace[r, TRACE_DRAWN], 1)
-        elif source != SOURCE_DEAL:
-            n = add_event_nb(events, n, rel, EV_STOCK, -1, 0)
-        card = trace[r, TRACE_DISCARD]
-        if card >= 0:
-            n = add_event_nb(events, n, rel, EV_DISCARD, card, 1 if source == SOURCE_PILE and
-                             trace[r, TRACE_DRAWN] == card else 0)
-    return n
 
 
 @jit
@@ -146,31 +174,6 @@ def world_nb(hs, branch, rng, branch_rng, me, opp_hand, unseen, key, w, order):
 
 
 @jit
-def beliefs_nb(hs, me, events, n_ev, rel_events, model_pair, rules, tab, temperature, key,
-               hands, logl, logc, base, w, tmp_hands, tmp_logl, tmp_logc, ev_card, unseen_cards,
-               belief_hs, belief_rng, stages):
-    """Sample the opponent's hand now (weights in ``w``); returns the unseen mask."""
-    for i in range(n_ev):
-        for j in range(4):
-            rel_events[i, j] = events[i, j]
-    opp = 1 - me
-    held = hs[ST_TAKEN + opp]
-    unseen = FULL_DECK & ~hs[ST_HAND + me] & ~hs[ST_PILE_MASK] & ~held
-    k = 0
-    for c in range(52):
-        if (unseen >> c) & 1:
-            unseen_cards[k] = c
-            k += 1
-    dealer = 0 if hs[ST_DEALER] == me else 1
-    n_hidden = 10 - popcount_nb(held)
-    smc_beliefs_nb(key, rel_events[:n_ev], dealer, hs[ST_UPCARD], hs[ST_KNOCK_LIMIT],
-                   unseen_cards[:k], n_hidden, held, model_pair, rules, tab, temperature, 1,
-                   stages, hands, logl, logc, base, w, tmp_hands, tmp_logl, tmp_logc, ev_card,
-                   belief_hs, belief_rng)
-    return unseen
-
-
-@jit
 def pick_world_nb(w, u):
     """Index of the particle at cumulative weight ``u`` in [0, 1)."""
     c = 0.0
@@ -182,12 +185,71 @@ def pick_world_nb(w, u):
 
 
 @jit
-def option_value_nb(hs, branch, rng, branch_rng, me, kind, card, knock, kept, hands, w,
-                    unseen, exclude, rollouts, key, pair, rules, tab, empty, order, drawn_card):
-    """Mean net points (mc seat minus opponent) of one option over ``rollouts`` worlds
-    (kind 0: discard ``card``, knocking if ``knock``; 1: take the pile card, 2: draw from
-    the stock, each then discarding as the rollout strategy does; then both rollout
-    strategies play on)."""
+def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, stages, key):
+    """Sample ``n`` guesses of the opponent's hand now from the events so far (weights
+    in the float scratch); returns the unseen mask."""
+    events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
+    rel = hs[MC_REL:MC_EV_CARD].reshape(MAX_EVENTS, 4)
+    for i in range(n_ev):
+        rel[i, 0] = 0 if events[i, 0] == me else 1
+        for j in range(1, 4):
+            rel[i, j] = events[i, j]
+    opp = 1 - me
+    held = hs[ST_TAKEN + opp]
+    unseen = FULL_DECK & ~hs[ST_HAND + me] & ~hs[ST_PILE_MASK] & ~held
+    cards = hs[MC_CARDS:MC_CARDS + 52]
+    k = 0
+    for c in range(52):
+        if (unseen >> c) & 1:
+            cards[k] = c
+            k += 1
+    floats = hs[MC_FLOATS:MC_ROWS].view(np.float64)
+    m = MC_MAX_PARTICLES
+    smc_beliefs_nb(key, rel[:n_ev], 0 if hs[ST_DEALER] == me else 1, hs[ST_UPCARD],
+                   hs[ST_KNOCK_LIMIT], cards[:k], 10 - popcount_nb(held), held, brow, rules,
+                   tab, temperature, 1, stages, hs[MC_HANDS:MC_HANDS + n],
+                   floats[:n], floats[3 * m:3 * m + n], floats[4 * m:4 * m + n],
+                   floats[m:m + n], hs[MC_HANDS + m:MC_HANDS + m + n], floats[2 * m:2 * m + n],
+                   floats[5 * m:5 * m + n], hs[MC_EV_CARD:MC_CARDS],
+                   hs[MC_BELIEF:MC_BELIEF + HS_SIZE], hs[MC_RNG:MC_RNG + 3].view(np.uint64))
+    return unseen
+
+
+@jit
+def pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty):
+    """In a world: ``me`` declines the upcard; the offers go on as :func:`first_turn_nb`
+    plays them (the dealer's offer, then the non-dealer's forced stock draw)."""
+    up = branch[ST_UPCARD]
+    branch[ST_PASSED + me] |= 1 << up
+    dealer = branch[ST_DEALER]
+    if me != dealer:
+        take, discard, dw, knock, big = pile_decision_nb(pair, dealer, branch[ST_HAND + dealer],
+                                                         up, branch, rules, tab, branch_rng)
+        if take:
+            take_pile_top_nb(branch, dealer)
+            apply_discard_nb(branch, dealer, discard, dw, knock, big, rules)
+            if branch[ST_ENDING] < 0:
+                play_on_nb(branch, me, pair, rules, tab, branch_rng, empty)
+            return
+        branch[ST_PASSED + dealer] |= 1 << up
+    nondealer = 1 - dealer
+    play_turn_nb(branch, nondealer, False, pair, rules, tab, branch_rng, empty)
+    if branch[ST_ENDING] < 0:
+        play_on_nb(branch, dealer, pair, rules, tab, branch_rng, empty)
+
+
+@jit
+def option_value_nb(hs, me, kind, card, knock, kept, n, unseen, exclude, rollouts, key, pair,
+                    rules, tab, rng, empty):
+    """Mean net points (``me`` minus the opponent) of one option over ``rollouts``
+    worlds: discard ``card`` (knocking if ``knock``), take the pile card, draw from the
+    stock (each then discarding as the rollout strategy does) or pass the upcard; then
+    both rollout strategies play on. Worlds are the same for every option."""
+    branch = hs[MC_BRANCH:MC_BRANCH + HS_SIZE]
+    branch_rng = hs[MC_RNG:MC_RNG + 3].view(np.uint64)
+    order = hs[MC_CARDS + 52:MC_CARDS + 104]
+    hands = hs[MC_HANDS:MC_HANDS + n]
+    w = hs[MC_FLOATS + MC_MAX_PARTICLES:MC_FLOATS + MC_MAX_PARTICLES + n].view(np.float64)
     total = 0.0
     for r in range(rollouts):
         p = pick_world_nb(w, (r + 0.5) / rollouts)
@@ -196,8 +258,7 @@ def option_value_nb(hs, branch, rng, branch_rng, me, kind, card, knock, kept, ha
             # the mc seat drew this card from the stock: swap it for another unseen card
             free = unseen & ~opp_hand & ~exclude
             opp_hand &= ~exclude
-            n = popcount_nb(free)
-            k = (r * 7 + p) % n
+            k = (r * 7 + p) % popcount_nb(free)
             for c in range(52):
                 if (free >> c) & 1:
                     if k == 0:
@@ -205,83 +266,60 @@ def option_value_nb(hs, branch, rng, branch_rng, me, kind, card, knock, kept, ha
                         break
                     k -= 1
         world_nb(hs, branch, rng, branch_rng, me, opp_hand, unseen & ~exclude, key, r, order)
-        if kind == 0:
-            apply_discard_nb(branch, me, card, kept, knock, False, rules)
+        if kind == OPT_PASS:
+            pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty)
         else:
-            if kind == 1:
-                take_pile_top_nb(branch, me)
+            if kind == OPT_DISCARD:
+                apply_discard_nb(branch, me, card, kept, knock, False, rules)
             else:
-                draw_stock_nb(branch, me)
-            branch[ST_PLANNED] = 0
-            discard_nb(branch, me, pair, rules, tab, branch_rng)
-        if branch[ST_ENDING] < 0:
-            play_on_nb(branch, 1 - me, pair, rules, tab, branch_rng, empty)
+                if kind == OPT_TAKE:
+                    take_pile_top_nb(branch, me)
+                else:
+                    draw_stock_nb(branch, me)
+                branch[ST_PLANNED] = 0
+                discard_nb(branch, me, pair, rules, tab, branch_rng)
+            if branch[ST_ENDING] < 0:
+                play_on_nb(branch, 1 - me, pair, rules, tab, branch_rng, empty)
         showdown_nb(branch, rules, tab)
         total += net_points_nb(branch, me)
     return total / rollouts
 
 
 @jit
-def mc_turn_nb(hs, me, pile_allowed, pair, model_pair, rules, tab, rng, rollouts, temperature,
-               stages, events, n_ev, scratch_i, scratch_f, branch, branch_rng, belief_hs,
-               empty):
-    """The mc seat's turn: draw and discard (or knock) by rollouts. Returns the new
-    number of events. A negative ``temperature`` is the *oracle* diagnostic (the belief
-    replaced by the opponent's true hand, to measure what the belief costs); players
-    never use it."""
-    n_part = scratch_f.shape[0] // 6
-    hands = scratch_i[:n_part]
-    tmp_hands = scratch_i[n_part:2 * n_part]
-    ev_card = scratch_i[2 * n_part:2 * n_part + MAX_EVENTS]
-    unseen_cards = scratch_i[2 * n_part + MAX_EVENTS:2 * n_part + MAX_EVENTS + 52]
-    order = scratch_i[2 * n_part + MAX_EVENTS + 52:2 * n_part + MAX_EVENTS + 104]
-    rel = scratch_i[2 * n_part + MAX_EVENTS + 104:].reshape(MAX_EVENTS, 4)
-    logl = scratch_f[:n_part]
-    w = scratch_f[n_part:2 * n_part]
-    tmp_logl = scratch_f[2 * n_part:3 * n_part]
-    logc = scratch_f[3 * n_part:4 * n_part]
-    base = scratch_f[4 * n_part:5 * n_part]
-    tmp_logc = scratch_f[5 * n_part:]
+def prepare_nb(hs, me, params, n_ev, rules, tab, rng):
+    """Rows and belief for a choice of mc seat ``me``: returns ``(particles, unseen,
+    key, rollouts)``; the rollout rows hold its rollout strategy and its model of the
+    opponent."""
+    pair = rows_nb(hs, 1)
+    brow = rows_nb(hs, 2)
+    copy_row_nb(pair, me, params, me, P_MC_ROLLOUT)
+    copy_row_nb(pair, 1 - me, params, me, P_MC_MODEL)
+    copy_row_nb(brow, 0, params, me, P_MC_ROLLOUT)
+    copy_row_nb(brow, 1, params, me, P_MC_MODEL)
+    n = min(max(int(params[me, P_MC_PARTICLES]), 1), MC_MAX_PARTICLES)
     key = stream_key_nb(rng[me], hs[ST_TURNS], MC_STREAM)
-    unseen = beliefs_nb(hs, me, events, n_ev, rel, model_pair, rules, tab, abs(temperature),
-                        key, hands, logl, logc, base, w, tmp_hands, tmp_logl, tmp_logc, ev_card,
-                        unseen_cards, belief_hs, branch_rng, stages)
-    if temperature < 0:  # the oracle diagnostic: every guess is the true hand
-        for p in range(n_part):
+    unseen = beliefs_nb(hs, me, n_ev, n, brow, rules, tab, params[me, P_MC_TEMPERATURE],
+                        int(params[me, P_MC_STAGES]), key)
+    if params[me, P_MC_ORACLE] != 0:  # the diagnostic: every guess is the true hand
+        hands = hs[MC_HANDS:MC_HANDS + n]
+        for p in range(n):
             hands[p] = hs[ST_HAND + 1 - me]
-    # The draw.
-    take = False
-    top = -1
-    if pile_allowed and hs[ST_PILE_LEN] > 0:
-        top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
-        v_take = option_value_nb(hs, branch, rng, branch_rng, me, 1, -1, False, 0, hands, w,
-                                 unseen, 0, rollouts, key, pair, rules, tab, empty, order, -1)
-        v_stock = option_value_nb(hs, branch, rng, branch_rng, me, 2, -1, False, 0, hands, w,
-                                  unseen, 0, rollouts, key, pair, rules, tab, empty, order, -1)
-        take = v_take > v_stock
-    hs[ST_PLANNED] = 0
-    if take:
-        card = take_pile_top_nb(hs, me)
-        n_ev = add_event_nb(events, n_ev, 0, EV_TAKE, card, 1)
-        exclude = 0
-    else:
-        flag = 0
-        if pile_allowed and hs[ST_PILE_LEN] > 0:
-            hs[ST_PASSED + me] |= 1 << top
-            flag = 1
-        card = draw_stock_nb(hs, me)
-        n_ev = add_event_nb(events, n_ev, 0, EV_STOCK, -1, flag)
-        exclude = 1 << card
-    # The discard: gin or big gin at once; else rollouts over the best candidates.
+    return n, unseen, key, int(params[me, P_MC_ROLLOUTS])
+
+
+@jit
+def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, rules, tab, rng, empty):
+    """The mc seat's discard from 11 cards: gin or big gin at once, else rollouts over
+    the ``CANDIDATES`` discards keeping the least deadwood, each with and without a knock
+    where allowed. Applies it; returns ``(discard, action)``."""
+    pair = rows_nb(hs, 1)
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
     dw, best, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
-        apply_discard_nb(hs, me, -1, 0, True, True, rules)
-        return n_ev
+        return -1, apply_discard_nb(hs, me, -1, 0, True, True, rules)
     if dw == 0:
-        apply_discard_nb(hs, me, best, 0, True, False, rules)
-        return add_event_nb(events, n_ev, 0, EV_DISCARD, best, 0)
+        return best, apply_discard_nb(hs, me, best, 0, True, False, rules)
     best_value = -1e18
     choice = best
     choice_knock = False
@@ -301,75 +339,172 @@ def mc_turn_nb(hs, me, pile_allowed, pair, model_pair, rules, tab, rng, rollouts
         for knock in range(2):
             if knock == 1 and low > hs[ST_KNOCK_LIMIT]:
                 break
-            v = option_value_nb(hs, branch, rng, branch_rng, me, 0, c, knock == 1, low, hands,
-                                w, unseen, exclude, rollouts, key, pair, rules, tab, empty,
-                                order, card)
+            v = option_value_nb(hs, me, OPT_DISCARD, c, knock == 1, low, n, unseen, exclude,
+                                rollouts, key, pair, rules, tab, rng, empty)
             if v > best_value:
                 best_value = v
                 choice = c
                 choice_knock = knock == 1
                 choice_kept = low
-    flag = from_pile_nb(events, n_ev, 0, choice)
-    apply_discard_nb(hs, me, choice, choice_kept, choice_knock, False, rules)
-    return add_event_nb(events, n_ev, 0, EV_DISCARD, choice, flag)
+    return choice, apply_discard_nb(hs, me, choice, choice_kept, choice_knock, False, rules)
 
 
 @jit
-def mc_play_hand_nb(hs, dealer, mc_seat, params, pair, model_pair, rules, tab, rng, hand_id,
-                    rollouts, temperature, stages, events, first_trace, scratch_i, scratch_f,
-                    branch, branch_rng, belief_hs, empty):
-    """Deal the deck in ``hs`` and play the hand, seat ``mc_seat`` by rollouts.
+def mc_turn_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
+    """The mc seat's turn: draw and discard (or knock) by rollouts. Returns ``(drawn,
+    discard, action, events)``."""
+    events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
+    n, unseen, key, rollouts = prepare_nb(hs, me, params, n_ev, rules, tab, rng)
+    pair = rows_nb(hs, 1)
+    take = False
+    top = -1
+    if pile_allowed and hs[ST_PILE_LEN] > 0:
+        top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
+        v_take = option_value_nb(hs, me, OPT_TAKE, -1, False, 0, n, unseen, 0, rollouts, key,
+                                 pair, rules, tab, rng, empty)
+        v_stock = option_value_nb(hs, me, OPT_STOCK, -1, False, 0, n, unseen, 0, rollouts, key,
+                                  pair, rules, tab, rng, empty)
+        take = v_take > v_stock
+    hs[ST_PLANNED] = 0
+    if take:
+        card = take_pile_top_nb(hs, me)
+        n_ev = add_event_nb(events, n_ev, me, EV_TAKE, card, 1)
+        exclude = 0
+    else:
+        flag = 0
+        if top >= 0:
+            hs[ST_PASSED + me] |= 1 << top
+            flag = 1
+        card = draw_stock_nb(hs, me)
+        n_ev = add_event_nb(events, n_ev, me, EV_STOCK, -1, flag)
+        exclude = 1 << card
+    discard, action = mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, rules, tab, rng,
+                                    empty)
+    if discard >= 0:
+        n_ev = add_event_nb(events, n_ev, me, EV_DISCARD, discard,
+                            from_pile_nb(events, n_ev, me, discard))
+    return card, discard, action, n_ev
 
-    ``params`` are the rows the phases use: the mc seat's rollout strategy (for the
-    upcard offers and the 50th-card rule) and the other seat's own strategy."""
-    deal_nb(hs, dealer, rules, hand_id)
-    hs[ST_TRACE_ROW] = 0
-    seat = first_turn_nb(hs, params, rules, tab, rng, first_trace)
-    n_ev = first_turn_events_nb(events, 0, first_trace, min(hs[ST_TRACE_ROW],
-                                                           first_trace.shape[0]),
-                                hs[ST_DEALER], hs[ST_UPCARD], mc_seat)
-    while hs[ST_ENDING] < 0:
-        if seat == mc_seat:
-            n_ev = mc_turn_nb(hs, seat, True, pair, model_pair, rules, tab, rng, rollouts,
-                              temperature, stages, events, n_ev, scratch_i, scratch_f, branch,
-                              branch_rng, belief_hs, empty)
+
+@jit
+def plain_turn_nb(hs, seat, pile_allowed, prow, n_ev, rules, tab, rng):
+    """A plain seat's turn through the phases, its events kept for the mc seat."""
+    events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
+    top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if pile_allowed and hs[ST_PILE_LEN] > 0 else -1
+    drawn = draw_nb(hs, seat, pile_allowed, prow, rules, tab, rng)
+    if hs[ST_SOURCE] == SOURCE_PILE:
+        n_ev = add_event_nb(events, n_ev, seat, EV_TAKE, drawn, 1)
+    else:
+        n_ev = add_event_nb(events, n_ev, seat, EV_STOCK, -1, 1 if top >= 0 else 0)
+    discard, action = discard_nb(hs, seat, prow, rules, tab, rng)
+    if discard >= 0:
+        n_ev = add_event_nb(events, n_ev, seat, EV_DISCARD, discard,
+                            from_pile_nb(events, n_ev, seat, discard))
+    return drawn, discard, action, n_ev
+
+
+@jit
+def turn_nb(hs, seat, pile_allowed, params, n_ev, rules, tab, rng, trace):
+    """One turn of either kind of seat, traced; returns the new number of events."""
+    if is_mc_nb(params, seat):
+        drawn, discard, action, n_ev = mc_turn_nb(hs, seat, pile_allowed, params, n_ev, rules,
+                                                  tab, rng, trace[:0])
+    else:
+        drawn, discard, action, n_ev = plain_turn_nb(hs, seat, pile_allowed, rows_nb(hs, 0),
+                                                     n_ev, rules, tab, rng)
+    trace_turn_nb(trace, hs, seat, hs[ST_SOURCE], drawn, discard, action)
+    return n_ev
+
+
+@jit
+def offer_nb(hs, seat, params, n_ev, rules, tab, rng, trace):
+    """The upcard offered to ``seat``: taken (and a discard) by its strategy or its
+    rollouts. Returns ``(taken, events)``."""
+    events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
+    up = hs[ST_UPCARD]
+    action = ACTION_DISCARD
+    if is_mc_nb(params, seat):
+        n, unseen, key, rollouts = prepare_nb(hs, seat, params, n_ev, rules, tab, rng)
+        pair = rows_nb(hs, 1)
+        v_take = option_value_nb(hs, seat, OPT_TAKE, -1, False, 0, n, unseen, 0, rollouts, key,
+                                 pair, rules, tab, rng, trace[:0])
+        v_pass = option_value_nb(hs, seat, OPT_PASS, -1, False, 0, n, unseen, 0, rollouts, key,
+                                 pair, rules, tab, rng, trace[:0])
+        if v_take > v_pass:
+            take_pile_top_nb(hs, seat)
+            hs[ST_UPCARD_TAKEN] = 1
+            n_ev = add_event_nb(events, n_ev, seat, EV_TAKE, up, 1)
+            discard, action = mc_discard_nb(hs, seat, n, unseen, 0, key, rollouts, rules, tab,
+                                            rng, trace[:0])
         else:
-            allowed = hs[ST_PILE_LEN] > 0
-            top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if allowed else -1
-            drawn = draw_nb(hs, seat, True, params, rules, tab, rng)
-            if hs[ST_SOURCE] == SOURCE_PILE:
-                n_ev = add_event_nb(events, n_ev, 1, EV_TAKE, drawn, 1)
-            else:
-                n_ev = add_event_nb(events, n_ev, 1, EV_STOCK, -1, 1 if top >= 0 else 0)
-            discard, _ = discard_nb(hs, seat, params, rules, tab, rng)
-            if discard >= 0:
-                n_ev = add_event_nb(events, n_ev, 1, EV_DISCARD, discard,
-                                    from_pile_nb(events, n_ev, 1, discard))
+            discard = -2
+    else:
+        take, discard, dw, knock, big = pile_decision_nb(rows_nb(hs, 0), seat,
+                                                         hs[ST_HAND + seat], up, hs, rules,
+                                                         tab, rng)
+        if take:
+            take_pile_top_nb(hs, seat)
+            hs[ST_UPCARD_TAKEN] = 1
+            n_ev = add_event_nb(events, n_ev, seat, EV_TAKE, up, 1)
+            action = apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
+        else:
+            discard = -2
+    if discard == -2:
+        hs[ST_PASSED + seat] |= 1 << up
+        return False, add_event_nb(events, n_ev, seat, EV_PASS, up, 1)
+    if discard >= 0:
+        n_ev = add_event_nb(events, n_ev, seat, EV_DISCARD, discard, 0)
+    trace_turn_nb(trace, hs, seat, SOURCE_PILE, up, discard, action)
+    return True, n_ev
+
+
+@jit
+def mc_first_turn_nb(hs, params, rules, tab, rng, trace):
+    """:func:`first_turn_nb` with mc seats: the upcard offers (non-dealer, then dealer;
+    if both pass the non-dealer draws from the stock), or the eleven-card deal's first
+    discard. Returns ``(seat to move, events)``."""
+    trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
+    dealer = hs[ST_DEALER]
+    nondealer = 1 - dealer
+    if rules[R_DEAL] == 1:
+        hs[ST_FORBIDDEN] = 0
+        hs[ST_PLANNED] = 0
+        if is_mc_nb(params, nondealer):
+            n, unseen, key, rollouts = prepare_nb(hs, nondealer, params, 0, rules, tab, rng)
+            discard, action = mc_discard_nb(hs, nondealer, n, unseen, 0, key, rollouts, rules,
+                                            tab, rng, trace[:0])
+        else:
+            discard, action = discard_nb(hs, nondealer, rows_nb(hs, 0), rules, tab, rng)
+        n_ev = 0
+        if discard >= 0:
+            n_ev = add_event_nb(hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4), 0, nondealer,
+                                EV_DISCARD, discard, 0)
+        trace_turn_nb(trace, hs, nondealer, SOURCE_DEAL, -1, discard, action)
+        return dealer, n_ev
+    n_ev = 0
+    for offer in range(2):
+        s = nondealer if offer == 0 else dealer
+        taken, n_ev = offer_nb(hs, s, params, n_ev, rules, tab, rng, trace)
+        if taken:
+            return 1 - s, n_ev
+    n_ev = turn_nb(hs, nondealer, False, params, n_ev, rules, tab, rng, trace)
+    return dealer, n_ev
+
+
+@jit
+def mc_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
+    """:func:`play_hand_nb` for a hand with an mc seat; ``hs`` must hold ``MC_END``
+    slots. The phases' rows: an mc seat plays its rollout strategy where the phases
+    decide for it (the 50th-card rule)."""
+    prow = rows_nb(hs, 0)
+    for s in range(2):
+        copy_row_nb(prow, s, params, s, P_MC_ROLLOUT if is_mc_nb(params, s) else 0)
+    deal_nb(hs, dealer, rules, hand_id)
+    seat, n_ev = mc_first_turn_nb(hs, params, rules, tab, rng, trace)
+    while hs[ST_ENDING] < 0:
+        n_ev = turn_nb(hs, seat, True, params, n_ev, rules, tab, rng, trace)
         seat = 1 - seat
     if (hs[ST_ENDING] == ENDING_DEAD and rules[R_LAST_DISCARD] != 0 and hs[ST_PILE_LEN] > 0
             and hs[ST_TURNS] < MAX_TURNS):
-        last_discard_turn_nb(hs, seat, params, rules, tab, empty)
+        last_discard_turn_nb(hs, seat, prow, rules, tab, trace)
 
-
-@jit
-def mc_hands_nb(seed, deals, dealers, mc_seats, params, pair_rows, model_rows, rules, tab,
-                rollouts, temperature, stages, out, hs, rng, events, first_trace, scratch_i,
-                scratch_f, branch, branch_rng, belief_hs, empty):
-    """Play hand ``i`` on deck ``(seed, deals[i])`` (as :func:`shuffle_deck_nb` deals it)
-    with ``dealers[i]`` dealing and seat ``mc_seats[i]`` the mc player; players' streams
-    from ``(seed, 2 * deals[i] + mc_seats[i])``.
-
-    ``params[s]`` are the phase rows while seat ``s`` is the mc seat (its rollout
-    strategy in row ``s``, the opponent's strategy in the other), ``pair_rows[s]`` the
-    rollout rows (its rollout strategy, the opponent modelled), ``model_rows[s]`` the
-    belief rows (row 1: the opponent model)."""
-    for i in range(deals.shape[0]):
-        mc_seat = mc_seats[i]
-        shuffle_deck_nb(hs, rng, seed, deals[i])
-        seat_streams_nb(rng, seed, 2 * deals[i] + mc_seat)
-        mc_play_hand_nb(hs, dealers[i], mc_seat, params[mc_seat], pair_rows[mc_seat],
-                        model_rows[mc_seat], rules, tab, rng, i, rollouts, temperature, stages,
-                        events, first_trace, scratch_i, scratch_f, branch, branch_rng,
-                        belief_hs, empty)
-        showdown_nb(hs, rules, tab)
-        record_hand_nb(out, i, i, dealers[i], hs)

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..game.history import DEFAULT_TEMPERATURE
 from ..game.rules import brief
 
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal
+KIND_MC = 2  # Monte Carlo rollouts over posterior-sampled worlds (simulator/mc_nb.py)
 
 DRAW_MELD = 0  # take the pile card only if it is melded in a best arrangement
 DRAW_IMPROVE = 1  # take it if it lowers the best deadwood after the discard
@@ -44,7 +46,21 @@ GRID_BUCKET_WIDTH = 4
 GRID_DEADWOOD = 10
 GRID_TAKEN = 3
 GRID_CELLS = GRID_BUCKETS * GRID_DEADWOOD * GRID_TAKEN
-P_SIZE = P_GRID + GRID_CELLS
+P_BASE = P_GRID + GRID_CELLS  # what the policy kernel reads: a plain strategy's vector
+
+# The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.mc_nb`): search
+# sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
+# mc seat is still one row.
+P_MC_ROLLOUTS = P_BASE
+P_MC_PARTICLES = P_MC_ROLLOUTS + 1
+P_MC_TEMPERATURE = P_MC_PARTICLES + 1
+P_MC_STAGES = P_MC_TEMPERATURE + 1
+P_MC_ORACLE = P_MC_STAGES + 1
+P_MC_ROLLOUT = P_MC_ORACLE + 1  # P_BASE slots
+P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # P_BASE slots
+P_SIZE = P_MC_MODEL + P_BASE
+MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
+MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "rollout", "model")
 
 
 @dataclass(frozen=True)
@@ -94,8 +110,8 @@ PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
         Parameter("kind", P_KIND, (KIND_DEADWOOD,),
-                  "decision family: deadwood (exact-deadwood play) or random",
-                  choices=("deadwood", "random")),
+                  "decision family: deadwood (exact-deadwood play), random, or mc (set by "
+                  "the mc preset)", choices=("deadwood", "random", "mc")),
         Parameter("knock", P_KNOCK, (10,) * N_BUCKETS,
                   "knock when the kept deadwood is at most this (0 = gin only); one value, "
                   "or one per stock bucket as a/b/c/d (see edges); never above the rules' "
@@ -128,6 +144,27 @@ PARAMETERS: dict[str, Parameter] = {
                   "knock probability per cell of a knock chart (stock bucket x deadwood x "
                   "opponent's pile takes); set through chart=NAME_OR_FILE; -1 = no chart",
                   low=-1, high=1, integer=False),
+        Parameter("rollouts", P_MC_ROLLOUTS, (64,),
+                  "mc: rollouts per option (worlds each choice is played out in)", low=1,
+                  high=4096),
+        Parameter("particles", P_MC_PARTICLES, (256,),
+                  "mc: guesses of the opponent's hand the belief keeps", low=1,
+                  high=MC_MAX_PARTICLES),
+        Parameter("temperature", P_MC_TEMPERATURE, (DEFAULT_TEMPERATURE,),
+                  "mc: the belief's softening of the opponent model, in deadwood points",
+                  low=0.001, high=100, integer=False),
+        Parameter("stages", P_MC_STAGES, (12,),
+                  "mc: most tempering stages of the belief", low=1, high=64),
+        Parameter("oracle", P_MC_ORACLE, (0,),
+                  "mc diagnostic: 1 hands the belief the opponent's true cards (cheats)",
+                  high=1),
+        Parameter("rollout", P_MC_ROLLOUT, (0,) * P_BASE,
+                  "mc: how the mc player plays on inside rollouts, a strategy spec with ';' "
+                  "between its own parameters (rollout=memory2:knock=8;undercut=1)",
+                  low=-1, high=2**31, integer=False),
+        Parameter("model", P_MC_MODEL, (0,) * P_BASE,
+                  "mc: how the opponent is modelled (belief and rollouts), a strategy spec "
+                  "with ';' between its own parameters", low=-1, high=2**31, integer=False),
     )
 }
 

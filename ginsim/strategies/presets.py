@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..game.rules import brief
-from .params import PARAMETERS, Parameter, default_vector
+from .params import KIND_MC, MC_PARAMETERS, P_BASE, PARAMETERS, Parameter, default_vector
 
 Value = tuple[float, ...]
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
@@ -39,6 +39,9 @@ PRESETS: dict[str, tuple[str, str]] = {
                  "memory=2,outs=1,chart=gin_only"),
     "pile_wary": ("textbook advice on memory2 card play: knock as soon as you may unless the "
                   "opponent holds cards it took from the pile", "memory=2,outs=1,chart=pile_wary"),
+    "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
+           "from the table's history (mc:rollouts=64,model=memory2,rollout=memory2)",
+           "kind=mc,rollout=memory2,model=memory2"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
@@ -65,6 +68,20 @@ class Strategy:
                                  f"{brief(self.spec)}: parameters are {', '.join(PARAMETERS)}")
             PARAMETERS[name].check(tuple(value) if isinstance(value, (tuple, list)) else
                                    (value,), f"strategy {brief(self.spec)}")
+        merged = self.parameters()
+        is_mc = merged.get("kind", (0,))[0] == KIND_MC
+        if is_mc != (self.preset == "mc"):
+            raise ValueError(f"kind=mc in strategy {brief(self.spec)}: the mc player is the "
+                             f"mc preset (write mc:rollouts=64,...)")
+        misplaced = [name for name in MC_PARAMETERS if name in merged and not is_mc]
+        misplaced += [name for name in self.overrides if is_mc and name not in MC_PARAMETERS]
+        if misplaced and is_mc:
+            raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)}: mc takes "
+                             f"{', '.join(MC_PARAMETERS)} (card play goes in rollout=, e.g. "
+                             f"rollout=memory2:{misplaced[0]}=...)")
+        if misplaced:
+            raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)} applies only to "
+                             f"the mc strategy (write mc:{misplaced[0]}=...)")
 
     @property
     def vector(self) -> np.ndarray:
@@ -131,6 +148,9 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             raise ValueError(f"unknown parameter {brief(key)} in strategy {brief(spec)}: "
                              f"parameters are {', '.join(PARAMETERS)}")
         param = _ALIASES[key]
+        if param.name in ("rollout", "model"):
+            overrides[param.name] = _nested_vector(param.name, value.strip(), spec)
+            continue
         if param.name == "chart" and not _numeric(value):
             from .charts import load_chart
 
@@ -138,6 +158,16 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             continue
         overrides[param.name] = _parse_value(param, value.strip(), spec)
     return overrides
+
+
+def _nested_vector(name: str, text: str, spec: str) -> Value:
+    """The plain strategy an mc player's ``rollout`` or ``model`` names (its own
+    parameters separated by ';'), as the policy kernel's vector."""
+    nested = parse_strategy(text.replace(";", ","))
+    if nested.preset == "mc":
+        raise ValueError(f"{name} in strategy {brief(spec)} cannot be mc itself (rollouts are "
+                         f"played by ordinary strategies)")
+    return tuple(nested.vector[:P_BASE])
 
 
 def parse_strategy(spec: str | Strategy) -> Strategy:
