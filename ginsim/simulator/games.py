@@ -31,6 +31,7 @@ from ..game.rules import Rules, brief
 from ..game.tables import card_tables
 from ..strategies.params import P_SIZE
 from ..strategies.presets import Strategy, parse_strategy
+from .engine import seat_params
 from .games_nb import play_games_nb, play_teams_nb, play_three_nb
 from .hand_nb import SCRATCH_SIZE
 from .limits import MAX_MATCH_TOTAL, check_games, check_int, check_seed
@@ -101,7 +102,7 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
         raise ValueError(f"unknown scoring system {brief(system)}: choose one of "
                          f"{', '.join(SYSTEMS)}")
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
-    params = np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
+    params = seat_params(a, b)  # an mc seat's rows select its hand loop
     return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params, rules.packed(),
             card_tables(rules), pack_game_rules(rules), SYSTEMS[system], match_total,
             MAX_HANDS)
@@ -182,6 +183,8 @@ def _player_params(specs: Sequence[str | Strategy], count: int) -> np.ndarray:
     if isinstance(specs, (str, bytes)) or not isinstance(specs, Sequence) or len(
             specs) != count:
         raise ValueError(f"expected a list of {count} strategies, got {brief(specs)}")
+    if any(parse_strategy(s).preset == "mc" for s in specs):
+        raise ValueError("the mc player plays two-player games only (play_games, simulate)")
     return np.stack([parse_strategy(s).vector for s in specs])
 
 
