@@ -34,6 +34,9 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     start = check_hands(start, "start")
     rules = Rules.coerce(rules)
     params = seat_params(strategy, opponent)
+    if not params.flags.c_contiguous:  # hand_params' mark of an mc seat
+        raise ValueError("the knock chart cannot follow an mc player (its belief needs the "
+                         "hand's history, which the chart's branches do not keep)")
     tab = card_tables(rules)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     branch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
