@@ -117,8 +117,7 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
     each chunk is merged and stored.
     """
     check_options(records, backend, scheduler)
-    if not isinstance(jobs, list) or not jobs or not all(isinstance(j, Job) for j in jobs):
-        raise ValueError("a run needs a non-empty list of Job objects (Job.make(...))")
+    _check_jobs(jobs)
     workers = resolve_workers(n_jobs)
     if chunk_hands is not None:
         chunk_hands = check_chunk_hands(chunk_hands)
@@ -132,52 +131,97 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
         if out is not None:
             store = stack.enter_context(
                 Store.open_writer(out, jobs, records, chunk_hands, default_size))
-            chunks, todo = store.chunks, store.pending()
-            count = len(chunks) - len(store.done)
-            done = sorted(store.done, key=lambda c: (c.job, c.index))
-        else:
-            chunks = plan_chunks(jobs, chunk_hands or default_size)
-            todo, count, done = iter(chunks), len(chunks), []
-        result = RunResult(jobs, records, [layout(j.rules).empty() for j in jobs],
-                           [np.empty(j.hands, dtype=RECORD_DTYPE) for j in jobs]
-                           if keep else None, workers=workers, backend=backend,
-                           store=str(out) if out is not None else None)
+        todo, count, done = _plan(store, jobs, chunk_hands or default_size)
+        result = _new_result(jobs, records, keep, workers, backend, out)
         if store is not None:
-            for note in store.notices:
-                result.notes.append(note)
-                warnings.warn(note, StoreNotice, stacklevel=2)
-        for chunk in done:  # resumed: read back (and verify) what is already stored
-            _merge(result, chunk, store.read_records(chunk) if keep else None,
-                   store.read_sparse(chunk))
-            result.chunks_resumed += 1
-            result.hands_resumed += chunk.hands
-        show = progress if progress is not None else sys.stderr.isatty()
-        bar = stack.enter_context(tqdm(total=total, initial=result.hands_resumed,
-                                       unit="hands", unit_scale=True, disable=not show,
-                                       file=sys.stderr, smoothing=0.1, dynamic_ncols=True,
-                                       delay=PROGRESS_DELAY_S if progress is None else 0))
+            _resume(result, store, done, keep)
+        bar = stack.enter_context(_progress_bar(total, result.hands_resumed, progress))
         t0 = time.perf_counter()
-        want_records = records == "full"
-        in_process = workers == 1 and backend in ("local", "threads", "processes")
-        tasks = (delayed(play_chunk)(jobs[c.job], c, want_records,
-                                     _slot(result, c) if keep and in_process else None)
-                 for c in todo)
+        tasks = _tasks(result, todo, keep)
         for res in _execute(tasks, count, workers, backend, scheduler):
-            if store is not None:
-                store.write(res.chunk, res.records, res.tables)
-            _merge(result, res.chunk, res.records if keep else None, res.tables)
-            result.chunks_played += 1
-            result.hands_played += res.chunk.hands
+            _take(result, res, store, keep)
             bar.update(res.chunk.hands)
             if on_chunk is not None:
                 on_chunk(res)
         result.wall_s = time.perf_counter() - t0
         if store is not None:
-            store.save(last_run={"wall_s": round(result.wall_s, 3),
-                                 "hands_played": result.hands_played, "workers": workers,
-                                 "backend": backend})
-            result.manifest = store.manifest
+            _finish(result, store)
     return result
+
+
+def _check_jobs(jobs: list[Job]) -> None:
+    if not isinstance(jobs, list) or not jobs or not all(isinstance(j, Job) for j in jobs):
+        raise ValueError("a run needs a non-empty list of Job objects (Job.make(...))")
+
+
+def _plan(store: Store | None, jobs: list[Job], chunk_hands: int
+          ) -> tuple[Iterator[Chunk], int, list[Chunk]]:
+    """(chunks to play, how many, chunks already stored): a store's own plan and what it
+    holds, else every chunk of ``chunk_hands`` hands."""
+    if store is None:
+        chunks = plan_chunks(jobs, chunk_hands)
+        return iter(chunks), len(chunks), []
+    done = sorted(store.done, key=lambda c: (c.job, c.index))
+    return store.pending(), len(store.chunks) - len(store.done), done
+
+
+def _new_result(jobs: list[Job], records: str, keep: bool, workers: int, backend: str,
+                out: str | os.PathLike | None) -> RunResult:
+    """An empty result: zero tables, and with ``keep`` the record arrays to fill."""
+    return RunResult(jobs, records, [layout(j.rules).empty() for j in jobs],
+                     [np.empty(j.hands, dtype=RECORD_DTYPE) for j in jobs] if keep else None,
+                     workers=workers, backend=backend,
+                     store=str(out) if out is not None else None)
+
+
+def _in_process(workers: int, backend: str) -> bool:
+    """Whether chunks run in this process, one after another (no pool to start)."""
+    return workers == 1 and backend in ("local", "threads", "processes")
+
+
+def _tasks(result: RunResult, todo: Iterator[Chunk], keep: bool) -> Iterator:
+    """A joblib task per chunk; in-process ones write their records straight into the
+    run's arrays."""
+    into = keep and _in_process(result.workers, result.backend)
+    return (delayed(play_chunk)(result.jobs[c.job], c, result.records_mode == "full",
+                                _slot(result, c) if into else None) for c in todo)
+
+
+def _resume(result: RunResult, store: Store, done: list[Chunk], keep: bool) -> None:
+    """Warn what reopening the store found, and read back (and verify) the stored chunks."""
+    for note in store.notices:
+        result.notes.append(note)
+        warnings.warn(note, StoreNotice, stacklevel=3)  # at the caller of run()
+    for chunk in done:
+        _merge(result, chunk, store.read_records(chunk) if keep else None,
+               store.read_sparse(chunk))
+        result.chunks_resumed += 1
+        result.hands_resumed += chunk.hands
+
+
+def _progress_bar(total: int, initial: int, progress: bool | None) -> tqdm:
+    """The hands bar: on a TTY after ``PROGRESS_DELAY_S`` unless ``progress`` says."""
+    show = progress if progress is not None else sys.stderr.isatty()
+    return tqdm(total=total, initial=initial, unit="hands", unit_scale=True,
+                disable=not show, file=sys.stderr, smoothing=0.1, dynamic_ncols=True,
+                delay=PROGRESS_DELAY_S if progress is None else 0)
+
+
+def _take(result: RunResult, res: ChunkResult, store: Store | None, keep: bool) -> None:
+    """Store a played chunk (with ``store``) and merge it into ``result``."""
+    if store is not None:
+        store.write(res.chunk, res.records, res.tables)
+    _merge(result, res.chunk, res.records if keep else None, res.tables)
+    result.chunks_played += 1
+    result.hands_played += res.chunk.hands
+
+
+def _finish(result: RunResult, store: Store) -> None:
+    """Record the run's last pass in the store's manifest."""
+    store.save(last_run={"wall_s": round(result.wall_s, 3),
+                         "hands_played": result.hands_played, "workers": result.workers,
+                         "backend": result.backend})
+    result.manifest = store.manifest
 
 
 def _merge(result: RunResult, chunk: Chunk, records: np.ndarray | None,
@@ -201,7 +245,7 @@ def _execute(tasks: Iterator, count: int, workers: int, backend: str,
     """Results of ``tasks`` in completion order, on the chosen backend."""
     if count == 0:
         return
-    if workers == 1 and backend in ("local", "threads", "processes"):
+    if _in_process(workers, backend):
         for fn, args, kwargs in tasks:  # in-process: no pool to start
             yield fn(*args, **kwargs)
         return

@@ -106,6 +106,33 @@ def _explain_mismatch(old: dict[str, Any], new: dict[str, Any]) -> str:
     return "its record columns or table layout differ (another ginsim version?)"
 
 
+def _check_place(root: Path) -> None:
+    """StoreError unless ``root`` is missing, empty, or already a store."""
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"--out {root} is a file, not a directory; choose a directory")
+    if root.is_dir() and not (root / MANIFEST).exists() and any(
+            p.name != LOCK and not _manifest_temp(p.name) and not (
+                p.name == CHUNKS and p.is_dir() and not any(p.iterdir()))
+            for p in root.iterdir()):
+        raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
+                         f"ginsim store; choose a new or empty directory for --out")
+
+
+def _make_chunks_dir(root: Path) -> None:
+    try:
+        (root / CHUNKS).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the store directory {root / CHUNKS}: "
+                         f"{exc.strerror or exc}; choose a writable place for --out") from None
+
+
+def _remove_manifest_temps(root: Path) -> None:
+    """Delete manifests half-written by a killed run (the caller holds the lock)."""
+    for leftover in root.iterdir():
+        if _manifest_temp(leftover.name):
+            leftover.unlink(missing_ok=True)
+
+
 class Store:
     """An open result store. Use :meth:`open_writer` to write, :meth:`open_reader` to read."""
 
@@ -130,56 +157,55 @@ class Store:
                     chunk_hands: int | None, default_chunk_hands: int) -> Store:
         """Create a store or reopen one to resume it; holds the lock until :meth:`close`."""
         root = Path(root)
-        manifest_path = root / MANIFEST
-        if root.exists() and not root.is_dir():
-            raise StoreError(f"--out {root} is a file, not a directory; choose a directory")
-        if root.is_dir() and not manifest_path.exists() and any(
-                p.name != LOCK and not _manifest_temp(p.name) and not (
-                    p.name == CHUNKS and p.is_dir() and not any(p.iterdir()))
-                for p in root.iterdir()):
-            raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
-                             f"ginsim store; choose a new or empty directory for --out")
-        try:
-            (root / CHUNKS).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the store directory {root / CHUNKS}: "
-                             f"{exc.strerror or exc}; choose a writable place for --out"
-                             ) from None
+        _check_place(root)
+        _make_chunks_dir(root)
         lock = StoreLock(root / LOCK)
         lock.acquire()
         try:
-            for leftover in root.iterdir():  # a manifest half-written by a killed run
-                if _manifest_temp(leftover.name):
-                    leftover.unlink(missing_ok=True)
-            if manifest_path.exists():
-                old = read_manifest(root)
-                store = cls(root, old, lock)
-                store._scan(clean_temp=True)
-                store._check_run_id()
-                size = chunk_hands if chunk_hands is not None else store.chunk_hands
-                defn = definition(jobs, records, size)
-                if old["run_id"] != run_id(defn):
-                    raise StoreError(f"{root} holds a different run: "
-                                     f"{_explain_mismatch(old, defn)}; use another --out "
-                                     f"directory, or repeat the original command to resume")
-                if store.unrecorded:
-                    first = store.path(store.unrecorded[0])
-                    store.notices.append(
-                        f"{len(store.unrecorded)} chunk file(s), first {first}, were written "
-                        f"but not recorded in {manifest_path} before the last run stopped, "
-                        f"so their checksums are unknown: playing them again")
+            _remove_manifest_temps(root)
+            if (root / MANIFEST).exists():
+                store = cls._resume(root, lock, jobs, records, chunk_hands)
             else:
-                defn = definition(jobs, records,
-                                  chunk_hands if chunk_hands is not None else default_chunk_hands)
-                manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
-                            "run_id": run_id(defn), **defn, "created": _now(), "chunks": []}
-                store = cls(root, manifest, lock)
-                store._scan(clean_temp=True)
+                size = chunk_hands if chunk_hands is not None else default_chunk_hands
+                store = cls._create(root, lock, jobs, records, size)
             store.save()
             return store
         except BaseException:
             lock.release()
             raise
+
+    @classmethod
+    def _create(cls, root: Path, lock: StoreLock, jobs: list[Job], records: str,
+                chunk_hands: int) -> Store:
+        """A new store's manifest (saved by the caller)."""
+        defn = definition(jobs, records, chunk_hands)
+        manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
+                    "run_id": run_id(defn), **defn, "created": _now(), "chunks": []}
+        store = cls(root, manifest, lock)
+        store._scan(clean_temp=True)
+        return store
+
+    @classmethod
+    def _resume(cls, root: Path, lock: StoreLock, jobs: list[Job], records: str,
+                chunk_hands: int | None) -> Store:
+        """Reopen a store to go on with its run; StoreError if it holds another run."""
+        old = read_manifest(root)
+        store = cls(root, old, lock)
+        store._scan(clean_temp=True)
+        store._check_run_id()
+        defn = definition(jobs, records,
+                          chunk_hands if chunk_hands is not None else store.chunk_hands)
+        if old["run_id"] != run_id(defn):
+            raise StoreError(f"{root} holds a different run: {_explain_mismatch(old, defn)}; "
+                             f"use another --out directory, or repeat the original command "
+                             f"to resume")
+        if store.unrecorded:
+            first = store.path(store.unrecorded[0])
+            store.notices.append(
+                f"{len(store.unrecorded)} chunk file(s), first {first}, were written but not "
+                f"recorded in {root / MANIFEST} before the last run stopped, so their "
+                f"checksums are unknown: playing them again")
+        return store
 
     @classmethod
     def open_reader(cls, root: str | os.PathLike) -> Store:
