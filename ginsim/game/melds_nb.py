@@ -10,8 +10,9 @@ melded value, meld indices) to ``work[W_USED:]``, ``work[W_VAL:]``, ``work[W_IDS
 ``work[W_DISCARD + card]``.
 
 A packing is a collection of pairwise disjoint melds. Ten or eleven cards hold at
-most three melds, so every packing is found by three nested loops; that is exact
-(no greedy choice) and, with the few melds of a real hand, fast.
+most three melds, so every packing is found by three nested loops, written once in
+:func:`packing_fold`; that is exact (no greedy choice) and, with the few melds of a real
+hand, fast.
 """
 
 from ._jit import jit, jit_inline
@@ -124,6 +125,53 @@ def candidate_melds_nb(hand, tab, work):
     return n
 
 
+def packing_fold(visit):
+    """A kernel ``fold(tab, work, n, ctx, acc)`` that runs ``acc = visit(tab, work, ctx,
+    acc, used, melded_value, i, j, m)`` over every nonempty packing of up to three of
+    the ``n`` candidate melds (``j``, ``m`` = -1 when absent; ``ctx`` holds scalars).
+
+    The one enumeration of packings: the minimum deadwood, the best discard and the
+    stored packings of the showdown each fold their own ``visit`` over it. ``visit`` is
+    bound here rather than passed at run time so numba inlines it into the loops.
+    """
+
+    @jit_inline
+    def fold(tab, work, n, ctx, acc):
+        for i in range(n):
+            mi = work[W_MELDS + i]
+            vi = work[W_VALS + i]
+            acc = visit(tab, work, ctx, acc, mi, vi, i, -1, -1)
+            for j in range(i + 1, n):
+                mj = work[W_MELDS + j]
+                if mj & mi:
+                    continue
+                mij = mi | mj
+                vij = vi + work[W_VALS + j]
+                acc = visit(tab, work, ctx, acc, mij, vij, i, j, -1)
+                for m in range(j + 1, n):
+                    mm = work[W_MELDS + m]
+                    if mm & mij == 0:
+                        acc = visit(tab, work, ctx, acc, mij | mm, vij + work[W_VALS + m],
+                                    i, j, m)
+        return acc
+
+    return fold
+
+
+@jit_inline
+def _store_ids_nb(tab, work, ctx, k, used, melded_value, i, j, m):
+    """Keep packing ``k`` with its meld indices (each + 1, ``ID_BITS`` apart); the
+    visitor of :func:`packings_nb`."""
+    if k < MAX_NODES:
+        work[W_USED + k] = used
+        work[W_VAL + k] = melded_value
+        work[W_IDS + k] = (i + 1) | ((j + 1) << ID_BITS) | ((m + 1) << (2 * ID_BITS))
+    return k + 1
+
+
+_fold_store_nb = packing_fold(_store_ids_nb)
+
+
 @jit
 def packings_nb(work, n):
     """Every packing of up to three of the ``n`` candidate melds, the empty one first.
@@ -134,68 +182,25 @@ def packings_nb(work, n):
     """
     if n > MAX_MELDS:
         return -1
-    work[W_USED] = 0
+    work[W_USED] = 0  # the empty packing
     work[W_VAL] = 0
     work[W_IDS] = 0
-    k = 1
-    for i in range(n):
-        mi = work[W_MELDS + i]
-        vi = work[W_VALS + i]
-        if k >= MAX_NODES:
-            return -1
-        work[W_USED + k] = mi
-        work[W_VAL + k] = vi
-        work[W_IDS + k] = i + 1
-        k += 1
-        for j in range(i + 1, n):
-            mj = work[W_MELDS + j]
-            if mj & mi:
-                continue
-            mij = mi | mj
-            vij = vi + work[W_VALS + j]
-            if k >= MAX_NODES:
-                return -1
-            work[W_USED + k] = mij
-            work[W_VAL + k] = vij
-            work[W_IDS + k] = (i + 1) | ((j + 1) << ID_BITS)
-            k += 1
-            for m in range(j + 1, n):
-                mm = work[W_MELDS + m]
-                if mm & mij:
-                    continue
-                if k >= MAX_NODES:
-                    return -1
-                work[W_USED + k] = mij | mm
-                work[W_VAL + k] = vij + work[W_VALS + m]
-                work[W_IDS + k] = (i + 1) | ((j + 1) << ID_BITS) | ((m + 1) << (2 * ID_BITS))
-                k += 1
-    return k
+    k = _fold_store_nb(work, work, n, 0, 1)  # storing reads no card table: work fills in
+    return k if k <= MAX_NODES else -1
+
+
+@jit_inline
+def _visit_max_nb(tab, work, ctx, best, used, melded_value, i, j, m):
+    return max(best, melded_value)
+
+
+_fold_max_nb = packing_fold(_visit_max_nb)
 
 
 @jit
 def max_meld_value_nb(hand, tab, work):
     """Largest total value of disjoint melds in a hand of at most 11 cards."""
-    n = candidate_melds_nb(hand, tab, work)
-    best = 0
-    for i in range(n):
-        mi = work[W_MELDS + i]
-        vi = work[W_VALS + i]
-        if vi > best:
-            best = vi
-        for j in range(i + 1, n):
-            mj = work[W_MELDS + j]
-            if mj & mi:
-                continue
-            mij = mi | mj
-            vij = vi + work[W_VALS + j]
-            if vij > best:
-                best = vij
-            for m in range(j + 1, n):
-                if work[W_MELDS + m] & mij:
-                    continue
-                if vij + work[W_VALS + m] > best:
-                    best = vij + work[W_VALS + m]
-    return best
+    return _fold_max_nb(tab, work, candidate_melds_nb(hand, tab, work), 0, 0)
 
 
 @jit
@@ -314,17 +319,27 @@ def _store_packing_nb(used, melded_value, k, work):
 
 
 @jit_inline
-def _visit_packing_nb(used, melded_value, hand, allowed, total, watch, per_card, tab, work,
-                      best, watched, all_melded, stored):
+def _visit_discard_nb(tab, work, ctx, acc, used, melded_value, i, j, m):
     """Fold one packing into the best discard's running state (see best_discard_nb)."""
+    hand, allowed, total, watch = ctx
+    best, watched, all_melded = acc
     score = _shed_score_nb(used, melded_value, allowed, total, tab)
-    best = min(best, score)
     if used & watch:
         watched = min(watched, score)
-    all_melded |= used == hand
-    if per_card:
-        stored = _store_packing_nb(used, melded_value, stored, work)
-    return best, watched, all_melded, stored
+    return min(best, score), watched, all_melded | (used == hand)
+
+
+@jit_inline
+def _visit_discard_store_nb(tab, work, ctx, acc, used, melded_value, i, j, m):
+    """:func:`_visit_discard_nb`, keeping each packing for the per-card pass."""
+    best, watched, all_melded, stored = acc
+    best, watched, all_melded = _visit_discard_nb(
+        tab, work, ctx, (best, watched, all_melded), used, melded_value, i, j, m)
+    return best, watched, all_melded, _store_packing_nb(used, melded_value, stored, work)
+
+
+_fold_discard_nb = packing_fold(_visit_discard_nb)
+_fold_discard_store_nb = packing_fold(_visit_discard_store_nb)
 
 
 @jit
@@ -347,37 +362,16 @@ def best_discard_nb(hand, forbidden, watch, tab, work, per_card=False):
     n = candidate_melds_nb(hand, tab, work)
     if n > MAX_MELDS:
         raise ValueError("meld scratch buffers too small")
-    stored = 0
+    ctx = (hand, allowed, total, watch)
+    empty = _shed_score_nb(0, 0, allowed, total, tab)
     if per_card:
-        stored = _store_packing_nb(0, 0, stored, work)
-    best = _shed_score_nb(0, 0, allowed, total, tab)
-    watched = NO_SCORE
-    all_melded = False
-    for i in range(n):
-        mi = work[W_MELDS + i]
-        vi = work[W_VALS + i]
-        best, watched, all_melded, stored = _visit_packing_nb(
-            mi, vi, hand, allowed, total, watch, per_card, tab, work, best, watched,
-            all_melded, stored)
-        for j in range(i + 1, n):
-            mj = work[W_MELDS + j]
-            if mj & mi:
-                continue
-            mij = mi | mj
-            vij = vi + work[W_VALS + j]
-            best, watched, all_melded, stored = _visit_packing_nb(
-                mij, vij, hand, allowed, total, watch, per_card, tab, work, best, watched,
-                all_melded, stored)
-            for m in range(j + 1, n):
-                mm = work[W_MELDS + m]
-                if mm & mij == 0:
-                    best, watched, all_melded, stored = _visit_packing_nb(
-                        mij | mm, vij + work[W_VALS + m], hand, allowed, total, watch,
-                        per_card, tab, work, best, watched, all_melded, stored)
-    if per_card:
+        best, watched, all_melded, stored = _fold_discard_store_nb(
+            tab, work, n, ctx, (empty, NO_SCORE, False, _store_packing_nb(0, 0, 0, work)))
         if stored > MAX_NODES:
             raise ValueError("meld scratch buffers too small")
         _per_card_nb(total, allowed, stored, tab, work)
+    else:
+        best, watched, all_melded = _fold_discard_nb(tab, work, n, ctx, (empty, NO_SCORE, False))
     if best == NO_SCORE:
         return NO_DISCARD, -1, False, all_melded
     key = (-best) % KEY_SCALE
