@@ -6,8 +6,10 @@
 The upcard sets an Oklahoma hand's knock limit, and the knock chart has no cell for it.
 This finds the one-chart equilibrium E (memory2 card play), then lets a deviator pick
 its own best response to E for each knock-limit class (policy iteration on that class's
-hands only) and measures, on fresh duplicate deals, what the per-class deviation gains
-against E, next to one pooled best response (a single chart). If no class-by-class
+hands only, from 13/ranks-in-class times as many training hands, so each class meets
+as many hands as the pooled response meets in all) and measures, on fresh duplicate
+deals, what the per-class deviation gains against E, next to one pooled best response
+(a single chart). If no class-by-class
 deviation gains more than the pooled one (paired CI), E is as hard to exploit in the
 larger strategy space of "a chart per class" as in the one-chart space, so one chart
 suffices. Ace upcards (gin only) have no knock decisions and gain exactly 0.
@@ -70,9 +72,10 @@ def main() -> int:
     train = dict(passes=args.passes, start_chart=eq.average, n_jobs=args.jobs,
                  start=TRAIN_REGION + FRESH)
     pooled = best_response(base, me, rules, args.seed, args.hands, **train)
-    per_class = {name: best_response(base, me, rules, args.seed, args.hands, limits=lim,
+    per_class = {name: best_response(base, me, rules, args.seed,
+                                     args.hands * 13 // (high - low + 1), limits=(low, high),
                                      name=f"class{name}", **train)
-                 for name, lim in CLASSES.items()}
+                 for name, (low, high) in CLASSES.items()}
     ref = deal_points(me, me, rules, args.seed, args.deals, args.jobs, FRESH)
     limits = deal_limits(rules, args.seed, args.deals, FRESH)
     d_pooled = deal_points(with_chart(base, pooled.chart), me, rules, args.seed, args.deals,
