@@ -9,10 +9,10 @@ its own best response to E for each knock-limit class (policy iteration on that 
 hands only, from 13/ranks-in-class times as many training hands, so each class meets
 as many hands as the pooled response meets in all) and measures, on fresh duplicate
 deals, what the per-class deviation gains against E, next to one pooled best response
-(a single chart). If no class-by-class
-deviation gains more than the pooled one (paired CI), E is as hard to exploit in the
-larger strategy space of "a chart per class" as in the one-chart space, so one chart
-suffices. Ace upcards (gin only) have no knock decisions and gain exactly 0.
+(a single chart). If no class-by-class deviation gains more than the pooled one (paired
+CI), E is as hard to exploit in the larger strategy space of "a chart per class" as in
+the one-chart space, so one chart suffices. Ace upcards (gin only) have no knock
+decisions and gain exactly 0.
 """
 
 from __future__ import annotations
