@@ -208,7 +208,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
                   f"{value(f'player {p}', 'mean_score'):.1f}")
         return 0
     if args.players == 4:
-        print(head + f"team games to 125: ({args.a}, {args.b}) vs ({args.c}, {args.d})")
+        print(head + f"team games to {rules.team_target}: ({args.a}, {args.b}) vs "
+                     f"({args.c}, {args.d})")
         print(f"  team 1 wins {rate('team 1', 'p_wins')}; mean rounds "
               f"{value('team 1', 'mean_rounds'):.1f}")
         return 0
@@ -519,7 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
     gm.add_argument("--c", default="simple", help="third player's strategy (--players 3, 4)")
     gm.add_argument("--d", default="simple", help="fourth player's strategy (--players 4)")
     gm.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
-                    help="2 (default), 3 (dealer sits out), 4 (two teams to 125)")
+                    help="2 (default), 3 (dealer sits out), 4 (two teams, to the rules' "
+                         "team_target)")
     gm.add_argument("--system", choices=("standard", "hollywood", "multimatch"),
                     default="standard", help="scoring system for two players")
     gm.add_argument("--match-total", type=_positive_int, default=500,
