@@ -119,7 +119,19 @@ def test_draw_is_advised_when_drawn_is_omitted():
     assert set(table.action) == {"take", "stock"}
 
 
+@pytest.mark.parametrize("history", ["dealer:op up:7H", "dealer:me up:7H op:pass"])
+def test_the_upcard_offer_is_advised(history):
+    # The upcard makes a set of 7s and lets a king go: taking it must rate higher.
+    table = advise(hand="7S 7D 2C 3C 4C 9H 9S KD QS JD", history=history,
+                   opponent="memory2", rollouts=300, seed=2)
+    assert list(table.action) == ["take", "pass"] and table.recommended.iloc[0]
+    assert table.option.iloc[1] == "pass the upcard 7H"
+    assert table.expected_points.iloc[0] > table.expected_points.iloc[1]
+    assert not table.knock.any() and (table.deadwood == -1).all()
+
+
 @pytest.mark.parametrize("kwargs,match", [
+    ({"history": "dealer:op up:7H", "drawn": "7H"}, "omit --drawn to be advised on the offer"),
     ({"history": "dealer:me up:7H op:+7H op:-2C me:stock", "drawn": None},
      "give the card drawn"),
     ({"history": "dealer:me up:7H op:+7H op:-2C me:+2C", "drawn": "5H"},

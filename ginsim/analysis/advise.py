@@ -20,7 +20,7 @@ from ..simulator.advise import (
     shorthand_situation,
     situation_rollouts,
 )
-from ..simulator.advise_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE
+from ..simulator.advise_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..simulator.belief_nb import TEMPERATURE
 from ..simulator.limits import check_rollouts, check_seed
 from ..strategies.presets import Strategy
@@ -43,9 +43,10 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
     Each option is played in the same worlds, the advised player continuing with
     ``strategy`` and the opponent with ``opponent``. With ``drawn`` the options are the
     discards (and knocks); without it, the draw: take the pile's top card or draw from
-    the stock (then discard as ``strategy`` does).
+    the stock (then discard as ``strategy`` does), or at the upcard offer (a history
+    that stops there) take or pass the upcard.
 
-    One row per option: ``option`` (words), ``action`` (discard, knock, take, stock),
+    One row per option: ``option`` (words), ``action`` (discard, knock, take, stock, pass),
     ``discard``, ``knock``, ``deadwood`` (kept; -1 for draw options),
     ``expected_points`` (the advised player's points minus the opponent's, this hand)
     with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
@@ -97,10 +98,12 @@ def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood
     half = Z95 * net.std(axis=0, ddof=1) / np.sqrt(net.shape[0])
     kind = options[:, 0]
     action = np.where(kind == OPT_TAKE, "take", np.where(
-        kind == OPT_STOCK, "stock", np.where(options[:, 2] != 0, "knock", "discard")))
+        kind == OPT_STOCK, "stock", np.where(kind == OPT_PASS, "pass", np.where(
+            options[:, 2] != 0, "knock", "discard"))))
     discard = [format_cards([int(c)]) if k == OPT_DISCARD else ""
                for k, c in zip(kind, options[:, 1], strict=True)]
     words = {"take": "take the pile card {}", "stock": "draw from the stock",
+             "pass": "pass the upcard {}",
              "knock": "knock, discard {}", "discard": "discard {}"}
     option = [words[a].format(format_cards([int(c)]) if c >= 0 else "")
               for a, c in zip(action, options[:, 1], strict=True)]

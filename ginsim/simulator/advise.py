@@ -19,8 +19,15 @@ from ..game.history import parse_history
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules, brief
 from ..game.tables import card_tables
-from ..strategies.presets import Strategy
-from .advise_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, option_rollouts_nb, rollouts_nb
+from ..strategies.presets import Strategy, parse_strategy
+from .advise_nb import (
+    OPT_DISCARD,
+    OPT_PASS,
+    OPT_STOCK,
+    OPT_TAKE,
+    option_rollouts_nb,
+    rollouts_nb,
+)
 from .belief import knock_limit_of, sample_beliefs
 from .belief_nb import TEMPERATURE
 from .engine import seat_params
@@ -88,6 +95,14 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
                     passed, stock_left, buried)
 
 
+def _plain(*strategies: str | Strategy) -> None:
+    """Rollouts play on with plain strategies; an mc player there is refused."""
+    for s in strategies:
+        if parse_strategy(s).preset == "mc":
+            raise ValueError("the advisor's rollouts play on with plain strategies, not mc "
+                             "(mc itself is rollouts: use it with simulate or play_games)")
+
+
 def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
                   pass_weight: float = PASS_WEIGHT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sample ``rollouts`` worlds: (opponent hand masks, stocks [w, stock_left] top first,
@@ -136,6 +151,7 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
                  rules: Rules, rollouts: int, seed: int
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(options, kept deadwood, net points [world, option], flags [world, option])."""
+    _plain(strategy, opponent)
     seed = check_seed(seed)
     rollouts = check_rollouts(rollouts)
     rules = Rules.coerce(rules)
@@ -176,6 +192,7 @@ class Situation:
     stocks: np.ndarray  # [world, stock_left], top first
     ess: float
     particles: int
+    offer: int = -1  # at the upcard offer: 1 if seat a deals, 0 if not; else -1
 
 
 def _pile_and_stocks(opp: np.ndarray, unseen: int, stock_left: int, rng: np.random.Generator
@@ -199,9 +216,9 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     if hist.to_move != 0:
         raise ValueError("the history must end with me to move (the advisor advises 'me'); "
                          "it ends with op to move")
-    if hist.first_turn:
-        raise ValueError("the history stops at the upcard offer; give the hand from the "
-                         "first draw on (advice on the upcard offer itself is not supported)")
+    if hist.first_turn and drawn:
+        raise ValueError("the history stops at the upcard offer: omit --drawn to be advised "
+                         "on the offer, or add me:+CARD to the history if you took it")
     cards = parse_cards(hand)
     if len(cards) != 10:
         raise ValueError(f"hand must hold 10 cards before the draw, got {len(cards)}")
@@ -253,7 +270,8 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     public = np.array([hist.taken[0], hist.taken[1], hist.discarded[0], hist.discarded[1],
                        hist.passed[0], hist.passed[1]], dtype=np.int64)
     return Situation(mine, forbidden, list(hist.pile), public, knock_limit_of(hist, rules),
-                     opp, stocks, beliefs.ess, rollouts)
+                     opp, stocks, beliefs.ess, rollouts,
+                     int(hist.dealer == 0) if hist.first_turn else -1)
 
 
 def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,
@@ -304,7 +322,12 @@ def draw_position(hand: str, pile: str, opponent_took: str, opponent_passed: str
 
 def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
     """Options ``(kind, card, knock, kept deadwood)``: every legal discard (and knock)
-    with 11 cards; take the pile card or draw from the stock with 10."""
+    with 11 cards; take the pile card or draw from the stock with 10; take or pass the
+    upcard at the offer."""
+    if situation.offer >= 0:
+        up = situation.pile[-1]
+        return np.array([(OPT_TAKE, up, 0, 0), (OPT_PASS, up, situation.offer, 0)],
+                        dtype=np.int64)
     if len(situation.hand) == 10:
         rows = [(OPT_TAKE, situation.pile[-1], 0, 0)] if situation.pile else []
         rows.append((OPT_STOCK, -1, 0, 0))
@@ -320,6 +343,7 @@ def situation_rollouts(situation: Situation, strategy: str | Strategy,
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(options, net points [world, option], flags [world, option]); every option of
     :func:`situation_options` unless ``options`` are given."""
+    _plain(strategy, opponent)
     if options is None:
         options = situation_options(situation, rules)
     options = np.ascontiguousarray(options, dtype=np.int64)

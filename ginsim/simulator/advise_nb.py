@@ -10,6 +10,7 @@ from ..game.scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
 from ..game.state import (
     RES_KNOCKER,
     RES_OUTCOME,
+    ST_DEALER,
     ST_DECK,
     ST_DISCARDED,
     ST_ENDING,
@@ -22,7 +23,9 @@ from ..game.state import (
     ST_PLANNED,
     ST_POS,
     ST_TAKEN,
+    ST_UPCARD,
 )
+from .mc_nb import pass_on_nb
 from .phases_nb import (
     apply_discard_nb,
     clear_position_nb,
@@ -92,6 +95,7 @@ def rollouts_nb(seed, hand11, piles, took, passed, knock_limit, opp_hands, stock
 OPT_DISCARD = 0  # discard options[o, 1], knocking if options[o, 2]
 OPT_TAKE = 1  # take the pile's top card, then discard as the strategy does
 OPT_STOCK = 2  # draw from the stock, then discard as the strategy does
+OPT_PASS = 3  # decline the upcard offer options[o, 1] (options[o, 2] = 1: seat a deals)
 
 
 @jit
@@ -107,6 +111,12 @@ def set_public_nb(hs, public):
 @jit
 def play_option_nb(hs, kind, card, knock, kept, params, rules, tab, rng, trace):
     """Play option ``kind`` for seat a in the world in ``hs`` to the end and score it."""
+    if kind == OPT_PASS:
+        hs[ST_UPCARD] = card
+        hs[ST_DEALER] = 0 if knock else 1
+        pass_on_nb(hs, 0, params, rules, tab, rng, trace)
+        showdown_nb(hs, rules, tab)
+        return
     if kind == OPT_DISCARD:
         apply_discard_nb(hs, 0, card, kept, knock, False, rules)
     else:
