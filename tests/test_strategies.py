@@ -20,7 +20,7 @@ def test_spec_strings():
     ("simple:t=-1", "whole number"),
     ("simple:t", "write key=value"),
     ("simple:kind=clever", "choose one of deadwood, random"),
-    ("", "spec string"),
+    ("", "preset name like .simple. or a spec"),
 ])
 def test_bad_specs(spec, match):
     with pytest.raises(ValueError, match=match):

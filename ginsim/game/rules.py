@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .specs import brief, spec_items, split_spec
+
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
 NEXT_DEALER_MODES = ("loser", "winner", "alternate")
@@ -70,13 +72,6 @@ R_MAHJONG = 12  # Mahjong gin (§8.8): multi-card pile takes, melds on the table
 R_MJ_DISCARD_OUT = 13  # Mahjong: going out needs a final discard
 R_MJ_FINAL_MELD = 14  # Mahjong: the loser melds its hand before its cards are counted
 R_SIZE = 15
-
-
-def brief(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` on one line and at most ``limit`` characters, for error messages
-    that quote what the caller passed (a DataFrame's repr spans many lines)."""
-    text = " ".join(repr(value).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> None:
@@ -341,20 +336,13 @@ def parse_rules(spec: str) -> Rules:
     (``layoff=melds_first``), ``big_gin_bonus=none``. ValueError names the unknown
     preset or field, or the bad value and what the field takes.
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"rules are a preset name like 'modern' or a spec like "
-                         f"'modern:knock_limit=8', got {brief(spec)}")
-    text = spec.strip()
-    if len(text) > MAX_RULES_SPEC_CHARS:
-        raise ValueError(f"a rules spec is at most {MAX_RULES_SPEC_CHARS} characters, got "
-                         f"{len(text):,}")
-    name, _, rest = text.partition(":")
-    rules = Rules.preset(name.strip())
+    name, items, text = split_spec(spec, "rules", "modern:knock_limit=8",
+                                   MAX_RULES_SPEC_CHARS)
+    rules = Rules.preset(name)
     names = [f.name for f in fields(Rules)]
     changes: dict[str, Any] = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        key, eq, value = (part.strip() for part in item.partition("="))
-        if not eq or not (value or key == "double_suits"):  # no suit doubles: empty
+    for item, key, value in spec_items(items):
+        if value is None or not (value or key == "double_suits"):  # no suit doubles: empty
             raise ValueError(f"bad item {brief(item)} in rules {brief(text)}: write "
                              f"field=value, e.g. knock_limit=8")
         if key not in names:

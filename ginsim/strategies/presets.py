@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..game.rules import brief
+from ..game.specs import brief, spec_items, split_spec
+from .charts import load_chart
 from .params import KIND_MC, MC_PARAMETERS, P_BASE, PARAMETERS, Parameter, default_vector
 
 Value = tuple[float, ...]
@@ -138,10 +139,8 @@ def _numeric(text: str) -> bool:
 
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
     overrides: dict[str, Value] = {}
-    for item in filter(None, (s.strip() for s in text.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or not value.strip():
+    for item, key, value in spec_items(text):
+        if not value:
             raise ValueError(f"bad parameter {brief(item)} in strategy {brief(spec)}: write "
                              f"key=value")
         if key not in _ALIASES:
@@ -149,14 +148,12 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
                              f"parameters are {', '.join(PARAMETERS)}")
         param = _ALIASES[key]
         if param.name in ("rollout", "model"):
-            overrides[param.name] = _nested_vector(param.name, value.strip(), spec)
+            overrides[param.name] = _nested_vector(param.name, value, spec)
             continue
         if param.name == "chart" and not _numeric(value):
-            from .charts import load_chart
-
-            overrides["grid"] = load_chart(value.strip()).grid
+            overrides["grid"] = load_chart(value).grid
             continue
-        overrides[param.name] = _parse_value(param, value.strip(), spec)
+        overrides[param.name] = _parse_value(param, value, spec)
     return overrides
 
 
@@ -177,19 +174,11 @@ def parse_strategy(spec: str | Strategy) -> Strategy:
     """
     if isinstance(spec, Strategy):
         return spec
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a strategy is a spec string like 'simple' or 'simple:t=6', "
-                         f"got {brief(spec)}")
-    text = spec.strip()
-    if len(text) > MAX_SPEC_CHARS:
-        raise ValueError(f"a strategy spec is at most {MAX_SPEC_CHARS} characters, got "
-                         f"{len(text):,}")
-    name, _, rest = text.partition(":")
-    name = name.strip()
+    name, items, text = split_spec(spec, "strategy", "simple:t=6", MAX_SPEC_CHARS)
     if name not in PRESETS:
         raise ValueError(f"unknown strategy {brief(name)}: choose one of {', '.join(PRESETS)} "
                          f"(see `ginsim strategies`)")
-    return Strategy(spec=text, preset=name, overrides=_parse_items(rest, text))
+    return Strategy(spec=text, preset=name, overrides=_parse_items(items, text))
 
 
 def strategy_vector(spec: str | Strategy) -> np.ndarray:
