@@ -175,3 +175,22 @@ def test_every_chart_states_its_rules_and_sample_size(report_dir):
     for alt in alts:
         assert "n = " in alt, alt
         assert "rules" in alt, alt
+
+
+def test_spec_rules_and_the_study_parameters_are_named(report_dir):
+    """Rules given as a spec are named by it (never 'custom'); the undercut text names
+    the baseline run the study played, not a fixed one."""
+    import dataclasses
+
+    from ginsim import Rules
+    from ginsim.reports.study_report import report_spec
+
+    _, results = report_dir
+    rules = Rules.coerce("modern:undercut_bonus=10")
+    spec = report_spec([dataclasses.replace(results[0], rules=rules)])
+    figures = [s.figure for s in spec.sections if s.figure is not None] + [spec.card]
+    words = " ".join(t.get_text() for fig in figures for t in fig.texts
+                     ) + " ".join(ax.get_title() for ax in spec.card.axes)
+    assert "modern:undercut_bonus=10" in words and "custom" not in words
+    under = next(s for s in spec.sections if s.title == "How often a knock is undercut")
+    assert under.text.startswith("Of knocks by `simple:knock=10` against `simple`,")

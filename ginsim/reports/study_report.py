@@ -86,9 +86,12 @@ def knock_sections(result: StudyResult) -> list[Section]:
         "knock_chart", chart, "knock_chart"))
     under = t["undercut_by_deadwood"]
     worst = under.loc[under.rate.idxmax()]
+    # The study's baseline run: the highest threshold against the first opponent.
+    knocker = f"simple:knock={int(sweep.threshold.max())}"
+    opponent = sweep.opponent.iloc[0]
     sections.append(Section(
         "How often a knock is undercut",
-        f"Of knocks by `simple` against `simple` (knock at 10), the undercut rate climbs "
+        f"Of knocks by `{knocker}` against `{opponent}`, the undercut rate climbs "
         f"with the knocker's deadwood, to {_pct(worst.rate)} at {int(worst.deadwood)} "
         f"(95% CI {_pct(worst.low)} to {_pct(worst.high)}, {int(worst.n):,} knocks).",
         undercut_chart(under), "undercut_by_deadwood", under, "undercut_by_deadwood"))
@@ -107,7 +110,7 @@ def knock_sections(result: StudyResult) -> list[Section]:
                       y_label="Own knock threshold", unit="deals"),
         "threshold_matrix", matrix, "threshold_matrix"))
     sections.append(Section(
-        "How hands end", "Outcome shares for `simple` against `simple`.",
+        "How hands end", f"Outcome shares for `{knocker}` against `{opponent}`.",
         outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"], "outcome_mix"))
     sections.append(Section(
         "Hand length", "Draws per hand (both players, a taken upcard included).",
@@ -200,7 +203,7 @@ def card_figure(result: StudyResult):
     advice, rules = result.advice, result.rules or Rules()
     if advice is None:
         return None
-    name = rules.name()
+    name = rules.spec()
     limit = ("knock limit from the upcard" if rules.oklahoma
              else f"knock at {rules.knock_limit} or less")
     tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
@@ -228,7 +231,7 @@ def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
         part = SECTIONS[result.name](result)
         if i > 0 and part:
             part[0].text = f"{result.answer}\n\n{part[0].text}"
-        rules_note = (f"rules: {result.rules.name()}" if result.rules is not None else "")
+        rules_note = (f"rules: {result.rules.spec()}" if result.rules is not None else "")
         if result.name == "variants":
             rules_note = "rules: each bar's preset"
         for section in part:

@@ -49,6 +49,10 @@ _FIELDS = {
     "target": "Game ends at", "next_dealer": "Next hand dealt by", "game_bonus": "Game bonus",
     "box_bonus": "Box bonus per hand won", "shutout": "Shutout",
     "shutout_bonus": "Shutout bonus", "oklahoma_boxes": "Oklahoma extra boxes",
+    "team_target": "Team game (four players) ends at",
+    "match_hand_points": "Multi-match: match points per hand won",
+    "match_bonus": "Multi-match: match points per match won",
+    "match_shutout_bonus": "Multi-match: extra match points for a shutout",
 }
 _CHOICES = {
     "layoff": {"optimal": "the best possible (exact minimum)",
@@ -79,7 +83,7 @@ def rules_table(rules: Rules) -> pd.DataFrame:
             text = "yes" if value else "no"
         elif key in _CHOICES:
             text = _CHOICES[key].get(value, str(value))
-        elif key == "target":
+        elif key in ("target", "team_target"):
             text = f"{value} points"
         else:
             text = str(value)
