@@ -132,6 +132,8 @@ def test_the_upcard_offer_is_advised(history):
 
 @pytest.mark.parametrize("kwargs,match", [
     ({"history": "dealer:op up:7H", "drawn": "7H"}, "omit --drawn to be advised on the offer"),
+    ({"history": "dealer:op up:7H", "model": "mc"}, "not mc"),
+    ({"history": "dealer:op up:QH", "strategy": "mc:rollouts=2"}, "not mc"),
     ({"history": "dealer:me up:7H op:+7H op:-2C me:stock", "drawn": None},
      "give the card drawn"),
     ({"history": "dealer:me up:7H op:+7H op:-2C me:+2C", "drawn": "5H"},

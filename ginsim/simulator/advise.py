@@ -96,11 +96,12 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
 
 
 def _plain(*strategies: str | Strategy) -> None:
-    """Rollouts play on with plain strategies; an mc player there is refused."""
+    """Rollouts and the belief's model are plain strategies; an mc player is refused."""
     for s in strategies:
         if parse_strategy(s).preset == "mc":
-            raise ValueError("the advisor's rollouts play on with plain strategies, not mc "
-                             "(mc itself is rollouts: use it with simulate or play_games)")
+            raise ValueError("the advisor plays on and models the opponent with plain "
+                             "strategies, not mc (mc itself is rollouts: use it with simulate "
+                             "or play_games)")
 
 
 def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
@@ -212,6 +213,7 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     """Check a hand against a history (appending seat a's draw when ``drawn`` is given
     and the history stops before it), then sample ``rollouts`` worlds from the
     posterior over the opponent's hand."""
+    _plain(model)
     hist = parse_history(history, rules)
     if hist.to_move != 0:
         raise ValueError("the history must end with me to move (the advisor advises 'me'); "
