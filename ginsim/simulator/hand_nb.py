@@ -16,7 +16,9 @@ from ..game.state import (
     RES_DEFENDER_DEADWOOD,
     RES_KNOCKER,
     RES_KNOCKER_DEADWOOD,
+    RES_MAX_PILE_TAKE,
     RES_OUTCOME,
+    RES_PILE_CARDS,
     RES_POINTS,
     RES_STOCK_LEFT,
     ST_DECK,
@@ -90,6 +92,8 @@ def record_hand_nb(out, k, hand_id, dealer, hs):
     out[k].upcard = hs[ST_UPCARD]
     out[k].knock_limit = hs[ST_KNOCK_LIMIT]
     out[k].multiplier = hs[ST_MULTIPLIER]
+    out[k].max_pile_take = hs[RES_MAX_PILE_TAKE]
+    out[k].pile_cards_taken = hs[RES_PILE_CARDS]
 
 
 @jit

@@ -59,6 +59,7 @@ from .params import (
     P_DANGER_WEIGHT,
     P_DRAW,
     P_KIND,
+    P_LAY,
     P_MEMORY,
     P_OUTS_WEIGHT,
 )
@@ -75,12 +76,6 @@ SUFFIX = W_VAL + STACK  # SUFFIX + i: every card of candidates i, i+1, ... (the 
 COUNT_SCALE = 64  # a plan's score: (value laid + discard value) * 64 + cards leaving
 INFEASIBLE = -1
 NO_LIMIT = 1 << 30  # best_plan_nb's default ``beat``: every legal plan counts
-LAY_FORMED = 0  # TODO params
-
-
-@jit
-def lay_mode_nb(params, seat):
-    return LAY_FORMED
 
 
 @jit
@@ -377,9 +372,10 @@ def memory_discard_nb(params, seat, free, allowed, hs, tab):
 def plan_turn_nb(params, seat, hs, rules, tab, rng):
     """After the draw: what ``seat`` lays and discards. Returns ``(discard, out)``.
 
-    The exact best plan decides whether the player can go out; if it cannot, lay
-    policy ``formed`` lays every meld and extension of the plan now, ``out`` lays only
-    what a multi-card take obliges (the opponent gets no new places to lay off). The
+    The exact best plan decides whether the player can go out; if it cannot, it lays
+    every meld and extension of the plan once the opponent holds at most ``lay`` cards,
+    and before that only what a multi-card take obliges (held melds give the opponent
+    no places to lay off, but count against the holder if the opponent goes out). The
     discard is the plan's (highest value free card), memory's choice among the free
     cards, or for the random family a random free one. The cards to lay are left at
     ``hs[PLAN_N]``/``hs[PLAN:]``.
@@ -394,7 +390,7 @@ def plan_turn_nb(params, seat, hs, rules, tab, rng):
     out = popcount_nb(hand & ~used) <= 1 and (discard >= 0 or hand & ~used == 0)
     if out:
         return discard, True
-    if lay_mode_nb(params, seat) != LAY_FORMED:
+    if popcount_nb(hs[ST_HAND + 1 - seat]) > params[seat, P_LAY]:
         kept = 0
         for j in range(hs[PLAN_N]):
             i = hs[PLAN + j]

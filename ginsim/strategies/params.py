@@ -46,7 +46,9 @@ GRID_BUCKET_WIDTH = 4
 GRID_DEADWOOD = 10
 GRID_TAKEN = 3
 GRID_CELLS = GRID_BUCKETS * GRID_DEADWOOD * GRID_TAKEN
-P_BASE = P_GRID + GRID_CELLS  # what the policy kernel reads: a plain strategy's vector
+P_LAY = P_GRID + GRID_CELLS  # Mahjong gin: lay melds once the opponent holds <= this many
+LAY_AT_ONCE = 52  # P_LAY's default: lay every meld as soon as it is formed
+P_BASE = P_LAY + 1  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
@@ -158,6 +160,10 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("oracle", P_MC_ORACLE, (0,),
                   "mc diagnostic: 1 hands the belief the opponent's true cards (cheats)",
                   high=1),
+        Parameter("lay", P_LAY, (LAY_AT_ONCE,),
+                  "Mahjong gin: lay melds and extensions only once the opponent holds at "
+                  "most this many cards (before that, only what a multi-card take obliges); "
+                  "52 lays each as soon as it is formed", high=52),
         Parameter("rollout", P_MC_ROLLOUT, (0,) * P_BASE,
                   "mc: how the mc player plays on inside rollouts, a strategy spec with ';' "
                   "between its own parameters (rollout=memory2:knock=8;undercut=1)",
