@@ -12,7 +12,6 @@ from reference import card_value, is_meld, parse, ref_min_deadwood
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
     ENDING_KNOCK,
-    FULL_DECK,
     HS_SIZE,
     POSITION_END,
     POSITION_START,
@@ -322,3 +321,24 @@ def test_standard_play_counts_one_card_a_take():
     takes = np.bincount(trace[trace[:, 3] == 1][:, 0], minlength=300)
     assert np.array_equal(rec["pile_cards_taken"], takes)
     assert np.array_equal(rec["max_pile_take"], np.minimum(takes, 1))
+
+
+@pytest.mark.parametrize("lay,laid", [(52, True), (3, False)])
+def test_lay_holds_melds_until_the_opponent_is_down_to_that_many_cards(lay, laid):
+    hs = position("4H 5H 6H KC QD 9S 2C 8D 7C JD", "AS AD AC 3S 4S 5C 6C 9D 9C KD", "TS")
+    params = seat_params(f"simple:lay={lay}", "simple")
+    rng = np.zeros(3, dtype=np.uint64)
+    play_turn_nb(hs, 0, True, params, packed(), TAB, rng, NO_TRACE)
+    assert (hs[ST_TABLE_N] == 1 and hs[ST_TABLE] == mask("4H 5H 6H")) == laid
+    assert (int(hs[ST_HAND]) & mask("4H 5H 6H") == 0) == laid
+    assert_conserved(hs)
+
+
+def test_pile_takes_are_worth_points():
+    """A fixed-seed statistic: over duplicate deals, simple (which buys from the pile)
+    beats the same player that never takes from the pile by several points a hand."""
+    rec, _ = play_records("simple", "simple:draw=never", stop=2000, seed=11, rules=RULES,
+                          duplicate=True)
+    diff = (rec["points_a"].astype(float) - rec["points_b"])
+    assert diff.mean() - 2 * diff.std() / np.sqrt(len(diff)) > 5
+    assert (rec["max_pile_take"] > 1).mean() > 0.2
