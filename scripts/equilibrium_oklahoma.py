@@ -1,18 +1,19 @@
 """Oklahoma: does one knock chart suffice, or does each knock-limit class need its own?
 
     python scripts/equilibrium_oklahoma.py [--hands N] [--iterations K] [--seed S]
-        [--deals N] [--jobs J]
+        [--br-hands N] [--deals N] [--jobs J]
 
 The upcard sets an Oklahoma hand's knock limit, and the knock chart has no cell for it.
 This finds the one-chart equilibrium E (memory2 card play), then lets a deviator pick
 its own best response to E for each knock-limit class (policy iteration on that class's
-hands only, from 13/ranks-in-class times as many training hands, so each class meets
-as many hands as the pooled response meets in all) and measures, on fresh duplicate
-deals, what the per-class deviation gains against E, next to one pooled best response
-(a single chart). If no class-by-class deviation gains more than the pooled one (paired
-CI), E is as hard to exploit in the larger strategy space of "a chart per class" as in
-the one-chart space, so one chart suffices. Ace upcards (gin only) have no knock
-decisions and gain exactly 0.
+hands only) and measures, on fresh duplicate deals, what the per-class deviation gains
+against E, next to one pooled best response (a single chart). All best responses train
+on the same ``--br-hands`` hands, so the pooled one has, for every class, exactly the
+evidence that class's own response has: a difference comes from the class alone. If
+no class-by-class deviation gains more than the pooled one (paired CI), E is as hard
+to exploit in the larger strategy space of "a chart per class" as in the one-chart
+space, so one chart suffices. Ace upcards (gin only) have no knock decisions and gain
+exactly 0.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=60_000)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--br-hands", type=int, default=240_000)
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=1)
@@ -71,11 +73,10 @@ def main() -> int:
     me = with_chart(base, eq.average)
     train = dict(passes=args.passes, start_chart=eq.average, n_jobs=args.jobs,
                  start=TRAIN_REGION + FRESH)
-    pooled = best_response(base, me, rules, args.seed, args.hands, **train)
-    per_class = {name: best_response(base, me, rules, args.seed,
-                                     args.hands * 13 // (high - low + 1), limits=(low, high),
+    pooled = best_response(base, me, rules, args.seed, args.br_hands, **train)
+    per_class = {name: best_response(base, me, rules, args.seed, args.br_hands, limits=lim,
                                      name=f"class{name}", **train)
-                 for name, (low, high) in CLASSES.items()}
+                 for name, lim in CLASSES.items()}
     ref = deal_points(me, me, rules, args.seed, args.deals, args.jobs, FRESH)
     limits = deal_limits(rules, args.seed, args.deals, FRESH)
     d_pooled = deal_points(with_chart(base, pooled.chart), me, rules, args.seed, args.deals,
