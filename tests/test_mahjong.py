@@ -46,6 +46,7 @@ from ginsim.simulator.mahjong_nb import (
     ERR_MUST_LAY,
     ERR_NOT_MELD,
     ERR_NOT_OUT,
+    ERR_STUCK,
     OK,
     deal_mahjong_nb,
     discard_nb,
@@ -128,7 +129,7 @@ def test_a_multi_card_take_lays_its_lowest_card():
     # The pile, top first: 8S 3H 5H (the source's example); 5H is the lowest card taken.
     hs = position("4H 6H KC QD 9S 2C 2D 7C JD TS", "AS AD AC 3S 4S 5C 6C 9D 9C KD",
                   "5H 3H 8S")
-    assert take_pile_nb(hs, 0, 3, TAB) == OK
+    assert take_pile_nb(hs, 0, 3, packed(), TAB) == OK
     assert int(hs[ST_HAND]) == mask("4H 6H KC QD 9S 2C 2D 7C JD TS 5H 3H 8S")
     assert hs[ST_PILE_LEN] == 0 and hs[ST_PILE_MASK] == 0
     assert hs[ST_MUST_LAY] == mask("5H") and hs[ST_FORBIDDEN] == mask("5H 3H 8S")
@@ -145,16 +146,27 @@ def test_a_take_whose_lowest_card_cannot_be_laid_is_refused():
     hs = position("KC QD 9S 2C 2D 7C JD TS 4D 8D", "AS AD AC 3S 4S 5C 6C 9D 9C KD",
                   "5H 3H 8S")
     before = hs[POSITION_START:POSITION_END].copy()
-    assert take_pile_nb(hs, 0, 3, TAB) == ERR_LOWEST
-    assert take_pile_nb(hs, 0, 2, TAB) == ERR_LOWEST  # 3H is no better
+    assert take_pile_nb(hs, 0, 3, packed(), TAB) == ERR_LOWEST
+    assert take_pile_nb(hs, 0, 2, packed(), TAB) == ERR_LOWEST  # 3H is no better
     assert np.array_equal(hs[POSITION_START:POSITION_END], before)
     # The top card alone carries no obligation; a table meld can take the lowest card.
-    assert take_pile_nb(hs, 0, 1, TAB) == OK and hs[ST_MUST_LAY] == 0
+    assert take_pile_nb(hs, 0, 1, packed(), TAB) == OK and hs[ST_MUST_LAY] == 0
     hs = position("KC QD 9S 2C 2D 7C JD TS 4D 8D", "AS AD AC 3S 4S 5C 6C 9D",
                   "5H 3H 8S", table=("6H 7H 8H", "9C TC JC"))
-    assert take_pile_nb(hs, 0, 3, TAB) == OK
+    assert take_pile_nb(hs, 0, 3, packed(), TAB) == OK
     assert extend_meld_nb(hs, 0, 0, mask("5H"), TAB) == OK
     assert discard_nb(hs, 0, parse("KC")[0], packed()) >= 0
+
+
+def test_a_take_that_leaves_no_legal_discard_is_refused():
+    # 4H 6H take 5H (the lowest) and KS: once 4H 5H 6H are down only KS, just taken, is
+    # left, and it may not be discarded.
+    hs = position("4H 6H", "AS AD AC 3S 4S 5C 6C 9D 9C KD", "5H KS")
+    assert take_pile_nb(hs, 0, 2, packed(), TAB) == ERR_STUCK
+    free = RULES.with_(mahjong_discard_to_go_out=False).packed()
+    assert take_pile_nb(hs, 0, 2, free, TAB) == ERR_STUCK  # KS cannot be laid either
+    hs = position("4H 6H 9C", "AS AD AC 3S 4S 5C 6C 9D KC KD", "5H KS")
+    assert take_pile_nb(hs, 0, 2, packed(), TAB) == OK
 
 
 def test_the_opponents_melds_are_extended():

@@ -59,6 +59,7 @@ from ..game.state import (
 from ..strategies.mahjong_nb import (
     PLAN,
     PLAN_N,
+    best_plan_nb,
     can_lay_nb,
     is_meld_nb,
     plan_turn_nb,
@@ -83,8 +84,9 @@ ERR_SLOT = 5  # no such meld on the table
 ERR_MUST_LAY = 6  # the lowest card of this turn's multi-card take is still in hand
 ERR_FORBIDDEN = 7  # a card taken from the pile this turn cannot be discarded
 ERR_NOT_OUT = 8  # going out without a discard: cards left, or the rules want a discard
+ERR_STUCK = 9  # after the take no way to lay its lowest card and still discard remains
 ERRORS = ("ok", "depth", "lowest", "not held", "not a meld", "slot", "must lay",
-          "forbidden", "not out")
+          "forbidden", "not out", "stuck")
 
 
 @jit
@@ -105,10 +107,12 @@ def table_mask_nb(hs):
 
 
 @jit
-def take_pile_nb(hs, seat, depth, tab):
+def take_pile_nb(hs, seat, depth, rules, tab):
     """``seat`` takes the top ``depth`` cards of the pile (a draw). With two or more,
     the lowest must be laid this turn, so a take whose lowest card cannot be laid
-    from the hand and the cards taken (or onto the table) is refused."""
+    from the hand and the cards taken (or onto the table) is refused, and so is one
+    that leaves no legal way to finish the turn (laying it, then discarding a card not
+    taken, or going out)."""
     n = hs[ST_PILE_LEN]
     if depth < 1 or depth > n:
         return ERR_DEPTH
@@ -116,8 +120,13 @@ def take_pile_nb(hs, seat, depth, tab):
     cards = 0
     for i in range(n - depth, n):
         cards |= 1 << hs[ST_PILE + i]
-    if depth > 1 and not can_lay_nb(hs[ST_HAND + seat] | cards, low, hs, tab):
+    hand = hs[ST_HAND + seat]
+    if depth > 1 and not can_lay_nb(hand | cards, low, hs, tab):
         return ERR_LOWEST
+    must = (1 << low) if depth > 1 else 0
+    if best_plan_nb(hand | cards, hand, must, True, rules[R_MJ_DISCARD_OUT] != 0, hs,
+                    tab)[0] < 0:
+        return ERR_STUCK
     take_pile_top_nb(hs, seat)  # the top card: a draw and a take
     for _ in range(depth - 1):
         hs[ST_PILE_LEN] -= 1
@@ -125,7 +134,7 @@ def take_pile_nb(hs, seat, depth, tab):
     hs[ST_HAND + seat] |= cards
     hs[ST_TAKEN + seat] |= cards
     hs[ST_FORBIDDEN] = cards
-    hs[ST_MUST_LAY] = (1 << low) if depth > 1 else 0
+    hs[ST_MUST_LAY] = must
     hs[ST_PILE_CARDS] += depth
     hs[ST_MAX_PILE_TAKE] = max(hs[ST_MAX_PILE_TAKE], depth)
     return OK
@@ -215,7 +224,7 @@ def play_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
         if depth > 0:
             if hs[ST_TURNS] == 0:
                 hs[ST_UPCARD_TAKEN] = 1
-            if take_pile_nb(hs, seat, depth, tab) != OK:
+            if take_pile_nb(hs, seat, depth, rules, tab) != OK:
                 raise ValueError("a strategy chose an illegal pile take")
         else:
             top = pile_top_nb(hs)
