@@ -1,8 +1,10 @@
 """Check the shipped ``equilibrium`` preset: no preset or knock threshold exploits it
-(issue 11, item 7), and what the folk advice costs against it and against its own best
-response (item 5).
+(issue 11, item 7), what the folk advice costs against it and against its own best
+response (item 5), and what best responses to it trained on more hands than the
+equilibrium's own (``--adversary-hands``) gain on fresh deals.
 
     python scripts/check_equilibrium.py [--deals N] [--br-hands N] [--seed S]
+        [--adversary-hands N,N,...]
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import pandas as pd
 
 from ginsim.analysis.equilibrium import candidate_gains
 from ginsim.game.rules import Rules
-from ginsim.simulator.response import best_response, paired_gain, with_chart
+from ginsim.simulator.response import TRAIN_REGION, best_response, paired_gain, with_chart
+from ginsim.strategies.charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CANDIDATES = ([f"memory2:knock={t}" for t in range(11)]
@@ -30,6 +33,7 @@ def main() -> int:
     parser.add_argument("--br-hands", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--adversary-hands", default="150000,450000")
     args = parser.parse_args()
     rules = Rules()
     pd.set_option("display.width", 200)
@@ -52,6 +56,15 @@ def main() -> int:
                                                 f"{own.high:+.3f})"})
         print(rows[-1], flush=True)
     print(pd.DataFrame(rows).to_string(index=False))
+    eq = parse_strategy("equilibrium")
+    for hands in (int(h) for h in args.adversary_hands.split(",") if h.strip()):
+        br = best_response("memory2", eq, rules, args.seed, hands, passes=3,
+                           start_chart=load_chart("equilibrium"), n_jobs=args.jobs,
+                           start=TRAIN_REGION + 5 * 10**9)
+        g = paired_gain(with_chart("memory2", br.chart), eq, eq, eq, rules, args.seed,
+                        args.deals, args.jobs, start=6 * 10**9)
+        print(f"best response trained on {hands:,} hands gains {g.mean:+.3f} "
+              f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals", flush=True)
     return 0
 
 
