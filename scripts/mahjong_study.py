@@ -4,8 +4,12 @@ For simple vs simple and memory2 vs memory2 (duplicate deals, seats swapped), pr
 under each rule set: gin rate (under Mahjong gin, going out), dead-hand rate, draws per
 hand, the share of hands with a multi-card pile take, the largest take seen, and mean
 points per hand (both players together), each with its 95% interval (Wilson for rates,
-normal for means).
-Run: python scripts/mahjong_study.py --hands 1000000
+normal for means). With ``--lay K ...`` it then plays each strategy holding its melds
+until the opponent is down to K cards (``lay=K``) against itself laying at once, and
+prints the net points per hand (duplicate deals). Those hands go through
+``play_records``: a held hand can be charged over 100 points, beyond the run
+aggregates' deadwood bins.
+Run: python scripts/mahjong_study.py --hands 1000000 --lay 0 3 6
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import time
 
 from ginsim.analysis.intervals import mean_interval, wilson_interval
 from ginsim.analysis.sweeps import play_pairs
+from ginsim.simulator.engine import play_records
 
 PAIRS = ("simple", "memory2")
 VARIANTS = ("modern", "mahjong")
@@ -39,6 +44,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--strategies", nargs="+", default=list(PAIRS),
                         help="each plays itself (any strategy spec)")
+    parser.add_argument("--lay", type=int, nargs="*", default=[],
+                        help="lay thresholds to compare with laying at once")
     args = parser.parse_args()
     print(f"{args.hands:,} hands per row (duplicate deals), seed {args.seed}; "
           "value [95% CI]")
@@ -57,6 +64,13 @@ def main() -> None:
                   f"{mean(frame.turns.to_numpy()):>22} {rate(frame.max_pile_take > 1):>26} "
                   f"{int(frame.max_pile_take.max()):>4} {mean(points):>22}")
         print(f"  ({time.perf_counter() - t:.0f} s)")
+    for strategy in args.strategies if args.lay else ():
+        for k in args.lay:
+            rec, _ = play_records(f"{strategy}:lay={k}", strategy, stop=args.hands,
+                                  seed=args.seed, rules="mahjong", duplicate=True)
+            net = rec["points_a"].astype(float) - rec["points_b"]
+            print(f"{strategy}:lay={k} against {strategy} (lays at once), mahjong: "
+                  f"{mean(net)} points per hand")
 
 
 if __name__ == "__main__":
