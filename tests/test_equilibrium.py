@@ -78,7 +78,7 @@ def test_shipped_preset_exploitability_within_recorded_ci():
     info = json.loads((CHART_DIR / "equilibrium.json").read_text())["info"]
     low, high = info["exploitability"][1:]
     assert info["converged"] and high <= 0.10
-    rules = Rules.preset(info["rules"])
+    rules = Rules.coerce(info["rules"])
     eq = parse_strategy("equilibrium")
     replay = info["exploitability_replay"]
     response = with_chart("memory2", KnockChart(np.array(replay["response"], float), "br"))

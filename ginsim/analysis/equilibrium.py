@@ -37,8 +37,16 @@ from ..simulator.response import (
     paired_gain,
     with_chart,
 )
-from ..strategies.charts import SHAPE, KnockChart, bucket_labels, constant_chart, load_chart
+from ..strategies.charts import (
+    CHART_DIR,
+    SHAPE,
+    KnockChart,
+    bucket_labels,
+    constant_chart,
+    load_chart,
+)
 from ..strategies.presets import parse_strategy
+from .knock_chart import KnockAdvice, knock_card
 
 DEFAULT_HANDS = 100_000
 DEFAULT_ITERATIONS = 40
@@ -89,7 +97,7 @@ class EquilibriumResult:
 
     def info(self) -> dict[str, Any]:
         """Provenance written into the chart file."""
-        return {"command": self.command, "rules": self.rules.name(),
+        return {"command": self.command, "rules": self.rules.spec(),
                 "rules_fields": self.rules.to_dict(), "base": self.base, "seed": self.seed,
                 "hands": self.hands, "iterations": self.iterations,
                 "exploitability": [float(v) for v in self.exploitability],
@@ -222,7 +230,7 @@ def chart_grid(chart: KnockChart, taken: int = 0) -> str:
 def summary_text(result: EquilibriumResult) -> str:
     """What ``ginsim equilibrium`` prints."""
     e, v = result.exploitability, result.value
-    out = [f"knock-chart equilibrium: {result.base} card play, {result.rules.name()} rules "
+    out = [f"knock-chart equilibrium: {result.base} card play, {result.rules.spec()} rules "
            f"(knock limit {result.rules.knock_limit}, gin {result.rules.gin_bonus}, "
            f"undercut {result.rules.undercut_bonus}, tie "
            f"{'is' if result.rules.undercut_on_tie else 'is not'} an undercut)"]
@@ -285,15 +293,12 @@ def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
     ``rules`` (else None): its knock card (the cells where the opponent has taken
     ``taken`` cards from the pile so far), its value against the base it was measured
     against, no exploit."""
-    from ..strategies.charts import CHART_DIR
-    from .knock_chart import KnockAdvice, knock_card
-
     rules = Rules.coerce(rules)
     path = CHART_DIR / "equilibrium.json"
     try:
         data = json.loads(path.read_text())
         info = data["info"]
-        if info.get("rules_fields") != rules.to_dict():
+        if Rules(**info["rules_fields"]) != rules:  # fields added since default alike
             return None
         chart = load_chart("equilibrium")
         value = tuple(float(v) for v in info["value"])
@@ -309,7 +314,7 @@ def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
         card=knock_card(card), value=(value[0], value[1], value[2]),
         measured_against=str(info.get("value_against", info.get("base", "memory2"))),
         exploits=None,
-        source=(f"the {rules.name()}-rules equilibrium knock chart (preset `equilibrium`, "
+        source=(f"the {rules.spec()}-rules equilibrium knock chart (preset `equilibrium`, "
                 f"{info.get('base', 'memory2')} card play; card shown for an opponent "
                 f"that has taken no card from the pile); a best response gains at most "
                 f"{exploitability[2]:.2f} points per hand against it (95% upper bound)"),

@@ -38,8 +38,8 @@ P_GRID = P_CHART + N_BUCKETS  # P_GRID + grid cell: knock probability (all -1: n
 
 # A knock grid (a chart as data, :mod:`ginsim.strategies.charts`): one knock probability
 # per stock-left bucket (4 cards wide, play order: 28-31 first, 0-3 last) x deadwood kept
-# (1..GRID_DEADWOOD; more counts as GRID_DEADWOOD) x cards the opponent took from the pile
-# and still holds (0, 1, 2+). Cell index = (bucket * GRID_DEADWOOD + deadwood - 1) *
+# (1..GRID_DEADWOOD; more counts as GRID_DEADWOOD) x cards the opponent has taken from the
+# pile so far (0, 1, 2+). Cell index = (bucket * GRID_DEADWOOD + deadwood - 1) *
 # GRID_TAKEN + taken.
 GRID_BUCKETS = 8
 GRID_BUCKET_WIDTH = 4
