@@ -6,7 +6,11 @@ import pytest
 from ginsim.analysis.advise import advice_words, advise
 from ginsim.game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
 from ginsim.game.history import parse_history
-from ginsim.simulator.advise import make_position, sample_worlds
+from ginsim.game.rules import Rules
+from ginsim.game.state import ST_PILE_TAKES
+from ginsim.simulator.advise import history_situation, make_position, sample_worlds
+from ginsim.simulator.advise_nb import set_public_nb
+from ginsim.simulator.hand_nb import SCRATCH_SIZE
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
@@ -128,6 +132,27 @@ def test_the_upcard_offer_is_advised(history):
     assert table.option.iloc[1] == "pass the upcard 7H"
     assert table.expected_points.iloc[0] > table.expected_points.iloc[1]
     assert not table.knock.any() and (table.deadwood == -1).all()
+
+
+def test_after_both_passed_only_the_stock_draw_is_advised():
+    # The non-dealer must draw from the stock once both declined the upcard.
+    table = advise(hand="7S 7D 2C 3C 4C 9H 9S KD QS JD", history="dealer:op up:8H me:pass "
+                   "op:pass", opponent="memory2", rollouts=50, seed=2)
+    assert list(table.action) == ["stock"]
+
+
+def test_worlds_carry_each_seats_pile_takes():
+    # A knock chart reads the opponent's pile takes: the advisor's worlds must hold them.
+    history = ("dealer:op up:7H me:+7H me:-KD op:+KD op:-2D me:stock me:-5C op:+5C op:-9D "
+               "me:stock me:-QS op:stock op:-3D")
+    sit = history_situation(history, "7S 7D 7H 2C 3C 4C 9H 9S JD 8C", None, "stock",
+                            Rules(), "memory2", 8, 1)
+    words = history.split()
+    takes = [sum(w.startswith(f"{who}:+") for w in words) for who in ("me", "op")]
+    assert takes == [1, 2]
+    hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    set_public_nb(hs, sit.public)
+    assert [hs[ST_PILE_TAKES], hs[ST_PILE_TAKES + 1]] == takes
 
 
 @pytest.mark.parametrize("kwargs,match", [

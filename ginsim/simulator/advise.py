@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
-from ..game.history import parse_history
+from ..game.history import EV_PASS, EV_TAKE, parse_history
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules, brief
 from ..game.tables import card_tables
@@ -187,13 +187,15 @@ class Situation:
     hand: list[int]
     forbidden: int | None
     pile: list[int]
-    public: np.ndarray  # taken a, taken b, discarded a, discarded b, passed a, passed b
+    public: np.ndarray  # taken a, taken b, discarded a, discarded b, passed a, passed b,
+    # pile takes a, pile takes b
     knock_limit: int
     opp_hands: np.ndarray  # int64 masks, one per world
     stocks: np.ndarray  # [world, stock_left], top first
     ess: float
     particles: int
     offer: int = -1  # at the upcard offer: 1 if seat a deals, 0 if not; else -1
+    stock_only: bool = False  # both passed the upcard: seat a must draw from the stock
 
 
 def _pile_and_stocks(opp: np.ndarray, unseen: int, stock_left: int, rng: np.random.Generator
@@ -269,11 +271,16 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     stocks, buried = _pile_and_stocks(opp, beliefs.unseen, hist.stock_left, rng)
     if buried.shape[1] != 0:
         raise ValueError("the hand and the history do not account for every card")
+    takes = [int(((hist.events[:, 0] == s) & (hist.events[:, 1] == EV_TAKE)).sum())
+             for s in range(2)]
     public = np.array([hist.taken[0], hist.taken[1], hist.discarded[0], hist.discarded[1],
-                       hist.passed[0], hist.passed[1]], dtype=np.int64)
+                       hist.passed[0], hist.passed[1], takes[0], takes[1]], dtype=np.int64)
+    # both passed the upcard: the non-dealer's draw is from the stock, nothing to advise
+    stock_only = (not hist.first_turn and not hist.drawn and len(hist.events) > 0
+                  and hist.events[-1, 1] == EV_PASS)
     return Situation(mine, forbidden, list(hist.pile), public, knock_limit_of(hist, rules),
                      opp, stocks, beliefs.ess, rollouts,
-                     int(hist.dealer == 0) if hist.first_turn else -1)
+                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only)
 
 
 def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,
@@ -286,8 +293,9 @@ def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rul
     if buried.shape[1] != 0:
         raise ValueError("the draw can be advised only with the whole pile listed (or a "
                          "--history): give --pile in full, or --drawn")
-    public = np.array([0, cards_to_mask(position.took), 0, 0, 0,
-                       cards_to_mask(position.passed)], dtype=np.int64)
+    took = cards_to_mask(position.took)
+    public = np.array([0, took, 0, 0, 0, cards_to_mask(position.passed), 0,
+                       len(position.took)], dtype=np.int64)
     return Situation(position.hand11, position.forbidden, [int(c) for c in listed], public,
                      rules.knock_limit, opp, stocks, float(rollouts), rollouts)
 
@@ -331,7 +339,8 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
         return np.array([(OPT_TAKE, up, 0, 0), (OPT_PASS, up, situation.offer, 0)],
                         dtype=np.int64)
     if len(situation.hand) == 10:
-        rows = [(OPT_TAKE, situation.pile[-1], 0, 0)] if situation.pile else []
+        rows = ([(OPT_TAKE, situation.pile[-1], 0, 0)]
+                if situation.pile and not situation.stock_only else [])
         rows.append((OPT_STOCK, -1, 0, 0))
         return np.array(rows, dtype=np.int64)
     position = Position(situation.hand, situation.forbidden, [], [], [], 0, 0)

@@ -6,6 +6,7 @@ played in every world (common random numbers), seat a being the advised player.
 """
 
 from ..game._jit import jit
+from ..game.melds_nb import popcount_nb
 from ..game.scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
 from ..game.state import (
     RES_KNOCKER,
@@ -20,6 +21,7 @@ from ..game.state import (
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
+    ST_PILE_TAKES,
     ST_PLANNED,
     ST_POS,
     ST_TAKEN,
@@ -60,6 +62,7 @@ def set_world_nb(hs, hand11, pile, opp_hand, stock, took, passed, knock_limit, w
     hs[ST_KNOCK_LIMIT] = knock_limit
     hs[ST_TAKEN + 1] = took
     hs[ST_PASSED + 1] = passed
+    hs[ST_PILE_TAKES + 1] = popcount_nb(took)  # at least one take per pile card still held
 
 
 @jit
@@ -101,11 +104,13 @@ OPT_PASS = 3  # decline the upcard offer options[o, 1] (options[o, 2] = 1: seat 
 @jit
 def set_public_nb(hs, public):
     """The public history fields: ``public`` = (taken a, taken b, discarded a,
-    discarded b, passed a, passed b) masks."""
+    discarded b, passed a, passed b) masks, then each seat's count of pile takes (the
+    signal a knock chart reads)."""
     for seat in range(2):
         hs[ST_TAKEN + seat] = public[seat]
         hs[ST_DISCARDED + seat] = public[2 + seat]
         hs[ST_PASSED + seat] = public[4 + seat]
+        hs[ST_PILE_TAKES + seat] = public[6 + seat]
 
 
 @jit
