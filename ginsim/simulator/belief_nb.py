@@ -40,6 +40,7 @@ from ..game.state import (
     ST_TURNS,
     ST_UPCARD,
 )
+from ..strategies.params import P_MEMORY
 from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
 from .phases_nb import apply_discard_nb, clear_position_nb, draw_stock_nb, take_pile_top_nb
 
@@ -107,9 +108,13 @@ def stock_cards_nb(events, hand_now, held, ev_card, rng):
 
 
 @jit
-def discard_log_prob_nb(hand, forbidden, card, model_card, model_dw, temperature, tab, hs):
-    """log P(discard ``card``) under the softened model (see the module text)."""
-    best_discard_nb(hand, forbidden, 0, tab, hs, True)
+def discard_log_prob_nb(hand, forbidden, card, model_card, model_dw, temperature, tab, hs,
+                        fresh=True):
+    """log P(discard ``card``) under the softened model (see the module text). With
+    ``fresh`` false the per-card table ``hs[W_DISCARD:]`` the model filled for this hand
+    is reused (a model with memory computes it when it chooses its discard)."""
+    if fresh:
+        best_discard_nb(hand, forbidden, 0, tab, hs, True)
     base = hs[W_DISCARD + model_card] if model_card >= 0 else model_dw
     total = 0.0
     mine = 0.0
@@ -143,6 +148,7 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
         hs[ST_PILE_LEN] = 1
         hs[ST_PILE_MASK] = 1 << upcard
     dev = DEVIATION / temperature
+    fresh = params[1, P_MEMORY] < 1  # a model with memory leaves the per-card table
     logw = 0.0
     planned = False
     plan_card = -1
@@ -187,7 +193,7 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
                 if plan_knock:
                     logw -= dev
                 logw += discard_log_prob_nb(hand, forbidden, card, plan_card, plan_dw,
-                                            temperature, tab, hs)
+                                            temperature, tab, hs, fresh)
                 planned = False
                 hs[ST_FORBIDDEN] = 0
             apply_discard_nb(hs, seat, card, 0, False, False, rules)
