@@ -354,3 +354,24 @@ def test_pile_takes_are_worth_points():
     diff = (rec["points_a"].astype(float) - rec["points_b"])
     assert diff.mean() - 2 * diff.std() / np.sqrt(len(diff)) > 5
     assert (rec["max_pile_take"] > 1).mean() > 0.2
+
+
+def test_held_melds_run_through_the_aggregates_and_knock_tools_refuse():
+    """A held-melds loser can be charged far more than ten cards' worth: the streamed
+    tables hold it; tools that need knocking or the standard turn refuse in one line."""
+    import ginsim
+
+    hands = ginsim.simulate("memory2", "memory2", 4_000, seed=3, rules="mahjong",
+                            chunk_hands=1_000)
+    assert hands["defender_deadwood"].max() > 100  # past the standard game's bins
+    summary = ginsim.simulate("memory2", "memory2", 4_000, seed=3, rules="mahjong",
+                              records="summary", chunk_hands=1_000)
+    assert summary["hands"].sum() == 4_000
+    for call, words in ((lambda: ginsim.simulate("mc", "simple", 10, rules="mahjong"),
+                         "mc plays knocking-gin"),
+                        (lambda: ginsim.knock_chart("simple", "simple", 10, rules="mahjong"),
+                         "no knocking"),
+                        (lambda: ginsim.positions("simple", "simple", 2, rules="mahjong"),
+                         "Mahjong")):
+        with pytest.raises(ValueError, match=words):
+            call()

@@ -81,6 +81,10 @@ def position_rows(strategy: str | Strategy, opponent: str | Strategy, hands: int
     """The rows of :func:`positions` as dicts (see there)."""
     hands = check_hands(hands, "hands")
     rules = Rules.coerce(rules)
+    if rules.mahjong:
+        raise ValueError("positions are knocking-gin decisions (the advisor's view); Mahjong "
+                         "gin's multi-card takes and table melds are not in that notation: "
+                         "give a knocking preset such as modern")
     records, trace = play_records(strategy, opponent, stop=hands, seed=seed, rules=rules,
                                   trace_rows=hands * MAX_TRACE_PER_HAND)
     tab = card_tables(rules)

@@ -57,7 +57,10 @@ KEY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in TABLES for k in t.k
 
 def field_bounds(rules: Rules) -> dict[str, tuple[int, int]]:
     """Lowest and highest value each key field can take under ``rules``."""
-    deadwood = 10 * int(rules.rank_values().max())  # ten cards of the highest value
+    # Ten cards of the highest value; in Mahjong gin a hand grows with pile takes, so
+    # every card of the deck.
+    deadwood = (4 * int(rules.rank_values().sum()) if rules.mahjong
+                else 10 * int(rules.rank_values().max()))
     return {
         "outcome": (0, len(OUTCOMES) - 1),
         "knocker": (-1, 1),

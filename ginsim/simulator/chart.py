@@ -33,6 +33,9 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     seed = check_seed(seed)
     start = check_hands(start, "start")
     rules = Rules.coerce(rules)
+    if not rules.knocks:
+        raise ValueError(f"rules {rules.spec()!r} allow no knocking, so there is no knock "
+                         "decision to chart: give rules with a knock limit, such as modern")
     params = seat_params(strategy, opponent)
     if not params.flags.c_contiguous:  # hand_params' mark of an mc seat
         raise ValueError("the knock chart cannot follow an mc player (its belief needs the "

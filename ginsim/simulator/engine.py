@@ -6,15 +6,22 @@ import numpy as np
 
 from ..game.rules import Rules
 from ..game.tables import card_tables
+from ..strategies.params import KIND_MC, P_KIND
 from ..strategies.presets import Strategy, parse_strategy
 from .hand_nb import SCRATCH_SIZE, hand_params, play_decks_nb, simulate_nb
 from .limits import check_hands, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
 
-def seat_params(a: str | Strategy, b: str | Strategy) -> np.ndarray:
-    """The float64[2, P] parameter rows of seats a and b (see :func:`hand_params`)."""
-    return hand_params(np.stack([parse_strategy(a).vector, parse_strategy(b).vector]))
+def seat_params(a: str | Strategy, b: str | Strategy, rules: Rules | None = None
+                ) -> np.ndarray:
+    """The float64[2, P] parameter rows of seats a and b (see :func:`hand_params`).
+    With ``rules``, a pair those rules cannot play (an mc seat in Mahjong gin) is refused."""
+    rows = np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
+    if rules is not None and rules.mahjong and (rows[:, P_KIND] == KIND_MC).any():
+        raise ValueError("mc plays knocking-gin turns only; under Mahjong gin rules use plain "
+                         "strategies such as simple or memory2")
+    return hand_params(rows)
 
 
 def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
@@ -34,7 +41,7 @@ def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
     if stop < start:
         raise ValueError(f"stop ({stop}) must not be below start ({start})")
     rules = Rules.coerce(rules)
-    params = seat_params(a, b)
+    params = seat_params(a, b, rules)
     if out is None:
         out = np.zeros(stop - start, dtype=RECORD_DTYPE)
     elif out.dtype != RECORD_DTYPE or out.shape != (stop - start,):
@@ -72,6 +79,6 @@ def play_decks(a: str | Strategy, b: str | Strategy, decks: np.ndarray,
     trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
-    rows = play_decks_nb(decks, dealers, np.uint64(seed), seat_params(a, b), rules.packed(),
+    rows = play_decks_nb(decks, dealers, np.uint64(seed), seat_params(a, b, rules), rules.packed(),
                          card_tables(rules), out, trace, scratch, rng)
     return out, trace[:min(rows, trace.shape[0])]

@@ -102,7 +102,7 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
         raise ValueError(f"unknown scoring system {brief(system)}: choose one of "
                          f"{', '.join(SYSTEMS)}")
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
-    params = seat_params(a, b)  # an mc seat's rows select its hand loop
+    params = seat_params(a, b, rules)  # an mc seat's rows select its hand loop
     return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params, rules.packed(),
             card_tables(rules), pack_game_rules(rules), SYSTEMS[system], match_total,
             MAX_HANDS)

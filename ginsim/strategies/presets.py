@@ -20,9 +20,10 @@ PRESETS: dict[str, tuple[str, str]] = {
     "random": ("uniformly random legal draws and discards, knocks whenever legal (tests)",
                "kind=random"),
     "memory1": ("simple plus memory of discards: keeps combinations with live outs over "
-                "dead ones", "memory=1"),
+                "dead ones; in Mahjong gin holds its melds until the opponent has 3 cards",
+                "memory=1,lay=3"),
     "memory2": ("memory1 plus the opponent's pickups and passes: safe discards, waits for "
-                "gin when an undercut looks likely", "memory=2,outs=1,undercut=0.05"),
+                "gin when an undercut looks likely", "memory=2,outs=1,undercut=0.05,lay=3"),
     "gin_hunter": ("memory1 that waits for gin while the stock is deep, knocks late",
                    "memory=1,knock=0/0/5/10"),
     "early_knocker": ("takes any pile card that lowers deadwood, knocks at the first chance",
