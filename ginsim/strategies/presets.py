@@ -161,7 +161,10 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
 def _nested_vector(name: str, text: str, spec: str) -> Value:
     """The plain strategy an mc player's ``rollout`` or ``model`` names (its own
     parameters separated by ';'), as the policy kernel's vector."""
-    nested = parse_strategy(text.replace(";", ","))
+    try:
+        nested = parse_strategy(text.replace(";", ","))
+    except ValueError as exc:
+        raise ValueError(f"{name} in strategy {brief(spec)}: {exc}") from None
     if nested.preset == "mc":
         raise ValueError(f"{name} in strategy {brief(spec)} cannot be mc itself (rollouts are "
                          f"played by ordinary strategies)")
