@@ -5,10 +5,9 @@ under each rule set: gin rate (under Mahjong gin, going out), dead-hand rate, dr
 hand, the share of hands with a multi-card pile take, the largest take seen, and mean
 points per hand (both players together), each with its 95% interval (Wilson for rates,
 normal for means). With ``--lay K ...`` it then plays each strategy holding its melds
-until the opponent is down to K cards (``lay=K``) against itself laying at once, and
-prints the net points per hand (duplicate deals). Those hands go through
-``play_records``: a held hand can be charged over 100 points, beyond the run
-aggregates' deadwood bins.
+until the opponent is down to K cards (``lay=K``) against itself laying at once
+(``lay=52``), and prints the net points per hand (duplicate deals). memory1 and memory2
+hold to 3 cards by default; simple lays at once.
 Run: python scripts/mahjong_study.py --hands 1000000 --lay 0 3 6
 """
 
@@ -66,10 +65,10 @@ def main() -> None:
         print(f"  ({time.perf_counter() - t:.0f} s)")
     for strategy in args.strategies if args.lay else ():
         for k in args.lay:
-            rec, _ = play_records(f"{strategy}:lay={k}", strategy, stop=args.hands,
+            rec, _ = play_records(f"{strategy}:lay={k}", f"{strategy}:lay=52", stop=args.hands,
                                   seed=args.seed, rules="mahjong", duplicate=True)
             net = rec["points_a"].astype(float) - rec["points_b"]
-            print(f"{strategy}:lay={k} against {strategy} (lays at once), mahjong: "
+            print(f"{strategy}:lay={k} against {strategy}:lay=52 (lays at once), mahjong: "
                   f"{mean(net)} points per hand")
 
 
