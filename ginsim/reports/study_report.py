@@ -233,7 +233,8 @@ def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
             part[0].text = f"{result.answer}\n\n{part[0].text}"
         rules_note = (f"rules: {result.rules.spec()}" if result.rules is not None else "")
         if result.name == "variants":
-            rules_note = "rules: each bar's preset"
+            rules_note = "rules: as each bar names them (a preset or a spec)" + (
+                f"; games under {result.rules.spec()}" if result.rules is not None else "")
         for section in part:
             if section.figure is not None and rules_note:
                 append_caption(section.figure, rules_note)
