@@ -98,15 +98,6 @@ def deal_mahjong_nb(hs, dealer, rules, hand_id):
 
 
 @jit
-def table_mask_nb(hs):
-    """Every card on the table."""
-    out = 0
-    for slot in range(hs[ST_TABLE_N]):
-        out |= hs[ST_TABLE + slot]
-    return out
-
-
-@jit
 def take_pile_nb(hs, seat, depth, rules, tab):
     """``seat`` takes the top ``depth`` cards of the pile (a draw). With two or more,
     the lowest must be laid this turn, so a take whose lowest card cannot be laid

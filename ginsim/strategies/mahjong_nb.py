@@ -159,6 +159,15 @@ def _extensions_nb(hs, n, cards, slot, tab):
 
 
 @jit
+def table_cards_nb(hs):
+    """Every card on the table."""
+    out = 0
+    for slot in range(hs[ST_TABLE_N]):
+        out |= hs[ST_TABLE + slot]
+    return out
+
+
+@jit
 def candidates_nb(cards, hs, tab):
     """Write every way to lay some of ``cards``: new melds, then extensions of each
     table meld (see the module doc). Returns the count."""
@@ -338,10 +347,7 @@ def memory_discard_nb(params, seat, free, allowed, hs, tab):
     """
     opp = 1 - seat
     known = hs[ST_TAKEN + opp]
-    table = 0
-    for slot in range(hs[ST_TABLE_N]):
-        table |= hs[ST_TABLE + slot]
-    live = FULL_DECK & ~hs[ST_HAND + seat] & ~table & ~known
+    live = FULL_DECK & ~hs[ST_HAND + seat] & ~table_cards_nb(hs) & ~known
     level2 = params[seat, P_MEMORY] >= 2
     fits = meld_completions_nb(known, tab) if level2 else 0
     near = near_cards_nb(known, 2) if level2 else 0
