@@ -98,7 +98,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
 def _plain(*strategies: str | Strategy) -> None:
     """Rollouts and the belief's model are plain strategies; an mc player is refused."""
     for s in strategies:
-        if parse_strategy(s).preset == "mc":
+        if parse_strategy(s).is_mc:
             raise ValueError("the advisor plays on and models the opponent with plain "
                              "strategies, not mc (mc itself is rollouts: use it with simulate "
                              "or play_games)")

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..game.rules import Rules
 from ..game.tables import card_tables
-from ..strategies.presets import Strategy
+from ..strategies.presets import Strategy, parse_strategy
 from .chart_nb import CHART_COLUMNS, CHART_WIDTH, MAX_POINTS_PER_HAND, knock_chart_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
@@ -36,10 +36,10 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     if not rules.knocks:
         raise ValueError(f"rules {rules.spec()!r} allow no knocking, so there is no knock "
                          "decision to chart: give rules with a knock limit, such as modern")
-    params = seat_params(strategy, opponent)
-    if not params.flags.c_contiguous:  # hand_params' mark of an mc seat
+    if parse_strategy(strategy).is_mc or parse_strategy(opponent).is_mc:
         raise ValueError("the knock chart cannot follow an mc player (its belief needs the "
                          "hand's history, which the chart's branches do not keep)")
+    params = seat_params(strategy, opponent)
     tab = card_tables(rules)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     branch = np.zeros(SCRATCH_SIZE, dtype=np.int64)

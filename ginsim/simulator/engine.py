@@ -6,7 +6,6 @@ import numpy as np
 
 from ..game.rules import Rules
 from ..game.tables import card_tables
-from ..strategies.params import KIND_MC, P_KIND
 from ..strategies.presets import Strategy, parse_strategy
 from .hand_nb import SCRATCH_SIZE, hand_params, play_decks_nb, simulate_nb
 from .limits import check_hands, check_seed
@@ -17,11 +16,11 @@ def seat_params(a: str | Strategy, b: str | Strategy, rules: Rules | None = None
                 ) -> np.ndarray:
     """The float64[2, P] parameter rows of seats a and b (see :func:`hand_params`).
     With ``rules``, a pair those rules cannot play (an mc seat in Mahjong gin) is refused."""
-    rows = np.stack([parse_strategy(a).vector, parse_strategy(b).vector])
-    if rules is not None and rules.mahjong and (rows[:, P_KIND] == KIND_MC).any():
+    seats = [parse_strategy(a), parse_strategy(b)]
+    if rules is not None and rules.mahjong and any(s.is_mc for s in seats):
         raise ValueError("mc plays knocking-gin turns only; under Mahjong gin rules use plain "
                          "strategies such as simple or memory2")
-    return hand_params(rows)
+    return hand_params(np.stack([s.vector for s in seats]))
 
 
 def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,

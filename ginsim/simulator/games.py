@@ -183,7 +183,7 @@ def _player_params(specs: Sequence[str | Strategy], count: int) -> np.ndarray:
     if isinstance(specs, (str, bytes)) or not isinstance(specs, Sequence) or len(
             specs) != count:
         raise ValueError(f"expected a list of {count} strategies, got {brief(specs)}")
-    if any(parse_strategy(s).preset == "mc" for s in specs):
+    if any(parse_strategy(s).is_mc for s in specs):
         raise ValueError("the mc player plays two-player games only (play_games, simulate)")
     return np.stack([parse_strategy(s).vector for s in specs])
 

@@ -15,14 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..game.rules import Rules
-from ..strategies.params import KIND_MC, P_KIND
 from ..strategies.presets import Strategy, parse_strategy
 from .engine import play_records
-
-
-def is_mc(spec: str | Strategy) -> bool:
-    """Whether ``spec`` is an mc player."""
-    return parse_strategy(spec).vector[P_KIND] == KIND_MC
 
 
 def play_mc_records(mc: str | Strategy, opponent: str | Strategy, hands: int, seed: int = 0,
@@ -31,7 +25,7 @@ def play_mc_records(mc: str | Strategy, opponent: str | Strategy, hands: int, se
     """Hands ``start .. start+hands-1`` with ``mc`` in seat a, dealt as
     :func:`ginsim.simulate` deals them (with ``duplicate`` each odd hand replays the
     even hand's deal with the dealer swapped, so seat a plays both sides' cards)."""
-    if not is_mc(mc):
+    if not parse_strategy(mc).is_mc:
         raise ValueError(f"not an mc player: {parse_strategy(mc).spec!r} (write "
                          f"mc:rollouts=64,...)")
     records, _ = play_records(mc, opponent, start=start, stop=start + hands, seed=seed,

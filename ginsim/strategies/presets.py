@@ -86,6 +86,11 @@ class Strategy:
                              f"the mc strategy (write mc:{misplaced[0]}=...)")
 
     @property
+    def is_mc(self) -> bool:
+        """Whether this is the Monte Carlo player (the mc preset, checked above)."""
+        return self.preset == "mc"
+
+    @property
     def vector(self) -> np.ndarray:
         """The float64 parameter vector (defaults, then the preset, then the overrides)."""
         vec = default_vector()
