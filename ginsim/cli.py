@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from ._version import __version__
 from .game.history import DEFAULT_TEMPERATURE as TEMPERATURE_DEFAULT
+from .game.history import DEFAULT_WAIT
 from .game.history import EXAMPLE as HISTORY_EXAMPLE
 
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
@@ -365,7 +366,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
                        rules=args.rules, opponent=args.opponent, strategy=args.strategy,
                        rollouts=args.rollouts, seed=args.seed, drawn_from=args.drawn_from,
                        history=args.history, model=args.model,
-                       temperature=args.temperature)
+                       temperature=args.temperature, wait=args.wait)
     if args.json:
         print(table.to_json(orient="records", indent=1))
         return 0
@@ -584,6 +585,10 @@ def build_parser() -> argparse.ArgumentParser:
     ad.add_argument("--temperature", type=float, default=TEMPERATURE_DEFAULT,
                     help="softening of the opponent model, in deadwood points: lower "
                          "trusts the model more")
+    ad.add_argument("--wait", type=float, default=DEFAULT_WAIT,
+                    help="the chance that the opponent plays on where the model would "
+                         f"knock (default {DEFAULT_WAIT:g}): opponents differ most in when "
+                         "they knock")
     ad.add_argument("--drawn-from", choices=("stock", "pile"), default="stock",
                     help="where the drawn card came from (a pile card cannot be discarded)")
     ad.add_argument("--pile", default="", help="shorthand: the discard pile, bottom first")

@@ -1,7 +1,8 @@
 """Calibrate the advisor's beliefs against the simulator's hidden truth.
 
-Plays memory2 against memory2 (:func:`ginsim.positions`), keeps seat a's decisions with
-12-20 cards left in the stock, and for each compares two ways of sampling the
+Plays memory2 against memory2 (:func:`ginsim.positions`; ``--opponent`` changes seat b,
+the model stays memory2, so a mismatched model can be measured), keeps seat a's
+decisions with 12-20 cards left in the stock, and for each compares two ways of sampling the
 opponent's hand: the shorthand advisor's near-uniform sampling (today) and the
 posterior given the public history. Prints, for each: the bias and mean absolute
 error of the expected opponent deadwood, and the calibration by deciles with Brier
@@ -10,6 +11,7 @@ truth is the real opponent hand's answer) and P(opponent gins first) (after the 
 seat a really made; the truth is how the hand ended).
 
     python scripts/advisor_calibration.py --hands 3000 --worlds 200 --out calibration.csv
+    python scripts/advisor_calibration.py --opponent memory2:knock=0 --wait 0.2
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from ginsim.simulator.advise import (
     situation_rollouts,
 )
 from ginsim.simulator.advise_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT, OPT_DISCARD
+from ginsim.simulator.belief_nb import WAIT
 
 
-def measure(row, rules: Rules, worlds: int, seed: int, tab, work) -> dict:
+def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float) -> dict:
     """Predictions of both samplers and the truth for one position."""
     hist = parse_history(row.history, rules)
     cards = parse_cards(row.cards)
@@ -64,7 +67,7 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work) -> dict:
         " ".join(parse_cards_text(list(_bits(hist.passed[1] & hist.pile_mask)))), hist.stock_left,
         row.drawn_from), worlds, seed, rules)
     posterior = history_situation(row.history, row.cards, row.drawn, row.drawn_from, rules,
-                                  "memory2", worlds, seed)
+                                  "memory2", worlds, seed, wait=wait)
     out["ess"] = posterior.ess
     for name, sit in (("uniform", uniform), ("posterior", posterior)):
         out[f"{name}_deadwood"] = float(np.mean([min_deadwood_nb(int(h), tab, work)
@@ -113,20 +116,25 @@ def main() -> None:
     parser.add_argument("--low", type=int, default=12)
     parser.add_argument("--high", type=int, default=20)
     parser.add_argument("--out", default="")
+    parser.add_argument("--opponent", default="memory2", help="seat b (the model: memory2)")
+    parser.add_argument("--wait", type=float, default=WAIT,
+                        help="the belief's chance that the opponent plays on where the "
+                             "model would knock")
     args = parser.parse_args()
     rules = Rules()
     tab = card_tables(rules)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     start = time.time()
-    pos = positions("memory2", "memory2", args.hands, seed=args.seed)
+    pos = positions("memory2", args.opponent, args.hands, seed=args.seed)
     pos = pos[(pos.stock_left >= args.low) & (pos.stock_left <= args.high)]
-    rows = [measure(r, rules, args.worlds, args.seed + i, tab, work)
+    rows = [measure(r, rules, args.worlds, args.seed + i, tab, work, args.wait)
             for i, r in enumerate(pos.itertuples())]
     res = pd.DataFrame(rows)
     if args.out:
         res.to_csv(args.out, index=False)
     print(f"{len(res)} positions (stock {args.low}-{args.high}) from {args.hands} hands of "
-          f"memory2 vs memory2, {args.worlds} worlds each, {time.time() - start:.0f} s")
+          f"memory2 vs {args.opponent}, {args.worlds} worlds each, model memory2, wait "
+          f"{args.wait:g}, {time.time() - start:.0f} s")
     print(f"posterior ESS: median {res.ess.median():.0f}, below 10% of samples in "
           f"{(res.ess < 0.1 * args.worlds).mean():.1%} of positions")
     print("\nexpected opponent deadwood vs truth (mean truth "

@@ -1,7 +1,8 @@
 """Posterior sampling of the opponent's hand and the positions it is checked on.
 
 The replay must reproduce the policy exactly: the true deal and draw order of a
-simulated hand never pay a deviation. Particles respect everything public, and on
+simulated hand never pay a deviation, and an opponent who waits where the model knocks
+pays log(wait) a turn. Particles respect everything public, and on
 simulated positions the posterior guesses the opponent's deadwood far better than
 uniform sampling (fixed seeds)."""
 
@@ -16,7 +17,7 @@ from ginsim.game.history import EV_STOCK, parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.tables import card_tables
 from ginsim.simulator.belief import sample_beliefs
-from ginsim.simulator.belief_nb import DEVIATION, TEMPERATURE, replay_log_weight_nb
+from ginsim.simulator.belief_nb import DEVIATION, TEMPERATURE, WAIT, replay_log_weight_nb
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.hand_nb import SCRATCH_SIZE
 from ginsim.simulator.records import (
@@ -35,13 +36,12 @@ def table():
     return ginsim.positions("memory2", "memory2", 40, seed=11)
 
 
-def test_the_true_deal_and_draws_pay_no_deviation():
-    hands = 25
-    records, trace = play_records("memory2", "memory2", stop=hands, seed=5,
+def true_histories(opponent: str, hands: int, seed: int):
+    """Per hand of memory2 against ``opponent``: the history seen from seat a (seat b
+    the belief's opponent), seat b's stock draws, dealer, upcard and dealt hand."""
+    records, trace = play_records("memory2", opponent, stop=hands, seed=seed,
                                   trace_rows=hands * 100)
     starts = np.searchsorted(trace[:, TRACE_HAND], np.arange(hands + 1))
-    hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
     for h in range(hands):
         rows = trace[starts[h]:starts[h + 1]]
         events = None
@@ -54,11 +54,33 @@ def test_the_true_deal_and_draws_pay_no_deviation():
                      if r[TRACE_SEAT] == 1 and r[TRACE_SOURCE] == 0)
         cards = np.array([next(draws) if e[0] == 1 and e[1] == EV_STOCK else -1 for e in ev],
                          dtype=np.int64)
-        logw = replay_log_weight_nb(ev, int(records[h]["dealer"]), int(records[h]["upcard"]),
-                                    10, int(rows[0, TRACE_HAND_B]), cards,
-                                    seat_params("memory2", "memory2"), RULES.packed(),
-                                    card_tables(RULES), TEMPERATURE, hs, rng)
-        assert logw > -DEVIATION / TEMPERATURE, h
+        yield ev, cards, int(records[h]["dealer"]), int(records[h]["upcard"]), int(
+            rows[0, TRACE_HAND_B])
+
+
+def replay(history, wait: float = WAIT) -> float:
+    ev, cards, dealer, upcard, dealt = history
+    return replay_log_weight_nb(ev, dealer, upcard, 10, dealt, cards,
+                                seat_params("memory2", "memory2"), RULES.packed(),
+                                card_tables(RULES), TEMPERATURE, np.log(wait),
+                                np.zeros(SCRATCH_SIZE, dtype=np.int64),
+                                np.zeros(3, dtype=np.uint64))
+
+
+def test_the_true_deal_and_draws_pay_no_deviation():
+    for history in true_histories("memory2", 25, seed=5):
+        assert replay(history) > -DEVIATION / TEMPERATURE
+
+
+def test_waiting_where_the_model_knocks_costs_log_wait_per_turn():
+    # An opponent that never knocks plays on where memory2 would knock: each such turn,
+    # and nothing else, costs log(wait).
+    turns = []
+    for history in true_histories("memory2:knock=0", 30, seed=5):
+        k = (replay(history, 0.5) - replay(history, 0.05)) / np.log(10)
+        assert k == pytest.approx(round(k), abs=1e-9) and round(k) >= 0
+        turns.append(round(k))
+    assert sum(turns) > 0
 
 
 def test_positions_are_consistent_with_their_history(table):

@@ -21,7 +21,7 @@ from ..simulator.advise import (
     situation_rollouts,
 )
 from ..simulator.advise_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
-from ..simulator.belief_nb import TEMPERATURE
+from ..simulator.belief_nb import TEMPERATURE, WAIT
 from ..simulator.limits import check_rollouts, check_seed
 from ..strategies.presets import Strategy
 from .summary import Z95
@@ -33,12 +33,13 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
            strategy: str | Strategy = "memory2", rollouts: int = 10_000, seed: int = 0,
            drawn_from: str = "stock", history: str | list[str] | None = None,
            model: str | Strategy | None = None,
-           temperature: float = TEMPERATURE) -> pd.DataFrame:
+           temperature: float = TEMPERATURE, wait: float = WAIT) -> pd.DataFrame:
     """Rate every option of a position by playing it out ``rollouts`` times.
 
     With ``history`` (the public record, notation of :mod:`ginsim.game.history`) the
     opponent's hidden cards are sampled from the posterior under the opponent ``model``
-    (default: ``opponent``), softened with ``temperature``; otherwise from the shorthand
+    (default: ``opponent``), softened with ``temperature`` (``wait``: the chance that
+    the opponent plays on where the model would knock); otherwise from the shorthand
     (``pile``, ``opponent_took``, ``opponent_passed``, ``stock_left``) nearly uniformly.
     Each option is played in the same worlds, the advised player continuing with
     ``strategy`` and the opponent with ``opponent``. With ``drawn`` the options are the
@@ -62,7 +63,7 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
     if history is not None:
         situation = history_situation(history, hand, drawn, drawn_from, rules,
                                       opponent if model is None else model, rollouts, seed,
-                                      temperature)
+                                      temperature, wait)
     elif drawn is None:
         situation = shorthand_situation(draw_position(hand, pile, opponent_took,
                                                       opponent_passed, stock_left),

@@ -29,7 +29,7 @@ from .advise_nb import (
     rollouts_nb,
 )
 from .belief import knock_limit_of, sample_beliefs
-from .belief_nb import TEMPERATURE
+from .belief_nb import TEMPERATURE, WAIT
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
 from .limits import check_rollouts, check_seed
@@ -211,7 +211,8 @@ def _pile_and_stocks(opp: np.ndarray, unseen: int, stock_left: int, rng: np.rand
 
 def history_situation(history: str | list[str], hand: str, drawn: str | None,
                       drawn_from: str, rules: Rules, model: str | Strategy, rollouts: int,
-                      seed: int, temperature: float = TEMPERATURE) -> Situation:
+                      seed: int, temperature: float = TEMPERATURE,
+                      wait: float = WAIT) -> Situation:
     """Check a hand against a history (appending seat a's draw when ``drawn`` is given
     and the history stops before it), then sample ``rollouts`` worlds from the
     posterior over the opponent's hand."""
@@ -263,7 +264,7 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     if hist.stock_left < rules.stock_floor:
         raise ValueError(f"the stock ({hist.stock_left}) is below the floor")
     beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, rollouts, seed,
-                             temperature)
+                             temperature, wait=wait)
     rng = np.random.default_rng(seed)
     pick = (rng.random() + np.arange(rollouts)) / rollouts
     index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), rollouts - 1)

@@ -14,7 +14,7 @@ from ..game.history import History
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
-from .belief_nb import TEMPERATURE, sample_beliefs_nb, smc_beliefs_nb
+from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
 
@@ -50,13 +50,17 @@ def unseen_mask(history: History, my_hand: int) -> int:
 
 def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules: Rules,
                    particles: int, seed: int, temperature: float = TEMPERATURE,
-                   uniform: bool = False, moves: int = MOVES, stages: int = STAGES) -> Beliefs:
+                   uniform: bool = False, moves: int = MOVES, stages: int = STAGES,
+                   wait: float = WAIT) -> Beliefs:
     """``particles`` weighted guesses of the opponent's hand by tempered sequential
     Monte Carlo (``stages`` tempering steps at most, ``moves`` Metropolis moves per
     particle after each); ``uniform`` skips the model (every weight equal: uniform
-    sampling given the pickups, as the shorthand advisor does)."""
+    sampling given the pickups, as the shorthand advisor does); ``wait`` is the chance
+    that the opponent plays on where its model would knock."""
     if not temperature > 0:
         raise ValueError(f"temperature must be above 0, got {temperature!r}")
+    if not 0 < wait <= 1:
+        raise ValueError(f"wait must be a probability in (0, 1], got {wait!r}")
     unseen = unseen_mask(history, my_hand)
     unseen_cards = np.array([c for c in range(52) if (unseen >> c) & 1], dtype=np.int64)
     held = history.taken[1]
@@ -75,13 +79,15 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
     if uniform:
         sample_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
                           unseen_cards, n_hidden, held, params, rules.packed(),
-                          card_tables(rules), float(temperature), hands, logl, ev_card, hs, rng)
+                          card_tables(rules), float(temperature), float(np.log(wait)), hands, logl,
+                          ev_card, hs, rng)
         weights = np.full(particles, 1.0 / particles)
         return Beliefs(hands, weights, unseen, float(particles))
     weights = np.zeros(particles, dtype=np.float64)
     ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
                          unseen_cards, n_hidden, held, params, rules.packed(),
-                         card_tables(rules), float(temperature), moves, stages, hands, logl,
+                         card_tables(rules), float(temperature), float(np.log(wait)), moves, stages,
+                         hands, logl,
                          np.zeros(particles), np.zeros(particles), weights,
                          np.zeros(particles, dtype=np.int64), np.zeros(particles),
                          np.zeros(particles), ev_card, hs, rng)

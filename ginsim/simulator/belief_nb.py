@@ -11,9 +11,12 @@ scores each of the opponent's observed choices; the particle's log weight is the
 The softened model (temperature ``T`` in deadwood points): a discard ``d`` costs its
 kept deadwood above that of the model's own discard (0 for the model's card, never
 below 0) and has probability ``exp(-cost/T)`` over the sum for all legal discards;
-a take or pass of the pile card, or not knocking, that disagrees with the model costs
-``DEVIATION`` points (probability ``exp(-DEVIATION/T)`` against 1 for agreeing, a
-factor the same for every particle otherwise).
+a take or pass of the pile card that disagrees with the model costs ``DEVIATION``
+points (probability ``exp(-DEVIATION/T)`` against 1 for agreeing, a factor the same for
+every particle otherwise). Playing on where the model would knock has probability
+``wait`` (``log_wait`` in the kernels): opponents differ most in when they knock, and a
+belief sure of the model's knock rule would read every opponent who waits for gin as
+holding a poor hand.
 
 Events are rows ``(seat, kind, card, flag)`` of :mod:`ginsim.game.history`, seat 0
 being the advised player.
@@ -23,7 +26,14 @@ import numpy as np
 
 from ..game._jit import jit
 from ..game.bits_nb import nth_card_nb
-from ..game.history import DEFAULT_TEMPERATURE, EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
+from ..game.history import (
+    DEFAULT_TEMPERATURE,
+    DEFAULT_WAIT,
+    EV_DISCARD,
+    EV_PASS,
+    EV_STOCK,
+    EV_TAKE,
+)
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
 from ..game.state import (
@@ -46,6 +56,7 @@ from .phases_nb import apply_discard_nb, clear_position_nb, draw_stock_nb, take_
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
 TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)
+WAIT = DEFAULT_WAIT  # P(opponent plays on where its model knocks)
 KEEP_DRAWN = 0.5  # proposal: chance that a stock draw is the card discarded right after
 FIRST_POS = 21  # deck position of the first stock card (21 dealt, or 20 + the upcard)
 
@@ -134,7 +145,7 @@ def discard_log_prob_nb(hand, forbidden, card, model_card, model_dw, temperature
 
 @jit
 def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params, rules,
-                         tab, temperature, hs, rng):
+                         tab, temperature, log_wait, hs, rng):
     """Replay the history with the opponent dealt ``dealt`` (stock draws ``ev_card``)
     and return the log likelihood of its observed choices under ``params[1]``."""
     clear_position_nb(hs, 0)
@@ -191,7 +202,7 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
                                                                         tab, rng)
                     plan_knock = knock or big
                 if plan_knock:
-                    logw -= dev
+                    logw += log_wait
                 logw += discard_log_prob_nb(hand, forbidden, card, plan_card, plan_dw,
                                             temperature, tab, hs, fresh)
                 planned = False
@@ -202,12 +213,12 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
 
 @jit
 def particle_log_weight_nb(events, dealer, upcard, knock_limit, hand, held, params, rules, tab,
-                           temperature, ev_card, hs, rng):
+                           temperature, log_wait, ev_card, hs, rng):
     """Propose stock-draw orders for the opponent holding ``hand`` now, replay, and
     return the log likelihood and the order's log prior/proposal correction."""
     dealt, logc = stock_cards_nb(events, hand, held, ev_card, rng)
     return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params,
-                                rules, tab, temperature, hs, rng), logc
+                                rules, tab, temperature, log_wait, hs, rng), logc
 
 
 @jit
@@ -269,7 +280,7 @@ def resample_nb(hands, logl, logc, w, tmp_hands, tmp_logl, tmp_logc, rng):
 
 @jit
 def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, logc,
-            params, rules, tab, temperature, ev_card, hs, rng):
+            params, rules, tab, temperature, log_wait, ev_card, hs, rng):
     """One Metropolis move per particle: swap a hidden card for an unseen one (a fresh
     stock-draw order too, from the proposal) and accept by the tempered likelihood
     ratio times the orders' prior/proposal ratio. Returns the number accepted."""
@@ -285,8 +296,8 @@ def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl
         b = nth_card_nb(out, below_nb(rng, 2, n_out))
         proposal = (hands[p] & ~(1 << a)) | (1 << b)
         value, corr = particle_log_weight_nb(events, dealer, upcard, knock_limit, proposal,
-                                             held, params, rules, tab, temperature, ev_card,
-                                             hs, rng)
+                                             held, params, rules, tab, temperature, log_wait,
+                                             ev_card, hs, rng)
         ratio = beta * (value - logl[p]) + corr - logc[p]
         if ratio >= 0 or np.log((below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30)) < ratio:
             hands[p] = proposal
@@ -298,7 +309,8 @@ def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl
 
 @jit
 def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
-                   params, rules, tab, temperature, moves, max_stages, hands, logl, logc, base,
+                   params, rules, tab, temperature, log_wait, moves, max_stages, hands, logl,
+                   logc, base,
                    w, tmp_hands, tmp_logl, tmp_logc, ev_card, hs, rng):
     """Adaptive tempered sequential Monte Carlo over the opponent's hand.
 
@@ -320,7 +332,7 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
         hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
         logl[p], logc[p] = particle_log_weight_nb(events, dealer, upcard, knock_limit,
                                                   hands[p], held, params, rules, tab,
-                                                  temperature, ev_card, hs, rng)
+                                                  temperature, log_wait, ev_card, hs, rng)
         base[p] = logc[p]
     beta = 0.0
     stage = 0
@@ -336,13 +348,14 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
             base[p] = 0.0
         for _ in range(moves):
             move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, logc,
-                    params, rules, tab, temperature, ev_card, hs, rng)
+                    params, rules, tab, temperature, log_wait, ev_card, hs, rng)
         stage += 1
 
 
 @jit
 def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidden, held,
-                      params, rules, tab, temperature, out_hands, out_logw, ev_card, hs, rng):
+                      params, rules, tab, temperature, log_wait, out_hands, out_logw, ev_card, hs,
+                      rng):
     """Fill ``out_hands[p]`` (the opponent's hand now) and ``out_logw[p]`` for every
     particle ``p``; particle ``p`` draws from the stream ``(seed, p)``."""
     n_unseen = unseen.shape[0]
@@ -354,4 +367,4 @@ def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidde
         dealt, _ = stock_cards_nb(events, hand, held, ev_card, rng)
         out_hands[p] = hand
         out_logw[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
-                                           params, rules, tab, temperature, hs, rng)
+                                           params, rules, tab, temperature, log_wait, hs, rng)

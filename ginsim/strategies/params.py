@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.history import DEFAULT_TEMPERATURE
+from ..game.history import DEFAULT_MARGIN, DEFAULT_TEMPERATURE, DEFAULT_WAIT
 from ..game.rules import brief
 
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
@@ -58,11 +58,14 @@ P_MC_PARTICLES = P_MC_ROLLOUTS + 1
 P_MC_TEMPERATURE = P_MC_PARTICLES + 1
 P_MC_STAGES = P_MC_TEMPERATURE + 1
 P_MC_ORACLE = P_MC_STAGES + 1
-P_MC_ROLLOUT = P_MC_ORACLE + 1  # P_BASE slots
+P_MC_WAIT = P_MC_ORACLE + 1
+P_MC_MARGIN = P_MC_WAIT + 1
+P_MC_ROLLOUT = P_MC_MARGIN + 1  # P_BASE slots
 P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # P_BASE slots
 P_SIZE = P_MC_MODEL + P_BASE
 MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
-MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "rollout", "model")
+MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
+                 "rollout", "model")
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,13 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("oracle", P_MC_ORACLE, (0,),
                   "mc diagnostic: 1 hands the belief the opponent's true cards (cheats)",
                   high=1),
+        Parameter("wait", P_MC_WAIT, (DEFAULT_WAIT,),
+                  "mc: the belief's chance that the opponent plays on where its model would "
+                  "knock", low=1e-9, high=1, integer=False),
+        Parameter("margin", P_MC_MARGIN, (DEFAULT_MARGIN,),
+                  "mc: standard errors by which another choice must beat the rollout "
+                  "strategy's own in the rollouts to be played instead (0: the best mean)",
+                  low=0, high=10, integer=False),
         Parameter("lay", P_LAY, (LAY_AT_ONCE,),
                   "Mahjong gin: lay melds and extensions only once the opponent holds at "
                   "most this many cards (before that, only what a multi-card take obliges); "
