@@ -1,18 +1,24 @@
 """The Monte Carlo player as a registered strategy: spec errors, the same records for
-plain seats through its hand loop, legal and chunking-independent play in simulate and
-games, and that it decides by its rollouts (the oracle diagnostic, which sees the true
-hand, must win)."""
+plain seats through its hand loop and its knock chart, legal and chunking-independent
+play in simulate, games and the knock chart, and that it decides by its rollouts (the
+oracle diagnostic, which sees the true hand, must win)."""
 
 import numpy as np
 import pytest
+from reference import ref_best_discard
 
 import ginsim
+from ginsim.game.cards import mask_to_cards
 from ginsim.game.rules import Rules
+from ginsim.game.state import SOURCE_PILE
 from ginsim.game.tables import card_tables
+from ginsim.simulator.chart import knock_decisions
+from ginsim.simulator.chart_nb import CHART_COLUMNS
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.hand_nb import SCRATCH_SIZE, simulate_nb
 from ginsim.simulator.mc import play_mc_records, seat_a_net
-from ginsim.simulator.records import RECORD_DTYPE, TRACE_WIDTH
+from ginsim.simulator.mc_chart_nb import mc_knock_chart_nb
+from ginsim.simulator.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
 from ginsim.strategies import parse_strategy
 from ginsim.strategies.params import P_BASE, P_MC_MODEL, P_MC_ROLLOUT, P_MC_ROLLOUTS
 
@@ -91,3 +97,58 @@ def test_the_oracle_diagnostic_beats_memory2():
     net = seat_a_net(play_mc_records("mc:rollouts=16,particles=8,stages=1,oracle=1",
                                      "memory2", 40, seed=5))
     assert np.mean(net) > 3
+
+
+def test_the_mc_knock_chart_kernel_with_plain_seats_is_the_knock_chart():
+    # The mc chart drives the same phases and branches: without an mc seat (rows as the
+    # mc loop takes them) it must write the plain chart's rows.
+    rules = Rules.coerce(None)
+    plain = knock_decisions("memory2", "early_knocker", hands=60, seed=8)
+    rows = seat_params("memory2", "early_knocker")
+    wide = np.zeros((2, rows.shape[1] + 1))
+    wide[:, :-1] = rows
+    out = np.zeros((60 * 8 + 80, len(CHART_COLUMNS)), dtype=np.int64)
+    n, stop = mc_knock_chart_nb(np.uint64(8), 0, 60, wide[:, :-1], rules.packed(),
+                                card_tables(rules), out, np.zeros((0, TRACE_WIDTH), np.int64),
+                                np.zeros(SCRATCH_SIZE, dtype=np.int64),
+                                np.zeros(SCRATCH_SIZE, dtype=np.int64),
+                                np.zeros(3, dtype=np.uint64), np.zeros(3, dtype=np.uint64))
+    assert stop == 60 and n == len(plain) > 20
+    assert (out[:n] == plain.view(np.int64).reshape(n, -1)).all()
+
+
+def test_the_knock_chart_follows_an_mc_seat():
+    # The chart plays each hand as the hand loop does: where the mc seat knocked with the
+    # best discard (it may knock with another), the knock branch is the hand as played.
+    decisions = knock_decisions(FAST, "memory2", hands=20, seed=6)
+    records, trace = play_records(FAST, "memory2", stop=20, seed=6, trace_rows=4000)
+    net = seat_a_net(records)
+    c = {name: i for i, name in enumerate(TRACE_COLUMNS)}
+    turns = {(int(r[c["hand"]]), int(r[c["turn"]])): r for r in trace if r[c["seat"]] == 0}
+    checked = 0
+    for d in decisions[decisions["knocked"] == 1]:
+        row = turns[(int(d["hand"]), int(d["turn"]))]
+        discard = int(row[c["discard"]])
+        hand11 = mask_to_cards(row[c["hand_a"]]) + [discard]
+        forbidden = int(row[c["drawn"]]) if row[c["source"]] == SOURCE_PILE else None
+        card, kept = ref_best_discard(hand11, forbidden=forbidden)
+        assert kept == d["deadwood"]
+        if card == discard:
+            assert d["net_knock"] == net[d["hand"]]
+            checked += 1
+    assert checked > 0
+    assert (decisions["net_knock"] != decisions["net_wait"]).any()
+    # the opponent may be the mc player too
+    assert len(knock_decisions("memory2", FAST, hands=4, seed=6)) > 0
+
+
+def test_a_large_margin_plays_the_rollout_strategy():
+    # Another choice must beat the rollout strategy's own by `margin` standard errors of
+    # the paired difference: with a huge margin the mc seat is memory2 in nearly every
+    # hand (all differ only where every world agreed on the gain), and with none it is not.
+    plain, _ = play_records("memory2", "simple", stop=30, seed=2)
+    for margin, low, high in ((10, 0.9, 1.0), (0, 0.0, 0.8)):
+        mc = play_mc_records(FAST + f",margin={margin}", "simple", 30, seed=2,
+                             duplicate=False)
+        same = np.mean((mc["turns"] == plain["turns"]) & (mc["points_a"] == plain["points_a"]))
+        assert low <= same <= high, (margin, same)
