@@ -36,10 +36,11 @@ from ginsim.simulator.advise import (
     situation_rollouts,
 )
 from ginsim.simulator.advise_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT, OPT_DISCARD
-from ginsim.simulator.belief_nb import WAIT
+from ginsim.simulator.belief_nb import TEMPERATURE, WAIT
 
 
-def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float) -> dict:
+def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
+            temperature: float) -> dict:
     """Predictions of both samplers and the truth for one position."""
     hist = parse_history(row.history, rules)
     cards = parse_cards(row.cards)
@@ -67,7 +68,7 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float) -
         " ".join(parse_cards_text(list(_bits(hist.passed[1] & hist.pile_mask)))), hist.stock_left,
         row.drawn_from), worlds, seed, rules)
     posterior = history_situation(row.history, row.cards, row.drawn, row.drawn_from, rules,
-                                  "memory2", worlds, seed, wait=wait)
+                                  "memory2", worlds, seed, temperature, wait=wait)
     out["ess"] = posterior.ess
     for name, sit in (("uniform", uniform), ("posterior", posterior)):
         out[f"{name}_deadwood"] = float(np.mean([min_deadwood_nb(int(h), tab, work)
@@ -120,6 +121,8 @@ def main() -> None:
     parser.add_argument("--wait", type=float, default=WAIT,
                         help="the belief's chance that the opponent plays on where the "
                              "model would knock")
+    parser.add_argument("--temperature", type=float, default=TEMPERATURE,
+                        help="the belief's softening of the model, in deadwood points")
     args = parser.parse_args()
     rules = Rules()
     tab = card_tables(rules)
@@ -127,14 +130,14 @@ def main() -> None:
     start = time.time()
     pos = positions("memory2", args.opponent, args.hands, seed=args.seed)
     pos = pos[(pos.stock_left >= args.low) & (pos.stock_left <= args.high)]
-    rows = [measure(r, rules, args.worlds, args.seed + i, tab, work, args.wait)
+    rows = [measure(r, rules, args.worlds, args.seed + i, tab, work, args.wait, args.temperature)
             for i, r in enumerate(pos.itertuples())]
     res = pd.DataFrame(rows)
     if args.out:
         res.to_csv(args.out, index=False)
     print(f"{len(res)} positions (stock {args.low}-{args.high}) from {args.hands} hands of "
           f"memory2 vs {args.opponent}, {args.worlds} worlds each, model memory2, wait "
-          f"{args.wait:g}, {time.time() - start:.0f} s")
+          f"{args.wait:g}, temperature {args.temperature:g}, {time.time() - start:.0f} s")
     print(f"posterior ESS: median {res.ess.median():.0f}, below 10% of samples in "
           f"{(res.ess < 0.1 * args.worlds).mean():.1%} of positions")
     print("\nexpected opponent deadwood vs truth (mean truth "

@@ -61,9 +61,29 @@ def branch_knock_nb(deadwood, card, rules, tab, branch):
 
 
 @jit
-def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
-    """Seat a discards as its strategy would without knocking, then both play on to the
-    end of the hand in ``branch``; returns a's net points."""
+def decision_point_nb(hs, i, memory, rules, tab, rows, n):
+    """After seat a's draw in hand ``i``: its best discard ``(kept deadwood, card,
+    all melded)`` and whether this is a decision point (a knock other than gin or big gin
+    is allowed, and row ``n`` is free), whose public columns are then written."""
+    kdw, kcard, _, all_melded = best_discard_nb(hs[ST_HAND], hs[ST_FORBIDDEN], 0, tab, hs,
+                                                memory)
+    big_gin = all_melded and rules[R_BIG_GIN_BONUS] >= 0
+    point = 0 < kdw <= hs[ST_KNOCK_LIMIT] and not big_gin and n < rows.shape[0]
+    if point:
+        rows[n, CH_HAND] = i
+        rows[n, CH_TURN] = hs[ST_TURNS]
+        rows[n, CH_DEADWOOD] = kdw
+        rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
+        rows[n, CH_DEALER] = hs[ST_DEALER] == 0
+        rows[n, CH_OPP_TAKEN] = hs[ST_PILE_TAKES + 1]
+        rows[n, CH_KNOCK_LIMIT] = hs[ST_KNOCK_LIMIT]
+    return point, kdw, kcard, all_melded
+
+
+@jit
+def wait_discard_nb(params, rules, tab, branch, branch_rng):
+    """Seat a discards as its strategy would without knocking in ``branch``; returns
+    the card."""
     hand = branch[ST_HAND]
     forbidden = branch[ST_FORBIDDEN]
     # Again in the branch's own scratch: a memory discard reads the per-card table.
@@ -71,6 +91,14 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
     card, dw = discard_without_knock_nb(params, 0, hand, forbidden, dw, card, branch, tab,
                                         branch_rng)
     apply_discard_nb(branch, 0, card, dw, False, False, rules)
+    return card
+
+
+@jit
+def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
+    """Seat a discards as its strategy would without knocking, then both play on to the
+    end of the hand in ``branch``; returns a's net points."""
+    wait_discard_nb(params, rules, tab, branch, branch_rng)
     play_on_nb(branch, 1, params, rules, tab, branch_rng, trace)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch, 0)
@@ -96,18 +124,9 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branc
                 seat = 0
                 continue
             draw_nb(hs, 0, True, params, rules, tab, rng)
-            kdw, kcard, _, all_melded = best_discard_nb(hs[ST_HAND], hs[ST_FORBIDDEN], 0, tab,
-                                                        hs, params[0, P_MEMORY] >= 1)
-            big_gin = all_melded and rules[R_BIG_GIN_BONUS] >= 0
-            point = 0 < kdw <= hs[ST_KNOCK_LIMIT] and not big_gin and n < rows.shape[0]
+            point, kdw, kcard, all_melded = decision_point_nb(hs, i, params[0, P_MEMORY] >= 1,
+                                                              rules, tab, rows, n)
             if point:
-                rows[n, CH_HAND] = i
-                rows[n, CH_TURN] = hs[ST_TURNS]
-                rows[n, CH_DEADWOOD] = kdw
-                rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
-                rows[n, CH_DEALER] = hs[ST_DEALER] == 0
-                rows[n, CH_OPP_TAKEN] = hs[ST_PILE_TAKES + 1]
-                rows[n, CH_KNOCK_LIMIT] = hs[ST_KNOCK_LIMIT]
                 copy_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
                 copy_position_nb(hs, branch, rng, branch_rng)

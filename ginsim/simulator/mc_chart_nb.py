@@ -10,34 +10,16 @@ knocking and both seats play on exactly as the hand loop would play them.
 import numpy as np
 
 from ..game._jit import jit
-from ..game.melds_nb import best_discard_nb
-from ..game.rules import R_BIG_GIN_BONUS
-from ..game.state import (
-    ST_DEALER,
-    ST_ENDING,
-    ST_FORBIDDEN,
-    ST_HAND,
-    ST_KNOCK_LIMIT,
-    ST_PILE_TAKES,
-    ST_POS,
-    ST_TRACE_ROW,
-    ST_TURNS,
-)
-from ..strategies.params import P_MC_MARGIN, P_MEMORY
-from ..strategies.policy_nb import discard_without_knock_nb
+from ..game.state import ST_ENDING, ST_TRACE_ROW
+from ..strategies.params import P_MC_MARGIN
 from .chart_nb import (
-    CH_DEADWOOD,
-    CH_DEALER,
-    CH_HAND,
-    CH_KNOCK_LIMIT,
     CH_KNOCKED,
     CH_NET_KNOCK,
     CH_NET_WAIT,
-    CH_OPP_TAKEN,
-    CH_STOCK_LEFT,
-    CH_TURN,
     MAX_POINTS_PER_HAND,
     branch_knock_nb,
+    decision_point_nb,
+    wait_discard_nb,
 )
 from .mc_nb import (
     MC_EVENTS,
@@ -54,7 +36,6 @@ from .mc_nb import (
     turn_nb,
 )
 from .phases_nb import (
-    apply_discard_nb,
     copy_position_nb,
     deal_nb,
     discard_nb,
@@ -101,18 +82,8 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, br
                     hs, 0, True, params, n_ev, rules, tab, rng, trace[:0])
             else:
                 _, n_ev = plain_draw_nb(hs, 0, True, rows_nb(hs, 0), n_ev, rules, tab, rng)
-            kdw, kcard, _, all_melded = best_discard_nb(hs[ST_HAND], hs[ST_FORBIDDEN], 0, tab,
-                                                        hs, False)
-            big_gin = all_melded and rules[R_BIG_GIN_BONUS] >= 0
-            point = 0 < kdw <= hs[ST_KNOCK_LIMIT] and not big_gin and n < rows.shape[0]
+            point, kdw, kcard, _ = decision_point_nb(hs, i, False, rules, tab, rows, n)
             if point:
-                rows[n, CH_HAND] = i
-                rows[n, CH_TURN] = hs[ST_TURNS]
-                rows[n, CH_DEADWOOD] = kdw
-                rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
-                rows[n, CH_DEALER] = hs[ST_DEALER] == 0
-                rows[n, CH_OPP_TAKEN] = hs[ST_PILE_TAKES + 1]
-                rows[n, CH_KNOCK_LIMIT] = hs[ST_KNOCK_LIMIT]
                 copy_mc_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
                 copy_mc_position_nb(hs, branch, rng, branch_rng)
@@ -121,14 +92,7 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, br
                                             rollouts, params[0, P_MC_MARGIN], False, rules,
                                             tab, branch_rng, trace[:0])
                 else:
-                    prow = rows_nb(branch, 0)
-                    hand = branch[ST_HAND]
-                    forbidden = branch[ST_FORBIDDEN]
-                    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch,
-                                                     prow[0, P_MEMORY] >= 1)
-                    card, dw = discard_without_knock_nb(prow, 0, hand, forbidden, dw, card,
-                                                        branch, tab, branch_rng)
-                    apply_discard_nb(branch, 0, card, dw, False, False, rules)
+                    card = wait_discard_nb(rows_nb(branch, 0), rules, tab, branch, branch_rng)
                 mc_play_on_nb(branch, 1, params, discard_event_nb(branch, 0, card, n_ev), rules,
                               tab, branch_rng, trace[:0])
                 showdown_nb(branch, rules, tab)
