@@ -325,7 +325,7 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
     rng[0] = stream_key_nb(seed, 0, 1)
     rng[1] = stream_key_nb(seed, 0, 2)
     rng[2] = stream_key_nb(seed, 0, 3)
-    unseen = 0
+    unseen = np.int64(0)
     for i in range(unseen_cards.shape[0]):
         unseen |= 1 << unseen_cards[i]
     for p in range(n):

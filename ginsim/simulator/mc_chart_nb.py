@@ -64,6 +64,8 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, br
     i = start
     hs[ST_TRACE_ROW] = 0
     mc = is_mc_nb(params, 0)
+    # seats and flags as plain values: numba compiles a callee once per literal argument
+    zero, one, yes, no = np.int64(0), np.int64(1), np.bool_(True), np.bool_(False)
     while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
@@ -72,38 +74,38 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, br
         seat, n_ev = mc_first_turn_nb(hs, params, rules, tab, rng, trace)
         while hs[ST_ENDING] < 0:
             if seat == 1:
-                n_ev = turn_nb(hs, 1, True, params, n_ev, rules, tab, rng, trace)
+                n_ev = turn_nb(hs, one, yes, params, n_ev, rules, tab, rng, trace)
                 seat = 0
                 continue
             # key is a stream key: a plain 0 would unify it with float64
             particles, unseen, key, rollouts, exclude = 0, 0, np.uint64(0), 0, 0
             if mc:
                 _, n_ev, particles, unseen, key, rollouts, exclude = mc_draw_nb(
-                    hs, 0, True, params, n_ev, rules, tab, rng, trace[:0])
+                    hs, zero, yes, params, n_ev, rules, tab, rng, trace[:0])
             else:
-                _, n_ev = plain_draw_nb(hs, 0, True, rows_nb(hs, 0), n_ev, rules, tab, rng)
+                _, n_ev = plain_draw_nb(hs, zero, yes, rows_nb(hs, 0), n_ev, rules, tab, rng)
             point, kdw, kcard, _ = decision_point_nb(hs, i, False, rules, tab, rows, n)
             if point:
                 copy_mc_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
                 copy_mc_position_nb(hs, branch, rng, branch_rng)
                 if mc:
-                    card, _ = mc_discard_nb(branch, 0, particles, unseen, exclude, key,
-                                            rollouts, params[0, P_MC_MARGIN], False, rules,
+                    card, _ = mc_discard_nb(branch, zero, particles, unseen, exclude, key,
+                                            rollouts, params[0, P_MC_MARGIN], no, rules,
                                             tab, branch_rng, trace[:0])
                 else:
                     card = wait_discard_nb(rows_nb(branch, 0), rules, tab, branch, branch_rng)
-                mc_play_on_nb(branch, 1, params, discard_event_nb(branch, 0, card, n_ev), rules,
-                              tab, branch_rng, trace[:0])
+                mc_play_on_nb(branch, one, params, discard_event_nb(branch, zero, card, n_ev),
+                              rules, tab, branch_rng, trace[:0])
                 showdown_nb(branch, rules, tab)
                 rows[n, CH_NET_WAIT] = net_points_nb(branch, 0)
             if mc:
-                discard, action = mc_discard_nb(hs, 0, particles, unseen, exclude, key,
-                                                rollouts, params[0, P_MC_MARGIN], True, rules,
+                discard, action = mc_discard_nb(hs, zero, particles, unseen, exclude, key,
+                                                rollouts, params[0, P_MC_MARGIN], yes, rules,
                                                 tab, rng, trace[:0])
             else:
-                discard, action = discard_nb(hs, 0, rows_nb(hs, 0), rules, tab, rng)
-            n_ev = discard_event_nb(hs, 0, discard, n_ev)
+                discard, action = discard_nb(hs, zero, rows_nb(hs, 0), rules, tab, rng)
+            n_ev = discard_event_nb(hs, zero, discard, n_ev)
             if point:
                 rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
                 n += 1

@@ -16,6 +16,10 @@ that takes the best of a few noisy means mostly trades a sound choice for a luck
 against +0.69 with the plain best mean). The copy never sees the real hidden cards:
 the opponent's hand and the stock are overwritten before any option is played.
 
+Literal arguments to these kernels are written ``np.int64(...)`` / ``np.bool_(...)``:
+numba compiles a separate copy of a callee for every literal value passed to it, and the
+mc kernels are large.
+
 The extra memory lives in the hand state itself, past ``HS_SIZE`` (``MC_*`` offsets
 below; :data:`~ginsim.simulator.hand_nb.SCRATCH_SIZE` covers it), so every driver that
 plays hands can play an mc seat. Events for the belief are ``(seat, kind, card, flag)``
@@ -215,9 +219,9 @@ def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, log_wait, stages,
             k += 1
     floats = hs[MC_FLOATS:MC_ROWS].view(np.float64)
     m = MC_MAX_PARTICLES
-    smc_beliefs_nb(key, rel[:n_ev], 0 if hs[ST_DEALER] == me else 1, hs[ST_UPCARD],
+    smc_beliefs_nb(key, rel[:n_ev], np.int64(hs[ST_DEALER] != me), hs[ST_UPCARD],
                    hs[ST_KNOCK_LIMIT], cards[:k], 10 - popcount_nb(held), held, brow, rules,
-                   tab, temperature, log_wait, 1, stages, hs[MC_HANDS:MC_HANDS + n],
+                   tab, temperature, log_wait, np.int64(1), stages, hs[MC_HANDS:MC_HANDS + n],
                    floats[:n], floats[3 * m:3 * m + n], floats[4 * m:4 * m + n],
                    floats[m:m + n], hs[MC_HANDS + m:MC_HANDS + m + n], floats[2 * m:2 * m + n],
                    floats[5 * m:5 * m + n], hs[MC_EV_CARD:MC_CARDS],
@@ -371,15 +375,15 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
         choice_knock = False
     best_discard_nb(hand, forbidden, 0, tab, hs, True)  # the per-card table again
     choice_kept = hs[W_DISCARD + choice]
-    option_value_nb(hs, me, OPT_DISCARD, choice, choice_knock, choice_kept, n, unseen, exclude,
-                    rollouts, key, pair, rules, tab, rng, empty, 0)
+    option_value_nb(hs, me, np.int64(OPT_DISCARD), choice, choice_knock, choice_kept, n, unseen,
+                    exclude, rollouts, key, pair, rules, tab, rng, empty, np.int64(0))
     default = choice
     default_knock = choice_knock
     best_gain = 0.0
     tried = 0
     while tried < CANDIDATES:
-        c = -1
-        low = NO_DISCARD
+        c = np.int64(-1)
+        low = np.int64(NO_DISCARD)
         for x in range(52):
             if (hand >> x) & 1 and (forbidden >> x) & 1 == 0 and hs[W_DISCARD + x] < low:
                 low = hs[W_DISCARD + x]
@@ -393,8 +397,8 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
                 break
             if c == default and (knock == 1) == default_knock:
                 continue
-            option_value_nb(hs, me, OPT_DISCARD, c, knock == 1, low, n, unseen, exclude,
-                            rollouts, key, pair, rules, tab, rng, empty, 1)
+            option_value_nb(hs, me, np.int64(OPT_DISCARD), c, knock == 1, low, n, unseen,
+                            exclude, rollouts, key, pair, rules, tab, rng, empty, np.int64(1))
             gain = gain_nb(hs, rollouts, margin)
             if gain > best_gain:
                 best_gain = gain
@@ -419,10 +423,11 @@ def mc_draw_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
     if pile_allowed and hs[ST_PILE_LEN] > 0:
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
         take = pile_decision_nb(pair, me, hs[ST_HAND + me], top, hs, rules, tab, rng)[0]
-        option_value_nb(hs, me, OPT_TAKE if take else OPT_STOCK, -1, False, 0, n, unseen, 0,
-                        rollouts, key, pair, rules, tab, rng, empty, 0)
-        option_value_nb(hs, me, OPT_STOCK if take else OPT_TAKE, -1, False, 0, n, unseen, 0,
-                        rollouts, key, pair, rules, tab, rng, empty, 1)
+        for slot in range(2):
+            kind = OPT_TAKE if take == (slot == 0) else OPT_STOCK
+            option_value_nb(hs, me, np.int64(kind), np.int64(-1), np.bool_(False), np.int64(0),
+                            n, unseen, np.int64(0), rollouts, key, pair, rules, tab, rng, empty,
+                            np.int64(slot))
         if gain_nb(hs, rollouts, margin) > 0:
             take = not take
     hs[ST_PLANNED] = 0
@@ -455,7 +460,8 @@ def mc_turn_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
     card, n_ev, n, unseen, key, rollouts, exclude = mc_draw_nb(hs, me, pile_allowed, params,
                                                                n_ev, rules, tab, rng, empty)
     discard, action = mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts,
-                                    params[me, P_MC_MARGIN], True, rules, tab, rng, empty)
+                                    params[me, P_MC_MARGIN], np.bool_(True), rules, tab, rng,
+                                    empty)
     return card, discard, action, discard_event_nb(hs, me, discard, n_ev)
 
 
@@ -528,22 +534,23 @@ def mc_first_turn_nb(hs, params, rules, tab, rng, trace):
         hs[ST_FORBIDDEN] = 0
         hs[ST_PLANNED] = 0
         if is_mc_nb(params, nondealer):
-            n, unseen, key, rollouts = prepare_nb(hs, nondealer, params, 0, rules, tab, rng)
-            discard, action = mc_discard_nb(hs, nondealer, n, unseen, 0, key, rollouts,
-                                            params[nondealer, P_MC_MARGIN], True, rules, tab,
-                                            rng, trace[:0])
+            n, unseen, key, rollouts = prepare_nb(hs, nondealer, params, np.int64(0), rules,
+                                                  tab, rng)
+            discard, action = mc_discard_nb(hs, nondealer, n, unseen, np.int64(0), key,
+                                            rollouts, params[nondealer, P_MC_MARGIN],
+                                            np.bool_(True), rules, tab, rng, trace[:0])
         else:
             discard, action = discard_nb(hs, nondealer, rows_nb(hs, 0), rules, tab, rng)
-        n_ev = discard_event_nb(hs, nondealer, discard, 0)
+        n_ev = discard_event_nb(hs, nondealer, discard, np.int64(0))
         trace_turn_nb(trace, hs, nondealer, SOURCE_DEAL, -1, discard, action)
         return dealer, n_ev
-    n_ev = 0
+    n_ev = np.int64(0)
     for offer in range(2):
         s = nondealer if offer == 0 else dealer
         taken, n_ev = offer_nb(hs, s, n_ev, rules, tab, rng, trace)
         if taken:
             return 1 - s, n_ev
-    n_ev = turn_nb(hs, nondealer, False, params, n_ev, rules, tab, rng, trace)
+    n_ev = turn_nb(hs, nondealer, np.bool_(False), params, n_ev, rules, tab, rng, trace)
     return dealer, n_ev
 
 
@@ -552,7 +559,7 @@ def mc_play_on_nb(hs, seat, params, n_ev, rules, tab, rng, trace):
     """:func:`play_on_nb` with mc seats: from ``seat`` to move (``n_ev`` events so far)
     to the end of the hand, the 50th-card rule included."""
     while hs[ST_ENDING] < 0:
-        n_ev = turn_nb(hs, seat, True, params, n_ev, rules, tab, rng, trace)
+        n_ev = turn_nb(hs, seat, np.bool_(True), params, n_ev, rules, tab, rng, trace)
         seat = 1 - seat
     if (hs[ST_ENDING] == ENDING_DEAD and rules[R_LAST_DISCARD] != 0 and hs[ST_PILE_LEN] > 0
             and hs[ST_TURNS] < MAX_TURNS):
