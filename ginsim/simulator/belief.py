@@ -76,19 +76,19 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
     hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
     limit = knock_limit_of(history, rules)
+    log_wait = float(np.log(wait))
     if uniform:
         sample_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
                           unseen_cards, n_hidden, held, params, rules.packed(),
-                          card_tables(rules), float(temperature), float(np.log(wait)), hands, logl,
-                          ev_card, hs, rng)
+                          card_tables(rules), float(temperature), log_wait, hands, logl, ev_card,
+                          hs, rng)
         weights = np.full(particles, 1.0 / particles)
         return Beliefs(hands, weights, unseen, float(particles))
     weights = np.zeros(particles, dtype=np.float64)
     ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
                          unseen_cards, n_hidden, held, params, rules.packed(),
-                         card_tables(rules), float(temperature), float(np.log(wait)), moves, stages,
-                         hands, logl,
-                         np.zeros(particles), np.zeros(particles), weights,
+                         card_tables(rules), float(temperature), log_wait, moves, stages, hands,
+                         logl, np.zeros(particles), np.zeros(particles), weights,
                          np.zeros(particles, dtype=np.int64), np.zeros(particles),
                          np.zeros(particles), ev_card, hs, rng)
     return Beliefs(hands, weights, unseen, float(ess))

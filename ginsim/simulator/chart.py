@@ -30,7 +30,8 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     ``knock_limit`` (the hand's; Oklahoma: set by the upcard).
     Hands are dealt as ``simulate`` deals them, so hand ``i`` is the same deal in both.
     With an mc seat both branches play it as the hand loop does (the wait branch's mc
-    seat a discards by rollouts without knocking): about three mc turns more per point.
+    seat a discards by rollouts without knocking), so each decision point costs the rest
+    of the hand once more, mc turns included.
     """
     hands = check_hands(hands)
     seed = check_seed(seed)
@@ -53,8 +54,8 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     while i < stop:
         capacity = min(stop - i, 50_000) * 8 + MAX_POINTS_PER_HAND
         rows = np.zeros((capacity, CHART_WIDTH), dtype=np.int64)
-        n, i = kernel(np.uint64(seed), i, stop, params, rules.packed(), tab, rows,
-                              trace, scratch, branch, rng, branch_rng)
+        n, i = kernel(np.uint64(seed), i, stop, params, rules.packed(), tab, rows, trace,
+                      scratch, branch, rng, branch_rng)
         parts.append(rows[:n])
     table = np.concatenate(parts) if parts else np.zeros((0, CHART_WIDTH), dtype=np.int64)
     return np.ascontiguousarray(table).view(CHART_DTYPE).reshape(-1)
