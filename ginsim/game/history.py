@@ -39,7 +39,6 @@ SEAT_NAMES = ("me", "op")
 MAX_EVENTS = 400
 DEFAULT_TEMPERATURE = 0.25  # the belief's softening of the opponent model (deadwood points)
 DEFAULT_WAIT = 0.2  # the belief's chance that the opponent plays on where its model knocks
-DEFAULT_MARGIN = 1.0  # standard errors an mc choice must gain over its rollout strategy's
 EXAMPLE = ("dealer:op up:7H me:pass op:pass me:stock me:-KH op:+KH op:-2D me:stock me:-5C "
            "op:stock")
 

@@ -310,8 +310,7 @@ def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl
 @jit
 def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
                    params, rules, tab, temperature, log_wait, moves, max_stages, hands, logl,
-                   logc, base,
-                   w, tmp_hands, tmp_logl, tmp_logc, ev_card, hs, rng):
+                   logc, base, w, tmp_hands, tmp_logl, tmp_logc, ev_card, hs, rng):
     """Adaptive tempered sequential Monte Carlo over the opponent's hand.
 
     Particles start from the prior (uniform hidden cards; draw orders from the proposal,

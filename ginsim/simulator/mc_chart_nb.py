@@ -84,7 +84,7 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, br
                     hs, zero, yes, params, n_ev, rules, tab, rng, trace[:0])
             else:
                 _, n_ev = plain_draw_nb(hs, zero, yes, rows_nb(hs, 0), n_ev, rules, tab, rng)
-            point, kdw, kcard, _ = decision_point_nb(hs, i, False, rules, tab, rows, n)
+            point, kdw, kcard, _ = decision_point_nb(hs, i, no, rules, tab, rows, n)
             if point:
                 copy_mc_position_nb(hs, branch, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)

@@ -373,8 +373,9 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
         choice, choice_kept = discard_without_knock_nb(pair, me, hand, forbidden, dw, best, hs,
                                                        tab, rng)
         choice_knock = False
-    best_discard_nb(hand, forbidden, 0, tab, hs, True)  # the per-card table again
-    choice_kept = hs[W_DISCARD + choice]
+    # the candidates below read the per-card table; the rollout strategy's choice may
+    # have reused the meld scratch (a random discard's deadwood), so fill it again
+    best_discard_nb(hand, forbidden, 0, tab, hs, True)
     option_value_nb(hs, me, np.int64(OPT_DISCARD), choice, choice_knock, choice_kept, n, unseen,
                     exclude, rollouts, key, pair, rules, tab, rng, empty, np.int64(0))
     default = choice

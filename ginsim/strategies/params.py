@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.history import DEFAULT_MARGIN, DEFAULT_TEMPERATURE, DEFAULT_WAIT
+from ..game.history import DEFAULT_TEMPERATURE, DEFAULT_WAIT
 from ..game.rules import brief
 
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
@@ -166,7 +166,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("wait", P_MC_WAIT, (DEFAULT_WAIT,),
                   "mc: the belief's chance that the opponent plays on where its model would "
                   "knock", low=1e-9, high=1, integer=False),
-        Parameter("margin", P_MC_MARGIN, (DEFAULT_MARGIN,),
+        Parameter("margin", P_MC_MARGIN, (1.0,),
                   "mc: standard errors by which another choice must beat the rollout "
                   "strategy's own in the rollouts to be played instead (0: the best mean)",
                   low=0, high=10, integer=False),
