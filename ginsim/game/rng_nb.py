@@ -18,6 +18,7 @@ S27 = np.uint64(27)
 S31 = np.uint64(31)
 S11 = np.uint64(11)
 S53 = np.uint64(53)
+UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @jit
@@ -43,8 +44,15 @@ def next_u64_nb(state, stream):
 
 @jit
 def below_nb(state, stream, n):
-    """A uniform int in ``0..n-1`` (53 random bits, bias below 2**-47 for n <= 52)."""
+    """A uniform int in ``0..n-1`` for ``n <= 2048`` (53 random bits times ``n`` must fit
+    64; bias below 2**-47 for n <= 52). For a probability use :func:`unit_nb`."""
     return np.int64(((next_u64_nb(state, stream) >> S11) * np.uint64(n)) >> S53)
+
+
+@jit
+def unit_nb(state, stream):
+    """A uniform float in ``[0, 1)`` from 53 random bits."""
+    return (next_u64_nb(state, stream) >> S11) * UNIT
 
 
 @jit
