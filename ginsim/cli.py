@@ -381,7 +381,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
               f"{mark}")
     print(advice_words(table))
     if args.history is not None:
-        print(f"posterior effective sample size {table.ess.iloc[0]:.0f} of {args.rollouts}")
+        print(f"posterior effective sample size {table.ess.iloc[0]:.0f} of "
+              f"{table.attrs['samples']} guesses")
     if "warning" in table.attrs:
         print(f"warning: {table.attrs['warning']}", file=sys.stderr)
     return 0

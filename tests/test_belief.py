@@ -8,16 +8,28 @@ uniform sampling (fixed seeds)."""
 
 import numpy as np
 import pytest
-from reference import ref_min_deadwood
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import meld_dense_hands, ref_min_deadwood
 
 import ginsim
 from ginsim.analysis.positions import _hand_events
 from ginsim.game.cards import cards_to_mask, parse_cards
-from ginsim.game.history import EV_STOCK, parse_history
+from ginsim.game.history import EV_DISCARD, EV_STOCK, EV_TAKE, parse_history
 from ginsim.game.rules import Rules
+from ginsim.game.state import HS_SIZE, ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
 from ginsim.game.tables import card_tables
 from ginsim.simulator.belief import sample_beliefs
-from ginsim.simulator.belief_nb import DEVIATION, TEMPERATURE, WAIT, replay_log_weight_nb
+from ginsim.simulator.belief_nb import (
+    DEVIATION,
+    KEEP_DRAWN,
+    TEMPERATURE,
+    WAIT,
+    discard_log_prob_nb,
+    replay_log_weight_nb,
+    resample_nb,
+    stock_cards_nb,
+)
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.hand_nb import SCRATCH_SIZE
 from ginsim.simulator.records import (
@@ -26,6 +38,11 @@ from ginsim.simulator.records import (
     TRACE_HAND_B,
     TRACE_SEAT,
     TRACE_SOURCE,
+)
+from ginsim.strategies.policy_nb import (
+    discard_context_nb,
+    memory_discard_nb,
+    memory_discard_score_nb,
 )
 
 RULES = Rules()
@@ -62,7 +79,7 @@ def replay(history, wait: float = WAIT) -> float:
     ev, cards, dealer, upcard, dealt = history
     return replay_log_weight_nb(ev, dealer, upcard, 10, dealt, cards,
                                 seat_params("memory2", "memory2"), RULES.packed(),
-                                card_tables(RULES), TEMPERATURE, np.log(wait),
+                                card_tables(RULES), TEMPERATURE, np.log(wait), -np.inf,
                                 np.zeros(SCRATCH_SIZE, dtype=np.int64),
                                 np.zeros(3, dtype=np.uint64))
 
@@ -70,6 +87,42 @@ def replay(history, wait: float = WAIT) -> float:
 def test_the_true_deal_and_draws_pay_no_deviation():
     for history in true_histories("memory2", 25, seed=5):
         assert replay(history) > -DEVIATION / TEMPERATURE
+
+
+@settings(max_examples=60, deadline=None)
+@given(meld_dense_hands(11), st.randoms(use_true_random=False))
+def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
+    # Over the 11 legal discards the probabilities sum to 1; the model's own discard is
+    # (one of) the likeliest; without memory the score is the exact kept deadwood.
+    hand = cards_to_mask(cards)
+    rest = [c for c in range(52) if c not in cards]
+    rnd.shuffle(rest)
+    hs = np.zeros(HS_SIZE, dtype=np.int64)
+    hs[ST_PILE_MASK] = cards_to_mask(rest[:6])
+    hs[ST_TAKEN] = cards_to_mask(rest[6:8])  # the advised player's pickups and history
+    hs[ST_DISCARDED] = cards_to_mask(rest[8:11])
+    hs[ST_PASSED] = cards_to_mask(rest[11:12])
+    tab = card_tables(RULES)
+    for spec in ("memory2", "simple"):
+        params = seat_params(spec, spec)
+        logp = np.array([discard_log_prob_nb(params, hand, 0, c, TEMPERATURE, tab, hs)
+                         for c in cards])
+        assert np.exp(logp).sum() == pytest.approx(1.0, abs=1e-9)
+        if spec == "memory2":
+            chosen = memory_discard_nb(params, 1, hand, 0, hs, tab)
+            assert logp[cards.index(chosen)] == pytest.approx(logp.max(), abs=1e-12)
+            # ordered as the policy prefers (a lower kept deadwood alone is not enough)
+            context = discard_context_nb(params, 1, hand, hs, tab)
+            score = np.array([memory_discard_score_nb(params, 1, hand, c, *context, hs, tab)
+                              for c in cards])
+            for i in range(11):
+                for j in range(11):
+                    if score[i] < score[j]:
+                        assert logp[i] > logp[j]
+        else:
+            kept = np.array([ref_min_deadwood([x for x in cards if x != c]) for c in cards])
+            soft = -(kept - kept.min()) / TEMPERATURE
+            assert logp == pytest.approx(soft - np.log(np.exp(soft).sum()), abs=1e-9)
 
 
 def test_waiting_where_the_model_knocks_costs_log_wait_per_turn():
@@ -81,6 +134,58 @@ def test_waiting_where_the_model_knocks_costs_log_wait_per_turn():
         assert k == pytest.approx(round(k), abs=1e-9) and round(k) >= 0
         turns.append(round(k))
     assert sum(turns) > 0
+
+
+def test_the_draw_order_proposal_keeps_the_discarded_card_as_often_as_it_says():
+    # Each opponent stock draw followed by the discard of a card not from the pile is
+    # proposed to be that card with chance KEEP_DRAWN + (1 - KEEP_DRAWN) / n, n being
+    # the 9 to 11 cards it might have been.
+    rng = np.array([7, 8, 9], dtype=np.uint64)
+    hits = trials = 0
+    for ev, cards, _, _, dealt in true_histories("memory2", 12, seed=3):
+        hand, held = dealt, 0
+        for (seat, kind, card, _), drawn in zip(ev, cards, strict=True):
+            if seat != 1:
+                continue
+            if kind == EV_TAKE:
+                hand |= 1 << card
+                held |= 1 << card
+            elif kind == EV_STOCK:
+                hand |= 1 << drawn
+            elif kind == EV_DISCARD:
+                hand &= ~(1 << card)
+                held &= ~(1 << card)
+        after = {}  # opponent stock draw -> the card discarded next, if not from the pile
+        for i in np.flatnonzero((ev[:, 0] == 1) & (ev[:, 1] == EV_STOCK)):
+            later = [j for j in range(i + 1, len(ev)) if ev[j, 0] == 1]
+            if later and ev[later[0], 1] == EV_DISCARD and ev[later[0], 3] == 0:
+                after[int(i)] = int(ev[later[0], 2])
+        order = np.full(len(ev), -1, dtype=np.int64)
+        for _ in range(50):
+            stock_cards_nb(ev, hand, held, order, rng)
+            hits += sum(order[i] == c for i, c in after.items())
+            trials += len(after)
+    rate = hits / trials
+    low, high = KEEP_DRAWN + (1 - KEEP_DRAWN) / 11, KEEP_DRAWN + (1 - KEEP_DRAWN) / 9
+    margin = 4 * np.sqrt(high * (1 - high) / trials)
+    assert trials > 500 and low - margin < rate < high + margin
+
+
+def test_systematic_resampling_copies_each_particle_by_its_weight():
+    # Particle i comes back floor or ceil of n * w[i] times, its draw order with it.
+    rng = np.array([1, 2, 3], dtype=np.uint64)
+    gen = np.random.default_rng(0)
+    for n in (5, 64, 200):
+        for _ in range(20):
+            w = gen.dirichlet(np.full(n, 0.3))
+            hands = np.arange(n, dtype=np.int64)
+            logl = -np.arange(n, dtype=np.float64)
+            source = np.repeat(hands[:, None], 52, axis=1)
+            resample_nb(hands, logl, source, w, np.zeros(n, dtype=np.int64), np.zeros(n),
+                        np.zeros_like(source), rng)
+            counts = np.bincount(hands, minlength=n)
+            assert counts.sum() == n and np.all(np.abs(counts - n * w) < 1 + 1e-9)
+            assert (logl == -hands).all() and (source == hands[:, None]).all()
 
 
 def test_positions_are_consistent_with_their_history(table):

@@ -53,9 +53,10 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
     with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
     ``p_opponent_gin``, ``opponent_deadwood`` (the opponent's mean deadwood now in the
     sampled worlds, the same on every row), ``ess`` (effective sample size of the
-    posterior; the number of worlds for uniform sampling) and ``recommended``. A warning
-    goes to ``table.attrs["warning"]`` (and Python's warnings) when the ESS is below 10%
-    of the samples.
+    posterior's guesses, at most 500 however many the rollouts; the number of worlds for
+    uniform sampling) and ``recommended``; ``table.attrs["samples"]`` is that number of
+    guesses or worlds. A warning goes to ``table.attrs["warning"]`` (and Python's
+    warnings) when the ESS is below 10% of the samples.
     """
     rules = Rules.coerce(rules)
     seed = check_seed(seed)
@@ -83,7 +84,7 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
             raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
                              f"floor {rules.stock_floor} of these rules")
         options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
-        opp, ess = situation.opp_hands, situation.ess
+        opp, ess, rollouts = situation.opp_hands, situation.ess, situation.particles
     return _table(options, net, flags, _mean_deadwood(opp, rules), ess, rollouts)
 
 
@@ -125,6 +126,7 @@ def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood
     frame = frame.sort_values(["expected_points", "knock"], ascending=[False, False],
                               kind="stable").reset_index(drop=True)
     frame["recommended"] = frame.index == 0
+    frame.attrs["samples"] = samples
     if ess < 0.1 * samples:
         text = (f"effective sample size {ess:.0f} is below 10% of the {samples} samples: "
                 f"the history is unlikely under the opponent model; try another --model or a "

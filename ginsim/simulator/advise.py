@@ -36,6 +36,7 @@ from .limits import check_rollouts, check_seed
 from .records import TRACE_WIDTH
 
 PASS_WEIGHT = 0.5
+PARTICLES = 500  # the posterior's guesses at most; the worlds resample them
 
 
 @dataclass(frozen=True)
@@ -263,11 +264,12 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
                          f"pile, but the hand lacks it")
     if hist.stock_left < rules.stock_floor:
         raise ValueError(f"the stock ({hist.stock_left}) is below the floor")
-    beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, rollouts, seed,
+    particles = min(rollouts, PARTICLES)
+    beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, particles, seed,
                              temperature, wait=wait)
     rng = np.random.default_rng(seed)
     pick = (rng.random() + np.arange(rollouts)) / rollouts
-    index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), rollouts - 1)
+    index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), particles - 1)
     opp = beliefs.hands[index]
     stocks, buried = _pile_and_stocks(opp, beliefs.unseen, hist.stock_left, rng)
     if buried.shape[1] != 0:
@@ -280,7 +282,7 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     stock_only = (not hist.first_turn and not hist.drawn and len(hist.events) > 0
                   and hist.events[-1, 1] == EV_PASS)
     return Situation(mine, forbidden, list(hist.pile), public, knock_limit_of(hist, rules),
-                     opp, stocks, beliefs.ess, rollouts,
+                     opp, stocks, beliefs.ess, particles,
                      int(hist.dealer == 0) if hist.first_turn else -1, stock_only)
 
 

@@ -19,7 +19,7 @@ from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
 
 FULL = (1 << 52) - 1
-MOVES = 2  # Metropolis moves per particle after each tempering step
+MOVES = 6  # rounds of Metropolis moves per particle after each tempering step
 STAGES = 20  # tempering steps at most
 
 
@@ -53,10 +53,11 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
                    uniform: bool = False, moves: int = MOVES, stages: int = STAGES,
                    wait: float = WAIT) -> Beliefs:
     """``particles`` weighted guesses of the opponent's hand by tempered sequential
-    Monte Carlo (``stages`` tempering steps at most, ``moves`` Metropolis moves per
-    particle after each); ``uniform`` skips the model (every weight equal: uniform
-    sampling given the pickups, as the shorthand advisor does); ``wait`` is the chance
-    that the opponent plays on where its model would knock."""
+    Monte Carlo (``stages`` tempering steps at most, ``moves`` rounds of Metropolis
+    moves per particle after each: a hand swap and a draw-order exchange); ``uniform``
+    skips the model (every weight equal: uniform sampling given the pickups, as the
+    shorthand advisor does); ``wait`` is the chance that the opponent plays on where
+    its model would knock."""
     if not temperature > 0:
         raise ValueError(f"temperature must be above 0, got {temperature!r}")
     if not 0 < wait <= 1:
@@ -85,10 +86,10 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
         weights = np.full(particles, 1.0 / particles)
         return Beliefs(hands, weights, unseen, float(particles))
     weights = np.zeros(particles, dtype=np.float64)
+    source = np.zeros((particles, 52), dtype=np.int64)
     ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
                          unseen_cards, n_hidden, held, params, rules.packed(),
                          card_tables(rules), float(temperature), log_wait, moves, stages, hands,
-                         logl, np.zeros(particles), np.zeros(particles), weights,
-                         np.zeros(particles, dtype=np.int64), np.zeros(particles),
-                         np.zeros(particles), ev_card, hs, rng)
+                         logl, np.zeros(particles), weights, np.zeros(particles, dtype=np.int64),
+                         np.zeros(particles), source, np.zeros_like(source), ev_card, hs, rng)
     return Beliefs(hands, weights, unseen, float(ess))

@@ -1,16 +1,25 @@
 """Posterior sampling of the opponent's hidden cards from the public history.
 
 Contract as in :mod:`ginsim.simulator.phases_nb`. A *particle* is one guess of the
-opponent's hidden cards: the unseen cards it holds now, drawn uniformly, and the order
-in which its stock draws brought them (sampled backwards through the history: each
-stock draw removes a uniformly chosen held card that did not come from the pile, so
-every order that lets it discard what it discarded is equally likely). The history is
-then replayed forwards through the phases, and the opponent model (``params[1]``)
-scores each of the opponent's observed choices; the particle's log weight is the sum.
+opponent's hidden cards: the unseen cards it holds now and the order in which its stock
+draws brought them (which card each draw was; the rest were dealt). Under the deal every
+such pair consistent with the public record is equally likely. The history is replayed
+forwards through the phases, and the opponent model (``params[1]``) scores each of the
+opponent's observed choices; the particle's log likelihood is the sum.
 
-The softened model (temperature ``T`` in deadwood points): a discard ``d`` costs its
-kept deadwood above that of the model's own discard (0 for the model's card, never
-below 0) and has probability ``exp(-cost/T)`` over the sum for all legal discards;
+Particles start from the prior: hands drawn uniformly, orders from a proposal walking
+backwards through the history (each stock draw is the card discarded right after with
+chance ``KEEP_DRAWN``, else a uniformly chosen held card not from the pile), weighted by
+prior over proposal. Tempering brings the likelihood in by stages; after each, every
+particle makes Metropolis moves that keep the tempered posterior: a hand swap (a hidden
+card for an unseen one, which takes its place in the order) and an order exchange (at
+one stock draw, the card drawn and a card held just before trade places). Both are
+symmetric under the uniform prior, so they are accepted by the likelihood ratio alone.
+
+The softened model (temperature ``T`` in deadwood points): a discard ``d`` costs the
+model's own score of ``d`` above the lowest score of a legal discard (the kept deadwood,
+or for a model with memory the score it discards by, which also weighs live outs and
+feeding risk) and has probability ``exp(-cost/T)`` over the sum for all legal discards;
 a take or pass of the pile card that disagrees with the model costs ``DEVIATION``
 points (probability ``exp(-DEVIATION/T)`` against 1 for agreeing, a factor the same for
 every particle otherwise). Playing on where the model would knock has probability
@@ -34,8 +43,14 @@ from ..game.history import (
     EV_STOCK,
     EV_TAKE,
 )
-from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
-from ..game.rng_nb import below_nb, stream_key_nb
+from ..game.melds_nb import (
+    NO_DISCARD,
+    W_DISCARD,
+    best_discard_nb,
+    lowest_card_nb,
+    popcount_nb,
+)
+from ..game.rng_nb import below_nb, stream_key_nb, unit_nb
 from ..game.state import (
     ST_DEALER,
     ST_DECK,
@@ -51,7 +66,12 @@ from ..game.state import (
     ST_UPCARD,
 )
 from ..strategies.params import P_MEMORY
-from ..strategies.policy_nb import choose_discard_nb, pile_decision_nb
+from ..strategies.policy_nb import (
+    choose_discard_nb,
+    discard_context_nb,
+    memory_discard_score_nb,
+    pile_decision_nb,
+)
 from .phases_nb import apply_discard_nb, clear_position_nb, draw_stock_nb, take_pile_top_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
@@ -105,7 +125,7 @@ def stock_cards_nb(events, hand_now, held, ev_card, rng):
             pool = hand & ~from_pile
             n = popcount_nb(pool)
             eligible = after >= 0 and (pool >> after) & 1 != 0
-            if eligible and below_nb(rng, 2, 1 << 20) < KEEP_DRAWN * (1 << 20):
+            if eligible and unit_nb(rng, 2) < KEEP_DRAWN:
                 c = after
             else:
                 c = nth_card_nb(pool, below_nb(rng, 2, n))
@@ -119,35 +139,46 @@ def stock_cards_nb(events, hand_now, held, ev_card, rng):
 
 
 @jit
-def discard_log_prob_nb(hand, forbidden, card, model_card, model_dw, temperature, tab, hs,
-                        fresh=True):
+def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fresh=True):
     """log P(discard ``card``) under the softened model (see the module text). With
     ``fresh`` false the per-card table ``hs[W_DISCARD:]`` the model filled for this hand
     is reused (a model with memory computes it when it chooses its discard)."""
     if fresh:
         best_discard_nb(hand, forbidden, 0, tab, hs, True)
-    base = hs[W_DISCARD + model_card] if model_card >= 0 else model_dw
+    memory = params[1, P_MEMORY] >= 1
+    live = fits = near = shunned = sets = runs = 0
+    if memory:
+        live, fits, near, shunned, sets, runs = discard_context_nb(params, 1, hand, hs, tab)
+    low = 1e18  # the lowest score so far; total is the sum of exp(-(score - low) / T)
     total = 0.0
     mine = 0.0
     rest = hand & ~forbidden
-    for c in range(52):
-        if (rest >> c) & 1 == 0:
+    while rest != 0:
+        c = lowest_card_nb(rest)
+        rest &= rest - 1
+        if hs[W_DISCARD + c] >= NO_DISCARD:
             continue
-        kept = hs[W_DISCARD + c]
-        if kept >= NO_DISCARD:
-            continue
-        cost = 0.0 if c == model_card else max(kept - base, 0) / temperature
-        total += np.exp(-cost)
+        if memory:
+            score = memory_discard_score_nb(params, 1, hand, c, live, fits, near, shunned,
+                                            sets, runs, hs, tab)
+        else:
+            score = float(hs[W_DISCARD + c])
+        if score < low:
+            total = total * np.exp((score - low) / temperature) if total > 0.0 else 0.0
+            low = score
+        total += np.exp((low - score) / temperature)
         if c == card:
-            mine = -cost
-    return mine - np.log(total)
+            mine = score
+    return (low - mine) / temperature - np.log(total)
 
 
 @jit
 def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params, rules,
-                         tab, temperature, log_wait, hs, rng):
+                         tab, temperature, log_wait, floor, hs, rng):
     """Replay the history with the opponent dealt ``dealt`` (stock draws ``ev_card``)
-    and return the log likelihood of its observed choices under ``params[1]``."""
+    and return the log likelihood of its observed choices under ``params[1]``. Every
+    choice adds a term of at most 0, so the replay stops early, returning a value below
+    ``floor``, once the sum falls below it (a Metropolis move knows its floor first)."""
     clear_position_nb(hs, 0)
     hs[ST_HAND + 1] = dealt
     hs[ST_DEALER] = dealer
@@ -162,8 +193,6 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
     fresh = params[1, P_MEMORY] < 1  # a model with memory leaves the per-card table
     logw = 0.0
     planned = False
-    plan_card = -1
-    plan_dw = 0
     plan_knock = False
     for i in range(events.shape[0]):
         seat = events[i, 0]
@@ -172,12 +201,14 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if hs[ST_PILE_LEN] > 0 else -1
         if seat == 1 and (kind == EV_PASS or kind == EV_TAKE
                           or (kind == EV_STOCK and events[i, 3] != 0)):
-            take, d, dw, knock, big = pile_decision_nb(params, 1, hs[ST_HAND + 1], top, hs,
-                                                       rules, tab, rng)
+            take, _, _, knock, big = pile_decision_nb(params, 1, hs[ST_HAND + 1], top, hs,
+                                                      rules, tab, rng)
             if take != (kind == EV_TAKE):
                 logw -= dev
+                if logw < floor:
+                    return logw
             planned = take and kind == EV_TAKE
-            plan_card, plan_dw, plan_knock = d, dw, knock or big
+            plan_knock = knock or big
         if kind == EV_PASS:
             hs[ST_PASSED + seat] |= 1 << top
         elif kind == EV_TAKE:
@@ -197,14 +228,15 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
                 hand = hs[ST_HAND + 1]
                 forbidden = hs[ST_FORBIDDEN] if popcount_nb(hand) == 11 else 0
                 if not planned:
-                    plan_card, plan_dw, knock, big = choose_discard_nb(params, 1, hand,
-                                                                        forbidden, hs, rules,
-                                                                        tab, rng)
+                    _, _, knock, big = choose_discard_nb(params, 1, hand, forbidden, hs, rules,
+                                                         tab, rng)
                     plan_knock = knock or big
                 if plan_knock:
                     logw += log_wait
-                logw += discard_log_prob_nb(hand, forbidden, card, plan_card, plan_dw,
-                                            temperature, tab, hs, fresh)
+                logw += discard_log_prob_nb(params, hand, forbidden, card, temperature, tab,
+                                            hs, fresh)
+                if logw < floor:
+                    return logw
                 planned = False
                 hs[ST_FORBIDDEN] = 0
             apply_discard_nb(hs, seat, card, 0, False, False, rules)
@@ -212,13 +244,128 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
 
 
 @jit
-def particle_log_weight_nb(events, dealer, upcard, knock_limit, hand, held, params, rules, tab,
-                           temperature, log_wait, ev_card, hs, rng):
-    """Propose stock-draw orders for the opponent holding ``hand`` now, replay, and
-    return the log likelihood and the order's log prior/proposal correction."""
-    dealt, logc = stock_cards_nb(events, hand, held, ev_card, rng)
+def dealt_hand_nb(events, hand_now, ev_card):
+    """The opponent's dealt hand: ``hand_now`` with its discards put back and its
+    pickups and stock draws (``ev_card[event]``) taken out, walking backwards."""
+    hand = hand_now
+    for i in range(events.shape[0] - 1, -1, -1):
+        if events[i, 0] != 1:
+            continue
+        kind = events[i, 1]
+        if kind == EV_DISCARD:
+            hand |= 1 << events[i, 2]
+        elif kind == EV_TAKE:
+            hand &= ~(1 << events[i, 2])
+        elif kind == EV_STOCK:
+            hand &= ~(1 << ev_card[i])
+    return hand
+
+
+@jit
+def state_log_weight_nb(events, dealer, upcard, knock_limit, hand, source, params, rules,
+                        tab, temperature, log_wait, floor, ev_card, hs, rng):
+    """Log likelihood of a particle: the opponent holds ``hand`` now and drew card ``c``
+    at its stock event ``source[c]`` (-1: dealt, taken from the pile or never held)."""
+    for c in range(52):
+        if source[c] >= 0:
+            ev_card[source[c]] = c
+    dealt = dealt_hand_nb(events, hand, ev_card)
     return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params,
-                                rules, tab, temperature, log_wait, hs, rng), logc
+                                rules, tab, temperature, log_wait, floor, hs, rng)
+
+
+@jit
+def move_floor_nb(logl, beta, rng):
+    """A Metropolis move from a particle of log likelihood ``logl`` at tempering ``beta``
+    is accepted when the proposal's log likelihood is above this (uniform ``u``:
+    ``beta * (new - logl) > log u``)."""
+    return logl + np.log(1.0 - unit_nb(rng, 2)) / beta
+
+
+@jit
+def swap_move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, source,
+                 p, params, rules, tab, temperature, log_wait, ev_card, hs, rng):
+    """Swap a hidden card of particle ``p`` for an unseen one, which takes its place in
+    the draw order (dealt, or drawn at the same stock event): a symmetric proposal
+    under a prior uniform over hands and orders, accepted by the tempered likelihood."""
+    mine = hands[p] & ~held
+    out = unseen & ~hands[p]
+    n_mine = popcount_nb(mine)
+    n_out = popcount_nb(out)
+    if n_mine == 0 or n_out == 0:
+        return
+    a = nth_card_nb(mine, below_nb(rng, 2, n_mine))
+    b = nth_card_nb(out, below_nb(rng, 2, n_out))
+    row = source[p]
+    row[b] = row[a]
+    row[a] = -1
+    proposal = (hands[p] & ~(1 << a)) | (1 << b)
+    floor = move_floor_nb(logl[p], beta, rng)
+    value = state_log_weight_nb(events, dealer, upcard, knock_limit, proposal, row, params,
+                                rules, tab, temperature, log_wait, floor, ev_card, hs, rng)
+    if value > floor:
+        hands[p] = proposal
+        logl[p] = value
+    else:
+        row[a] = row[b]
+        row[b] = -1
+
+
+@jit
+def order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source, p, params,
+                  rules, tab, temperature, log_wait, ev_card, hs, rng):
+    """At a random stock draw of the opponent, exchange the card drawn with one it held
+    just before (not from the pile): that card is drawn there instead, and the other
+    takes its earlier place (dealt or drawn). The same hand now, another order; the
+    proposal is its own inverse with the same number of choices, so symmetric."""
+    draws = 0
+    for i in range(events.shape[0]):
+        if events[i, 0] == 1 and events[i, 1] == EV_STOCK:
+            draws += 1
+    if draws == 0:
+        return
+    k = below_nb(rng, 2, draws)
+    at = -1
+    for i in range(events.shape[0]):
+        if events[i, 0] == 1 and events[i, 1] == EV_STOCK:
+            if k == 0:
+                at = i
+                break
+            k -= 1
+    row = source[p]
+    for c in range(52):
+        if row[c] >= 0:
+            ev_card[row[c]] = c
+    hand = dealt_hand_nb(events, hands[p], ev_card)
+    from_pile = np.int64(0)
+    for i in range(at):
+        if events[i, 0] != 1:
+            continue
+        kind = events[i, 1]
+        card = events[i, 2]
+        if kind == EV_TAKE:
+            hand |= 1 << card
+            from_pile |= 1 << card
+        elif kind == EV_STOCK:
+            hand |= 1 << ev_card[i]
+        elif kind == EV_DISCARD:
+            hand &= ~(1 << card)
+            from_pile &= ~(1 << card)
+    pool = hand & ~from_pile
+    if pool == 0:
+        return
+    x = ev_card[at]
+    y = nth_card_nb(pool, below_nb(rng, 2, popcount_nb(pool)))
+    row[x] = row[y]
+    row[y] = at
+    floor = move_floor_nb(logl[p], beta, rng)
+    value = state_log_weight_nb(events, dealer, upcard, knock_limit, hands[p], row, params,
+                                rules, tab, temperature, log_wait, floor, ev_card, hs, rng)
+    if value > floor:
+        logl[p] = value
+    else:
+        row[y] = row[x]
+        row[x] = at
 
 
 @jit
@@ -258,67 +405,42 @@ def next_step_nb(logl, base, beta, target, w):
 
 
 @jit
-def resample_nb(hands, logl, logc, w, tmp_hands, tmp_logl, tmp_logc, rng):
-    """Systematic resampling of the particles by ``w``."""
+def resample_nb(hands, logl, source, w, tmp_hands, tmp_logl, tmp_source, rng):
+    """Systematic resampling of the particles (hands, likelihoods, draw orders) by ``w``."""
     n = hands.shape[0]
-    u = (below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30) / n
-    c = w[0]
+    u = unit_nb(rng, 2) / n
+    total = w[0]
     j = 0
     for p in range(n):
         x = u + p / n
-        while x > c and j < n - 1:
+        while x > total and j < n - 1:
             j += 1
-            c += w[j]
+            total += w[j]
         tmp_hands[p] = hands[j]
         tmp_logl[p] = logl[j]
-        tmp_logc[p] = logc[j]
+        for card in range(52):
+            tmp_source[p, card] = source[j, card]
     for p in range(n):
         hands[p] = tmp_hands[p]
         logl[p] = tmp_logl[p]
-        logc[p] = tmp_logc[p]
-
-
-@jit
-def move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, logc,
-            params, rules, tab, temperature, log_wait, ev_card, hs, rng):
-    """One Metropolis move per particle: swap a hidden card for an unseen one (a fresh
-    stock-draw order too, from the proposal) and accept by the tempered likelihood
-    ratio times the orders' prior/proposal ratio. Returns the number accepted."""
-    accepted = 0
-    for p in range(hands.shape[0]):
-        mine = hands[p] & ~held
-        out = unseen & ~hands[p]
-        n_mine = popcount_nb(mine)
-        n_out = popcount_nb(out)
-        if n_mine == 0 or n_out == 0:
-            continue
-        a = nth_card_nb(mine, below_nb(rng, 2, n_mine))
-        b = nth_card_nb(out, below_nb(rng, 2, n_out))
-        proposal = (hands[p] & ~(1 << a)) | (1 << b)
-        value, corr = particle_log_weight_nb(events, dealer, upcard, knock_limit, proposal,
-                                             held, params, rules, tab, temperature, log_wait,
-                                             ev_card, hs, rng)
-        ratio = beta * (value - logl[p]) + corr - logc[p]
-        if ratio >= 0 or np.log((below_nb(rng, 2, 1 << 30) + 0.5) / (1 << 30)) < ratio:
-            hands[p] = proposal
-            logl[p] = value
-            logc[p] = corr
-            accepted += 1
-    return accepted
+        for card in range(52):
+            source[p, card] = tmp_source[p, card]
 
 
 @jit
 def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
                    params, rules, tab, temperature, log_wait, moves, max_stages, hands, logl,
-                   logc, base, w, tmp_hands, tmp_logl, tmp_logc, ev_card, hs, rng):
-    """Adaptive tempered sequential Monte Carlo over the opponent's hand.
+                   base, w, tmp_hands, tmp_logl, source, tmp_source, ev_card, hs, rng):
+    """Adaptive tempered sequential Monte Carlo over the opponent's hand and the order
+    its stock draws brought its cards (``source``, rows of 52 as in
+    :func:`state_log_weight_nb`).
 
-    Particles start from the prior (uniform hidden cards; draw orders from the proposal,
-    weighted by their prior/proposal ratio); the likelihood is brought in by steps that
-    keep the ESS at half the particles, each followed by resampling and ``moves``
-    Metropolis moves; after ``max_stages`` steps the rest comes in at once.
-    Leaves the particles in ``hands`` with normalised weights ``w``; returns the ESS of
-    those final weights.
+    Particles start from the prior (uniform hidden cards; draw orders from the proposal
+    of :func:`stock_cards_nb`, weighted by their prior/proposal ratio); the likelihood is
+    brought in by steps that keep the ESS at half the particles, each followed by
+    resampling and ``moves`` rounds of a hand swap and an order exchange per particle;
+    after ``max_stages`` steps the rest comes in at once. Leaves the particles in
+    ``hands`` with normalised weights ``w``; returns the ESS of those final weights.
     """
     n = hands.shape[0]
     rng[0] = stream_key_nb(seed, 0, 1)
@@ -329,10 +451,17 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
         unseen |= 1 << unseen_cards[i]
     for p in range(n):
         hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
-        logl[p], logc[p] = particle_log_weight_nb(events, dealer, upcard, knock_limit,
-                                                  hands[p], held, params, rules, tab,
-                                                  temperature, log_wait, ev_card, hs, rng)
-        base[p] = logc[p]
+        dealt, logc = stock_cards_nb(events, hands[p], held, ev_card, rng)
+        base[p] = logc
+        row = source[p]
+        for c in range(52):
+            row[c] = -1
+        for i in range(events.shape[0]):
+            if events[i, 0] == 1 and events[i, 1] == EV_STOCK:
+                row[ev_card[i]] = i
+        logl[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
+                                       params, rules, tab, temperature, log_wait, -np.inf, hs,
+                                       rng)
     beta = 0.0
     stage = 0
     while True:
@@ -342,12 +471,16 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
         if beta + step >= 1.0 - 1e-9:
             return ess_nb(logl, base, 1.0 - beta, w)
         beta += step
-        resample_nb(hands, logl, logc, w, tmp_hands, tmp_logl, tmp_logc, rng)
+        resample_nb(hands, logl, source, w, tmp_hands, tmp_logl, tmp_source, rng)
         for p in range(n):
             base[p] = 0.0
         for _ in range(moves):
-            move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, logc,
-                    params, rules, tab, temperature, log_wait, ev_card, hs, rng)
+            for p in range(n):
+                swap_move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands,
+                             logl, source, p, params, rules, tab, temperature, log_wait,
+                             ev_card, hs, rng)
+                order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source,
+                              p, params, rules, tab, temperature, log_wait, ev_card, hs, rng)
         stage += 1
 
 
@@ -366,4 +499,5 @@ def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidde
         dealt, _ = stock_cards_nb(events, hand, held, ev_card, rng)
         out_hands[p] = hand
         out_logw[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
-                                           params, rules, tab, temperature, log_wait, hs, rng)
+                                           params, rules, tab, temperature, log_wait, -np.inf,
+                                           hs, rng)

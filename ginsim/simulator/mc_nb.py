@@ -65,6 +65,7 @@ from ..strategies.params import (
     P_KIND,
     P_MC_MARGIN,
     P_MC_MODEL,
+    P_MC_MOVES,
     P_MC_ORACLE,
     P_MC_PARTICLES,
     P_MC_ROLLOUT,
@@ -109,11 +110,12 @@ MC_REL = MC_EVENTS + 4 * MAX_EVENTS
 MC_EV_CARD = MC_REL + 4 * MAX_EVENTS
 MC_CARDS = MC_EV_CARD + MAX_EVENTS  # unseen cards, then a shuffle order (52 each)
 MC_HANDS = MC_CARDS + 104  # particles, then the resampling copy
-MC_FLOATS = MC_HANDS + 2 * MC_MAX_PARTICLES  # six float arrays of MC_MAX_PARTICLES
-MC_ROWS = MC_FLOATS + 6 * MC_MAX_PARTICLES  # phase rows, rollout rows, belief rows
+MC_FLOATS = MC_HANDS + 2 * MC_MAX_PARTICLES  # four float arrays of MC_MAX_PARTICLES
+MC_ROWS = MC_FLOATS + 4 * MC_MAX_PARTICLES  # phase rows, rollout rows, belief rows
 MAX_ROLLOUTS = int(PARAMETERS["rollouts"].high)
 MC_VALUES = MC_ROWS + 6 * P_BASE  # per-rollout values: the rollout strategy's choice, another
-MC_END = MC_VALUES + 2 * MAX_ROLLOUTS
+MC_SOURCE = MC_VALUES + 2 * MAX_ROLLOUTS  # each particle's draw order (52 each), the copy
+MC_END = MC_SOURCE + 2 * 52 * MC_MAX_PARTICLES
 
 OPT_DISCARD = 0
 OPT_TAKE = 1
@@ -199,7 +201,7 @@ def pick_world_nb(w, u):
 
 
 @jit
-def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, log_wait, stages, key):
+def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, log_wait, stages, moves, key):
     """Sample ``n`` guesses of the opponent's hand now from the events so far (weights
     in the float scratch); returns the unseen mask."""
     events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
@@ -221,11 +223,13 @@ def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, log_wait, stages,
     m = MC_MAX_PARTICLES
     smc_beliefs_nb(key, rel[:n_ev], np.int64(hs[ST_DEALER] != me), hs[ST_UPCARD],
                    hs[ST_KNOCK_LIMIT], cards[:k], 10 - popcount_nb(held), held, brow, rules,
-                   tab, temperature, log_wait, np.int64(1), stages, hs[MC_HANDS:MC_HANDS + n],
-                   floats[:n], floats[3 * m:3 * m + n], floats[4 * m:4 * m + n],
-                   floats[m:m + n], hs[MC_HANDS + m:MC_HANDS + m + n], floats[2 * m:2 * m + n],
-                   floats[5 * m:5 * m + n], hs[MC_EV_CARD:MC_CARDS],
-                   hs[MC_BELIEF:MC_BELIEF + HS_SIZE], hs[MC_RNG:MC_RNG + 3].view(np.uint64))
+                   tab, temperature, log_wait, moves, stages, hs[MC_HANDS:MC_HANDS + n],
+                   floats[:n], floats[3 * m:3 * m + n], floats[m:m + n],
+                   hs[MC_HANDS + m:MC_HANDS + m + n], floats[2 * m:2 * m + n],
+                   hs[MC_SOURCE:MC_SOURCE + 52 * n].reshape(n, 52),
+                   hs[MC_SOURCE + 52 * m:MC_SOURCE + 52 * (m + n)].reshape(n, 52),
+                   hs[MC_EV_CARD:MC_CARDS], hs[MC_BELIEF:MC_BELIEF + HS_SIZE],
+                   hs[MC_RNG:MC_RNG + 3].view(np.uint64))
     return unseen
 
 
@@ -342,7 +346,8 @@ def prepare_nb(hs, me, params, n_ev, rules, tab, rng):
     n = min(max(int(params[me, P_MC_PARTICLES]), 1), MC_MAX_PARTICLES)
     key = stream_key_nb(rng[me], hs[ST_TURNS], MC_STREAM)
     unseen = beliefs_nb(hs, me, n_ev, n, brow, rules, tab, params[me, P_MC_TEMPERATURE],
-                        np.log(params[me, P_MC_WAIT]), int(params[me, P_MC_STAGES]), key)
+                        np.log(params[me, P_MC_WAIT]), int(params[me, P_MC_STAGES]),
+                        int(params[me, P_MC_MOVES]), key)
     if params[me, P_MC_ORACLE] != 0:  # the diagnostic: every guess is the true hand
         hands = hs[MC_HANDS:MC_HANDS + n]
         for p in range(n):

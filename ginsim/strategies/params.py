@@ -60,12 +60,14 @@ P_MC_STAGES = P_MC_TEMPERATURE + 1
 P_MC_ORACLE = P_MC_STAGES + 1
 P_MC_WAIT = P_MC_ORACLE + 1
 P_MC_MARGIN = P_MC_WAIT + 1
-P_MC_ROLLOUT = P_MC_MARGIN + 1  # P_BASE slots
+P_MC_MOVES = P_MC_MARGIN + 1
+P_MC_ROLLOUT = P_MC_MOVES + 1  # P_BASE slots
 P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # P_BASE slots
 P_SIZE = P_MC_MODEL + P_BASE
 MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
+MC_MOVES = 4  # the mc belief's default rounds of moves per stage
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "rollout", "model")
+                 "moves", "rollout", "model")
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("rollouts", P_MC_ROLLOUTS, (64,),
                   "mc: rollouts per option (worlds each choice is played out in)", low=1,
                   high=4096),
-        Parameter("particles", P_MC_PARTICLES, (256,),
+        Parameter("particles", P_MC_PARTICLES, (64,),
                   "mc: guesses of the opponent's hand the belief keeps", low=1,
                   high=MC_MAX_PARTICLES),
         Parameter("temperature", P_MC_TEMPERATURE, (DEFAULT_TEMPERATURE,),
@@ -170,6 +172,9 @@ PARAMETERS: dict[str, Parameter] = {
                   "mc: standard errors by which another choice must beat the rollout "
                   "strategy's own in the rollouts to be played instead (0: the best mean)",
                   low=0, high=10, integer=False),
+        Parameter("moves", P_MC_MOVES, (MC_MOVES,),
+                  "mc: rounds of Metropolis moves (a hand swap and a draw-order exchange per "
+                  "guess) after each tempering stage of the belief", low=1, high=64),
         Parameter("lay", P_LAY, (LAY_AT_ONCE,),
                   "Mahjong gin: lay melds and extensions only once the opponent holds at "
                   "most this many cards (before that, only what a multi-card take obliges); "

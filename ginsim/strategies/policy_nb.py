@@ -26,7 +26,7 @@ from ..game.melds_nb import (
     min_deadwood_nb,
     popcount_nb,
 )
-from ..game.rng_nb import GOLDEN, below_nb, mix64_nb, next_u64_nb
+from ..game.rng_nb import GOLDEN, UNIT, below_nb, mix64_nb, unit_nb
 from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (
     FULL_DECK,
@@ -209,7 +209,7 @@ def should_knock_nb(params, seat, deadwood, hs, rules, rng):
         return False
     if p >= 1.0:
         return True
-    return (next_u64_nb(rng, seat) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p
+    return unit_nb(rng, seat) < p
 
 
 @jit
@@ -222,30 +222,11 @@ def random_card_nb(mask, rng, stream):
 def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
     """Discard by kept deadwood minus the worth of live outs, plus feeding risk.
 
-    Score of discarding ``c`` = deadwood kept - ``outs`` x live cards that would make
-    or extend a meld with the kept cards (memory >= 1: every card that went through the
-    pile and every card the opponent is known to hold is dead) + ``danger`` x risk
-    (memory 2: 2 if ``c`` melds with two of the opponent's known cards, 1 if it is near
-    one of them, minus 1 if it is near a card the opponent discarded or passed). Lowest
-    score wins; ties go to the higher-value card, then the higher index. Needs
-    ``hs[W_DISCARD:]`` from ``best_discard_nb(..., per_card=True)``.
+    The card with the lowest :func:`memory_discard_score_nb` wins; ties go to the
+    higher-value card, then the higher index. Needs ``hs[W_DISCARD:]`` from
+    ``best_discard_nb(..., per_card=True)``.
     """
-    opp = 1 - seat
-    known = hs[ST_TAKEN + opp]
-    live = FULL_DECK & ~hand & ~hs[ST_PILE_MASK] & ~known
-    w_outs = params[seat, P_OUTS_WEIGHT]
-    level2 = params[seat, P_MEMORY] >= 2
-    w_danger = params[seat, P_DANGER_WEIGHT]
-    fits = 0
-    near = 0
-    shunned = 0
-    if level2:
-        fits = meld_completions_nb(known, tab)
-        near = near_cards_nb(known, 2)
-        shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
-    wrap = tab[T_WRAP] != 0
-    sets = set_completions_nb(hand)
-    runs = hand_run_completions_nb(hand, wrap)
+    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, hs, tab)
     best = -1
     best_score = 1e18
     best_value = -1
@@ -253,24 +234,60 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
-        kept = hand & ~(1 << c)
-        # Only the discarded card's suit changes its run completions.
-        shift = 13 * (c // 13)
-        suit_runs = run_completions_nb((kept >> shift) & SUIT_MASK, wrap) << shift
-        column = RANK_COLUMN << (c % 13)  # and only its rank's set completions
-        rank_sets = column & ~kept if popcount_nb(kept & column) >= 2 else 0
-        outs = (runs & ~(SUIT_MASK << shift)) | suit_runs | (sets & ~column) | rank_sets
-        score = hs[W_DISCARD + c] - w_outs * popcount_nb(outs & live)
-        if level2:
-            risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
-            risk -= (shunned >> c) & 1
-            score += w_danger * risk
+        score = memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets,
+                                        runs, hs, tab)
         value = tab[T_RANK_VALUE + c % 13]
         if score < best_score or (score == best_score and value >= best_value):
             best = c
             best_score = score
             best_value = value
     return best
+
+
+@jit_inline
+def discard_context_nb(params, seat, hand, hs, tab):
+    """The masks :func:`memory_discard_score_nb` reads for an 11-card ``hand``:
+    ``(live, fits, near, shunned, sets, runs)``."""
+    opp = 1 - seat
+    known = hs[ST_TAKEN + opp]
+    live = FULL_DECK & ~hand & ~hs[ST_PILE_MASK] & ~known
+    fits = 0
+    near = 0
+    shunned = 0
+    if params[seat, P_MEMORY] >= 2:
+        fits = meld_completions_nb(known, tab)
+        near = near_cards_nb(known, 2)
+        shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
+    wrap = tab[T_WRAP] != 0
+    return live, fits, near, shunned, set_completions_nb(hand), hand_run_completions_nb(hand,
+                                                                                         wrap)
+
+
+@jit_inline
+def memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets, runs, hs,
+                            tab):
+    """Score of discarding ``c`` with memory (lower is better).
+
+    Deadwood kept - ``outs`` x live cards that would make or extend a meld with the kept
+    cards (memory >= 1: every card that went through the pile and every card the
+    opponent is known to hold is dead) + ``danger`` x risk (memory 2: 2 if ``c`` melds
+    with two of the opponent's known cards, 1 if it is near one of them, minus 1 if it
+    is near a card the opponent discarded or passed). The masks come from
+    :func:`discard_context_nb`.
+    """
+    kept = hand & ~(1 << c)
+    # Only the discarded card's suit changes its run completions.
+    shift = 13 * (c // 13)
+    suit_runs = run_completions_nb((kept >> shift) & SUIT_MASK, tab[T_WRAP] != 0) << shift
+    column = RANK_COLUMN << (c % 13)  # and only its rank's set completions
+    rank_sets = column & ~kept if popcount_nb(kept & column) >= 2 else 0
+    outs = (runs & ~(SUIT_MASK << shift)) | suit_runs | (sets & ~column) | rank_sets
+    score = hs[W_DISCARD + c] - params[seat, P_OUTS_WEIGHT] * popcount_nb(outs & live)
+    if params[seat, P_MEMORY] >= 2:
+        risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
+        risk -= (shunned >> c) & 1
+        score += params[seat, P_DANGER_WEIGHT] * risk
+    return score
 
 
 @jit_inline
@@ -374,7 +391,7 @@ def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
         # No stream is passed here: a mixed cell draws from a hash of the position,
         # itself a function of (seed, hand).
         z = mix64_nb(np.uint64(taken) ^ (np.uint64(hs[ST_PILE_MASK]) * GOLDEN))
-        p = 1.0 if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p else 0.0
+        p = 1.0 if (z >> np.uint64(11)) * UNIT < p else 0.0
     if p >= 1.0:
         return True, card, dw, True, False
     return False, -1, 0, False, False
