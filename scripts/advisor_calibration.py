@@ -8,7 +8,8 @@ posterior given the public history. Prints, for each: the bias and mean absolute
 error of the expected opponent deadwood, and the calibration by deciles with Brier
 scores of P(undercut | knock now) (the knock with the best discard, where legal; the
 truth is the real opponent hand's answer) and P(opponent gins first) (after the move
-seat a really made; the truth is how the hand ended).
+seat a really made; the truth is how the hand ended). For the latter an oracle that
+knows the opponent's hand (not the stock) shows how much any belief could win.
 
     python scripts/advisor_calibration.py --hands 3000 --worlds 200 --out calibration.csv
     python scripts/advisor_calibration.py --opponent memory2:knock=0 --wait 0.2
@@ -27,9 +28,11 @@ from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import parse_history
 from ginsim.game.melds_nb import WORK_SIZE, best_discard_nb, min_deadwood_nb
 from ginsim.game.rules import Rules
+from ginsim.game.state import FULL_DECK
 from ginsim.game.tables import card_tables
 from ginsim.simulator.advise import (
     Situation,
+    _pile_and_stocks,
     history_situation,
     make_position,
     shorthand_situation,
@@ -82,6 +85,19 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
                 col = 1
             if played:
                 out[f"{name}_p_opp_gin"] = float((flags[:, col] == FLAG_OPPONENT_GIN).mean())
+    if played:
+        # The oracle knows the opponent's hand but not the stock: the best any belief
+        # could do, so the room between uniform and the oracle is what a belief can win.
+        opp = np.full(worlds, truth_opp[0], dtype=np.int64)
+        unseen = FULL_DECK & ~cards_to_mask(posterior.hand) & ~cards_to_mask(posterior.pile)
+        stocks, _ = _pile_and_stocks(opp, unseen, posterior.stocks.shape[1],
+                                     np.random.default_rng(seed))
+        oracle = Situation(posterior.hand, posterior.forbidden, posterior.pile,
+                           posterior.public, posterior.knock_limit, opp, stocks,
+                           float(worlds), worlds)
+        _, _, flags = situation_rollouts(oracle, "memory2", "memory2", rules, seed,
+                                         np.array(options[-1:], dtype=np.int64))
+        out["oracle_p_opp_gin"] = float((flags[:, 0] == FLAG_OPPONENT_GIN).mean())
     if kept <= rules.knock_limit:
         truth = Situation(posterior.hand, posterior.forbidden, posterior.pile, posterior.public,
                           posterior.knock_limit, truth_opp, posterior.stocks[:1], 1.0, 1)
@@ -150,7 +166,9 @@ def main() -> None:
                               ("p_opp_gin", "truth_opp_gin", res.played)):
         sub = res[mask]
         print(f"\n{what} ({len(sub)} positions; observed rate {sub[truth].mean():.3f})")
-        for name in ("uniform", "posterior"):
+        for name in ("uniform", "posterior", "oracle"):
+            if f"{name}_{what}" not in sub:
+                continue
             pred = sub[f"{name}_{what}"]
             brier = float(((pred - sub[truth].astype(float)) ** 2).mean())
             print(f"{name}: Brier {brier:.4f}")
