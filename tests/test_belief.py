@@ -6,6 +6,7 @@ pays log(wait) a turn. Particles respect everything public, and on
 simulated positions the posterior guesses the opponent's deadwood far better than
 uniform sampling (fixed seeds)."""
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,13 +20,14 @@ from ginsim.game.history import EV_DISCARD, EV_STOCK, EV_TAKE, parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.state import HS_SIZE, ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
 from ginsim.game.tables import card_tables
-from ginsim.simulator.belief import sample_beliefs
+from ginsim.simulator.belief import knock_limit_of, sample_beliefs, unseen_mask
 from ginsim.simulator.belief_nb import (
     DEVIATION,
     KEEP_DRAWN,
     TEMPERATURE,
     WAIT,
     discard_log_prob_nb,
+    hidden_hand_nb,
     replay_log_weight_nb,
     resample_nb,
     stock_cards_nb,
@@ -186,6 +188,59 @@ def test_systematic_resampling_copies_each_particle_by_its_weight():
             counts = np.bincount(hands, minlength=n)
             assert counts.sum() == n and np.all(np.abs(counts - n * w) < 1 + 1e-9)
             assert (logl == -hands).all() and (source == hands[:, None]).all()
+
+
+@numba.njit(cache=True)
+def importance_sample(events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
+                      params, rules, tab, hands, logw, ev_card, hs, rng):
+    """Plain importance sampling from the prior (the reference for the SMC sampler)."""
+    for p in range(hands.shape[0]):
+        hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
+        dealt, logc = stock_cards_nb(events, hands[p], held, ev_card, rng)
+        logw[p] = logc + replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt,
+                                              ev_card, params, rules, tab, TEMPERATURE,
+                                              np.log(WAIT), -np.inf, hs, rng)
+
+
+def test_the_sampler_agrees_with_importance_sampling_early_in_the_hand():
+    # Early in a hand, 40,000 draws from the prior weighted by the likelihood estimate
+    # the posterior mean deadwood well; the tempered SMC sampler must agree with it
+    # (Metropolis moves that did not keep the posterior once drifted by several points).
+    tab = card_tables(RULES)
+    params = seat_params("memory2", "memory2")
+    from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    rng = np.array([1, 2, 3], dtype=np.uint64)
+    table = ginsim.positions("memory2", "memory2", 30, seed=2)
+    diffs, variances = [], []
+    for r in table[table.stock_left.between(22, 26)].itertuples():
+        hist = parse_history(r.history)
+        mine = cards_to_mask(parse_cards(r.cards) + parse_cards(r.drawn))
+        unseen = unseen_mask(hist, mine)
+        cards = np.array([c for c in range(52) if (unseen >> c) & 1], dtype=np.int64)
+        held = hist.taken[1]
+        events = np.ascontiguousarray(hist.events, dtype=np.int64).reshape(-1, 4)
+        hands, logw = np.zeros(40_000, dtype=np.int64), np.zeros(40_000)
+        importance_sample(events, hist.dealer, hist.upcard, knock_limit_of(hist, RULES), cards,
+                          10 - bin(held).count("1"), held, params, RULES.packed(), tab, hands,
+                          logw, np.full(len(events), -1, dtype=np.int64),
+                          np.zeros(SCRATCH_SIZE, dtype=np.int64), rng)
+        w = np.exp(logw - logw.max())
+        w /= w.sum()
+        ess = 1 / (w ** 2).sum()
+        if ess < 300:
+            continue
+        dw = np.array([min_deadwood_nb(int(h), tab, work) for h in hands])
+        mean = (w * dw).sum()
+        se2 = (w * (dw - mean) ** 2).sum() / ess
+        b = sample_beliefs(hist, mine, "memory2", RULES, 1000, seed=1)
+        smc = sum(wt * min_deadwood_nb(int(h), tab, work)
+                  for h, wt in zip(b.hands, b.weights, strict=True))
+        assert abs(smc - mean) < 5 * np.sqrt(se2) + 1.5
+        diffs.append(smc - mean)
+        variances.append(se2)
+    assert len(diffs) >= 8
+    assert abs(np.mean(diffs)) < 4 * np.sqrt(np.sum(variances)) / len(diffs) + 0.5
 
 
 def test_positions_are_consistent_with_their_history(table):
