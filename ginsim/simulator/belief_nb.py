@@ -262,13 +262,21 @@ def dealt_hand_nb(events, hand_now, ev_card):
 
 
 @jit
-def state_log_weight_nb(events, dealer, upcard, knock_limit, hand, source, params, rules,
-                        tab, temperature, log_wait, floor, ev_card, hs, rng):
-    """Log likelihood of a particle: the opponent holds ``hand`` now and drew card ``c``
-    at its stock event ``source[c]`` (-1: dealt, taken from the pile or never held)."""
+def draws_from_source_nb(source, ev_card):
+    """``ev_card[event]`` = the card drawn at each opponent stock event, from a particle's
+    ``source`` row (``source[c]``: the stock event that drew card ``c``, or -1: dealt,
+    taken from the pile or never held)."""
     for c in range(52):
         if source[c] >= 0:
             ev_card[source[c]] = c
+
+
+@jit
+def state_log_weight_nb(events, dealer, upcard, knock_limit, hand, source, params, rules,
+                        tab, temperature, log_wait, floor, ev_card, hs, rng):
+    """Log likelihood of a particle: the opponent holds ``hand`` now and its stock draws
+    are ``source`` (:func:`draws_from_source_nb`)."""
+    draws_from_source_nb(source, ev_card)
     dealt = dealt_hand_nb(events, hand, ev_card)
     return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params,
                                 rules, tab, temperature, log_wait, floor, hs, rng)
@@ -333,9 +341,7 @@ def order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source
                 break
             k -= 1
     row = source[p]
-    for c in range(52):
-        if row[c] >= 0:
-            ev_card[row[c]] = c
+    draws_from_source_nb(row, ev_card)
     hand = dealt_hand_nb(events, hands[p], ev_card)
     from_pile = np.int64(0)
     for i in range(at):
