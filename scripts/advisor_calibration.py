@@ -9,7 +9,9 @@ error of the expected opponent deadwood, and the calibration by deciles with Bri
 scores of P(undercut | knock now) (the knock with the best discard, where legal; the
 truth is the real opponent hand's answer) and P(opponent gins first) (after the move
 seat a really made; the truth is how the hand ended). For the latter an oracle that
-knows the opponent's hand (not the stock) shows how much any belief could win.
+knows the opponent's hand (not the stock) shows how much any belief could win; the
+distance of each sampler's prediction from the oracle's is a less noisy score than the
+Brier against 0/1 outcomes. Differences and the bias carry 95% CIs clustered by hand.
 
     python scripts/advisor_calibration.py --hands 3000 --worlds 200 --out calibration.csv
     python scripts/advisor_calibration.py --opponent memory2:knock=0 --wait 0.2
@@ -116,6 +118,16 @@ def parse_cards_text(cards) -> list[str]:
     return [card_text(int(c)) for c in cards]
 
 
+def clustered_mean(values: pd.Series, cluster: pd.Series) -> tuple[float, float]:
+    """Mean and 95% half-width, the standard error clustered (positions of a hand share
+    its deal)."""
+    mean = float(values.mean())
+    sums = (values - mean).groupby(cluster.to_numpy()).sum()
+    k = len(sums)
+    se = float(np.sqrt((sums ** 2).sum() * k / max(k - 1, 1))) / len(values)
+    return mean, 1.96 * se
+
+
 def deciles(pred: pd.Series, truth: pd.Series) -> pd.DataFrame:
     """Mean prediction and observed rate by decile of the prediction."""
     frame = pd.DataFrame({"pred": pred.to_numpy(), "truth": truth.to_numpy().astype(float)})
@@ -158,10 +170,12 @@ def main() -> None:
           f"{(res.ess < 0.1 * args.worlds).mean():.1%} of positions")
     print("\nexpected opponent deadwood vs truth (mean truth "
           f"{res.truth_deadwood.mean():.1f})")
-    print(f"{'sampling':<10} {'bias':>7} {'MAE':>7}")
+    print(f"{'sampling':<10} {'bias':>7} {'(95% CI)':>16} {'MAE':>7}")
     for name in ("uniform", "posterior"):
         err = res[f"{name}_deadwood"] - res.truth_deadwood
-        print(f"{name:<10} {err.mean():+7.2f} {err.abs().mean():7.2f}")
+        mean, half = clustered_mean(err, res.hand)
+        print(f"{name:<10} {mean:+7.2f} ({mean - half:+6.2f}..{mean + half:+6.2f}) "
+              f"{err.abs().mean():7.2f}")
     for what, truth, mask in (("p_undercut", "truth_undercut", res.knock_possible),
                               ("p_opp_gin", "truth_opp_gin", res.played)):
         sub = res[mask]
@@ -173,6 +187,15 @@ def main() -> None:
             brier = float(((pred - sub[truth].astype(float)) ** 2).mean())
             print(f"{name}: Brier {brier:.4f}")
             print(deciles(pred, sub[truth]).round(3).to_string())
+        outcome = sub[truth].astype(float)
+        diff = (sub[f"posterior_{what}"] - outcome) ** 2 - (sub[f"uniform_{what}"] - outcome) ** 2
+        mean, half = clustered_mean(diff, sub.hand)
+        print(f"posterior minus uniform, squared error: {mean:+.4f} (95% CI {mean - half:+.4f}.."
+              f"{mean + half:+.4f}, clustered by hand)")
+        if f"oracle_{what}" in sub:
+            for name in ("uniform", "posterior"):
+                mse = float(((sub[f"{name}_{what}"] - sub[f"oracle_{what}"]) ** 2).mean())
+                print(f"{name}: mean squared distance from the oracle {mse:.5f}")
 
 
 if __name__ == "__main__":
