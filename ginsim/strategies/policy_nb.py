@@ -258,9 +258,9 @@ def discard_context_nb(params, seat, hand, hs, tab):
         fits = meld_completions_nb(known, tab)
         near = near_cards_nb(known, 2)
         shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
-    wrap = tab[T_WRAP] != 0
-    return live, fits, near, shunned, set_completions_nb(hand), hand_run_completions_nb(hand,
-                                                                                         wrap)
+    sets = set_completions_nb(hand)
+    runs = hand_run_completions_nb(hand, tab[T_WRAP] != 0)
+    return live, fits, near, shunned, sets, runs
 
 
 @jit_inline
