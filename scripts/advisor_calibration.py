@@ -14,6 +14,11 @@ distance of each sampler's prediction from the oracle's is a less noisy score th
 Brier against 0/1 outcomes. Differences and the bias carry 95% CIs clustered by hand.
 
     python scripts/advisor_calibration.py --hands 3000 --worlds 200 --out calibration.csv
+    python scripts/advisor_calibration.py --hands 2000 --worlds 1000 --seed 1
+
+With 200 worlds the Monte Carlo noise of each prediction (guesses and rollouts) is about
+a quarter of the spread of P(opponent gins first) and adds to its Brier score; 1000
+worlds (500 guesses, the advisor's cap) take it below a tenth.
     python scripts/advisor_calibration.py --opponent memory2:knock=0 --wait 0.2
 """
 
