@@ -601,7 +601,8 @@ def build_parser() -> argparse.ArgumentParser:
     ad.add_argument("--strategy", default="memory2",
                     help="how you play on after this turn (default memory2)")
     ad.add_argument("--rollouts", type=_positive_int, default=10_000,
-                    help="rollouts per option (default 10000)")
+                    help="rollouts per option (default 10000); with --history the worlds "
+                         "resample at most 500 guesses of the opponent's hand")
     _add_seed(ad)
     ad.add_argument("--json", action="store_true", help="print the table as JSON")
     ad.set_defaults(func=_cmd_advise)
