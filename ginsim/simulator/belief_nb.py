@@ -67,8 +67,8 @@ from ..game.state import (
 )
 from ..strategies.params import P_MEMORY
 from ..strategies.policy_nb import (
-    choose_discard_nb,
     discard_context_nb,
+    knock_choice_nb,
     memory_discard_score_nb,
     pile_decision_nb,
 )
@@ -141,8 +141,8 @@ def stock_cards_nb(events, hand_now, held, ev_card, rng):
 @jit
 def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fresh=True):
     """log P(discard ``card``) under the softened model (see the module text). With
-    ``fresh`` false the per-card table ``hs[W_DISCARD:]`` the model filled for this hand
-    is reused (a model with memory computes it when it chooses its discard)."""
+    ``fresh`` false the per-card table ``hs[W_DISCARD:]`` is already filled for this
+    hand and is reused."""
     if fresh:
         best_discard_nb(hand, forbidden, 0, tab, hs, True)
     memory = params[1, P_MEMORY] >= 1
@@ -190,7 +190,7 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
         hs[ST_PILE_LEN] = 1
         hs[ST_PILE_MASK] = 1 << upcard
     dev = DEVIATION / temperature
-    fresh = params[1, P_MEMORY] < 1  # a model with memory leaves the per-card table
+    memory = params[1, P_MEMORY] >= 1
     logw = 0.0
     planned = False
     plan_knock = False
@@ -228,13 +228,16 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
                 hand = hs[ST_HAND + 1]
                 forbidden = hs[ST_FORBIDDEN] if popcount_nb(hand) == 11 else 0
                 if not planned:
-                    _, _, knock, big = choose_discard_nb(params, 1, hand, forbidden, hs, rules,
-                                                         tab, rng)
+                    # only the knock: the likelihood scores every discard itself
+                    dw, _, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
+                    knock, big = knock_choice_nb(params, 1, dw, all_melded, hs, rules, rng)
                     plan_knock = knock or big
                 if plan_knock:
                     logw += log_wait
+                # the per-card table is filled here, or by a model with memory that took
+                # the pile card
                 logw += discard_log_prob_nb(params, hand, forbidden, card, temperature, tab,
-                                            hs, fresh)
+                                            hs, planned and not memory)
                 if logw < floor:
                     return logw
                 planned = False

@@ -316,12 +316,23 @@ def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules
     the rules allow it. The random family knocks whenever the best discard allows it
     and otherwise discards a uniformly random legal card.
     """
-    if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
+    knock, big = knock_choice_nb(params, seat, dw, all_melded, hs, rules, rng)
+    if big:
         return -1, 0, True, True
-    if should_knock_nb(params, seat, dw, hs, rules, rng):
+    if knock:
         return card, dw, True, False
     card, dw = discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng)
     return card, dw, False, False
+
+
+@jit_inline
+def knock_choice_nb(params, seat, dw, all_melded, hs, rules, rng):
+    """From 11 cards whose best discard keeps ``dw`` (``all_melded``: no discard at all):
+    ``(knock, big_gin)``. Big gin whenever the rules allow it, else
+    :func:`should_knock_nb`."""
+    if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
+        return True, True
+    return should_knock_nb(params, seat, dw, hs, rules, rng), False
 
 
 @jit_inline
