@@ -147,7 +147,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
         low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
         cmap, norm = "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)
     image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
-                      aspect="auto", origin="lower", interpolation="nearest")
+                      aspect="auto", origin="upper", interpolation="nearest")
     ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=8)
     ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
     ax.set_title(title)
@@ -174,49 +174,6 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
         notes.append("hatched: unclear (95% CI includes 0)")
     if notes:
         add_caption(fig, "; ".join(notes))
-    return fig
-
-
-def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",
-                     caption: str = "") -> Figure:
-    """A printable card: knocker deadwood (rows, 1 at the top) x cards left in the stock
-    (columns in play order), each cell ``KNOCK`` or ``wait`` (a percentage where the card
-    mixes). Columns: ``deadwood``, ``stock``, ``p_knock``; ``caption`` names the rules."""
-    require_columns(card, ["deadwood", "stock", "p_knock"], "knock_card_chart")
-    xs, ys = ordered(card["stock"]), sorted(card["deadwood"].unique())
-    frame = card.assign(stock=card["stock"].astype(object))
-    grid = frame.pivot(index="deadwood", columns="stock", values="p_knock")
-    p = grid.reindex(index=ys, columns=xs).to_numpy(dtype=float)
-    fig = new_figure((min(7.0, 2.6 + 0.55 * len(xs)), 1.9 + 0.3 * len(ys)))
-    ax = fig.add_subplot()
-    knock_colour, wait_colour = "#0072B2", "#f2f2f2"
-    for row in range(len(ys)):
-        for col in range(len(xs)):
-            value = p[row, col]
-            if np.isnan(value):
-                face, text, ink = "#ffffff", "", "black"
-            elif value >= 0.5:
-                face, ink = knock_colour, "white"
-                text = "KNOCK" if value >= 1 else f"K {value:.0%}"
-            else:
-                face, ink = wait_colour, "#333333"
-                text = "wait" if value <= 0 else f"K {value:.0%}"
-            ax.add_patch(Rectangle((col, row), 1, 1, facecolor=face, edgecolor="white",
-                                   linewidth=1.5, gid="card-cell"))
-            ax.text(col + 0.5, row + 0.5, text, ha="center", va="center", fontsize=7.5,
-                    color=ink, fontweight="bold" if value >= 0.5 else "normal")
-    ax.set_xlim(0, len(xs))
-    ax.set_ylim(len(ys), 0)
-    ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=8)
-    ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=8)
-    ax.xaxis.set_ticks_position("top")
-    ax.xaxis.set_label_position("top")
-    ax.tick_params(length=0)
-    ax.spines[:].set_visible(False)
-    ax.set_xlabel("Cards left in the stock (play runs left to right)", fontsize=9)
-    ax.set_ylabel("Your deadwood after the discard", fontsize=9)
-    fig.suptitle(title, fontsize=11, x=0.01, ha="left")
-    add_caption(fig, caption or "gin (deadwood 0) always goes down")
     return fig
 
 
