@@ -312,7 +312,8 @@ def test_build_report_writes_a_self_contained_html_page(tmp_path):
         assert tags.starts.get(tag) == tags.ends.get(tag), tag
     assert tags.h2 == ["Answer", "Undercuts", "Thresholds", "Variants", "Methods"]
     assert html.index('id="answer"') < html.index("<h2>Undercuts</h2>")
-    assert html.index("Knock at deadwood 1-6") < html.index("<h2>Undercuts</h2>")
+    answer_at = html.index('Knock at deadwood <span class="nb">1-6</span>')
+    assert answer_at < html.index("<h2>Undercuts</h2>")
     assert "<code>simple</code>" in html and "<code>deadwood</code>" in html
     assert "When to knock &lt;vs&gt; simple" in html                      # autoescaped
     assert tags.starts["dt"] == 2 and tags.starts["dd"] == 2

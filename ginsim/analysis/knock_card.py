@@ -153,7 +153,7 @@ def _deadwood_words(knock: list[int], top: int) -> str:
     """KNOCK deadwood as text: "4+" when it runs up to the card's last row ``top``."""
     if knock and knock == list(range(knock[0], top + 1)) and knock[0] < top:
         return f"{knock[0]}+"
-    return number_ranges(knock)
+    return number_ranges(knock).replace(", ", " and ")
 
 
 def panel_words(cells: pd.DataFrame, first: bool = True) -> str:

@@ -75,25 +75,24 @@ class StudyResult:
 
 
 def rules_name(rules: Rules) -> str:
-    """The rules' name in words: a preset (``big_gin`` reads "big gin"), or a preset and
-    the fields changed ("modern: undercut bonus 10")."""
+    """The rules' name in words: "big gin rules" for a preset, "modern rules with
+    undercut bonus 10" for a preset with fields changed."""
     preset, _, changes = rules.spec().partition(":")
-    words = preset.replace("_", " ")
+    words = preset.replace("_", " ") + " rules"
     if changes:
-        words += ": " + ", ".join(c.replace("_", " ").replace("=", " ")
-                                  for c in changes.split(","))
+        words += " with " + ", ".join(c.replace("_", " ").replace("=", " ")
+                                      for c in changes.split(","))
     return words
 
 
 def rules_brief(rules: Rules) -> str:
     """The rules in a short phrase with the numbers that decide knocking, e.g. "modern
     rules (knock at 10 or less, gin 25, undercut 25, ties undercut)"."""
-    words = rules_words(rules)
-    name, _, rest = words.partition(" rules (")
+    name, _, rest = rules_words(rules).partition(" (")
     rest = (rest.replace("gin bonus", "gin").replace("undercut bonus", "undercut")
             .replace("a tie counts as an undercut", "ties undercut")
             .replace("a tie is no undercut", "ties do not undercut"))
-    return f"{name} rules ({rest}"
+    return f"{name} ({rest}"
 
 
 def rules_words(rules: Rules) -> str:
@@ -115,7 +114,7 @@ def rules_words(rules: Rules) -> str:
         parts.append(f"big gin {rules.big_gin_bonus}")
     if rules.deal == "eleven":
         parts.append("eleven-card deal")
-    return f"{rules_name(rules)} rules ({', '.join(parts)})"
+    return f"{rules_name(rules)} ({', '.join(parts)})"
 
 
 def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> str:
@@ -365,11 +364,13 @@ def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = DEFAULT_S
     summary = game_summary(game_rows)
     p = summary.set_index("statistic").loc["p_a_wins_game"]
     wide = comparison.pivot(index="variant", columns="statistic", values="value")
+    words = {v: rules_name(Rules.coerce(v)) for v in variants}
     answer = (f"Across rule sets, `simple` against `simple` ends in gin most often under "
-              f"`{wide['gin_rate'].idxmax()}` ({wide['gin_rate'].max():.1%} of hands) and is "
-              f"undercut most often under `{wide['undercut_rate'].idxmax()}`; `memory2` wins "
-              f"a `{spec}` game to {rules.target} against `simple` {p.value:.1%} of the time "
-              f"(95% CI {p.low:.1%}–{p.high:.1%}, {games:,} games).")
+              f"{words[wide['gin_rate'].idxmax()]} ({wide['gin_rate'].max():.1%} of hands) "
+              f"and is undercut most often under {words[wide['undercut_rate'].idxmax()]}; "
+              f"`memory2` wins a game to {rules.target} under {rules_name(rules)} against "
+              f"`simple` {p.value:.1%} of the time (95% CI {p.low:.1%}–{p.high:.1%}, "
+              f"{games:,} games).")
     methods = _methods(rules, hands, seed, time.perf_counter() - t0, {
         "variants": ", ".join(variants),
         "games": f"{games:,} games memory2 vs simple under `{spec}` rules"})

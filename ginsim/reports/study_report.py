@@ -161,7 +161,7 @@ def _undercut_stock_section(table, text: str) -> Section:
                       value_label="undercut rate (%)",
                       x_label="Cards left in the stock (play runs left to right)",
                       y_label="Knocker deadwood (points)", unit="knocks", min_n=MIN_CELL),
-        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock")
+        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock", n_unit="knocks")
 
 
 def strategies_sections(result: StudyResult) -> list[Section]:
@@ -266,7 +266,7 @@ def card_figure(result: StudyResult):
     limit = ("knock limit from the upcard" if rules.oklahoma
              else f"knock at {rules.knock_limit} or less")
     tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
-    title = (f"Knock card for {rules_name(rules)} rules: {limit}, gin {rules.gin_bonus}, "
+    title = (f"Knock card for {rules_name(rules)}: {limit}, gin {rules.gin_bonus}, "
              f"undercut {rules.undercut_bonus}, {tie}")
     return knock_card_chart(advice.card, title=title, caption=card_caption(advice))
 

@@ -15,6 +15,8 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 _CODE = re.compile(r"`([^`\n]+)`")
+#: A word of at most 32 characters holding a hyphen, dash or slash.
+_JOINED = re.compile(r"(?<!\S)(?=\S{1,32}(?!\S))\S*[-/–]\S*")
 _BLANK_LINES = re.compile(r"\n\s*\n")
 MISSING = "–"
 NOT_AVAILABLE = "n/a"
@@ -174,10 +176,17 @@ def _row_kinds(frame: pd.DataFrame, column: str) -> list[str]:
     return ["number"] * len(frame)
 
 
+def _keep_together(text: str) -> str:
+    return _JOINED.sub(r'<span class="nb">\g<0></span>', text)
+
+
 def inline_html(text: str) -> Markup:
-    """Escape ``text`` and turn `backtick` spans into <code> elements."""
-    escaped = str(escape(text))
-    return Markup(_CODE.sub(r"<code>\1</code>", escaped))
+    """Escape ``text``, turn `backtick` spans into <code> elements and keep short words
+    with a hyphen, dash or slash (``6-8``, ``--seed``, ``a/b``) on one line, which a
+    browser would otherwise break after the hyphen on a narrow page."""
+    pieces = _CODE.split(str(escape(text)))
+    return Markup("".join(f"<code>{_keep_together(piece)}</code>" if i % 2 else
+                          _keep_together(piece) for i, piece in enumerate(pieces)))
 
 
 def prose_html(text: str) -> Markup:
