@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from ginsim.analysis.studies import knock_study, strategies_study, variants_study
+from ginsim.game.rules import Rules
 from ginsim.reports.study_report import write_report
 
 
@@ -252,3 +253,50 @@ def test_spec_rules_and_the_study_parameters_are_named(report_dir):
     assert "modern rules with undercut bonus 10" in words and "custom" not in words
     under = next(s for s in spec.sections if s.title == "How often a knock is undercut")
     assert under.text.startswith("Of knocks by `simple:knock=10` against `simple`,")
+
+
+def test_rules_without_a_shipped_chart_get_no_answer_at_a_small_size(tmp_path):
+    """Rules no shipped chart matches, at a size too small to test a chart: the answer
+    says plainly that there is none and how to make one, and the report shows no card
+    (never a fixed-bot exploit presented as the answer)."""
+    result = knock_study(hands=2000, seed=3, rules="modern:undercut_bonus=10",
+                         opponents=("simple",), thresholds=(0, 10), progress=False)
+    assert "too little evidence" in result.answer
+    assert result.advice is None and "knock_card" not in result.tables
+    assert result.answer.startswith("No equilibrium knock chart answers modern rules with "
+                                    "undercut bonus 10")
+    assert "ginsim equilibrium --rules modern:undercut_bonus=10" in result.answer
+    assert "exploit" not in result.answer
+    write_report([result], tmp_path / "r")
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert 'id="knock-card"' not in html and not (tmp_path / "r" / "knock_card.png").exists()
+
+
+def test_a_chart_file_for_other_rules_is_refused(tmp_path):
+    from ginsim.analysis.equilibrium import equilibrium_advice
+    from ginsim.strategies.charts import CHART_DIR
+
+    path = tmp_path / "classic.json"
+    path.write_text((CHART_DIR / "equilibrium_classic.json").read_text())
+    assert equilibrium_advice("classic", path).source.startswith("the classic-rules")
+    with pytest.raises(ValueError, match="made under classic rules, whose hands play "
+                                         "differently from modern"):
+        equilibrium_advice("modern", path)
+
+
+def test_rules_without_a_shipped_chart_get_one_computed_in_the_run(monkeypatch, capsys):
+    """From MIN_ANSWER_HANDS up the study computes the equilibrium in the run (lowered
+    here to keep the test small), says so on stderr with its cost, and labels the card
+    as computed in this run; whether it answers depends on reaching the bound."""
+    from ginsim.analysis import studies
+
+    monkeypatch.setattr(studies, "MIN_ANSWER_HANDS", 1000)
+    advice, reason = studies.resolve_advice(Rules.coerce("modern:undercut_bonus=10"), 3000,
+                                            seed=3, n_jobs=1, progress=None)
+    err = capsys.readouterr().err
+    assert "no shipped knock chart for modern:undercut_bonus=10 rules" in err
+    assert "equilibrium computed in" in err and "exploitability" in err
+    if advice is None:
+        assert "did not reach" in reason or "not measured" in reason
+    else:
+        assert "computed in this run" in advice.source and reason == ""

@@ -59,6 +59,9 @@ ANSWER_LIMIT = 500  # characters of the report's answer
 STUDY_STRATEGIES = ("simple", "memory1", "memory2", "gin_hunter", "early_knocker", "chart",
                     "equilibrium", "asap", "knock5", "gin_only", "pile_wary", "mc")
 MC_DEALS = 300
+#: The fewest hands per pass at which a report computes an equilibrium in the run (the
+#: shipped charts use 150,000; a best response on far fewer cannot test a chart).
+MIN_ANSWER_HANDS = 100_000
 
 
 @dataclass
@@ -170,16 +173,21 @@ def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None
     """The equilibrium advice for ``rules``: from ``chart`` (a file), the shipped chart
     made under the same hand rules, or one computed in this run (``hands`` per pass,
     warm-started from the modern chart; a progress line and its cost on stderr). Returns
-    (advice, "") or (None, why there is none)."""
+    (advice, "") or (None, why there is none). Below :data:`MIN_ANSWER_HANDS` nothing is
+    computed: a best response trained on fewer hands cannot test the chart."""
     advice = equilibrium_advice(rules, chart)
     if advice is not None:
         return advice, ""
+    if hands < MIN_ANSWER_HANDS:
+        return None, (f"none is shipped for these rules, and at {hands:,} hands per pass a "
+                      "best response has too little evidence to test one (the report "
+                      f"computes one from --hands {MIN_ANSWER_HANDS:,} up).")
     t0 = time.perf_counter()
     if progress is not False:
         print(f"no shipped knock chart for {rules.spec()} rules: computing an equilibrium in "
-              f"this run ({max(hands, 1_000):,} hands per pass; about a minute per 100,000 "
-              "hands on two cores) ...", file=sys.stderr, flush=True)
-    result = equilibrium(rules=rules, hands=max(hands, 1_000), seed=seed,
+              f"this run ({hands:,} hands per pass; about a minute per 100,000 hands on "
+              "two cores) ...", file=sys.stderr, flush=True)
+    result = equilibrium(rules=rules, hands=hands, seed=seed,
                          n_jobs=n_jobs or 2, start="equilibrium", progress=bool(progress))
     if progress is not False:
         print(f"equilibrium computed in {time.perf_counter() - t0:.0f} s: exploitability "
@@ -263,7 +271,8 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
         "undercut_by_deadwood": undercut_by_deadwood(cells),
         "undercut_by_deadwood_stock": stock_in_play_order(undercut_by_deadwood_stock(cells)),
         "knock_chart": knock_chart,
-        "outcome_mix": outcome_mix(cells, label=f"simple vs {opponents[0]}"),
+        "outcome_mix": outcome_mix(cells, label=f"simple:knock={max(thresholds)} vs "
+                                                f"{opponents[0]}"),
         "hand_length": hand_length(turns_from_hands(baseline)),
     }
     if advice is not None:

@@ -87,7 +87,8 @@ def knock_sections(result: StudyResult) -> list[Section]:
         "Expected points by knock threshold",
         "Each line is `simple:knock=t` (knock at deadwood t or less) against one fixed "
         "opponent over the same duplicate deals; the star marks the best threshold.",
-        threshold_chart(sweep), "threshold_sweep", sweep,
+        threshold_chart(sweep, title="Expected points per hand of simple:knock=t against "
+                                     "each opponent"), "threshold_sweep", sweep,
         "threshold_sweep"))
     chart = t["knock_chart"]
     trusted = chart[chart.n >= MIN_CELL]
@@ -127,8 +128,10 @@ def knock_sections(result: StudyResult) -> list[Section]:
                                     f"{opponent}"),
         "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit="knocks"))
     sections.append(_undercut_stock_section(t["undercut_by_deadwood_stock"],
-                                            "Later knocks face opponents who have had more "
-                                            "draws to bring their deadwood down."))
+                                            f"Knocks by `{knocker}` against `{opponent}`: "
+                                            "later knocks face opponents who have had more "
+                                            "draws to bring their deadwood down.",
+                                            f": {knocker} vs {opponent}"))
     matrix = t["threshold_matrix"]
     upper = matrix[matrix.threshold_a < matrix.threshold_b]
     sections.append(Section(
@@ -149,15 +152,18 @@ def knock_sections(result: StudyResult) -> list[Section]:
         n_unit="hands in all"))
     sections.append(Section(
         "Hand length", "Draws per hand (both players, a taken upcard included).",
-        hand_length_chart(t["hand_length"]), "hand_length", t["hand_length"], "hand_length"))
+        hand_length_chart(t["hand_length"], title=f"How long hands last: {knocker} vs "
+                                                  f"{opponent}"),
+        "hand_length", t["hand_length"], "hand_length"))
     return sections
 
 
-def _undercut_stock_section(table, text: str) -> Section:
+def _undercut_stock_section(table, text: str, players: str = "") -> Section:
     return Section(
         "Undercut rate by deadwood and stock left", text,
         heatmap_chart(table.assign(rate_pct=100 * table.rate), x="stock", y="deadwood",
-                      value="rate_pct", title="Undercut rate (%) by deadwood and stock left",
+                      value="rate_pct",
+                      title=f"Undercut rate (%) by deadwood and stock left{players}",
                       value_label="undercut rate (%)",
                       x_label="Cards left in the stock (play runs left to right)",
                       y_label="Knocker deadwood (points)", unit="knocks", min_n=MIN_CELL),
