@@ -109,15 +109,16 @@ def threshold_chart(df: pd.DataFrame,
 def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, value_label: str,
                   diverging: bool = False, annotate: bool = True, fmt: str = "{:.1f}",
                   x_label: str | None = None, y_label: str | None = None,
-                  unit: str = "hands", min_n: int | None = None, show_n: bool = False
-                  ) -> Figure:
+                  unit: str = "hands", min_n: int | None = None, show_n: bool = False,
+                  missing: str = "no data") -> Figure:
     """Heatmap of long-format ``value`` over ``x`` x ``y`` (one row per cell).
 
     ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
     ``unclear`` cells (numbers stay on a white box above the hatching); an optional ``n``
     column gives the caption's sample size (in ``unit``), the per-cell counts when
     ``show_n``, and with ``min_n`` greys out cells with fewer than ``min_n`` (the colour
-    scale is set by the other cells). A categorical ``x`` or ``y`` keeps its order.
+    scale is set by the other cells); ``missing`` says what a grey cell without a row
+    is. A categorical ``x`` or ``y`` keeps its order.
     """
     require_columns(df, [x, y, value], "heatmap_chart")
     if (show_n or min_n) and "n" not in df.columns:
@@ -169,7 +170,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     if thin.any():
         notes.append(f"grey: fewer than {min_n} {unit} (not coloured)")
     elif data.count() < data.size:
-        notes.append("grey: no data")
+        notes.append(f"grey: {missing}")
     if unclear.any():
         notes.append("hatched: unclear (95% CI includes 0)")
     if notes:

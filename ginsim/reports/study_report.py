@@ -144,7 +144,9 @@ def knock_sections(result: StudyResult) -> list[Section]:
                       title="Points per hand: own threshold against the opponent's",
                       value_label="points per hand for the row player", diverging=True,
                       fmt="{:+.2f}", x_label="Opponent's knock threshold",
-                      y_label="Own knock threshold", unit="hands"),
+                      y_label="Own knock threshold", unit="hands",
+                      missing="each pair is shown once (the other half has the sign "
+                              "flipped; the diagonal is a mirror match)"),
         "threshold_matrix", upper, "threshold_matrix"))
     sections.append(Section(
         "How hands end", f"Outcome shares for `{knocker}` against `{opponent}`.",
@@ -182,7 +184,7 @@ def strategies_sections(result: StudyResult) -> list[Section]:
                               title="Points per hand by strategy and opponent",
                               value_label="points per hand", diverging=True,
                               fmt="{:+.2f}", x_label="Opponent", y_label="Strategy",
-                              unit="deals"),
+                              unit="hands", missing="a mirror match (0 by construction)"),
                 "strategy_matrix", t["strategy_matrix"], "strategy_matrix"),
         Section("Outcome mix by pairing", "How hands end for each pairing.",
                 outcome_mix_chart(t["outcome_mix"]), "strategy_outcomes", t["outcome_mix"],
