@@ -284,7 +284,11 @@ def card_note(result: StudyResult) -> str:
     advice = result.advice
     if advice is None:
         return ""
-    return "\n\n".join(p for p in (LEGEND, advice.why, card_caption(advice)) if p)
+    legend = LEGEND
+    if result.rules is not None and result.rules.oklahoma:
+        legend += (" The upcard sets each hand's knock limit: rows above it do not apply "
+                   "to that hand.")
+    return "\n\n".join(p for p in (legend, advice.why, card_caption(advice)) if p)
 
 
 def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
