@@ -4,7 +4,10 @@ response (item 5), and what best responses to it trained on more hands than the
 equilibrium's own (``--adversary-hands``) gain on fresh deals.
 
     python scripts/check_equilibrium.py [--deals N] [--br-hands N] [--seed S]
-        [--adversary-hands N,N,...]
+        [--adversary-hands N,N,...] [--rules PRESET] [--adversaries-only]
+
+``--rules PRESET`` checks that preset's shipped chart (``equilibrium_PRESET``) under its
+rules; ``--adversaries-only`` runs only the fresh best responses.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from ginsim.analysis.equilibrium import candidate_gains
 from ginsim.game.rules import Rules
 from ginsim.simulator.response import TRAIN_REGION, best_response, paired_gain, with_chart
 from ginsim.strategies.charts import load_chart
+from ginsim.strategies.equilibria import KNOCKING_PRESETS, equilibrium_chart_name
 from ginsim.strategies.presets import parse_strategy
 
 CANDIDATES = ([f"memory2:knock={t}" for t in range(11)]
@@ -34,10 +38,30 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--adversary-hands", default="150000,450000")
+    parser.add_argument("--rules", default="modern", choices=KNOCKING_PRESETS)
+    parser.add_argument("--adversaries-only", action="store_true")
     args = parser.parse_args()
-    rules = Rules()
+    rules = Rules.preset(args.rules)
+    name = equilibrium_chart_name(args.rules)
     pd.set_option("display.width", 200)
-    gains = candidate_gains("equilibrium", CANDIDATES + list(FOLK), rules, args.deals,
+    if not args.adversaries_only:
+        folk_checks(args, rules, name)
+    eq = parse_strategy(f"memory2:chart={name}")
+    for hands in (int(h) for h in args.adversary_hands.split(",") if h.strip()):
+        br = best_response("memory2", eq, rules, args.seed, hands, passes=3,
+                           start_chart=load_chart(name), n_jobs=args.jobs,
+                           start=TRAIN_REGION + 5 * 10**9)
+        g = paired_gain(with_chart("memory2", br.chart), eq, eq, eq, rules, args.seed,
+                        args.deals, args.jobs, start=6 * 10**9)
+        print(f"{args.rules}: best response trained on {hands:,} hands gains {g.mean:+.3f} "
+              f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals", flush=True)
+    return 0
+
+
+def folk_checks(args: argparse.Namespace, rules: Rules, name: str) -> None:
+    """Presets, thresholds and folk advice against the chart ``name``."""
+    gains = candidate_gains(f"memory2:chart={name}", CANDIDATES + list(FOLK), rules,
+                            args.deals,
                             args.seed, args.jobs)
     print(f"gain against the equilibrium preset, {args.deals:,} duplicate deals "
           "(paired with equilibrium vs itself):")
@@ -56,16 +80,6 @@ def main() -> int:
                                                 f"{own.high:+.3f})"})
         print(rows[-1], flush=True)
     print(pd.DataFrame(rows).to_string(index=False))
-    eq = parse_strategy("equilibrium")
-    for hands in (int(h) for h in args.adversary_hands.split(",") if h.strip()):
-        br = best_response("memory2", eq, rules, args.seed, hands, passes=3,
-                           start_chart=load_chart("equilibrium"), n_jobs=args.jobs,
-                           start=TRAIN_REGION + 5 * 10**9)
-        g = paired_gain(with_chart("memory2", br.chart), eq, eq, eq, rules, args.seed,
-                        args.deals, args.jobs, start=6 * 10**9)
-        print(f"best response trained on {hands:,} hands gains {g.mean:+.3f} "
-              f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals", flush=True)
-    return 0
 
 
 if __name__ == "__main__":
