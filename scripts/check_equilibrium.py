@@ -61,20 +61,19 @@ def main() -> int:
 def folk_checks(args: argparse.Namespace, rules: Rules, name: str) -> None:
     """Presets, thresholds and folk advice against the chart ``name``."""
     gains = candidate_gains(f"memory2:chart={name}", CANDIDATES + list(FOLK), rules,
-                            args.deals,
-                            args.seed, args.jobs)
+                            args.deals, args.seed, args.jobs)
     print(f"gain against the equilibrium preset, {args.deals:,} duplicate deals "
           "(paired with equilibrium vs itself):")
     print(gains.round(3).to_string(index=False), flush=True)
     print("exploited by any:", bool(gains.exploits.any()))
     rows = []
-    for name, words in FOLK.items():
-        folk = parse_strategy(name)
-        g = gains[gains.candidate == name].iloc[0]
+    for preset, words in FOLK.items():
+        folk = parse_strategy(preset)
+        g = gains[gains.candidate == preset].iloc[0]
         br = best_response("memory2", folk, rules, args.seed, args.br_hands, passes=3)
         own = paired_gain(with_chart("memory2", br.chart), folk, folk, folk, rules, args.seed,
                           args.br_hands, args.jobs, start=10**9)
-        rows.append({"preset": name, "advice": words,
+        rows.append({"preset": preset, "advice": words,
                      "vs equilibrium": f"{g.gain:+.3f} ({g.low:+.3f}..{g.high:+.3f})",
                      "its best response gains": f"{own.mean:+.3f} ({own.low:+.3f}.."
                                                 f"{own.high:+.3f})"})
