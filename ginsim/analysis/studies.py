@@ -62,6 +62,7 @@ MC_DEALS = 300
 #: The fewest hands per pass at which a report computes an equilibrium in the run (the
 #: shipped charts use 150,000; a best response on far fewer cannot test a chart).
 MIN_ANSWER_HANDS = 100_000
+WHY_HANDS = 50_000  # hands of the card's player against itself behind its why sentence
 
 
 @dataclass
@@ -217,7 +218,8 @@ def _measure(advice: KnockAdvice, opponents: Sequence[str], deals: int, seed: in
             player = f"{advice.card_play}:chart={path}"
         matrix, _ = strategy_matrix([player], opponents, deals, seed, rules, n_jobs=n_jobs,
                                     progress=progress)
-        decisions = decisions_frame(player, player, max(2 * deals, 2), seed + 3, rules)
+        decisions = decisions_frame(player, player, min(2 * deals, WHY_HANDS), seed + 3,
+                                    rules)
     values = matrix.assign(deals=matrix.n // 2, where=MEASURED_HERE,
                            base=matrix.opponent != advice.card_play)
     # The headline is the card play both seats of the equilibrium share, when measured.
