@@ -8,7 +8,7 @@ import pytest
 import ginsim
 from ginsim.analysis.frames import records_frame
 from ginsim.analysis.tables import table_frames
-from ginsim.runner.aggregate import MOMENT_COLUMNS, TABLES, layout
+from ginsim.runner.aggregate import HAND_TABLES, MOMENT_COLUMNS, layout
 from ginsim.runner.jobs import Job, default_chunk_hands, plan_chunks
 from ginsim.runner.runner import run
 from ginsim.simulator.engine import play_records
@@ -51,7 +51,7 @@ def test_summary_mode_tables_do_not_depend_on_split(job):
             for n, c in ((1, 20_000), (2, 1234))]
     assert runs[0].records is None
     assert np.array_equal(runs[0].tables[0], runs[1].tables[0])
-    assert runs[0].tables[0][:, 0].sum() == HANDS * len(TABLES)
+    assert runs[0].tables[0][:, 0].sum() == HANDS * len(HAND_TABLES)  # no deals table
 
 
 def _expected_table(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -70,7 +70,7 @@ def test_streamed_tables_equal_tables_recomputed_from_records(rules):
     summary = run([job], records="summary", n_jobs=2, chunk_hands=2_500)
     hands = records_frame(play_records(job.a, job.b, stop=job.stop, seed=3, rules=rules)[0])
     streamed = table_frames([job], summary.tables)
-    for spec in TABLES:
+    for spec in HAND_TABLES:
         keys = list(spec.keys)
         got = streamed[spec.name].sort_values(keys, ignore_index=True)
         want = _expected_table(hands, keys)
@@ -99,9 +99,10 @@ def test_simulate_returns_per_hand_rows_by_default(reference):
 def test_duplicate_deals_stay_paired_across_chunk_boundaries():
     job = Job.make("simple", "simple", 6_000, 5, duplicate=True)
     whole, _ = play_records("simple", "simple", stop=6_000, seed=5, duplicate=True)
-    split = run([job], records="full", n_jobs=2, chunk_hands=999)  # odd: pairs straddle
+    split = run([job], records="full", n_jobs=2, chunk_hands=999)  # odd: rounded up to 1000
     records = split.records[0]
     assert np.array_equal(records, whole)
+    assert split.chunks_played == 6  # chunks hold whole deals, for the deals table
     first, second = records[0::2], records[1::2]
     assert np.array_equal(first["upcard"], second["upcard"])
     assert np.array_equal(first["dealer"], 1 - second["dealer"])

@@ -11,7 +11,7 @@ import pandas as pd
 from ..game.scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
-from .metrics import cells_from_hands
+from .metrics import DUPLICATE, cells_from_hands, deal_moments_of_hands, paired_interval
 
 __all__ = ["HAND_COLUMNS", "Z95", "mean_interval", "moment_interval", "summarize",
            "summarize_cells", "wilson_interval"]
@@ -25,8 +25,15 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     """Tidy summary of per-hand records or of the aggregate ``cells`` table: one row per
     statistic.
 
-    Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n``.
-    Rates use the Wilson interval, means the normal approximation.
+    Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n`` and
+    ``unit`` (what ``n`` counts: ``hands``, or ``deals``). Rates use the Wilson interval,
+    means the normal approximation. Seat a minus seat b is ``mean_points_a_minus_b``
+    (hands taken as independent) unless the rows are a duplicate run's (its rows or
+    cells table from :func:`ginsim.simulate` or :func:`ginsim.load`, marked in
+    ``attrs["design"]``): then it is ``mean_points_a_minus_b_paired``, the mean over
+    deals of a - b averaged over the deal's two hands, with its interval over deals (as
+    the report's comparisons). Duplicate rows that are not whole deals (filtered) get the
+    unpaired figure. The result's ``attrs["design"]`` says which.
     """
     if not isinstance(hands, pd.DataFrame):
         raise ValueError(f"summarize takes the DataFrame of simulate() (per-hand rows or "
@@ -37,20 +44,26 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise ValueError(f"summarize needs the columns of simulate()'s per-hand rows or of "
                          f"its summary table; this DataFrame lacks {', '.join(missing)}")
-    return summarize_cells(cells_from_hands(hands))
+    deals = (deal_moments_of_hands(hands) if hands.attrs.get("design") == DUPLICATE
+             else None)
+    return summarize_cells(cells_from_hands(hands), deals)
 
 
-def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
+def summarize_cells(cells: pd.DataFrame, deals: dict[str, int] | None = None
+                    ) -> pd.DataFrame:
     """:func:`summarize` from the aggregate ``cells`` table (streamed, no per-hand rows).
 
     Gives the same statistics as per-hand records, exactly for counts and up to float
-    rounding for means and intervals.
+    rounding for means and intervals. ``deals`` (:func:`~.metrics.deal_moments`, by
+    default the ``attrs["deals"]`` of a duplicate run's table) makes a - b paired.
     """
     missing = [c for c in ("outcome", *MOMENT_COLUMNS) if c not in getattr(
         cells, "columns", ())]
     if not isinstance(cells, pd.DataFrame) or missing:
         raise ValueError("summarize_cells takes the aggregate cells table (Result.summary)"
                          + (f"; this one lacks {', '.join(missing)}" if missing else ""))
+    if deals is None and cells.attrs.get("design") == DUPLICATE:
+        deals = cells.attrs.get("deals")
     sums = {c: float(cells[c].sum()) for c in MOMENT_COLUMNS}
     n = int(cells["hands"].sum())
     counts = cells.groupby(cells["outcome"].astype(str), observed=True)["hands"].sum()
@@ -58,12 +71,20 @@ def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
     for outcome in OUTCOMES:
         k = int(counts.get(outcome, 0))
         low, high = wilson_interval(k, n)
-        rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n))
+        rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n,
+                     "hands"))
     for column, name in (("points_a", "mean_points_a"), ("points_b", "mean_points_b"),
                          ("turns", "mean_turns")):
         rows.append((name, *moment_interval(n, sums[f"sum_{column}"],
-                                             sums[f"sumsq_{column}"]), n))
-    diff = sums["sum_points_a"] - sums["sum_points_b"]
-    diff_sq = sums["sumsq_points_a"] + sums["sumsq_points_b"] - 2 * sums["sum_points_a_x_b"]
-    rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n))
-    return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
+                                             sums[f"sumsq_{column}"]), n, "hands"))
+    if deals is not None:
+        rows.append(("mean_points_a_minus_b_paired", *paired_interval(deals),
+                     int(deals["deals"]), "deals"))
+    else:
+        diff = sums["sum_points_a"] - sums["sum_points_b"]
+        diff_sq = (sums["sumsq_points_a"] + sums["sumsq_points_b"]
+                   - 2 * sums["sum_points_a_x_b"])
+        rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n, "hands"))
+    frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n", "unit"])
+    frame.attrs["design"] = "duplicate, paired by deal" if deals is not None else "hands"
+    return frame
