@@ -157,6 +157,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .game.rules import Rules
     from .reports._files import check_report_dir, probe_writable
     from .reports.study_report import write_report
+    from .runner.warmup import compile_kernels
 
     t0 = time.perf_counter()
     out = check_report_dir(args.out)
@@ -170,6 +171,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     else:
         rules = Rules.coerce(args.rules)
         names = STUDIES if args.study == "all" else (args.study,)
+        compile_kernels(names, rules, show=not args.quiet)  # says so only on a cold cache
         results = []
         for name in names:
             if not args.quiet:

@@ -1,5 +1,6 @@
 """The parallel runner: identical records and tables for any n_jobs, chunk size and local
-backend; duplicate deals stay paired; streamed tables equal tables recomputed from records."""
+backend; duplicate deals stay paired; streamed tables equal tables recomputed from records;
+the kernel warm-up speaks only when numba must compile."""
 
 import numpy as np
 import pandas as pd
@@ -155,3 +156,36 @@ def test_bad_options_are_one_line_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=message) as info:
         ginsim.simulate(A, B, seed=1, **args)
     assert "\n" not in str(info.value)
+
+
+def test_compile_kernels_says_so_only_on_a_cold_cache(capsys):
+    import numba
+
+    from ginsim.runner.warmup import KernelGroup, compile_kernels, is_compiled
+
+    @numba.njit(cache=False)
+    def toy(x):
+        return x + 1
+
+    group = KernelGroup("toy kernels", (toy,), lambda rules: toy(1))
+    assert not is_compiled(toy)
+    assert compile_kernels((), groups=[group]) > 0
+    err = capsys.readouterr().err
+    assert "compiling kernels (first run only): toy kernels" in err and "compiled in" in err
+    assert is_compiled(toy)
+    assert compile_kernels((), groups=[group]) == 0.0  # warm: nothing to do, nothing said
+    assert capsys.readouterr().err == ""
+
+
+def test_a_cached_kernel_counts_as_compiled_in_a_fresh_process(reference):
+    import subprocess
+    import sys
+
+    # The reference fixture ran the hand loop, so numba's cache holds it: a new process
+    # that has not loaded it finds its index (and compile_kernels stays quiet).
+    code = ("from ginsim.runner.warmup import is_compiled\n"
+            "from ginsim.simulator.hand_nb import simulate_nb\n"
+            "print(is_compiled(simulate_nb), len(simulate_nb.overloads))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split() == ["True", "0"]
