@@ -173,6 +173,7 @@ def test_compile_kernels_says_so_only_on_a_cold_cache(capsys):
     err = capsys.readouterr().err
     assert "compiling kernels (first run only): toy kernels" in err and "compiled in" in err
     assert is_compiled(toy)
+    assert not is_compiled(toy, lambda sig: sig[0] == numba.float64)  # only int64 so far
     assert compile_kernels((), groups=[group]) == 0.0  # warm: nothing to do, nothing said
     assert capsys.readouterr().err == ""
 

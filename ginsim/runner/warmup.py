@@ -33,12 +33,21 @@ from .aggregate_nb import accumulate_nb
 
 @dataclass(frozen=True)
 class KernelGroup:
-    """Kernels compiled together: their words, the top-level kernels (numba dispatchers)
-    and the smallest call that compiles them under given rules."""
+    """Kernels compiled together: their words, the top-level kernels (numba dispatchers),
+    the smallest call that compiles them under given rules, and which compiled
+    signatures count (``accepts`` on the argument types; None: any)."""
 
     name: str
     kernels: tuple[Any, ...]
     compile: Callable[[Rules], object]
+    accepts: Callable[[tuple], bool] | None = None
+
+
+PARAMS_ARG = 4  # simulate_nb's seat rows: C-contiguous plain, a strided view with mc
+
+
+def _params_layout(layout_code: str) -> Callable[[tuple], bool]:
+    return lambda sig: getattr(sig[PARAMS_ARG], "layout", None) == layout_code
 
 
 def _aggregate(rules: Rules) -> None:
@@ -48,14 +57,18 @@ def _aggregate(rules: Rules) -> None:
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("hand loop", (simulate_nb,),
-                lambda rules: play_records("simple", "memory2", stop=2, rules=rules)),
+                lambda rules: play_records("simple", "memory2", stop=2, rules=rules),
+                _params_layout("C")),
+    KernelGroup("mc player", (simulate_nb,),
+                lambda rules: play_records("mc:rollouts=2", "simple", stop=2, rules=rules),
+                _params_layout("A")),
     KernelGroup("aggregate tables", (accumulate_nb,), _aggregate),
     KernelGroup("knock chart", (knock_chart_nb,),
                 lambda rules: knock_decisions("simple", "simple", hands=2, rules=rules)),
     KernelGroup("whole games", (play_games_nb,),
                 lambda rules: play_games("simple", "simple", 1, 0, rules)),
 )}
-#: The kernel groups each report study runs.
+#: The kernel groups each report study runs (a study with an mc seat adds "mc player").
 STUDY_KERNELS: dict[str, tuple[str, ...]] = {
     "knock": ("hand loop", "aggregate tables", "knock chart"),
     "strategies": ("hand loop", "aggregate tables"),
@@ -63,16 +76,20 @@ STUDY_KERNELS: dict[str, tuple[str, ...]] = {
 }
 
 
-def is_compiled(kernel: Any) -> bool:
+def is_compiled(kernel: Any, accepts: Callable[[tuple], bool] | None = None) -> bool:
     """Whether calling ``kernel`` needs no compilation: it is loaded in this process or
-    numba's cache holds machine code for its current source (the index file names it)."""
-    if getattr(kernel, "overloads", None):
+    numba's cache holds machine code for its current source (its index file lists the
+    signature), for a signature that ``accepts`` takes (any when None)."""
+    def wanted(signatures: Any) -> bool:
+        return any(accepts is None or accepts(tuple(sig)) for sig in signatures)
+
+    if wanted(getattr(kernel, "overloads", None) or ()):
         return True
     cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
     load_index = getattr(cache_file, "_load_index", None)
     if load_index is not None:
-        try:
-            return bool(load_index())
+        try:  # keys are (argument types, machine)
+            return wanted(key[0] for key in load_index())
         except Exception:  # noqa: BLE001 (a damaged index: numba compiles again)
             return False
     stats = getattr(kernel, "stats", None)  # another numba: look for the index file
@@ -93,7 +110,7 @@ def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,
     if groups is None:
         names = dict.fromkeys(g for study in studies for g in STUDY_KERNELS.get(study, ()))
         groups = [KERNEL_GROUPS[name] for name in names]
-    cold = [g for g in groups if not all(is_compiled(k) for k in g.kernels)]
+    cold = [g for g in groups if not all(is_compiled(k, g.accepts) for k in g.kernels)]
     if not cold:
         return 0.0
     t0 = time.perf_counter()
