@@ -163,13 +163,19 @@ def test_summary_mode_and_stores_give_the_same_paired_interval(duplicate_run, tm
 
 
 def test_paired_interval_is_the_reports(duplicate_run):
-    matrix, _ = strategy_matrix([PAIR[0]], [PAIR[1]], DEALS, seed=PAIR_SEED, n_jobs=1)
+    matrix, runs = strategy_matrix([PAIR[0]], [PAIR[1]], DEALS, seed=PAIR_SEED, n_jobs=1)
     report = matrix.iloc[0]
     row = ginsim.summarize(duplicate_run.hands).set_index("statistic").loc[
         "mean_points_a_minus_b_paired"]
     np.testing.assert_allclose([row.value, row.low, row.high],
                                [report["mean"], report["low"], report["high"]], rtol=1e-12)
     assert row.n == report["n"]
+    # The expected-points tables of the strategies study and of a stored run agree.
+    for cells in (cells_from_hands(next(iter(runs.hands.values()))), duplicate_run.summary):
+        points = expected_points(cells).set_index("statistic").loc["points_a_minus_b"]
+        np.testing.assert_allclose([points["mean"], points.low, points.high],
+                                   [row.value, row.low, row.high], rtol=1e-12)
+        assert points.n == DEALS and points.unit == "deals"
     plain = duplicate_run.hands.copy()
     plain.attrs = {}  # a DataFrame the user built: hands taken as independent
     unpaired = ginsim.summarize(plain).set_index("statistic").loc["mean_points_a_minus_b"]

@@ -38,8 +38,13 @@ def _moments(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
 
 
 def cells_from_hands(hands: pd.DataFrame) -> pd.DataFrame:
-    """The aggregate ``cells`` table computed from per-hand rows."""
-    return _moments(hands, CELL_KEYS)
+    """The aggregate ``cells`` table computed from per-hand rows; from a duplicate run's
+    rows of whole deals, with the same ``attrs`` (design and deal totals) as the run's
+    streamed ``cells`` table."""
+    cells = _moments(hands, CELL_KEYS)
+    deals = deal_moments_of_hands(hands) if hands.attrs.get("design") == DUPLICATE else None
+    cells.attrs = {"design": DUPLICATE, "deals": deals} if deals is not None else {}
+    return cells
 
 
 def turns_from_hands(hands: pd.DataFrame) -> pd.DataFrame:
@@ -106,15 +111,23 @@ def undercut_by_deadwood_stock(cells: pd.DataFrame, edges: Sequence[int] = (24, 
 
 def expected_points(cells: pd.DataFrame) -> pd.DataFrame:
     """Mean points per hand for seat a, seat b and the difference a - b, with 95%
-    intervals (unpaired hands): ``statistic``, ``mean``, ``low``, ``high``, ``n``."""
+    intervals: ``statistic``, ``mean``, ``low``, ``high``, ``n``, ``unit`` (what ``n``
+    counts). The difference is paired by deal (``n`` in deals, :func:`paired_interval`)
+    when ``cells`` is a duplicate run's table carrying its deal totals in ``attrs``, else
+    over hands taken as independent."""
     s = cells[list(MOMENT_COLUMNS)].sum()
     n = int(s.hands)
-    diff_sum = s.sum_points_a - s.sum_points_b
-    diff_sq = s.sumsq_points_a + s.sumsq_points_b - 2 * s.sum_points_a_x_b
-    rows = [("points_a", *moment_interval(n, s.sum_points_a, s.sumsq_points_a), n),
-            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n),
-            ("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n)]
-    return pd.DataFrame(rows, columns=["statistic", "mean", "low", "high", "n"])
+    rows = [("points_a", *moment_interval(n, s.sum_points_a, s.sumsq_points_a), n, "hands"),
+            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n, "hands")]
+    deals = cells.attrs.get("deals") if cells.attrs.get("design") == DUPLICATE else None
+    if deals is not None:
+        rows.append(("points_a_minus_b", *paired_interval(deals), int(deals["deals"]),
+                     "deals"))
+    else:
+        diff_sum = s.sum_points_a - s.sum_points_b
+        diff_sq = s.sumsq_points_a + s.sumsq_points_b - 2 * s.sum_points_a_x_b
+        rows.append(("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n, "hands"))
+    return pd.DataFrame(rows, columns=["statistic", "mean", "low", "high", "n", "unit"])
 
 
 def paired_difference(hands: pd.DataFrame) -> pd.DataFrame:

@@ -11,7 +11,7 @@ import pandas as pd
 from ..game.scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
-from .metrics import DUPLICATE, cells_from_hands, deal_moments_of_hands, paired_interval
+from .metrics import DUPLICATE, cells_from_hands, paired_interval
 
 __all__ = ["HAND_COLUMNS", "Z95", "mean_interval", "moment_interval", "summarize",
            "summarize_cells", "wilson_interval"]
@@ -44,9 +44,7 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise ValueError(f"summarize needs the columns of simulate()'s per-hand rows or of "
                          f"its summary table; this DataFrame lacks {', '.join(missing)}")
-    deals = (deal_moments_of_hands(hands) if hands.attrs.get("design") == DUPLICATE
-             else None)
-    return summarize_cells(cells_from_hands(hands), deals)
+    return summarize_cells(cells_from_hands(hands))
 
 
 def summarize_cells(cells: pd.DataFrame, deals: dict[str, int] | None = None
