@@ -97,7 +97,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                        ("mean_points_a_minus_b_paired" if paired else "mean_points_a_minus_b",
                         "a minus b")):
         row = summary.loc[key]
-        how = f"  paired by deal, {int(row.n):,} deals" if row.unit == "deals" else ""
+        how = f"  paired by deal, {int(row.n) // 2:,} deals" if key.endswith("_paired") else ""
         print(f"  {label:<28} {_num(row.value, '7.3f')}  [{_num(row.low, '.3f')}, "
               f"{_num(row.high, '.3f')}]{how}")
     row = summary.loc["mean_turns"]

@@ -111,23 +111,22 @@ def undercut_by_deadwood_stock(cells: pd.DataFrame, edges: Sequence[int] = (24, 
 
 def expected_points(cells: pd.DataFrame) -> pd.DataFrame:
     """Mean points per hand for seat a, seat b and the difference a - b, with 95%
-    intervals: ``statistic``, ``mean``, ``low``, ``high``, ``n``, ``unit`` (what ``n``
-    counts). The difference is paired by deal (``n`` in deals, :func:`paired_interval`)
-    when ``cells`` is a duplicate run's table carrying its deal totals in ``attrs``, else
-    over hands taken as independent."""
+    intervals: ``statistic``, ``mean``, ``low``, ``high``, ``n`` (hands). The difference
+    is paired by deal (:func:`paired_interval`, over the ``n / 2`` deals) when ``cells``
+    is a duplicate run's table carrying its deal totals in ``attrs``, else over hands
+    taken as independent."""
     s = cells[list(MOMENT_COLUMNS)].sum()
     n = int(s.hands)
-    rows = [("points_a", *moment_interval(n, s.sum_points_a, s.sumsq_points_a), n, "hands"),
-            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n, "hands")]
+    rows = [("points_a", *moment_interval(n, s.sum_points_a, s.sumsq_points_a), n),
+            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n)]
     deals = cells.attrs.get("deals") if cells.attrs.get("design") == DUPLICATE else None
     if deals is not None:
-        rows.append(("points_a_minus_b", *paired_interval(deals), int(deals["deals"]),
-                     "deals"))
+        rows.append(("points_a_minus_b", *paired_interval(deals), 2 * int(deals["deals"])))
     else:
         diff_sum = s.sum_points_a - s.sum_points_b
         diff_sq = s.sumsq_points_a + s.sumsq_points_b - 2 * s.sum_points_a_x_b
-        rows.append(("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n, "hands"))
-    return pd.DataFrame(rows, columns=["statistic", "mean", "low", "high", "n", "unit"])
+        rows.append(("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n))
+    return pd.DataFrame(rows, columns=["statistic", "mean", "low", "high", "n"])
 
 
 def paired_difference(hands: pd.DataFrame) -> pd.DataFrame:

@@ -25,15 +25,15 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     """Tidy summary of per-hand records or of the aggregate ``cells`` table: one row per
     statistic.
 
-    Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n`` and
-    ``unit`` (what ``n`` counts: ``hands``, or ``deals``). Rates use the Wilson interval,
-    means the normal approximation. Seat a minus seat b is ``mean_points_a_minus_b``
-    (hands taken as independent) unless the rows are a duplicate run's (its rows or
-    cells table from :func:`ginsim.simulate` or :func:`ginsim.load`, marked in
-    ``attrs["design"]``): then it is ``mean_points_a_minus_b_paired``, the mean over
-    deals of a - b averaged over the deal's two hands, with its interval over deals (as
-    the report's comparisons). Duplicate rows that are not whole deals (filtered) get the
-    unpaired figure. The result's ``attrs["design"]`` says which.
+    Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n`` (hands).
+    Rates use the Wilson interval, means the normal approximation. Seat a minus seat b
+    is ``mean_points_a_minus_b`` (hands taken as independent) unless the rows are a
+    duplicate run's (its rows or cells table from :func:`ginsim.simulate` or
+    :func:`ginsim.load`, marked in ``attrs["design"]``): then it is
+    ``mean_points_a_minus_b_paired``, the mean over deals of a - b averaged over the
+    deal's two hands, with its interval over the ``n / 2`` deals (as the report's
+    comparisons). Duplicate rows that are not whole deals (filtered) get the unpaired
+    figure. The result's ``attrs["design"]`` says which.
     """
     if not isinstance(hands, pd.DataFrame):
         raise ValueError(f"summarize takes the DataFrame of simulate() (per-hand rows or "
@@ -69,20 +69,19 @@ def summarize_cells(cells: pd.DataFrame, deals: dict[str, int] | None = None
     for outcome in OUTCOMES:
         k = int(counts.get(outcome, 0))
         low, high = wilson_interval(k, n)
-        rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n,
-                     "hands"))
+        rows.append((f"rate_{outcome}", k / n if n else np.nan, float(low), float(high), n))
     for column, name in (("points_a", "mean_points_a"), ("points_b", "mean_points_b"),
                          ("turns", "mean_turns")):
         rows.append((name, *moment_interval(n, sums[f"sum_{column}"],
-                                             sums[f"sumsq_{column}"]), n, "hands"))
+                                             sums[f"sumsq_{column}"]), n))
     if deals is not None:
         rows.append(("mean_points_a_minus_b_paired", *paired_interval(deals),
-                     int(deals["deals"]), "deals"))
+                     2 * int(deals["deals"])))
     else:
         diff = sums["sum_points_a"] - sums["sum_points_b"]
         diff_sq = (sums["sumsq_points_a"] + sums["sumsq_points_b"]
                    - 2 * sums["sum_points_a_x_b"])
-        rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n, "hands"))
-    frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n", "unit"])
+        rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n))
+    frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
     frame.attrs["design"] = "duplicate, paired by deal" if deals is not None else "hands"
     return frame
