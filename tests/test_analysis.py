@@ -189,4 +189,4 @@ def test_filtered_duplicate_rows_fall_back_to_the_unpaired_interval(duplicate_ru
     assert seat_a_deals.attrs["design"] == "duplicate"  # attrs follow the filter
     summary = ginsim.summarize(seat_a_deals)
     assert "mean_points_a_minus_b" in set(summary.statistic)
-    assert summary.attrs["design"] == "hands"
+    assert summary.attrs["design"] == "independent hands"
