@@ -83,5 +83,6 @@ def summarize_cells(cells: pd.DataFrame, deals: dict[str, int] | None = None
                    - 2 * sums["sum_points_a_x_b"])
         rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n))
     frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
-    frame.attrs["design"] = "duplicate, paired by deal" if deals is not None else "independent hands"
+    frame.attrs["design"] = ("duplicate, paired by deal" if deals is not None
+                             else "independent hands")
     return frame
