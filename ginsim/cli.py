@@ -167,17 +167,23 @@ def _cmd_report(args: argparse.Namespace) -> int:
         if not args.from_store.strip():
             raise UsageError("report --from is empty: give the directory of a stored run "
                              "(ginsim simulate --out DIR), or leave --from out to run a study")
+        if args.chart is not None:
+            raise UsageError("report --chart is for the knock study; leave it out with --from")
         results = [stored_study(args.from_store)]
     else:
         rules = Rules.coerce(args.rules)
         names = STUDIES if args.study == "all" else (args.study,)
+        if args.chart is not None and "knock" not in names:
+            raise UsageError(f"report --chart is for the knock study; --study {args.study} "
+                             "does not use it")
         compile_kernels(names, rules, show=not args.quiet)  # says so only on a cold cache
         results = []
         for name in names:
             if not args.quiet:
                 print(f"running the {name} study ...", file=sys.stderr)
             results.append(run_study(name, args.hands, args.seed, rules, n_jobs=args.n_jobs,
-                                     progress=False if args.quiet else None))
+                                     progress=False if args.quiet else None,
+                                     chart=args.chart))
         if any(missing_intervals(r) for r in results):
             _small_sample(f"--hands {args.hands:,}")
     paths = write_report(results, out, svg=args.svg)
@@ -517,6 +523,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "is replaced whole (default ./report)")
     rep.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
                      help="parallel workers (default: every core)")
+    rep.add_argument("--chart", metavar="FILE", default=None,
+                     help="the knock study's answer from this equilibrium.json (written by "
+                          "ginsim equilibrium under the same rules) instead of the shipped "
+                          "chart; without it, rules no shipped chart matches get one "
+                          "computed in the run")
     rep.add_argument("--svg", action="store_true", help="also write SVG figures")
     rep.add_argument("--quiet", action="store_true", help="no progress output")
     rep.set_defaults(func=_cmd_report)

@@ -1,7 +1,7 @@
 """Oklahoma: does one knock chart suffice, or does each knock-limit class need its own?
 
     python scripts/equilibrium_oklahoma.py [--hands N] [--iterations K] [--seed S]
-        [--br-hands N] [--deals N] [--jobs J]
+        [--br-hands N] [--deals N] [--jobs J] [--chart NAME]
 
 The upcard sets an Oklahoma hand's knock limit, and the knock chart has no cell for it.
 This finds the one-chart equilibrium E (memory2 card play), then lets a deviator pick
@@ -13,7 +13,8 @@ evidence that class's own response has: a difference comes from the class alone.
 no class-by-class deviation gains more than the pooled one (paired CI), E is as hard
 to exploit in the larger strategy space of "a chart per class" as in the one-chart
 space, so one chart suffices. Ace upcards (gin only) have no knock decisions and gain
-exactly 0.
+exactly 0. ``--chart equilibrium_oklahoma`` takes the shipped Oklahoma chart as E
+instead of computing one.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ginsim.simulator.response import (
     gain_of,
     with_chart,
 )
+from ginsim.strategies.charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CLASSES = {"2-4": (2, 4), "5-7": (5, 7), "8-9": (8, 9), "10": (10, 10)}
@@ -61,17 +63,24 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--chart", default="", help="a shipped chart as E (not computed)")
     args = parser.parse_args()
     rules = Rules.preset("oklahoma")
     base = parse_strategy("memory2")
-    eq = equilibrium(rules=rules, base="memory2", hands=args.hands,
-                     iterations=args.iterations, seed=args.seed, n_jobs=args.jobs)
-    e = eq.exploitability
-    print(f"one-chart Oklahoma equilibrium: {eq.iterations} iterations, exploitability "
-          f"{e[0]:+.3f} ({e[1]:+.3f}..{e[2]:+.3f}) at {args.hands:,} hands", flush=True)
-    print(chart_grid(eq.average, 0))
-    me = with_chart(base, eq.average)
-    train = dict(passes=args.passes, start_chart=eq.average, n_jobs=args.jobs,
+    if args.chart:
+        average = load_chart(args.chart)
+        e = average.info.get("exploitability", (np.nan,) * 3)
+        print(f"one-chart Oklahoma equilibrium: the shipped chart {args.chart}, recorded "
+              f"exploitability {e[0]:+.3f} ({e[1]:+.3f}..{e[2]:+.3f})", flush=True)
+    else:
+        eq = equilibrium(rules=rules, base="memory2", hands=args.hands,
+                         iterations=args.iterations, seed=args.seed, n_jobs=args.jobs)
+        average, e = eq.average, eq.exploitability
+        print(f"one-chart Oklahoma equilibrium: {eq.iterations} iterations, exploitability "
+              f"{e[0]:+.3f} ({e[1]:+.3f}..{e[2]:+.3f}) at {args.hands:,} hands", flush=True)
+    print(chart_grid(average, 0))
+    me = with_chart(base, average)
+    train = dict(passes=args.passes, start_chart=average, n_jobs=args.jobs,
                  start=TRAIN_REGION + FRESH)
     pooled = best_response(base, me, rules, args.seed, args.br_hands, **train)
     per_class = {name: best_response(base, me, rules, args.seed, args.br_hands, limits=lim,
@@ -89,8 +98,8 @@ def main() -> int:
                         args.jobs, FRESH) - ref
         mask = (limits >= low) & (limits <= high)
         d_class[mask] = d[mask]
-        met = response.evidence[0].reshape(eq.average.p.shape) >= 30
-        differs = int((response.chart.p[met] != np.round(eq.average.p[met])).sum())
+        met = response.evidence[0].reshape(average.p.shape) >= 30
+        differs = int((response.chart.p[met] != np.round(average.p[met])).sum())
         rows.append({"knock limit": name, "deals": f"{mask.mean():.1%}",
                      "cells met": int(met.sum()), "cells unlike E": differs,
                      "gain in its hands": fmt(gain_of(d[mask])),

@@ -1,43 +1,99 @@
-"""Make the shipped ``equilibrium`` knock chart (modern rules, memory2 card play).
+"""Make the shipped equilibrium knock charts: one per knocking rules preset (memory2
+card play unless ``--base`` says otherwise).
 
-    python scripts/make_equilibrium.py [--hands N] [--iterations K] [--seed S]
+    python scripts/make_equilibrium.py [--rules PRESET ...] [--hands N] [--iterations K]
+                                       [--seed S] [--start CHART] [--jobs J]
 
-Writes ginsim/strategies/chart_data/equilibrium.json, which records this command, the
-seed and the exploitability reached, and prints the summary and convergence history.
+``modern`` writes ``ginsim/strategies/chart_data/equilibrium.json`` (the ``equilibrium``
+preset); every other preset P writes ``equilibrium_P.json``. Each file records this
+command, the seed, the date, the hands, the exploitability reached and the rules it was
+made under. Presets whose hands are scored alike (``competitive`` differs from
+``modern`` only in the game target) share one computation: the second file is a copy
+of the first's chart that says so. Every preset but modern warm-starts fictitious play
+from the modern chart (``--start`` names another); the stopping test, exploitability's
+95% upper bound at most 0.10 point per hand, is the same.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from pathlib import Path
 
 from ginsim.analysis.equilibrium import equilibrium, summary_text
-from ginsim.strategies.charts import CHART_DIR, KnockChart
+from ginsim.game.rules import Rules
+from ginsim.strategies.charts import CHART_DIR, KnockChart, chart_from_dict
+from ginsim.strategies.equilibria import KNOCKING_PRESETS, equilibrium_chart_name, hand_key
+
+
+def _write(path: Path, chart: KnockChart, spec: str, history: dict | None) -> None:
+    data = json.loads(chart.to_json())
+    data["spec"] = spec
+    if history is not None:
+        data["history"] = history
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def make_one(preset: str, args: argparse.Namespace, made: dict[tuple, Path]) -> Path:
+    """Compute (or, for hand rules already done, copy) the chart of ``preset``."""
+    rules = Rules.preset(preset)
+    name = equilibrium_chart_name(preset)
+    path = CHART_DIR / f"{name}.json"
+    today = dt.date.today().isoformat()
+    key = hand_key(Rules.preset(preset))
+    if key in made:
+        source = json.loads(made[key].read_text())
+        info = dict(source["info"])
+        info.update({"rules": rules.spec(), "rules_fields": rules.to_dict(),
+                     "same_hand_rules_as": source["info"]["rules"], "date": today,
+                     "command": f"python scripts/make_equilibrium.py --rules {preset} (a copy "
+                                f"of the {source['info']['rules']} chart: same hand rules)"})
+        chart = KnockChart(chart_from_dict(source, str(made[key])).p, name, info)
+        _write(path, chart, f"{args.base}:chart={name}", None)
+        print(f"{preset}: same hand rules as {source['info']['rules']}; wrote {path}",
+              flush=True)
+        return path
+    start = args.start or (None if preset == "modern" else "equilibrium")
+    result = equilibrium(rules=rules, base=args.base, hands=args.hands,
+                         iterations=args.iterations, seed=args.seed, n_jobs=args.jobs,
+                         progress=True, start=start)
+    result.command = (f"python scripts/make_equilibrium.py --rules {preset} --hands "
+                      f"{args.hands} --iterations {args.iterations} --seed {args.seed}"
+                      + (f" --start {args.start}" if args.start else ""))
+    info = result.info()
+    info["date"] = today
+    chart = KnockChart(result.average.p, name, info)
+    _write(path, chart, f"{args.base}:chart={name}", result.history.to_dict(orient="list"))
+    print(summary_text(result))
+    print(result.history.to_string(index=False))
+    print(f"{preset}: wrote {path}", file=sys.stderr, flush=True)
+    made[key] = path
+    return path
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", nargs="+", default=list(KNOCKING_PRESETS),
+                        choices=KNOCKING_PRESETS, metavar="PRESET")
+    parser.add_argument("--base", default="memory2")
     parser.add_argument("--hands", type=int, default=150_000)
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--start", default="")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=CHART_DIR / "equilibrium.json")
     args = parser.parse_args()
-    result = equilibrium(rules="modern", base="memory2", hands=args.hands,
-                         iterations=args.iterations, seed=args.seed, n_jobs=args.jobs,
-                         progress=True)
-    result.command = ("python scripts/make_equilibrium.py --hands "
-                      f"{args.hands} --iterations {args.iterations} --seed {args.seed}")
-    chart = KnockChart(result.average.p, "equilibrium", result.info())
-    data = json.loads(chart.to_json())
-    data["spec"] = "memory2:chart=equilibrium"
-    data["history"] = result.history.to_dict(orient="list")
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
-    print(summary_text(result))
-    print(result.history.to_string(index=False))
-    print(f"wrote {args.out}", file=sys.stderr)
+    made: dict[tuple, Path] = {}
+    for preset in KNOCKING_PRESETS:  # charts already shipped count as made
+        path = CHART_DIR / f"{equilibrium_chart_name(preset)}.json"
+        if preset not in args.rules and path.exists():
+            if "same_hand_rules_as" not in json.loads(path.read_text())["info"]:
+                made.setdefault(hand_key(Rules.preset(preset)), path)
+    for preset in args.rules:
+        make_one(preset, args, made)
     return 0
 
 

@@ -1,7 +1,9 @@
 """A real report opened in headless Chromium (Debian's ``chromium``, installed by .ci/run):
-the answer is on the first screen, every image decodes with a non-zero size, and nothing
-is wider than the page, in a desktop window and in the narrowest one headless Chromium
-opens (500 px).
+the answer is on the first screen, every image decodes with a non-zero size, nothing is
+wider than the page, no table hides columns in a scroller, no word is broken across
+lines and the knock card's text is legible, in a desktop window (1280 px), the
+narrowest window headless Chromium opens (500 px) and a phone's 420 px (the report in
+an iframe of that width: the page's own viewport is then 420 px wide).
 
 The browser is driven by its own command line: ``--dump-dom`` of a copy of the report
 with a small probe script (the report itself has no script), and ``--screenshot``.
@@ -23,8 +25,9 @@ from ginsim.analysis.studies import knock_study
 from ginsim.reports.study_report import write_report
 
 WINDOWS = {"desktop": (1280, 900), "narrow": (500, 844)}  # 500: headless Chromium's least
+PHONE = (420, 844)  # a phone: the report in an iframe this wide, in a 500 px window
 
-PROBE = """
+PROBE = r"""
 <script>
 window.addEventListener("load", () => {
   const answer = document.getElementById("answer");
@@ -39,19 +42,45 @@ window.addEventListener("load", () => {
     .filter(el => !el.closest(".table-wrap") && !el.closest("details:not([open])"))
     .filter(el => el.getBoundingClientRect().right > page.clientWidth + 0.5)
     .map(el => el.tagName + "." + el.className);
+  const scrollers = [...document.querySelectorAll(".table-wrap, .card-wrap")]
+    .filter(el => el.scrollWidth > el.clientWidth + 0.5)
+    .map(el => el.className + ":" + el.scrollWidth + ">" + el.clientWidth + ":" +
+         (el.querySelector("th, td") || el).textContent.slice(0, 30));
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector("main"),
+                                           NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest("details:not([open])")) continue;
+    for (const m of node.textContent.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                           .map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  const cardFonts = [...document.querySelectorAll("table.card-grid td")]
+    .map(td => parseFloat(getComputedStyle(td).fontSize));
   const result = {
+    scrollers: scrollers, broken: broken.slice(0, 20),
+    cardFont: cardFonts.length ? Math.min(...cardFonts) : 0,
     answerTop: box.top, answerBottom: box.bottom, answerHeight: box.height,
     viewport: window.innerHeight, visible: style.display !== "none" &&
       style.visibility !== "hidden" && Number(style.opacity) > 0,
     answerText: answer.innerText, images: images,
     scrollWidth: page.scrollWidth, clientWidth: page.clientWidth, wide: wide};
-  const out = document.createElement("pre");
+  const host = window.parent !== window ? window.parent.document : document;
+  const out = host.createElement("pre");
   out.id = "probe-result";
   out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
+  host.body.appendChild(out);
 });
 </script>
 """
+PHONE_HOST = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="probe.html" style="width:{width}px;height:{height}px;border:0"></iframe>
+</body></html>"""
 
 
 NO_CHROMIUM = ("the browser tests need Chromium, which is not installed: apt-get install "
@@ -92,18 +121,35 @@ def report(tmp_path_factory) -> Path:
     assert "<script" not in html
     (out / "probe.html").write_text(html.replace("</body>", PROBE + "</body>"),
                                     encoding="utf-8")
+    (out / "phone.html").write_text(PHONE_HOST.format(width=PHONE[0], height=PHONE[1]),
+                                    encoding="utf-8")
     return out
 
 
-@pytest.mark.parametrize("window", sorted(WINDOWS))
-def test_answer_on_first_screen_images_decode_nothing_overflows(report, window):
-    width, height = WINDOWS[window]
+def probe(report: Path, page: str, width: int, height: int) -> dict:
+    """The probe's findings for ``page`` (probe.html, or phone.html holding it in a
+    phone-wide iframe) opened in a ``width`` x ``height`` window."""
     dom = run_browser(f"--window-size={width},{height}", "--virtual-time-budget=10000",
-                      "--dump-dom", (report / "probe.html").as_uri())
+                      "--allow-file-access-from-files", "--dump-dom",
+                      (report / page).as_uri())
     found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
     assert found, "the probe script did not run"
-    result = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")
-                        .replace("&lt;", "<").replace("&gt;", ">"))
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")
+                      .replace("&lt;", "<").replace("&gt;", ">"))
+
+
+@pytest.mark.parametrize("window", [*sorted(WINDOWS), "phone"])
+def test_answer_on_first_screen_images_decode_nothing_overflows(report, window):
+    if window == "phone":
+        width, height = PHONE
+        result = probe(report, "phone.html", WINDOWS["narrow"][0], PHONE[1])
+    else:
+        width, height = WINDOWS[window]
+        result = probe(report, "probe.html", width, height)
+    assert result["clientWidth"] == width or window != "phone", result["clientWidth"]
+    assert result["broken"] == [], result["broken"]
+    assert result["scrollers"] == []
+    assert result["cardFont"] >= 9, result["cardFont"]
     assert result["visible"] and result["answerHeight"] > 20
     assert 0 <= result["answerTop"] and result["answerBottom"] <= result["viewport"]
     assert "points per hand" in result["answerText"]

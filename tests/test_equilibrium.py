@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from ginsim.analysis.equilibrium import equilibrium
+from ginsim.analysis.equilibrium import equilibrium, summary_text
 from ginsim.game.rules import Rules
 from ginsim.simulator.chart import knock_decisions
 from ginsim.simulator.response import (
@@ -19,6 +19,12 @@ from ginsim.simulator.response import (
     with_chart,
 )
 from ginsim.strategies.charts import CHART_DIR, KnockChart, load_chart
+from ginsim.strategies.equilibria import (
+    KNOCKING_PRESETS,
+    equilibrium_chart_name,
+    hand_key,
+    shipped_equilibrium,
+)
 from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy
 
@@ -62,8 +68,13 @@ def test_small_equilibrium_is_deterministic_and_round_trips(tmp_path):
     assert np.allclose(vec[P_GRID:P_GRID + GRID_CELLS], one.average.p.reshape(-1), atol=1e-6)
 
 
-def test_shipped_preset_exploitability_within_recorded_ci():
-    """The shipped chart's recorded exploitability is re-measured, not trusted.
+COMPUTED_CHARTS = ("modern", "classic", "palace", "oklahoma", "tedesco", "big_gin", "eleven",
+                   "last_discard")
+
+
+@pytest.mark.parametrize("preset", COMPUTED_CHARTS)
+def test_shipped_preset_exploitability_within_recorded_ci(preset):
+    """Each shipped chart's recorded exploitability is re-measured, not trusted.
 
     Replay: the file records the last best response, the fresh deals its gain was
     measured on, and exact integer sums of the per-deal paired differences for each
@@ -75,11 +86,15 @@ def test_shipped_preset_exploitability_within_recorded_ci():
     Fresh adversary: a best response trained on 20,000 other hands, measured on 20,000
     other deals, must not show at 95% more exploitability than the recorded upper bound.
     """
-    info = json.loads((CHART_DIR / "equilibrium.json").read_text())["info"]
+    name = equilibrium_chart_name(preset)
+    info = json.loads((CHART_DIR / f"{name}.json").read_text())["info"]
     low, high = info["exploitability"][1:]
     assert info["converged"] and high <= 0.10
+    assert info["command"].startswith("python scripts/make_equilibrium.py")
+    assert info["seed"] == 2026 and info["hands"] >= 100_000
+    assert hand_key(Rules(**info["rules_fields"])) == hand_key(Rules.preset(preset))
     rules = Rules.coerce(info["rules"])
-    eq = parse_strategy("equilibrium")
+    eq = parse_strategy(f"memory2:chart={name}")
     replay = info["exploitability_replay"]
     response = with_chart("memory2", KnockChart(np.array(replay["response"], float), "br"))
     blocks, size = replay["blocks"], replay["block"]
@@ -93,10 +108,36 @@ def test_shipped_preset_exploitability_within_recorded_ci():
                        rtol=0, atol=1e-9)
     assert low <= whole.mean <= high
     fresh = best_response("memory2", eq, rules, seed=11, hands=20_000, passes=2,
-                          start_chart=load_chart("equilibrium"))
+                          start_chart=load_chart(name))
     gain = paired_gain(with_chart("memory2", fresh.chart), eq, eq, eq, rules, seed=11,
                        deals=20_000, start=5 * 10**9)
     assert gain.low <= high, (gain, low, high)
+
+
+def test_every_knocking_preset_has_a_dated_chart_and_shared_hands_share_one():
+    """One shipped chart per knocking preset, each with its date; competitive (modern
+    scored to 250) carries modern's chart and says so; the lookup answers any rules
+    whose hands play alike and no others."""
+    for preset in KNOCKING_PRESETS:
+        info = json.loads((CHART_DIR / f"{equilibrium_chart_name(preset)}.json"
+                           ).read_text())["info"]
+        assert info["date"] >= "2026-11-30" and info["rules"] == preset, preset
+    copy = load_chart("equilibrium_competitive")
+    assert np.array_equal(copy.p, load_chart("equilibrium").p)
+    assert copy.info["same_hand_rules_as"] == "modern"
+    assert shipped_equilibrium(Rules.coerce("modern:target=500"))[0] == "equilibrium"
+    assert shipped_equilibrium(Rules.coerce("oklahoma:target=300"))[0] == "equilibrium_oklahoma"
+    assert shipped_equilibrium(Rules.coerce("modern:undercut_bonus=10")) is None
+    assert shipped_equilibrium(Rules.coerce("straight")) is None
+
+
+def test_a_run_whose_response_cannot_move_is_not_measured():
+    """With too few hands no cell has the evidence to change, every deal's gain is 0
+    and the interval has no width: that is "not measured", never "reached"."""
+    result = equilibrium(hands=1000, iterations=1, seed=5, n_jobs=1)
+    assert result.exploitability[1] == result.exploitability[2]
+    assert not result.measured and not result.converged
+    assert "not measured" in summary_text(result) and "reached" not in summary_text(result)
 
 
 def test_equilibrium_command(tmp_path):

@@ -312,7 +312,8 @@ def test_build_report_writes_a_self_contained_html_page(tmp_path):
         assert tags.starts.get(tag) == tags.ends.get(tag), tag
     assert tags.h2 == ["Answer", "Undercuts", "Thresholds", "Variants", "Methods"]
     assert html.index('id="answer"') < html.index("<h2>Undercuts</h2>")
-    assert html.index("Knock at deadwood 1-6") < html.index("<h2>Undercuts</h2>")
+    answer_at = html.index('Knock at deadwood <span class="nb">1-6</span>')
+    assert answer_at < html.index("<h2>Undercuts</h2>")
     assert "<code>simple</code>" in html and "<code>deadwood</code>" in html
     assert "When to knock &lt;vs&gt; simple" in html                      # autoescaped
     assert tags.starts["dt"] == 2 and tags.starts["dd"] == 2
@@ -342,13 +343,13 @@ def test_build_report_markdown_csv_and_rerun(tmp_path):
     assert [src for _, src in images] == ["undercut.png", "thresholds.png"]
     for _, src in images:
         assert (tmp_path / src).read_bytes().startswith(PNG_SIGNATURE)
-    assert "| Deadwood | Rate | n |\n| ---: | ---: | ---: |\n| 1 | 5.1% | 1,200 |" in md
+    assert "| Deadwood | Rate | Hands |\n| ---: | ---: | ---: |\n| 1 | 5.1% | 1,200 |" in md
     assert "| modern\\|x | – |" in md
     assert "- **Simulation**: `ginsim simulate` with seed 1." in md
     for section in spec.sections:
         if section.table is not None:
             back = pd.read_csv(tmp_path / f"{section.table_name}.csv")
-            pd.testing.assert_frame_equal(back, section.table, check_dtype=False)
+            pd.testing.assert_frame_equal(back, section.csv_table(), check_dtype=False)
     (tmp_path / "stale_chart.png").write_bytes(b"old")                # an earlier file
     again = build_report(spec, tmp_path)                               # replaced whole
     assert again["report.md"].read_text(encoding="utf-8") == md
@@ -420,15 +421,22 @@ def test_people_table_headers_percent_points_intervals_and_dashes():
     assert shown.iloc[1, 1] == "−12.35 (n/a)"
 
 
-def test_long_tables_fold_and_csv_keeps_every_digit(tmp_path):
-    table = pd.DataFrame({"deadwood": range(25), "mean": np.linspace(-1, 1, 25) / 3})
+def test_long_tables_fold_and_csv_rounds_to_what_it_carries(tmp_path):
+    """The page shows two decimals; the CSV keeps six (float noise such as 1e-19 and
+    negative zeros are written 0) and names what ``n`` counts."""
+    table = pd.DataFrame({"deadwood": range(25), "mean": np.linspace(-1, 1, 25) / 3,
+                          "n": 7})
+    table.loc[12, "mean"] = -1.0842021724855044e-19
     spec = ReportSpec("T", "a", [Section("Long", "t", table=table, table_name="long")])
     paths = build_report(spec, tmp_path)
     html = paths["report.html"].read_text(encoding="utf-8")
     assert "<details>" in html and "<summary>Table: 25 rows</summary>" in html
     assert "+0.33" in html and "0.3333" not in html
     back = pd.read_csv(paths["long.csv"])
-    assert back["mean"].iloc[-1] == pytest.approx(1 / 3, abs=1e-12)
+    assert back["mean"].iloc[-1] == 0.333333 and list(back.columns) == ["deadwood", "mean",
+                                                                        "hands"]
+    text = paths["long.csv"].read_text()
+    assert "e-19" not in text and "\n12,0.0," in text and "-0.0," not in text
     assert not re.search(r"\d[eE][-+]?\d", paths["report.md"].read_text(encoding="utf-8"))
 
 
@@ -482,16 +490,21 @@ def test_categorical_stock_keeps_play_order():
 
 
 def test_knock_card_chart_marks_cells_in_play_order():
-    from ginsim.analysis.knock_chart import threshold_card
-    from ginsim.reports.charts import knock_card_chart
+    """A plan that ignores pile takes fills all three panels alike; deadwood 1 is the top
+    row of each, as in every grid of the report."""
+    from ginsim.analysis.knock_card import threshold_card
+    from ginsim.reports.card_chart import knock_card_chart
 
     card = threshold_card([10, 10, 7, 7, 5, 5, 0, 0], knock_limit=10)
     fig = knock_card_chart(card, title="Knock card", caption="rules: modern")
-    ax = fig.axes[0]
-    assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["28-31", "24-27"]
-    marks = [t.get_text() for t in ax.texts]
-    assert marks.count("KNOCK") == 10 + 10 + 7 + 7 + 5 + 5
-    assert marks.count("wait") == 8 * 10 - marks.count("KNOCK")
+    assert len(fig.axes) == 3
+    for ax in fig.axes:
+        assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["28-31", "24-27"]
+        assert [t.get_text() for t in ax.get_yticklabels()][:2] == ["1", "2"]
+        assert ax.get_ylim()[0] > ax.get_ylim()[1]  # row 0 (deadwood 1) at the top
+        marks = [t.get_text() for t in ax.texts]
+        assert marks.count("KNOCK") == 10 + 10 + 7 + 7 + 5 + 5
+        assert marks.count("wait") == 8 * 10 - marks.count("KNOCK")
     assert "rules: modern" in caption(fig)
     assert figure_bytes_ok(fig)
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from ginsim.analysis.studies import knock_study, strategies_study, variants_study
+from ginsim.game.rules import Rules
 from ginsim.reports.study_report import write_report
 
 
@@ -58,7 +59,7 @@ def test_html_is_self_contained_and_complete(report_dir):
         assert image.shape[0] > 200 and image.shape[1] > 300
     assert parser.rows_per_table and min(parser.rows_per_table) >= 2  # header + data
     assert not re.search(r"https?://|src=\"//|<link|<script", html)
-    assert results[0].answer.split("`")[0] in html
+    assert results[0].answer.split("`")[0] in re.sub(r"<[^>]+>", "", html)
     assert len(re.findall(r'<img src="data:image/png', html)) == len(parser.images)
 
 
@@ -80,45 +81,96 @@ def _answer_text(html: str) -> str:
 
 
 def test_answer_first_short_and_honest(report_dir):
+    """The answer leads, is at most three sentences and 500 characters, names the rules
+    with their numbers, the card play the guarantee is for, and quotes the value measured
+    in this run against the first opponent (checked against the records in the next
+    test)."""
     out, results = report_dir
     html = (out / "report.html").read_text()
     answer = results[0].answer
     assert html.index('id="answer"') < html.index("<h2>", html.index('id="answer"') + 60)
     assert len(answer) <= 500 and len(re.findall(r"[.!?](\s|$)", answer)) <= 3
-    for words in ("`modern` rules", "knock at 10 or less", "gin bonus 25",
-                  "undercut bonus 25", "a tie counts as an undercut", "points per hand",
-                  "exploit", "`simple`"):
+    for words in ("modern rules", "knock at 10 or less", "gin 25", "undercut 25",
+                  "ties undercut", "points per hand", "`memory2`-card-play", "`simple`",
+                  "95% bound", "4,000 hands"):
         assert words in answer, words
-    best = results[0].tables["best_response"].iloc[0]
-    assert f"{best['mean']:+.2f} points per hand" in answer
+    assert "exploit" not in answer
+    value = results[0].tables["answer_values"].iloc[0]
+    assert value.opponent == "simple" and value["where"] == "measured in this run"
+    assert f"{value['mean']:+.2f} points per hand" in answer
     assert _answer_text(html).startswith(answer.split("`")[0].strip())
     md = (out / "report.md").read_text()
     assert md.split("\n\n")[1].startswith("**Answer.** " + answer[:40])
 
 
-def test_knock_card_is_written_embedded_and_matches_the_answer(report_dir):
+def test_answer_value_is_the_paired_mean_of_this_run():
+    """The answer's value against an opponent is the mean over duplicate deals of the
+    equilibrium player's points minus the opponent's, from the run's own records."""
+    import numpy as np
+
+    from ginsim.analysis import simulate
+
+    result = knock_study(hands=2000, seed=5, opponents=("simple",), thresholds=(0, 10),
+                         progress=False)
+    hands = simulate("memory2:chart=equilibrium", "simple", hands=2000, seed=5,
+                     duplicate=True)
+    per_deal = (hands.points_a - hands.points_b).to_numpy(float).reshape(-1, 2).mean(axis=1)
+    value = result.tables["answer_values"].iloc[0]
+    assert value["mean"] == pytest.approx(per_deal.mean())
+    half = 1.959964 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
+    assert value["high"] - value["mean"] == pytest.approx(half, rel=1e-3)
+
+
+def test_knock_card_has_three_panels_read_off_the_shipped_chart(report_dir):
+    """The card is the shipped modern chart cell by cell (read from its JSON file here):
+    KNOCK where it knocks at least 75% of the time, wait at most 25%, either between;
+    deadwood 1 at the top of every panel, stock in play order."""
+    import json
+
+    from ginsim.strategies.charts import CHART_DIR
+
     out, results = report_dir
     assert (out / "knock_card.png").stat().st_size > 1000
     assert "<svg" in (out / "knock_card.svg").read_text()
     html = (out / "report.html").read_text()
     card_at = html.index('id="knock-card"')
     assert html.index('id="answer"') < card_at < html.index("<nav")
+    grid = json.loads((CHART_DIR / "equilibrium.json").read_text())["p_knock"]
+    labels = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]
     card = results[0].tables["knock_card"]
-    best = int(results[0].tables["best_response"].best_threshold.iloc[0])
-    assert set(card.loc[card.p_knock == 1, "deadwood"]) == set(range(1, best + 1))
-    assert list(card.stock.cat.categories)[0] == "28-31"
+    assert len(card) == 3 * 10 * 8
+    for row in card.itertuples():
+        p = grid[labels.index(str(row.stock))][row.deadwood - 1][
+            ("0", "1", "2+").index(str(row.opp_taken))]
+        want = "KNOCK" if p >= 0.75 else "wait" if p <= 0.25 else "either"
+        assert row.action == want, row
+    tables = re.findall(r'<table class="card-grid">(.*?)</table>', html, re.S)
+    assert len(tables) == 3
+    first_rows = [re.findall(r'<th scope="row">(\d+)</th>', t)[:2] for t in tables]
+    assert all(r == ["1", "2"] for r in first_rows)
+    heads = re.findall(r'<th scope="col">([^<]+)</th>', tables[0])
+    assert heads == ["Deadwood", *labels]
+    panel0 = card[card.opp_taken.astype(str) == "0"]
+    cells = re.findall(r'<td class="act-(\w+)">', tables[0])
+    assert cells == [panel0[(panel0.deadwood == d) & (panel0.stock == s)].action.iloc[0]
+                     for d in range(1, 11) for s in labels]
+    for words in ("has taken no card", "has taken one card", "two or more cards"):
+        assert words in html
+    assert "Why wait with low deadwood" in results[0].advice.why or not results[0].advice.why
 
 
 def test_exploit_section_glossary_rules_once_and_play_order(report_dir):
     out, results = report_dir
     html = (out / "report.html").read_text()
-    assert "Exploit: against <code>simple</code>, a bot that always knocks, wait" in html
-    assert "exploits a fixed opponent" in html and "knocks were undercut" in html
+    assert "Exploit: the best fixed threshold against <code>simple</code>" in html
+    assert "exploits a fixed opponent" in html and "s knocks, against" in html
+    assert "a bot that always knocks" not in html
     for term in ("Deadwood", "Knock", "Gin", "Big gin", "Undercut", "Layoff", "Box",
                  "Shutout", "Dead hand"):
         assert f"<dt>{term}</dt>" in html, term
     assert html.count("<h2>Rules in force</h2>") == 1 and "docs/rules.md" in html
     assert "{'knock_limit'" not in html and "../shared" not in html and "RULES.md" not in html
+    assert "Mahjong" not in html.split("<h2>Rules in force</h2>")[1].split("<h2>")[0]
     stock = pd.read_csv(out / "undercut_by_deadwood_stock.csv")["stock"]
     lows = [int(s.split("-")[0]) for s in dict.fromkeys(stock)]
     assert lows == sorted(lows, reverse=True)
@@ -130,33 +182,40 @@ def test_exploit_section_glossary_rules_once_and_play_order(report_dir):
         assert not re.search(r"\d\.?\d*[eE][-+]\d", text)
         assert "undercut_rate" not in text.split('id="methods"')[0]
         assert "nan" not in re.sub(r"<[^>]+>", "", text).lower().split()
+        assert "−0.00" not in text and "-0.00" not in text
 
 
 def test_an_equilibrium_chart_feeds_answer_and_card(report_dir, tmp_path):
-    """A later equilibrium result only has to supply a card and its value."""
+    """A card from any chart with its values: the answer reads it panel by panel."""
     import dataclasses
 
     import numpy as np
 
-    from ginsim.analysis.knock_chart import KnockAdvice, knock_card
+    from ginsim.analysis.knock_card import KnockAdvice, knock_card
     from ginsim.analysis.studies import knock_answer
     from ginsim.reports.study_report import report_spec
 
     _, results = report_dir
-    p = np.zeros((10, 8))
-    p[:5, :4] = 1.0                    # knock at 1-5 while 16+ cards are left
-    p[5, :2] = 0.4                     # a mixed cell
-    advice = KnockAdvice(knock_card(p), (0.0, -0.05, 0.05), "its best response", None,
-                         "an equilibrium")
+    p = np.zeros((10, 8, 3))
+    p[:5, :4, 0] = 1.0                 # no pile take: knock at 1-5 while 16+ cards are left
+    p[5, :2, 0] = 0.4                  # a mixed cell
+    p[:2, :1, 1] = 1.0                 # one pile take: knock at 1-2 with 28+ left
+    values = pd.DataFrame([{"opponent": "its best response", "mean": 0.0, "low": -0.05,
+                            "high": 0.05, "deals": 500, "where": "measured in this run"}])
+    advice = KnockAdvice(knock_card(p), values, None, "an equilibrium", card_play="memory2",
+                         exploitability=(0.01, -0.02, 0.04), provenance="a test")
     knock = dataclasses.replace(results[0], advice=advice,
                                 answer=knock_answer(advice, results[0].rules))
-    assert knock.answer.startswith("Knock at deadwood 1-5 with 16+ cards left; wait for gin "
-                                   "with 15 or fewer cards left")
+    assert knock.answer.startswith("Opponent took no pile card: knock with deadwood 1-5 at "
+                                   "16+ cards left; one pile card: 1-2 at 28+; two or more: "
+                                   "wait for gin; else wait.")
     assert "exploit" not in knock.answer and len(knock.answer) <= 500
     spec = report_spec([knock])
-    marks = [t.get_text() for t in spec.card.axes[0].texts]
-    assert marks.count("KNOCK") == 20 and marks.count("K 40%") == 2
-    assert "equilibrium" in " ".join(t.get_text() for t in spec.card.texts)
+    marks = [t.get_text() for ax in spec.card.axes for t in ax.texts]
+    assert marks.count("KNOCK") == 22 and marks.count("either") == 2
+    assert len(spec.card.axes) == 3 and len(spec.card_panels) == 3
+    assert "Equilibrium for memory2 card play" in " ".join(t.get_text()
+                                                          for t in spec.card.texts)
 
 
 def test_records_frame_upcard_is_card_text():
@@ -191,6 +250,53 @@ def test_spec_rules_and_the_study_parameters_are_named(report_dir):
     figures = [s.figure for s in spec.sections if s.figure is not None] + [spec.card]
     words = " ".join(t.get_text() for fig in figures for t in fig.texts
                      ) + " ".join(ax.get_title() for ax in spec.card.axes)
-    assert "modern:undercut_bonus=10" in words and "custom" not in words
+    assert "modern rules with undercut bonus 10" in words and "custom" not in words
     under = next(s for s in spec.sections if s.title == "How often a knock is undercut")
     assert under.text.startswith("Of knocks by `simple:knock=10` against `simple`,")
+
+
+def test_rules_without_a_shipped_chart_get_no_answer_at_a_small_size(tmp_path):
+    """Rules no shipped chart matches, at a size too small to test a chart: the answer
+    says plainly that there is none and how to make one, and the report shows no card
+    (never a fixed-bot exploit presented as the answer)."""
+    result = knock_study(hands=2000, seed=3, rules="modern:undercut_bonus=10",
+                         opponents=("simple",), thresholds=(0, 10), progress=False)
+    assert "too little evidence" in result.answer
+    assert result.advice is None and "knock_card" not in result.tables
+    assert result.answer.startswith("No equilibrium knock chart answers modern rules with "
+                                    "undercut bonus 10")
+    assert "ginsim equilibrium --rules modern:undercut_bonus=10" in result.answer
+    assert "exploit" not in result.answer
+    write_report([result], tmp_path / "r")
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert 'id="knock-card"' not in html and not (tmp_path / "r" / "knock_card.png").exists()
+
+
+def test_a_chart_file_for_other_rules_is_refused(tmp_path):
+    from ginsim.analysis.equilibrium import equilibrium_advice
+    from ginsim.strategies.charts import CHART_DIR
+
+    path = tmp_path / "classic.json"
+    path.write_text((CHART_DIR / "equilibrium_classic.json").read_text())
+    assert equilibrium_advice("classic", path).source.startswith("the classic-rules")
+    with pytest.raises(ValueError, match="made under classic rules, whose hands play "
+                                         "differently from modern"):
+        equilibrium_advice("modern", path)
+
+
+def test_rules_without_a_shipped_chart_get_one_computed_in_the_run(monkeypatch, capsys):
+    """From MIN_ANSWER_HANDS up the study computes the equilibrium in the run (lowered
+    here to keep the test small), says so on stderr with its cost, and labels the card
+    as computed in this run; whether it answers depends on reaching the bound."""
+    from ginsim.analysis import studies
+
+    monkeypatch.setattr(studies, "MIN_ANSWER_HANDS", 1000)
+    advice, reason = studies.resolve_advice(Rules.coerce("modern:undercut_bonus=10"), 3000,
+                                            seed=3, n_jobs=1, progress=None)
+    err = capsys.readouterr().err
+    assert "no shipped knock chart for modern:undercut_bonus=10 rules" in err
+    assert "equilibrium computed in" in err and "exploitability" in err
+    if advice is None:
+        assert "did not reach" in reason or "not measured" in reason
+    else:
+        assert "computed in this run" in advice.source and reason == ""

@@ -38,15 +38,15 @@ from ..simulator.response import (
     with_chart,
 )
 from ..strategies.charts import (
-    CHART_DIR,
     SHAPE,
     KnockChart,
     bucket_labels,
     constant_chart,
     load_chart,
 )
+from ..strategies.equilibria import hand_key, shipped_equilibrium
 from ..strategies.presets import parse_strategy
-from .knock_chart import KnockAdvice, knock_card
+from .knock_card import KnockAdvice, knock_card
 
 DEFAULT_HANDS = 100_000
 DEFAULT_ITERATIONS = 40
@@ -74,11 +74,21 @@ class EquilibriumResult:
     seconds: float
     command: str = ""
     chart_path: str = "equilibrium.json"
+    start_name: str = "always"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def measured(self) -> bool:
+        """Whether the last best response could move at all: its paired gain has a
+        spread. With too few hands no cell reaches the evidence a change needs, the
+        response replays the average and every deal's gain is 0 (a zero-width interval
+        that says nothing about exploitability)."""
+        low, high = self.exploitability[1], self.exploitability[2]
+        return bool(high > low)
+
+    @property
     def converged(self) -> bool:
-        return bool(self.exploitability[2] <= TARGET)
+        return bool(self.measured and self.exploitability[2] <= TARGET)
 
     @property
     def spec(self) -> str:
@@ -103,6 +113,7 @@ class EquilibriumResult:
                 "exploitability": [float(v) for v in self.exploitability],
                 "value": [float(v) for v in self.value],
                 "value_against": self.base, "converged": bool(self.converged),
+                "measured": bool(self.measured), "start_chart": self.start_name,
                 "mixture_weights": [float(w) for _, w in self.mixture],
                 "seconds": round(self.seconds, 1), **self.extra}
 
@@ -145,10 +156,14 @@ def _mean_chart(mixture: list[tuple[KnockChart, float]], reach: list[np.ndarray]
 def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
                 hands: int = DEFAULT_HANDS, iterations: int = DEFAULT_ITERATIONS,
                 seed: int = 0, n_jobs: int = 2, passes: int = 3,
-                target: float = TARGET, progress: bool = False) -> EquilibriumResult:
+                target: float = TARGET, progress: bool = False,
+                start: KnockChart | str | None = None) -> EquilibriumResult:
     """The knock-chart equilibrium of ``base``'s card play under ``rules`` (see the
     module docstring). ``hands`` training hands per best-response pass and duplicate
-    deals per exploitability measurement; at most ``iterations`` best responses."""
+    deals per exploitability measurement; at most ``iterations`` best responses.
+    ``start`` is the chart fictitious play starts from (default "knock whenever
+    allowed"; a chart, or a shipped chart's name or a file): an equilibrium of nearby
+    rules converges in fewer iterations, and the stopping test is the same."""
     t0 = time.perf_counter()
     rules = Rules.coerce(rules)
     base_strategy = parse_strategy(base)
@@ -159,7 +174,12 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
     seed = check_seed(seed)
     if not isinstance(target, (int, float)) or not target > 0:
         raise ValueError(f"target must be a positive number of points, got {brief(target)}")
-    start = constant_chart(1, "always")
+    if start is None:
+        start = constant_chart(1, "always")
+    elif isinstance(start, str):
+        start = load_chart(start)
+    elif not isinstance(start, KnockChart):
+        raise ValueError(f"start must be a knock chart or a chart name, got {brief(start)}")
     mixture = [(start, 1.0)]
     me = with_chart(base_strategy, start)
     reach = [cell_evidence(me, me, rules, seed, TRAIN_REGION - hands, hands, n_jobs)[0]
@@ -206,7 +226,7 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
         exploitability=(float(gain.mean), float(gain.low), float(gain.high)),
         value=(float(value.mean), float(value.low), float(value.high)),
         history=pd.DataFrame(history), counts=counts, hands=hands, iterations=len(history),
-        seed=seed, seconds=time.perf_counter() - t0,
+        seed=seed, seconds=time.perf_counter() - t0, start_name=start.name,
         extra={"exploitability_replay": {
             "response": response.chart.p.astype(int).tolist(), "seed": seed,
             "start": (len(history) - 1) * hands, "deals": hands, "block": REPLAY_BLOCK,
@@ -239,7 +259,9 @@ def summary_text(result: EquilibriumResult) -> str:
                                "has taken 2+ cards from the pile")):
         out += ["", f"knock chart when the opponent {words} (K knock, w wait, % knock share;"
                     " stock left in play order):", chart_grid(result.average, t)]
-    status = ("reached" if result.converged else "NOT reached")
+    status = ("reached" if result.converged else "NOT reached" if result.measured else
+              "not measured: the best response could not move from the chart (every deal's "
+              "gain is 0); give more --hands")
     out += ["",
             f"exploitability: {e[0]:+.3f} points per hand (95% CI {e[1]:+.3f} to {e[2]:+.3f}); "
             f"target upper bound <= {TARGET:.2f}: {status}",
@@ -288,35 +310,72 @@ def candidate_gains(strategy: str, candidates: list[str], rules: Rules | str | N
     return pd.DataFrame(rows)
 
 
-def equilibrium_advice(rules: Rules | str | None = None, taken: int = 0):
-    """The report's advice from the shipped ``equilibrium`` chart when it was made under
-    ``rules`` (else None): its knock card (the cells where the opponent has taken
-    ``taken`` cards from the pile so far), its value against the base it was measured
-    against, no exploit."""
-    rules = Rules.coerce(rules)
-    path = CHART_DIR / "equilibrium.json"
-    try:
-        data = json.loads(path.read_text())
-        info = data["info"]
-        if Rules(**info["rules_fields"]) != rules:  # fields added since default alike
-            return None
-        chart = load_chart("equilibrium")
-        value = tuple(float(v) for v in info["value"])
-        exploitability = [float(v) for v in info["exploitability"]]
-    except (OSError, KeyError, TypeError, ValueError):
-        return None
-    limit = max(rules.knock_limit, 1)
-    labels = bucket_labels()
-    card = pd.DataFrame([(d + 1, labels[b], float(chart.p[b, d, taken]))
-                         for b in range(SHAPE[0]) for d in range(min(limit, SHAPE[1]))],
-                        columns=["deadwood", "stock", "p_knock"])
+def chart_advice(chart: KnockChart, info: dict[str, Any], rules: Rules, where: str,
+                 player: str | None = None) -> KnockAdvice:
+    """The knock card and recorded figures of an equilibrium chart made under ``rules``
+    (``info`` as :meth:`EquilibriumResult.info` writes it; ``where`` says where the chart
+    comes from, e.g. "the shipped chart")."""
+    limit = min(max(rules.knock_limit, 1), SHAPE[1])
+    card = knock_card(chart.p.transpose(1, 0, 2)[:limit])
+    value = [float(v) for v in info.get("value", (np.nan,) * 3)]
+    exploitability = tuple(float(v) for v in info.get("exploitability", (np.nan,) * 3))
+    hands = int(info.get("hands", 0))
+    base = str(info.get("value_against", info.get("base", "memory2")))
+    made = f", made {info['date']}" if info.get("date") else ""
+    command = str(info.get("command") or "command not recorded")
+    seed = "" if "--seed" in command else f", seed {info.get('seed', 'not recorded')}"
+    provenance = (f"{where} ({command}{seed}{made}, {hands:,} deals per measurement)")
+    values = pd.DataFrame([{"opponent": base, "mean": value[0], "low": value[1],
+                            "high": value[2], "deals": hands, "where": provenance}])
     return KnockAdvice(
-        card=knock_card(card), value=(value[0], value[1], value[2]),
-        measured_against=str(info.get("value_against", info.get("base", "memory2"))),
-        exploits=None,
-        source=(f"the {rules.spec()}-rules equilibrium knock chart (preset `equilibrium`, "
-                f"{info.get('base', 'memory2')} card play; card shown for an opponent "
-                f"that has taken no card from the pile); a best response gains at most "
-                f"{exploitability[2]:.2f} points per hand against it (95% upper bound)"),
-        deals=int(info.get("hands", 0)) or None,
-        exploitability=(exploitability[0], exploitability[1], exploitability[2]))
+        card=card, values=values, exploits=None, card_play=str(info.get("base", base)),
+        exploitability=(exploitability[0], exploitability[1], exploitability[2]),
+        provenance=provenance, player=player, chart=chart,
+        source=f"the {rules.spec()}-rules equilibrium knock chart ({where}, "
+               f"{info.get('base', base)} card play for both players)")
+
+
+def equilibrium_advice(rules: Rules | str | None = None, chart: str | Path | None = None
+                       ) -> KnockAdvice | None:
+    """The report's knock advice for ``rules``: the shipped equilibrium chart made under
+    the same hand rules (:func:`~ginsim.strategies.equilibria.shipped_equilibrium`), or
+    ``chart``, an ``equilibrium.json`` written by ``ginsim equilibrium``, which must have
+    been made under the same hand rules (ValueError otherwise). None when no shipped
+    chart matches and no file is given."""
+    rules = Rules.coerce(rules)
+    if chart is not None:
+        path = Path(chart)
+        loaded = load_chart(str(path))
+        info = dict(loaded.info)
+        try:
+            made_under = Rules(**info["rules_fields"])
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{path}: not an equilibrium chart written by ginsim "
+                             "equilibrium (its info has no rules_fields)") from None
+        if hand_key(made_under) != hand_key(rules):
+            raise ValueError(f"{path} was made under {made_under.spec()} rules, whose hands "
+                             f"play differently from {rules.spec()}; make one with ginsim "
+                             f"equilibrium --rules {rules.spec()}")
+        return chart_advice(loaded, info, rules, f"the chart file {path.name}",
+                            f"{info.get('base', 'memory2')}:chart={path}")
+    shipped = shipped_equilibrium(rules)
+    if shipped is None:
+        return None
+    name, data = shipped
+    info = data["info"]
+    same = info.get("same_hand_rules_as")
+    where = (f"the knock chart shipped for {rules_name_of(info)} rules"
+             + (f", made for {same} rules: the same hands" if same else ""))
+    return chart_advice(load_chart(name), info, rules, where,
+                        f"{info.get('base', 'memory2')}:chart={name}")
+
+
+def rules_name_of(info: dict[str, Any]) -> str:
+    """The rules a chart file was made for, in words (``big_gin`` reads "big gin")."""
+    return str(info.get("rules", "unrecorded")).replace("_", " ")
+
+
+def result_advice(result: EquilibriumResult) -> KnockAdvice:
+    """The knock advice of an equilibrium computed in this run."""
+    return chart_advice(result.average, result.info(), result.rules,
+                        "computed in this run")

@@ -53,7 +53,7 @@ def _undercut_share(hands: pd.DataFrame, seat: str) -> float:
 
 def _paired_row(hands: pd.DataFrame) -> dict[str, float]:
     row = paired_difference(hands).iloc[0]
-    return {"mean": row["mean"], "low": row["low"], "high": row["high"], "n": int(row["n"]),
+    return {"mean": row["mean"], "low": row["low"], "high": row["high"], "n": len(hands),
             "undercut_rate": _undercut_share(hands, "a"),
             "opponent_undercut_rate": _undercut_share(hands, "b")}
 
@@ -65,7 +65,8 @@ def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: 
     """Expected points per hand of ``base:knock=t`` against each opponent.
 
     Columns: ``threshold``, ``opponent``, ``mean`` (paired points per hand, the
-    threshold player minus the opponent), ``low``, ``high`` (95%), ``n`` (deals),
+    threshold player minus the opponent), ``low``, ``high`` (95%, paired by deal), ``n``
+    (hands: twice the duplicate deals),
     ``undercut_rate`` (share of the threshold player's non-gin knocks that were
     undercut; missing when it never knocked), ``opponent_undercut_rate`` (the same for
     the opponent's knocks).
@@ -100,7 +101,7 @@ def threshold_matrix(thresholds: Sequence[int], deals: int, seed: int = 0,
                      rules: Rules | str | None = None, base: str = "simple",
                      n_jobs: int | None = None, progress: bool | None = None) -> pd.DataFrame:
     """Every threshold against every threshold: ``threshold_a``, ``threshold_b``,
-    ``mean`` (a's paired points per hand), ``low``, ``high``, ``n``."""
+    ``mean`` (a's paired points per hand), ``low``, ``high``, ``n`` (hands)."""
     rules = Rules.coerce(rules)
     sep = "," if ":" in base else ":"
     pairs = [(f"{base}{sep}knock={ta}", f"{base}{sep}knock={tb}", rules)
@@ -118,7 +119,7 @@ def strategy_matrix(strategies: Sequence[str], opponents: Sequence[str], deals: 
                     n_jobs: int | None = None, progress: bool | None = None
                     ) -> tuple[pd.DataFrame, PairedRuns]:
     """Paired points per hand of each strategy against each opponent: ``strategy``,
-    ``opponent``, ``mean``, ``low``, ``high``, ``n``, ``undercut_rate``,
+    ``opponent``, ``mean``, ``low``, ``high``, ``n`` (hands), ``undercut_rate``,
     ``opponent_undercut_rate``."""
     rules = Rules.coerce(rules)
     pairs = [(s, o, rules) for o in opponents for s in strategies]

@@ -21,7 +21,16 @@ from matplotlib.figure import Figure
 
 from ._files import replace_dir, write_bytes_atomic, write_text_atomic
 from .charts import figure_bytes
-from .text import FOLD_ROWS, inline_html, markdown_table, people_table, prose_html, table_html
+from .text import (
+    FOLD_ROWS,
+    card_table_html,
+    csv_ready,
+    inline_html,
+    markdown_table,
+    people_table,
+    prose_html,
+    table_html,
+)
 
 TEMPLATES = Path(__file__).with_name("templates")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -39,12 +48,19 @@ class Section:
     table_name: str | None = None
     shown: pd.DataFrame | None = None  # the table as people see it; default people_table
     terms: list[tuple[str, str]] | None = None  # a definition list (a glossary)
+    n_unit: str = "hands"  # what the table's ``n`` column counts, named in CSV and page
 
     def people(self) -> pd.DataFrame | None:
-        """The table as shown in HTML and Markdown (the CSV keeps ``table``)."""
+        """The table as shown in HTML and Markdown (the CSV keeps ``table``'s digits)."""
         if self.table is None:
             return None
-        return self.shown if self.shown is not None else people_table(self.table)
+        shown = self.shown if self.shown is not None else people_table(self.table)
+        return shown.rename(columns={"n": self.n_unit[:1].upper() + self.n_unit[1:]})
+
+    def csv_table(self) -> pd.DataFrame:
+        """The table as written to CSV: ``n`` named by its unit, floats rounded to what
+        they carry (:func:`~ginsim.reports.text.csv_ready`)."""
+        return csv_ready(self.table.rename(columns={"n": self.n_unit}))
 
 
 @dataclass
@@ -58,6 +74,8 @@ class ReportSpec:
     subtitle: str = ""
     card: Figure | None = None  # printable card under the answer: card_name.png and .svg
     card_name: str = "knock_card"
+    card_panels: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # as text
+    card_note: str = ""  # the lines under the card: legend, why, where its figures come from
 
 
 def build_report(spec: ReportSpec, out_dir: str | Path, svg: bool = False) -> dict[str, Path]:
@@ -86,7 +104,7 @@ def _write_files(spec: ReportSpec, out: Path, svg: bool) -> dict[str, Path]:
     for section in spec.sections:
         if section.table is not None:
             written[f"{section.table_name}.csv"] = write_text_atomic(
-                out / f"{section.table_name}.csv", section.table.to_csv(index=False))
+                out / f"{section.table_name}.csv", section.csv_table().to_csv(index=False))
     written["report.md"] = write_text_atomic(out / "report.md", render_markdown(spec))
     written["report.html"] = write_text_atomic(out / "report.html", render_html(spec, images))
     return written
@@ -144,7 +162,10 @@ def render_html(spec: ReportSpec, images: dict[str, bytes]) -> str:
     card = None
     if spec.card is not None and spec.card_name in images:
         card = {"image": base64.b64encode(images[spec.card_name]).decode("ascii"),
-                "alt": figure_alt(spec.card, "Knock card"), "name": spec.card_name}
+                "alt": figure_alt(spec.card, "Knock card"), "name": spec.card_name,
+                "panels": [(inline_html(title), card_table_html(grid))
+                           for title, grid in spec.card_panels],
+                "note": prose_html(spec.card_note) if spec.card_note else ""}
     return _environment().get_template("report.html.j2").render(
         title=spec.title, subtitle=spec.subtitle, answer=prose_html(spec.answer),
         card=card, sections=sections, fold_rows=FOLD_ROWS,
@@ -161,8 +182,14 @@ def render_markdown(spec: ReportSpec) -> str:
         lines += [f"_{spec.subtitle}_", ""]
     if spec.card is not None:
         alt = figure_alt(spec.card, "Knock card").replace("[", "(").replace("]", ")")
-        lines += [f"![{alt}]({spec.card_name}.png)", "",
-                  f"Printable: [{spec.card_name}.svg]({spec.card_name}.svg)", ""]
+        lines += [f"![{alt}]({spec.card_name}.png)", ""]
+        for title, grid in spec.card_panels:
+            lines += [f"**{title}**", "", markdown_table(grid.rename_axis("Deadwood")
+                                                         .reset_index()), ""]
+        if spec.card_note:
+            lines += [" ".join(spec.card_note.split()), ""]
+        lines += [f"Printable: [{spec.card_name}.svg]({spec.card_name}.svg), "
+                  f"[{spec.card_name}.png]({spec.card_name}.png)", ""]
     for section in spec.sections:
         lines += [f"## {section.title}", "", section.text.strip(), ""]
         if section.terms:

@@ -109,15 +109,16 @@ def threshold_chart(df: pd.DataFrame,
 def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, value_label: str,
                   diverging: bool = False, annotate: bool = True, fmt: str = "{:.1f}",
                   x_label: str | None = None, y_label: str | None = None,
-                  unit: str = "hands", min_n: int | None = None, show_n: bool = False
-                  ) -> Figure:
+                  unit: str = "hands", min_n: int | None = None, show_n: bool = False,
+                  missing: str = "no data") -> Figure:
     """Heatmap of long-format ``value`` over ``x`` x ``y`` (one row per cell).
 
     ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
     ``unclear`` cells (numbers stay on a white box above the hatching); an optional ``n``
     column gives the caption's sample size (in ``unit``), the per-cell counts when
     ``show_n``, and with ``min_n`` greys out cells with fewer than ``min_n`` (the colour
-    scale is set by the other cells). A categorical ``x`` or ``y`` keeps its order.
+    scale is set by the other cells); ``missing`` says what a grey cell without a row
+    is. A categorical ``x`` or ``y`` keeps its order.
     """
     require_columns(df, [x, y, value], "heatmap_chart")
     if (show_n or min_n) and "n" not in df.columns:
@@ -147,7 +148,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
         low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
         cmap, norm = "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)
     image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
-                      aspect="auto", origin="lower", interpolation="nearest")
+                      aspect="auto", origin="upper", interpolation="nearest")
     ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=8)
     ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
     ax.set_title(title)
@@ -169,54 +170,11 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     if thin.any():
         notes.append(f"grey: fewer than {min_n} {unit} (not coloured)")
     elif data.count() < data.size:
-        notes.append("grey: no data")
+        notes.append(f"grey: {missing}")
     if unclear.any():
         notes.append("hatched: unclear (95% CI includes 0)")
     if notes:
         add_caption(fig, "; ".join(notes))
-    return fig
-
-
-def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",
-                     caption: str = "") -> Figure:
-    """A printable card: knocker deadwood (rows, 1 at the top) x cards left in the stock
-    (columns in play order), each cell ``KNOCK`` or ``wait`` (a percentage where the card
-    mixes). Columns: ``deadwood``, ``stock``, ``p_knock``; ``caption`` names the rules."""
-    require_columns(card, ["deadwood", "stock", "p_knock"], "knock_card_chart")
-    xs, ys = ordered(card["stock"]), sorted(card["deadwood"].unique())
-    frame = card.assign(stock=card["stock"].astype(object))
-    grid = frame.pivot(index="deadwood", columns="stock", values="p_knock")
-    p = grid.reindex(index=ys, columns=xs).to_numpy(dtype=float)
-    fig = new_figure((min(7.0, 2.6 + 0.55 * len(xs)), 1.9 + 0.3 * len(ys)))
-    ax = fig.add_subplot()
-    knock_colour, wait_colour = "#0072B2", "#f2f2f2"
-    for row in range(len(ys)):
-        for col in range(len(xs)):
-            value = p[row, col]
-            if np.isnan(value):
-                face, text, ink = "#ffffff", "", "black"
-            elif value >= 0.5:
-                face, ink = knock_colour, "white"
-                text = "KNOCK" if value >= 1 else f"K {value:.0%}"
-            else:
-                face, ink = wait_colour, "#333333"
-                text = "wait" if value <= 0 else f"K {value:.0%}"
-            ax.add_patch(Rectangle((col, row), 1, 1, facecolor=face, edgecolor="white",
-                                   linewidth=1.5, gid="card-cell"))
-            ax.text(col + 0.5, row + 0.5, text, ha="center", va="center", fontsize=7.5,
-                    color=ink, fontweight="bold" if value >= 0.5 else "normal")
-    ax.set_xlim(0, len(xs))
-    ax.set_ylim(len(ys), 0)
-    ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=8)
-    ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=8)
-    ax.xaxis.set_ticks_position("top")
-    ax.xaxis.set_label_position("top")
-    ax.tick_params(length=0)
-    ax.spines[:].set_visible(False)
-    ax.set_xlabel("Cards left in the stock (play runs left to right)", fontsize=9)
-    ax.set_ylabel("Your deadwood after the discard", fontsize=9)
-    fig.suptitle(title, fontsize=11, x=0.01, ha="left")
-    add_caption(fig, caption or "gin (deadwood 0) always goes down")
     return fig
 
 

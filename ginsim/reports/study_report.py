@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
+from ..analysis.knock_card import MEASURED_HERE, KnockAdvice
 from ..analysis.knock_chart import MIN_CELL
-from ..analysis.studies import StudyResult, rules_words
+from ..analysis.studies import StudyResult, mirror, rules_name, rules_words, signed
 from ..game.rules import Rules
 from .builder import ReportSpec, Section, build_report
+from .card_chart import LEGEND, card_panels, knock_card_chart
 from .charts import (
     hand_length_chart,
     heatmap_chart,
-    knock_card_chart,
     outcome_mix_chart,
     threshold_chart,
     undercut_chart,
@@ -36,97 +39,137 @@ def _cells(count: int) -> str:
     return f"{count} cell" if count == 1 else f"{count} cells"
 
 
+def _exploit_lead(r, sweep) -> str:
+    """What the best fixed threshold against one opponent does, in words built from the
+    sweep (no claim about the opponent that the numbers do not show)."""
+    first = sweep[(sweep.opponent == r.opponent) & (sweep.threshold == sweep.threshold.max())]
+    first_share = first.opponent_undercut_rate.iloc[0] if len(first) else float("nan")
+    top = int(sweep.threshold.max())
+    if r.best_threshold == top:
+        text = (f"Against `{r.opponent}` no lower threshold beats `simple:knock={top}` "
+                f"(knocking at every chance)")
+        if mirror(f"simple:knock={top}", r.opponent):
+            text += ", which is the mirror match: 0 points by construction, not a finding."
+            return text
+        return text + f": it nets {signed(r.mean)} points per hand (95% CI {signed(r.low)} " \
+                      f"to {signed(r.high)})."
+    plan = ("wait for gin, never knock with deadwood left" if r.best_threshold == 0 else
+            f"knock at deadwood {r.best_threshold} or less")
+    text = (f"This section exploits a fixed opponent; it is not advice against a player who "
+            f"adapts. Against `{r.opponent}` the best fixed threshold for `simple`'s card "
+            f"play is {r.best_threshold} ({plan}): it undercut "
+            f"{_pct(r.opponent_undercut_rate)} of `{r.opponent}`'s knocks, against "
+            f"{_pct(first_share)} for `simple:knock={top}`, and nets {signed(r.mean)} "
+            f"points per hand (95% CI {signed(r.low)} to {signed(r.high)}), "
+            f"{r.mean - r.runner_up_mean:.2f} more than threshold {r.runner_up}.")
+    eq = getattr(r, "equilibrium_mean", float("nan"))
+    if np.isfinite(eq):
+        text += (f" On the same deals the equilibrium knock card nets {signed(eq)} against "
+                 f"`{r.opponent}`.")
+    return text
+
+
 def knock_sections(result: StudyResult) -> list[Section]:
     """Sections of the ``knock`` study."""
     t = result.tables
     sweep, best = t["threshold_sweep"], t["best_response"]
     sections = []
     for r in best.itertuples():
-        mirror = sweep[(sweep.opponent == r.opponent)
-                       & (sweep.threshold == sweep.threshold.max())]
-        mirror_share = mirror.opponent_undercut_rate.iloc[0] if len(mirror) else float("nan")
-        lead = (f"This section exploits a fixed opponent; it is not advice against a player "
-                f"who adapts. `{r.opponent}` knocks as soon as its rules let it, so a player "
-                f"who keeps waiting catches many of its knocks: with `simple:knock="
-                f"{r.best_threshold}` (the best fixed threshold here) "
-                f"{_pct(r.opponent_undercut_rate)} of `{r.opponent}`'s knocks were undercut, "
-                f"against {_pct(mirror_share)} when both knock at the first chance. That "
-                f"nets {r.mean:+.2f} points per hand (95% CI {r.low:+.2f} to {r.high:+.2f}), "
-                f"{r.mean - r.runner_up_mean:.2f} more than the runner-up threshold "
-                f"{r.runner_up}.")
         row = best[best.opponent == r.opponent]
-        sections.append(Section(f"Exploit: against `{r.opponent}`, a bot that always knocks, "
-                                "wait", lead, table=row,
-                                shown=people_table(row.drop(columns="runner_up_mean")),
+        shown = people_table(row.drop(columns=[c for c in ("runner_up_mean",
+                                                           "equilibrium_mean")
+                                               if c in row.columns]))
+        sections.append(Section(f"Exploit: the best fixed threshold against `{r.opponent}`",
+                                _exploit_lead(r, sweep), table=row, shown=shown,
                                 table_name=f"exploit_{r.opponent}".replace(":", "_")
                                 .replace("=", "_").replace(",", "_")))
     sections.append(Section(
         "Expected points by knock threshold",
         "Each line is `simple:knock=t` (knock at deadwood t or less) against one fixed "
         "opponent over the same duplicate deals; the star marks the best threshold.",
-        threshold_chart(sweep.assign(n=2 * sweep.n)), "threshold_sweep", sweep,
+        threshold_chart(sweep, title="Expected points per hand of simple:knock=t against "
+                                     "each opponent"), "threshold_sweep", sweep,
         "threshold_sweep"))
     chart = t["knock_chart"]
     trusted = chart[chart.n >= MIN_CELL]
+    opponent = sweep.opponent.iloc[0]
+    advice = result.advice
+    differs = (f" This chart is about `simple` against the fixed `{opponent}` bot; the knock "
+               f"card above is the equilibrium among players with `{advice.card_play}` card "
+               "play, so the two differ where their opponents do." if advice is not None
+               and advice.exploits is None else "")
     sections.append(Section(
-        "Knock now or wait a turn? (counterfactual chart)",
-        f"At every point where `simple` could knock, the hand was played on twice from the "
-        f"same cards: knocking now, and waiting one turn (then knocking as `simple` does). "
-        f"Blue cells favour knocking, red cells waiting; "
+        f"Knock now or wait a turn? `simple` against `{opponent}` (counterfactual chart)",
+        f"At every point where `simple` could knock against `{opponent}`, the hand was played "
+        f"on twice from the same cards: knocking now, and waiting one turn (then knocking as "
+        f"`simple` does). Blue cells favour knocking, red cells waiting; "
         f"{_cells(int((trusted.verdict == 'knock').sum()))} clearly favour knocking, "
         f"{int((trusted.verdict == 'wait').sum())} waiting. "
         f"Hatched cells are not distinguishable from 0; cells with fewer than {MIN_CELL} "
-        f"decisions are grey and do not set the colours. {result.notes.get('chart_words', '')}",
+        f"decisions are grey and do not set the colours. {result.notes.get('chart_words', '')}"
+        + differs,
         heatmap_chart(chart, x="stock", y="deadwood", value="gain",
-                      title="Gain of knocking now over waiting one turn",
+                      title=f"Gain of knocking now over waiting one turn: simple vs {opponent}",
                       value_label="points per decision", diverging=True, fmt="{:+.1f}",
                       x_label="Cards left in the stock (play runs left to right)",
                       y_label="Knocker deadwood (points)", unit="decisions", min_n=MIN_CELL,
                       show_n=True),
-        "knock_chart", chart, "knock_chart"))
+        "knock_chart", chart, "knock_chart", n_unit="decisions"))
     under = t["undercut_by_deadwood"]
     worst = under.loc[under.rate.idxmax()]
     # The study's baseline run: the highest threshold against the first opponent.
     knocker = f"simple:knock={int(sweep.threshold.max())}"
-    opponent = sweep.opponent.iloc[0]
     sections.append(Section(
         "How often a knock is undercut",
         f"Of knocks by `{knocker}` against `{opponent}`, the undercut rate climbs "
         f"with the knocker's deadwood, to {_pct(worst.rate)} at {int(worst.deadwood)} "
         f"(95% CI {_pct(worst.low)} to {_pct(worst.high)}, {int(worst.n):,} knocks).",
-        undercut_chart(under), "undercut_by_deadwood", under, "undercut_by_deadwood"))
+        undercut_chart(under, title=f"Undercut rate by knocker deadwood: {knocker} vs "
+                                    f"{opponent}"),
+        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit="knocks"))
     sections.append(_undercut_stock_section(t["undercut_by_deadwood_stock"],
-                                            "Later knocks face opponents who have had more "
-                                            "draws to bring their deadwood down."))
+                                            f"Knocks by `{knocker}` against `{opponent}`: "
+                                            "later knocks face opponents who have had more "
+                                            "draws to bring their deadwood down.",
+                                            f": {knocker} vs {opponent}"))
     matrix = t["threshold_matrix"]
+    upper = matrix[matrix.threshold_a < matrix.threshold_b]
     sections.append(Section(
         "Threshold against threshold",
-        "Mean points per hand of the row player's threshold against the column player's "
-        "(paired duplicate deals).",
-        heatmap_chart(matrix, x="threshold_b", y="threshold_a", value="mean",
+        "Mean points per hand of the row player's knock threshold against the column "
+        "player's, both with `simple`'s card play (paired duplicate deals). Each pair is "
+        "shown once: the other half of the matrix is the same numbers with the sign "
+        "flipped, and a threshold against itself is a mirror match (0).",
+        heatmap_chart(upper, x="threshold_b", y="threshold_a", value="mean",
                       title="Points per hand: own threshold against the opponent's",
                       value_label="points per hand for the row player", diverging=True,
                       fmt="{:+.2f}", x_label="Opponent's knock threshold",
-                      y_label="Own knock threshold", unit="deals"),
-        "threshold_matrix", matrix, "threshold_matrix"))
+                      y_label="Own knock threshold", unit="hands",
+                      missing="each pair is shown once (the other half has the sign "
+                              "flipped; the diagonal is a mirror match)"),
+        "threshold_matrix", upper, "threshold_matrix"))
     sections.append(Section(
         "How hands end", f"Outcome shares for `{knocker}` against `{opponent}`.",
-        outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"], "outcome_mix"))
+        outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"], "outcome_mix",
+        n_unit="hands in all"))
     sections.append(Section(
         "Hand length", "Draws per hand (both players, a taken upcard included).",
-        hand_length_chart(t["hand_length"]), "hand_length", t["hand_length"], "hand_length"))
+        hand_length_chart(t["hand_length"], title=f"How long hands last: {knocker} vs "
+                                                  f"{opponent}"),
+        "hand_length", t["hand_length"], "hand_length"))
     return sections
 
 
-def _undercut_stock_section(table, text: str) -> Section:
+def _undercut_stock_section(table, text: str, players: str = "") -> Section:
     return Section(
         "Undercut rate by deadwood and stock left", text,
         heatmap_chart(table.assign(rate_pct=100 * table.rate), x="stock", y="deadwood",
-                      value="rate_pct", title="Undercut rate (%) by deadwood and stock left",
+                      value="rate_pct",
+                      title=f"Undercut rate (%) by deadwood and stock left{players}",
                       value_label="undercut rate (%)",
                       x_label="Cards left in the stock (play runs left to right)",
                       y_label="Knocker deadwood (points)", unit="knocks", min_n=MIN_CELL),
-        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock")
+        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock", n_unit="knocks")
 
 
 def strategies_sections(result: StudyResult) -> list[Section]:
@@ -134,16 +177,18 @@ def strategies_sections(result: StudyResult) -> list[Section]:
     t = result.tables
     return [
         Section("Strategies against opponents",
-                "Paired points per hand of each strategy against each opponent.",
+                "Paired points per hand of each strategy against each opponent, on the same "
+                "duplicate deals. A strategy against one that plays alike is a mirror match "
+                "(0 by construction) and is left out (grey).",
                 heatmap_chart(t["strategy_matrix"], x="opponent", y="strategy", value="mean",
                               title="Points per hand by strategy and opponent",
                               value_label="points per hand", diverging=True,
                               fmt="{:+.2f}", x_label="Opponent", y_label="Strategy",
-                              unit="deals"),
+                              unit="hands", missing="a mirror match (0 by construction)"),
                 "strategy_matrix", t["strategy_matrix"], "strategy_matrix"),
         Section("Outcome mix by pairing", "How hands end for each pairing.",
                 outcome_mix_chart(t["outcome_mix"]), "strategy_outcomes", t["outcome_mix"],
-                "strategy_outcomes"),
+                "strategy_outcomes", n_unit="hands in all"),
     ]
 
 
@@ -167,7 +212,7 @@ def stored_sections(result: StudyResult) -> list[Section]:
                 "difference, 95% intervals.", None, None, t["expected_points"],
                 "expected_points"),
         Section("How hands end", "Outcome shares.", outcome_mix_chart(t["outcome_mix"]),
-                "outcome_mix", t["outcome_mix"], "outcome_mix"),
+                "outcome_mix", t["outcome_mix"], "outcome_mix", n_unit="hands in all"),
         Section("How often a knock is undercut", "Non-gin knocks of both seats.",
                 undercut_chart(t["undercut_by_deadwood"]), "undercut_by_deadwood",
                 t["undercut_by_deadwood"], "undercut_by_deadwood"),
@@ -179,6 +224,8 @@ def stored_sections(result: StudyResult) -> list[Section]:
 
 SECTIONS = {"knock": knock_sections, "strategies": strategies_sections,
             "variants": variants_sections, "stored": stored_sections}
+STUDY_NAMES = {"knock": "Knock study", "strategies": "Strategies study",
+               "variants": "Variants study", "stored": "Stored run"}
 TITLES = {"knock": "When should I knock?", "strategies": "Which strategy is better?",
           "variants": "How do the rule sets compare?", "stored": "A stored run"}
 
@@ -198,27 +245,46 @@ def word_sections(rules: Rules | None) -> list[Section]:
     return sections
 
 
+def card_caption(advice: KnockAdvice) -> str:
+    """The words under the card: whom it was measured against (with n and where the
+    figure comes from) and what its guarantee covers."""
+    parts = []
+    for row in advice.values.itertuples():
+        where = "" if row.where == MEASURED_HERE else f"; {row.where}"
+        parts.append(f"{signed(row.mean)} points per hand against {row.opponent} (95% CI "
+                     f"{signed(row.low)} to {signed(row.high)}, n = {2 * int(row.deals):,} "
+                     f"hands{where})")
+    worth = "Worth " + " and ".join(parts) + "." if parts else ""
+    if advice.exploits:
+        guarantee = f"An exploit of the fixed {advice.exploits} bot."
+    else:
+        bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
+                 "bound)" if advice.exploitability is not None else "little")
+        guarantee = (f"Equilibrium for {advice.card_play} card play: a player with that "
+                     f"card play who adapts when to knock gains {bound} against it; from "
+                     f"{advice.provenance}.")
+    return f"{worth} {guarantee}".strip()
+
+
 def card_figure(result: StudyResult):
     """The printable knock card of a study with advice (None otherwise)."""
     advice, rules = result.advice, result.rules or Rules()
     if advice is None:
         return None
-    name = rules.spec()
     limit = ("knock limit from the upcard" if rules.oklahoma
              else f"knock at {rules.knock_limit} or less")
     tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
-    whose = (f"exploits the `{advice.exploits}` bot" if advice.exploits
-             else "equilibrium: an adaptive opponent gains "
-             + (f"at most {max(advice.exploitability[2], 0):.2f}/hand against it"
-                if advice.exploitability is not None else "little against it"))
-    title = (f"Knock card for {name} rules\n{limit}, gin {rules.gin_bonus}, "
+    title = (f"Knock card for {rules_name(rules)}: {limit}, gin {rules.gin_bonus}, "
              f"undercut {rules.undercut_bonus}, {tie}")
-    mean, low, high = advice.value
-    size = f", n = {advice.deals:,} duplicate deals" if advice.deals else ""
-    caption = (f"{whose}; {mean:+.2f} points/hand vs {advice.measured_against} "
-               f"(95% CI {low:+.2f} to {high:+.2f}{size}); gin always goes down")
-    return knock_card_chart(advice.card, title=title.replace("`", ""),
-                            caption=caption.replace("`", ""))
+    return knock_card_chart(advice.card, title=title, caption=card_caption(advice))
+
+
+def card_note(result: StudyResult) -> str:
+    """The card's lines on the page: the legend, why it waits, its figures."""
+    advice = result.advice
+    if advice is None:
+        return ""
+    return "\n\n".join(p for p in (LEGEND, advice.why, card_caption(advice)) if p)
 
 
 def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
@@ -239,13 +305,17 @@ def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
             if section.figure is not None and rules_note:
                 append_caption(section.figure, rules_note)
         sections += part
-        methods.update({f"{result.name}: {k}": v for k, v in result.methods.items()})
+        lead = f"{STUDY_NAMES[result.name]}: " if len(results) > 1 else ""
+        methods.update({f"{lead}{k}": v for k, v in result.methods.items()})
     rules = next((r.rules for r in results if r.rules is not None), None)
     sections += word_sections(rules)
     title = TITLES[results[0].name] if len(results) == 1 else "ginsim strategy report"
-    card = next((card_figure(r) for r in results if r.advice is not None), None)
+    carded = next((r for r in results if r.advice is not None), None)
+    card = card_figure(carded) if carded is not None else None
     return ReportSpec(title=title, answer=results[0].answer, sections=sections,
                       methods=methods, card=card,
+                      card_panels=card_panels(carded.advice.card) if card else [],
+                      card_note=card_note(carded) if card else "",
                       subtitle="gin rummy strategy lab: simulated evidence with 95% intervals")
 
 

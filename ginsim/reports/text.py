@@ -15,6 +15,8 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 _CODE = re.compile(r"`([^`\n]+)`")
+#: A word of at most 32 characters holding a hyphen, dash or slash.
+_JOINED = re.compile(r"(?<!\S)(?=\S{1,32}(?!\S))\S*[-/–]\S*")
 _BLANK_LINES = re.compile(r"\n\s*\n")
 MISSING = "–"
 NOT_AVAILABLE = "n/a"
@@ -82,7 +84,14 @@ def format_points(value: float, signed: bool = False) -> str:
     if value is None or not np.isfinite(value):
         return MISSING
     text = f"{value:+,.2f}" if signed else f"{value:,.2f}"
+    if text in ("-0.00", "+0.00", "0.00"):
+        return "+0.00" if signed else "0.00"
     return text.replace("-", "−") if value < 0 else text
+
+
+def _unsigned_zero(text: str) -> str:
+    """"-0.00" (a rounding of a tiny negative) as "0.00"."""
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def format_interval(value: float, low: float, high: float, kind: str = "pct") -> str:
@@ -93,8 +102,8 @@ def format_interval(value: float, low: float, high: float, kind: str = "pct") ->
         if not (np.isfinite(low) and np.isfinite(high)):
             return f"{format_percent(value)} ({NOT_AVAILABLE})"
         decimals = 2 if abs(100 * value) < 1 else 1
-        return (f"{format_percent(value)} ({100 * low:.{decimals}f}–"
-                f"{100 * high:.{decimals}f})")
+        low_text, high_text = (_unsigned_zero(f"{100 * v:.{decimals}f}") for v in (low, high))
+        return f"{format_percent(value)} ({low_text}–{high_text})"
     signed = kind == "points"
     fmt = (lambda v: format_points(v, signed)) if kind == "points" else format_number
     if not (np.isfinite(low) and np.isfinite(high)):
@@ -167,10 +176,17 @@ def _row_kinds(frame: pd.DataFrame, column: str) -> list[str]:
     return ["number"] * len(frame)
 
 
+def _keep_together(text: str) -> str:
+    return _JOINED.sub(r'<span class="nb">\g<0></span>', text)
+
+
 def inline_html(text: str) -> Markup:
-    """Escape ``text`` and turn `backtick` spans into <code> elements."""
-    escaped = str(escape(text))
-    return Markup(_CODE.sub(r"<code>\1</code>", escaped))
+    """Escape ``text``, turn `backtick` spans into <code> elements and keep short words
+    with a hyphen, dash or slash (``6-8``, ``--seed``, ``a/b``) on one line, which a
+    browser would otherwise break after the hyphen on a narrow page."""
+    pieces = _CODE.split(str(escape(text)))
+    return Markup("".join(f"<code>{_keep_together(piece)}</code>" if i % 2 else
+                          _keep_together(piece) for i, piece in enumerate(pieces)))
 
 
 def prose_html(text: str) -> Markup:
@@ -181,13 +197,20 @@ def prose_html(text: str) -> Markup:
 
 def table_html(table: pd.DataFrame) -> Markup:
     """An HTML table (no index) of an already formatted table, with class ``data`` (and
-    ``text`` when no column after the first holds numbers: left-aligned, wrapping)."""
-    shown = table.astype(object).where(table.notna(), MISSING)
+    ``text`` when no column after the first holds numbers: left-aligned, wrapping).
+    Every cell carries its column's header as ``data-label``, so a narrow page can stack
+    each row as label/value lines instead of hiding columns in a scroller."""
     numbers = any(_numeric_looking(table[c]) for c in table.columns[1:])
-    html = shown.to_html(index=False, classes="data" if numbers else "data text", border=0,
-                         na_rep=MISSING, escape=True, justify="left",
-                         formatters=dict.fromkeys(shown.columns, format_cell))
-    return Markup(html)
+    labels = [escape(str(c)) for c in table.columns]
+    head = "".join(f"<th>{label}</th>" for label in labels)
+    rows = []
+    for row in table.itertuples(index=False, name=None):
+        cells = "".join(f'<td data-label="{label}">{escape(format_cell(v))}</td>'
+                        for label, v in zip(labels, row, strict=True))
+        rows.append(f"<tr>{cells}</tr>")
+    cls = "data" if numbers else "data text"
+    return Markup(f'<table class="{cls}"><thead><tr>{head}</tr></thead>'
+                  f'<tbody>{"".join(rows)}</tbody></table>')
 
 
 def markdown_table(table: pd.DataFrame) -> str:
@@ -214,3 +237,27 @@ def _md_cell(text: str) -> str:
 
 def _md_row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+def card_table_html(grid: pd.DataFrame) -> Markup:
+    """One knock-card panel as an HTML table: rows deadwood, columns stock left, each
+    cell's action as its text and its class (``act-KNOCK``, ``act-wait``, ``act-either``)."""
+    head = "".join(f'<th scope="col">{escape(str(c))}</th>' for c in grid.columns)
+    rows = []
+    for deadwood, cells in grid.iterrows():
+        tds = "".join(f'<td class="act-{escape(str(v))}">{escape(str(v))}</td>'
+                      for v in cells)
+        rows.append(f'<tr><th scope="row">{escape(str(deadwood))}</th>{tds}</tr>')
+    return Markup('<table class="card-grid"><thead><tr><th scope="col">Deadwood</th>'
+                  f'{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def csv_ready(table: pd.DataFrame, digits: int = 6) -> pd.DataFrame:
+    """``table`` for a CSV file: floats rounded to ``digits`` decimals (the figures carry
+    no more: a 95% interval of millions of hands is wider than 1e-4), so float noise
+    such as 1e-19 is written 0 and no value is a negative zero."""
+    out = table.copy()
+    for column in out.columns:
+        if pd.api.types.is_float_dtype(out[column]):
+            out[column] = out[column].round(digits) + 0.0
+    return out

@@ -66,14 +66,18 @@ _CHOICES = {
                 "none": "no extra"},
 }
 _OKLAHOMA_ONLY = ("double_suits", "aces_must_gin", "oklahoma_boxes")
+_MAHJONG_ONLY = ("mahjong_discard_to_go_out", "mahjong_final_meld")
+#: Fields of game systems no study plays (four players in teams, multi-match).
+_OTHER_SYSTEMS = ("team_target", "match_hand_points", "match_bonus", "match_shutout_bonus")
 
 
 def rules_table(rules: Rules) -> pd.DataFrame:
-    """Every rule in force as ``rule`` / ``setting`` text (Oklahoma options only when
-    Oklahoma is on)."""
+    """Every rule in force as ``rule`` / ``setting`` text: Oklahoma and Mahjong options
+    only when those are on, no fields of the team and multi-match systems."""
     rows = []
     for key, value in rules.to_dict().items():
-        if key in _OKLAHOMA_ONLY and not rules.oklahoma:
+        if (key in _OKLAHOMA_ONLY and not rules.oklahoma or key in _OTHER_SYSTEMS
+                or key in _MAHJONG_ONLY and not rules.mahjong):
             continue
         if key == "shutout_bonus" and rules.shutout != "bonus":
             continue

@@ -1,0 +1,59 @@
+"""The shipped equilibrium knock charts: one per knocking rules preset.
+
+``scripts/make_equilibrium.py`` makes them; a chart answers for every rule set whose
+hands play and score alike (the game target and boxes do not change a hand, so
+``competitive`` shares ``modern``'s chart). Each file's ``info`` records the command,
+seed, date, hands and exploitability it was made with.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from ..game.rules import Rules
+from .charts import CHART_DIR
+
+#: Rules presets that allow knocking (``straight`` and ``mahjong`` do not).
+KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "tedesco",
+                    "big_gin", "eleven", "last_discard")
+
+
+def equilibrium_chart_name(preset: str) -> str:
+    """The shipped chart of ``preset``: ``equilibrium`` for modern (the preset of that
+    name), else ``equilibrium_PRESET``."""
+    if preset not in KNOCKING_PRESETS:
+        raise ValueError(f"no equilibrium chart for rules preset {preset!r}: choose one of "
+                         f"{', '.join(KNOCKING_PRESETS)}")
+    return "equilibrium" if preset == "modern" else f"equilibrium_{preset}"
+
+
+def hand_key(rules: Rules) -> tuple[int, ...]:
+    """What the hand kernels read of ``rules`` (the packed array and the card values):
+    two rule sets with the same key play and score every hand alike."""
+    return (*(int(v) for v in rules.packed()), *(int(v) for v in rules.rank_values()),
+            int(rules.run_wrap))
+
+
+@cache
+def _shipped() -> tuple[tuple[tuple[int, ...], str, str], ...]:
+    out = []
+    for preset in KNOCKING_PRESETS:
+        name = equilibrium_chart_name(preset)
+        try:
+            info = json.loads((CHART_DIR / f"{name}.json").read_text())["info"]
+            out.append((hand_key(Rules(**info["rules_fields"])), preset, name))
+        except (OSError, KeyError, TypeError, ValueError):
+            continue
+    return tuple(out)
+
+
+def shipped_equilibrium(rules: Rules) -> tuple[str, dict[str, Any]] | None:
+    """The name and file contents of the shipped equilibrium chart made under hand rules
+    equal to ``rules``' (None when no shipped chart was)."""
+    key = hand_key(rules)
+    for shipped_key, _preset, name in _shipped():
+        if shipped_key == key:
+            return name, json.loads((CHART_DIR / f"{name}.json").read_text())
+    return None
