@@ -5,6 +5,8 @@ the kernel warm-up speaks only when numba must compile."""
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ginsim
 from ginsim.analysis.frames import records_frame
@@ -190,3 +192,14 @@ def test_a_cached_kernel_counts_as_compiled_in_a_fresh_process(reference):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert proc.stdout.split() == ["True", "0"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(chunk_hands=st.integers(1, 2_500))
+def test_deals_table_does_not_depend_on_the_chunk_size(chunk_hands):
+    job = Job.make("memory1", "simple:t=6", 2_000, 9, duplicate=True)
+    whole = run([job], records="summary", n_jobs=1, chunk_hands=2_000).tables[0]
+    split = run([job], records="summary", n_jobs=1, chunk_hands=chunk_hands)
+    assert np.array_equal(split.tables[0], whole)  # every table, the deals table included
+    deals = table_frames([job], [whole])["deals"]
+    assert deals.deals.sum() == 1_000 and set(deals.dealer) == {"a", "b"}
