@@ -180,18 +180,21 @@ def test_compile_kernels_says_so_only_on_a_cold_cache(capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_a_cached_kernel_counts_as_compiled_in_a_fresh_process(reference):
+def test_a_warm_cache_compiles_nothing_and_says_nothing_in_a_fresh_process():
     import subprocess
     import sys
 
-    # The reference fixture ran the hand loop, so numba's cache holds it: a new process
-    # that has not loaded it finds its index (and compile_kernels stays quiet).
-    code = ("from ginsim.runner.warmup import is_compiled\n"
+    from ginsim.runner.warmup import compile_kernels
+
+    compile_kernels(("knock",), show=False)  # now numba's cache holds the knock study's
+    # A new process has loaded none of them, finds them in the cache index, stays quiet.
+    code = ("from ginsim.runner.warmup import compile_kernels, is_compiled\n"
             "from ginsim.simulator.hand_nb import simulate_nb\n"
-            "print(is_compiled(simulate_nb), len(simulate_nb.overloads))\n")
+            "print(is_compiled(simulate_nb), len(simulate_nb.overloads))\n"
+            "print(compile_kernels(('knock',)))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert proc.stdout.split() == ["True", "0"]
+    assert proc.stdout.split() == ["True", "0", "0.0"] and proc.stderr == ""
 
 
 @settings(max_examples=25, deadline=None)
