@@ -91,12 +91,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         row = summary.loc[f"rate_{outcome}"]
         print(f"  {outcome:<9} {_pct(row.value):>7}  [{_pct(row.low)}, {_pct(row.high)}]")
     print("mean points per hand (95% CI):")
+    paired = "mean_points_a_minus_b_paired" in summary.index
     for key, label in (("mean_points_a", f"seat a ({args.a})"),
                        ("mean_points_b", f"seat b ({args.b})"),
-                       ("mean_points_a_minus_b", "a minus b")):
+                       ("mean_points_a_minus_b_paired" if paired else "mean_points_a_minus_b",
+                        "a minus b")):
         row = summary.loc[key]
+        how = f"  paired by deal, {int(row.n) // 2:,} deals" if key.endswith("_paired") else ""
         print(f"  {label:<28} {_num(row.value, '7.3f')}  [{_num(row.low, '.3f')}, "
-              f"{_num(row.high, '.3f')}]")
+              f"{_num(row.high, '.3f')}]{how}")
     row = summary.loc["mean_turns"]
     print(f"mean draws per hand: {_num(row.value, '.2f')}  [{_num(row.low, '.2f')}, "
           f"{_num(row.high, '.2f')}]")
@@ -154,6 +157,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .game.rules import Rules
     from .reports._files import check_report_dir, probe_writable
     from .reports.study_report import write_report
+    from .runner.warmup import compile_kernels
 
     t0 = time.perf_counter()
     out = check_report_dir(args.out)
@@ -172,6 +176,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         if args.chart is not None and "knock" not in names:
             raise UsageError(f"report --chart is for the knock study; --study {args.study} "
                              "does not use it")
+        compile_kernels(names, rules, show=not args.quiet)  # says so only on a cold cache
         results = []
         for name in names:
             if not args.quiet:

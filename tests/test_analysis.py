@@ -1,5 +1,6 @@
 """Analysis functions: hand-computed small tables, interval formulas against statsmodels
-and scipy, and records-versus-aggregates agreement on the same run."""
+and scipy, records-versus-aggregates agreement on the same run, and the paired interval
+of duplicate deals recomputed here deal by deal."""
 
 import numpy as np
 import pandas as pd
@@ -7,6 +8,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
+import ginsim
 from ginsim.analysis.api import run_simulation
 from ginsim.analysis.metrics import (
     cells_from_hands,
@@ -21,7 +23,7 @@ from ginsim.analysis.metrics import (
     win_rate,
 )
 from ginsim.analysis.summary import mean_interval, wilson_interval
-from ginsim.analysis.sweeps import best_response
+from ginsim.analysis.sweeps import best_response, strategy_matrix
 
 
 def small_hands() -> pd.DataFrame:
@@ -108,3 +110,83 @@ def test_best_response_picks_the_max():
     best = best_response(sweep).set_index("opponent")
     assert best.loc["x", "best_threshold"] == 5 and best.loc["x", "runner_up"] == 0
     assert best.loc["y", "best_threshold"] == 0
+
+
+PAIR, DEALS, PAIR_SEED = ("memory1", "simple:t=6"), 3_000, 8
+
+
+@pytest.fixture(scope="module")
+def duplicate_run():
+    return run_simulation(*PAIR, hands=2 * DEALS, seed=PAIR_SEED, duplicate=True, n_jobs=1)
+
+
+def by_hand_per_deal(hands: pd.DataFrame) -> np.ndarray:
+    """a - b per deal, averaged over the deal's two hands (deal k = hands 2k, 2k+1)."""
+    net = hands.points_a.astype(float) - hands.points_b.astype(float)
+    groups = net.groupby(hands.hand.to_numpy() // 2)
+    assert (groups.size() == 2).all()
+    return groups.mean().to_numpy()
+
+
+def test_summarize_pairs_duplicate_rows_by_deal(duplicate_run):
+    hands = duplicate_run.hands
+    per_deal = by_hand_per_deal(hands)
+    half = stats.norm.ppf(0.975) * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
+    summary = ginsim.summarize(hands).set_index("statistic")
+    row = summary.loc["mean_points_a_minus_b_paired"]
+    assert "mean_points_a_minus_b" not in summary.index
+    assert row.n == 2 * DEALS  # hands, as every n; the interval is over DEALS deals
+    np.testing.assert_allclose([row.value, row.low, row.high],
+                               [per_deal.mean(), per_deal.mean() - half,
+                                per_deal.mean() + half], rtol=1e-12)
+    assert summary.attrs["design"] == "duplicate, paired by deal"
+    deals = duplicate_run.tables["deals"]  # the streamed per-deal sums, checked by hand
+    a = hands.points_a.astype(np.int64).to_numpy().reshape(-1, 2).sum(axis=1)
+    b = hands.points_b.astype(np.int64).to_numpy().reshape(-1, 2).sum(axis=1)
+    assert deals.deals.sum() == DEALS and deals.sum_points_a.sum() == a.sum()
+    assert deals.sumsq_points_b.sum() == (b * b).sum()
+    assert deals.sum_points_a_x_b.sum() == (a * b).sum()
+
+
+def test_summary_mode_and_stores_give_the_same_paired_interval(duplicate_run, tmp_path):
+    full = ginsim.summarize(duplicate_run.hands)
+    streamed = run_simulation(*PAIR, hands=2 * DEALS, seed=PAIR_SEED, duplicate=True,
+                              n_jobs=1, records="summary", chunk_hands=999,
+                              out=tmp_path / "s")  # odd size: chunks still hold whole deals
+    pd.testing.assert_frame_equal(ginsim.summarize(streamed.summary), full)
+    pd.testing.assert_frame_equal(ginsim.summarize(ginsim.load(tmp_path / "s").summary), full)
+    run_simulation(*PAIR, hands=2 * DEALS, seed=PAIR_SEED, duplicate=True, n_jobs=1,
+                   chunk_hands=1_000, out=tmp_path / "f")
+    loaded = ginsim.load(tmp_path / "f")
+    pd.testing.assert_frame_equal(ginsim.summarize(loaded.hands), full)
+    pd.testing.assert_frame_equal(ginsim.summarize(loaded.summary), full)
+
+
+def test_paired_interval_is_the_reports(duplicate_run):
+    matrix, runs = strategy_matrix([PAIR[0]], [PAIR[1]], DEALS, seed=PAIR_SEED, n_jobs=1)
+    report = matrix.iloc[0]
+    row = ginsim.summarize(duplicate_run.hands).set_index("statistic").loc[
+        "mean_points_a_minus_b_paired"]
+    np.testing.assert_allclose([row.value, row.low, row.high],
+                               [report["mean"], report["low"], report["high"]], rtol=1e-12)
+    # The expected-points tables of the strategies study and of a stored run agree.
+    for cells in (cells_from_hands(next(iter(runs.hands.values()))), duplicate_run.summary):
+        points = expected_points(cells).set_index("statistic").loc["points_a_minus_b"]
+        np.testing.assert_allclose([points["mean"], points.low, points.high],
+                                   [row.value, row.low, row.high], rtol=1e-12)
+        assert points.n == 2 * DEALS
+    plain = duplicate_run.hands.copy()
+    plain.attrs = {}  # a DataFrame the user built: hands taken as independent
+    unpaired = ginsim.summarize(plain).set_index("statistic").loc["mean_points_a_minus_b"]
+    assert unpaired.n == 2 * DEALS
+    assert unpaired.value == pytest.approx(row.value, abs=1e-12)
+    ratio = (unpaired.high - unpaired.low) / (row.high - row.low)
+    assert 1.2 < ratio < 3, ratio  # the luck of the deal, cancelled only by pairing
+
+
+def test_filtered_duplicate_rows_fall_back_to_the_unpaired_interval(duplicate_run):
+    seat_a_deals = duplicate_run.hands[duplicate_run.hands.dealer == "a"]
+    assert seat_a_deals.attrs["design"] == "duplicate"  # attrs follow the filter
+    summary = ginsim.summarize(seat_a_deals)
+    assert "mean_points_a_minus_b" in set(summary.statistic)
+    assert summary.attrs["design"] == "independent hands"

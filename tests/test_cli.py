@@ -67,6 +67,7 @@ def test_simulate_with_runner_options(tmp_path, capsys):
     text = capsys.readouterr()
     assert "played 4,000 hands" in text.out and "2 workers (threads), summary records" in text.out
     assert "duplicate deals" in text.out and text.err == ""
+    assert "a minus b" in text.out and "paired by deal, 2,000 deals" in text.out
     assert (out / "manifest.json").exists()
     assert main(argv) == 0  # everything stored already
     assert "nothing left to play" in capsys.readouterr().out

@@ -1,14 +1,17 @@
 """The parallel runner: identical records and tables for any n_jobs, chunk size and local
-backend; duplicate deals stay paired; streamed tables equal tables recomputed from records."""
+backend; duplicate deals stay paired; streamed tables equal tables recomputed from records;
+the kernel warm-up speaks only when numba must compile."""
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ginsim
 from ginsim.analysis.frames import records_frame
 from ginsim.analysis.tables import table_frames
-from ginsim.runner.aggregate import MOMENT_COLUMNS, TABLES, layout
+from ginsim.runner.aggregate import HAND_TABLES, MOMENT_COLUMNS, layout
 from ginsim.runner.jobs import Job, default_chunk_hands, plan_chunks
 from ginsim.runner.runner import run
 from ginsim.simulator.engine import play_records
@@ -51,7 +54,7 @@ def test_summary_mode_tables_do_not_depend_on_split(job):
             for n, c in ((1, 20_000), (2, 1234))]
     assert runs[0].records is None
     assert np.array_equal(runs[0].tables[0], runs[1].tables[0])
-    assert runs[0].tables[0][:, 0].sum() == HANDS * len(TABLES)
+    assert runs[0].tables[0][:, 0].sum() == HANDS * len(HAND_TABLES)  # no deals table
 
 
 def _expected_table(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -70,7 +73,7 @@ def test_streamed_tables_equal_tables_recomputed_from_records(rules):
     summary = run([job], records="summary", n_jobs=2, chunk_hands=2_500)
     hands = records_frame(play_records(job.a, job.b, stop=job.stop, seed=3, rules=rules)[0])
     streamed = table_frames([job], summary.tables)
-    for spec in TABLES:
+    for spec in HAND_TABLES:
         keys = list(spec.keys)
         got = streamed[spec.name].sort_values(keys, ignore_index=True)
         want = _expected_table(hands, keys)
@@ -99,9 +102,10 @@ def test_simulate_returns_per_hand_rows_by_default(reference):
 def test_duplicate_deals_stay_paired_across_chunk_boundaries():
     job = Job.make("simple", "simple", 6_000, 5, duplicate=True)
     whole, _ = play_records("simple", "simple", stop=6_000, seed=5, duplicate=True)
-    split = run([job], records="full", n_jobs=2, chunk_hands=999)  # odd: pairs straddle
+    split = run([job], records="full", n_jobs=2, chunk_hands=999)  # odd: rounded up to 1000
     records = split.records[0]
     assert np.array_equal(records, whole)
+    assert split.chunks_played == 6  # chunks hold whole deals, for the deals table
     first, second = records[0::2], records[1::2]
     assert np.array_equal(first["upcard"], second["upcard"])
     assert np.array_equal(first["dealer"], 1 - second["dealer"])
@@ -154,3 +158,51 @@ def test_bad_options_are_one_line_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=message) as info:
         ginsim.simulate(A, B, seed=1, **args)
     assert "\n" not in str(info.value)
+
+
+def test_compile_kernels_says_so_only_on_a_cold_cache(capsys):
+    import numba
+
+    from ginsim.runner.warmup import KernelGroup, compile_kernels, is_compiled
+
+    @numba.njit(cache=False)
+    def toy(x):
+        return x + 1
+
+    group = KernelGroup("toy kernels", (toy,), lambda rules: toy(1))
+    assert not is_compiled(toy)
+    assert compile_kernels((), groups=[group]) > 0
+    err = capsys.readouterr().err
+    assert "compiling kernels (first run only): toy kernels" in err and "compiled in" in err
+    assert is_compiled(toy)
+    assert not is_compiled(toy, lambda sig: sig[0] == numba.float64)  # only int64 so far
+    assert compile_kernels((), groups=[group]) == 0.0  # warm: nothing to do, nothing said
+    assert capsys.readouterr().err == ""
+
+
+def test_a_warm_cache_compiles_nothing_and_says_nothing_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    from ginsim.runner.warmup import compile_kernels
+
+    compile_kernels(("knock",), show=False)  # now numba's cache holds the knock study's
+    # A new process has loaded none of them, finds them in the cache index, stays quiet.
+    code = ("from ginsim.runner.warmup import compile_kernels, is_compiled\n"
+            "from ginsim.simulator.hand_nb import simulate_nb\n"
+            "print(is_compiled(simulate_nb), len(simulate_nb.overloads))\n"
+            "print(compile_kernels(('knock',)))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split() == ["True", "0", "0.0"] and proc.stderr == ""
+
+
+@settings(max_examples=25, deadline=None)
+@given(chunk_hands=st.integers(1, 2_500))
+def test_deals_table_does_not_depend_on_the_chunk_size(chunk_hands):
+    job = Job.make("memory1", "simple:t=6", 2_000, 9, duplicate=True)
+    whole = run([job], records="summary", n_jobs=1, chunk_hands=2_000).tables[0]
+    split = run([job], records="summary", n_jobs=1, chunk_hands=chunk_hands)
+    assert np.array_equal(split.tables[0], whole)  # every table, the deals table included
+    deals = table_frames([job], [whole])["deals"]
+    assert deals.deals.sum() == 1_000 and set(deals.dealer) == {"a", "b"}

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..game.scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS, TABLES
+from ..simulator.records import per_deal_sum, whole_deals
 from .intervals import Z95, moment_interval, wilson_interval
 
 CELL_KEYS = next(t.keys for t in TABLES if t.name == "cells")
@@ -37,8 +38,13 @@ def _moments(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
 
 
 def cells_from_hands(hands: pd.DataFrame) -> pd.DataFrame:
-    """The aggregate ``cells`` table computed from per-hand rows."""
-    return _moments(hands, CELL_KEYS)
+    """The aggregate ``cells`` table computed from per-hand rows; from a duplicate run's
+    rows of whole deals, with the same ``attrs`` (design and deal totals) as the run's
+    streamed ``cells`` table."""
+    cells = _moments(hands, CELL_KEYS)
+    deals = deal_moments_of_hands(hands) if hands.attrs.get("design") == DUPLICATE else None
+    cells.attrs = {"design": DUPLICATE, "deals": deals} if deals is not None else {}
+    return cells
 
 
 def turns_from_hands(hands: pd.DataFrame) -> pd.DataFrame:
@@ -105,28 +111,71 @@ def undercut_by_deadwood_stock(cells: pd.DataFrame, edges: Sequence[int] = (24, 
 
 def expected_points(cells: pd.DataFrame) -> pd.DataFrame:
     """Mean points per hand for seat a, seat b and the difference a - b, with 95%
-    intervals (unpaired hands): ``statistic``, ``mean``, ``low``, ``high``, ``n``."""
+    intervals: ``statistic``, ``mean``, ``low``, ``high``, ``n`` (hands). The difference
+    is paired by deal (:func:`paired_interval`, over the ``n / 2`` deals) when ``cells``
+    is a duplicate run's table carrying its deal totals in ``attrs``, else over hands
+    taken as independent."""
     s = cells[list(MOMENT_COLUMNS)].sum()
     n = int(s.hands)
-    diff_sum = s.sum_points_a - s.sum_points_b
-    diff_sq = s.sumsq_points_a + s.sumsq_points_b - 2 * s.sum_points_a_x_b
     rows = [("points_a", *moment_interval(n, s.sum_points_a, s.sumsq_points_a), n),
-            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n),
-            ("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n)]
+            ("points_b", *moment_interval(n, s.sum_points_b, s.sumsq_points_b), n)]
+    deals = cells.attrs.get("deals") if cells.attrs.get("design") == DUPLICATE else None
+    if deals is not None:
+        rows.append(("points_a_minus_b", *paired_interval(deals), 2 * int(deals["deals"])))
+    else:
+        diff_sum = s.sum_points_a - s.sum_points_b
+        diff_sq = s.sumsq_points_a + s.sumsq_points_b - 2 * s.sum_points_a_x_b
+        rows.append(("points_a_minus_b", *moment_interval(n, diff_sum, diff_sq), n))
     return pd.DataFrame(rows, columns=["statistic", "mean", "low", "high", "n"])
 
 
 def paired_difference(hands: pd.DataFrame) -> pd.DataFrame:
     """Mean of a - b per hand over duplicate deals (pairs 2d, 2d+1 share a deal), with a
     paired 95% interval over deals: ``statistic``, ``mean``, ``low``, ``high``, ``n``."""
-    diff = (hands.points_a.astype(float) - hands.points_b).to_numpy()
-    if len(diff) % 2:
-        raise ValueError("duplicate deals come in pairs: expected an even number of hands")
-    per_deal = diff.reshape(-1, 2).mean(axis=1)
+    per_deal = (per_deal_sum(hands.points_a.to_numpy())
+                - per_deal_sum(hands.points_b.to_numpy())) / 2
     mean = per_deal.mean()
     half = Z95 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
     return pd.DataFrame([("points_a_minus_b_paired", mean, mean - half, mean + half,
-                          len(per_deal))], columns=["statistic", "mean", "low", "high", "n"])
+                          len(per_deal))],
+                        columns=["statistic", "mean", "low", "high", "n"])
+
+
+#: ``attrs["design"]`` of a duplicate run's per-hand rows and ``cells`` table.
+DUPLICATE = "duplicate"
+#: What the paired interval needs from the ``deals`` table (summed over its rows).
+DEAL_MOMENTS = ("sum_points_a", "sum_points_b", "sumsq_points_a", "sumsq_points_b",
+                "sum_points_a_x_b")
+
+
+def deal_moments(deals: pd.DataFrame) -> dict[str, int]:
+    """Totals of the aggregate ``deals`` table: ``deals`` and the sums over deals of each
+    seat's points on a deal (both hands), their squares and their product. A duplicate
+    run's ``cells`` table carries them as ``attrs["deals"]``."""
+    return {"deals": int(deals["deals"].sum()),
+            **{c: int(deals[c].astype(np.int64).sum()) for c in DEAL_MOMENTS}}
+
+
+def deal_moments_of_hands(hands: pd.DataFrame) -> dict[str, int] | None:
+    """:func:`deal_moments` from per-hand rows of duplicate deals; None unless the rows
+    are whole deals (hands 2k and 2k+1 next to each other, by the ``hand`` column)."""
+    if len(hands) % 2 or ("hand" in hands and not whole_deals(hands["hand"].to_numpy())):
+        return None
+    a = per_deal_sum(hands.points_a.to_numpy())
+    b = per_deal_sum(hands.points_b.to_numpy())
+    return {"deals": len(a), "sum_points_a": int(a.sum()), "sum_points_b": int(b.sum()),
+            "sumsq_points_a": int((a * a).sum()), "sumsq_points_b": int((b * b).sum()),
+            "sum_points_a_x_b": int((a * b).sum())}
+
+
+def paired_interval(moments: dict[str, int]) -> tuple[float, float, float]:
+    """(mean, low, high): seat a's net points per deal (the mean of a - b over the deal's
+    two hands), normal 95% over deals; :func:`paired_difference` from the totals alone."""
+    n = int(moments["deals"])
+    total = moments["sum_points_a"] - moments["sum_points_b"]
+    squares = (moments["sumsq_points_a"] + moments["sumsq_points_b"]
+               - 2 * moments["sum_points_a_x_b"])
+    return moment_interval(n, total / 2, squares / 4)
 
 
 def win_rate(cells: pd.DataFrame) -> pd.DataFrame:

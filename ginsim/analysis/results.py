@@ -17,6 +17,7 @@ from ..runner.store import Store
 from ..simulator.limits import MAX_RECORDS_IN_MEMORY
 from ..simulator.records import RECORD_DTYPE
 from .frames import records_frame
+from .metrics import DUPLICATE, deal_moments
 from .tables import table_frames
 
 
@@ -47,10 +48,21 @@ class Result:
                                     "jobs": [j.to_dict() for j in run.jobs]}
         return cls(run.jobs, run.records_mode, run.tables, run.records, manifest, run)
 
+    @property
+    def duplicate(self) -> bool:
+        """Whether every job played duplicate deals (each deal twice, seats swapped)."""
+        return bool(self.jobs) and all(job.duplicate for job in self.jobs)
+
     @cached_property
     def tables(self) -> dict[str, pd.DataFrame]:
-        """Aggregate tables by name: ``cells``, ``turns``, ``defender``."""
-        return table_frames(self.jobs, self._accumulators)
+        """Aggregate tables by name: ``cells``, ``turns``, ``defender``, ``deals``. For
+        duplicate deals the ``cells`` table's ``attrs`` say so (``design``) and carry the
+        ``deals`` table's totals, so :func:`~ginsim.summarize` gives the paired interval."""
+        tables = table_frames(self.jobs, self._accumulators)
+        if self.duplicate:
+            tables["cells"].attrs.update(design=DUPLICATE,
+                                         deals=deal_moments(tables["deals"]))
+        return tables
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -70,7 +82,10 @@ class Result:
         if len(frames) > 1:
             for j, frame in enumerate(frames):
                 frame.insert(0, "job", j)
-        return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        hands = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        if self.duplicate:
+            hands.attrs["design"] = DUPLICATE  # summarize() then pairs hands 2k, 2k+1
+        return hands
 
     def __repr__(self) -> str:
         hands = sum(j.hands for j in self.jobs)
@@ -106,7 +121,8 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
             recs = store.read_records(chunk)
             if keep:
                 parts[chunk.job].append(recs)
-            add_sparse(accs[chunk.job], layout(store.jobs[chunk.job].rules).sparse(recs))
+            job = store.jobs[chunk.job]
+            add_sparse(accs[chunk.job], layout(job.rules).sparse(recs, job.duplicate))
         else:
             add_sparse(accs[chunk.job], store.read_sparse(chunk))
     records = None

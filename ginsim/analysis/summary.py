@@ -11,7 +11,7 @@ import pandas as pd
 from ..game.scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
-from .metrics import cells_from_hands
+from .metrics import DUPLICATE, cells_from_hands, paired_interval
 
 __all__ = ["HAND_COLUMNS", "Z95", "mean_interval", "moment_interval", "summarize",
            "summarize_cells", "wilson_interval"]
@@ -25,8 +25,15 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     """Tidy summary of per-hand records or of the aggregate ``cells`` table: one row per
     statistic.
 
-    Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n``.
-    Rates use the Wilson interval, means the normal approximation.
+    Columns: ``statistic``, ``value``, ``low``, ``high`` (95% interval), ``n`` (hands).
+    Rates use the Wilson interval, means the normal approximation. Seat a minus seat b
+    is ``mean_points_a_minus_b`` (hands taken as independent) unless the rows are a
+    duplicate run's (its rows or cells table from :func:`ginsim.simulate` or
+    :func:`ginsim.load`, marked in ``attrs["design"]``): then it is
+    ``mean_points_a_minus_b_paired``, the mean over deals of a - b averaged over the
+    deal's two hands, with its interval over the ``n / 2`` deals (as the report's
+    comparisons). Duplicate rows that are not whole deals (filtered) get the unpaired
+    figure. The result's ``attrs["design"]`` says which.
     """
     if not isinstance(hands, pd.DataFrame):
         raise ValueError(f"summarize takes the DataFrame of simulate() (per-hand rows or "
@@ -40,17 +47,21 @@ def summarize(hands: pd.DataFrame) -> pd.DataFrame:
     return summarize_cells(cells_from_hands(hands))
 
 
-def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
+def summarize_cells(cells: pd.DataFrame, deals: dict[str, int] | None = None
+                    ) -> pd.DataFrame:
     """:func:`summarize` from the aggregate ``cells`` table (streamed, no per-hand rows).
 
     Gives the same statistics as per-hand records, exactly for counts and up to float
-    rounding for means and intervals.
+    rounding for means and intervals. ``deals`` (:func:`~.metrics.deal_moments`, by
+    default the ``attrs["deals"]`` of a duplicate run's table) makes a - b paired.
     """
     missing = [c for c in ("outcome", *MOMENT_COLUMNS) if c not in getattr(
         cells, "columns", ())]
     if not isinstance(cells, pd.DataFrame) or missing:
         raise ValueError("summarize_cells takes the aggregate cells table (Result.summary)"
                          + (f"; this one lacks {', '.join(missing)}" if missing else ""))
+    if deals is None and cells.attrs.get("design") == DUPLICATE:
+        deals = cells.attrs.get("deals")
     sums = {c: float(cells[c].sum()) for c in MOMENT_COLUMNS}
     n = int(cells["hands"].sum())
     counts = cells.groupby(cells["outcome"].astype(str), observed=True)["hands"].sum()
@@ -63,7 +74,15 @@ def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
                          ("turns", "mean_turns")):
         rows.append((name, *moment_interval(n, sums[f"sum_{column}"],
                                              sums[f"sumsq_{column}"]), n))
-    diff = sums["sum_points_a"] - sums["sum_points_b"]
-    diff_sq = sums["sumsq_points_a"] + sums["sumsq_points_b"] - 2 * sums["sum_points_a_x_b"]
-    rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n))
-    return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
+    if deals is not None:
+        rows.append(("mean_points_a_minus_b_paired", *paired_interval(deals),
+                     2 * int(deals["deals"])))
+    else:
+        diff = sums["sum_points_a"] - sums["sum_points_b"]
+        diff_sq = (sums["sumsq_points_a"] + sums["sumsq_points_b"]
+                   - 2 * sums["sum_points_a_x_b"])
+        rows.append(("mean_points_a_minus_b", *moment_interval(n, diff, diff_sq), n))
+    frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
+    frame.attrs["design"] = ("duplicate, paired by deal" if deals is not None
+                             else "independent hands")
+    return frame

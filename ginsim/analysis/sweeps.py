@@ -18,7 +18,7 @@ from ..runner.jobs import Job
 from ..runner.runner import run
 from .frames import records_frame
 from .intervals import mean_interval, wilson_interval
-from .metrics import paired_difference
+from .metrics import DUPLICATE, paired_difference
 
 
 @dataclass
@@ -39,7 +39,9 @@ def play_pairs(pairs: Sequence[tuple[str, str, Rules | str]], deals: int, seed: 
     hands = {}
     for (a, b, rules), records in zip(pairs, result.records, strict=True):
         name = rules if isinstance(rules, str) else Rules.coerce(rules).spec()
-        hands[(a, b, name)] = records_frame(records)
+        frame = records_frame(records)
+        frame.attrs["design"] = DUPLICATE  # so its summaries pair a - b by deal too
+        hands[(a, b, name)] = frame
     return PairedRuns(hands, result.wall_s, sum(j.hands for j in jobs))
 
 

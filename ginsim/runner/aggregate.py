@@ -1,6 +1,6 @@
 """Streamed aggregates: count and moment tables that merge by addition.
 
-Three tables, each keyed by record fields (names from
+Four tables, each keyed by record fields (names from
 :data:`~ginsim.simulator.records.RECORD_DTYPE`, so nothing here lists every column):
 
 ============ ============================================================================
@@ -9,13 +9,18 @@ table        keys
 cells        outcome x knocker x dealer x knocker_deadwood x stock_left
 turns        outcome x turns (the hand-length histogram)
 defender     outcome x defender_deadwood_before_layoff x defender_deadwood
+deals        dealer (of the deal's first hand); duplicate runs only, one entry per deal
 ============ ============================================================================
 
 Every cell holds :data:`MOMENT_COLUMNS`: ``hands``, the sums (``sum_points_a``,
 ``sum_points_b``, ``sum_turns``) and sums of squares (``sumsq_...``) of the value fields,
 and ``sum_points_a_x_b`` (the sum of points_a * points_b), so means, variances and the
-paired a - b variance come out exactly. Bins come from the rules
-(:class:`Layout`); a chunk is kept as a sparse table (non-empty cells only).
+a - b variance come out exactly. In the ``deals`` table a value is the sum over the
+deal's two hands (hands ``2k`` and ``2k + 1``, seats swapped) and ``hands`` counts deals,
+so the paired a - b interval over deals comes out exactly too, without per-hand rows; a
+chunk of a duplicate job holds whole deals (:class:`~ginsim.runner.jobs.ChunkPlan`). Bins
+come from the rules (:class:`Layout`); a chunk is kept as a sparse table (non-empty cells
+only).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.scoring_nb import OUTCOMES
 from ..simulator.phases_nb import MAX_TURNS
+from ..simulator.records import per_deal_sum, whole_deals
 from .aggregate_nb import accumulate_nb
 
 
@@ -40,11 +46,16 @@ class TableSpec:
     keys: tuple[str, ...]
 
 
-TABLES: tuple[TableSpec, ...] = (
+#: The tables every hand is added to.
+HAND_TABLES: tuple[TableSpec, ...] = (
     TableSpec("cells", ("outcome", "knocker", "dealer", "knocker_deadwood", "stock_left")),
     TableSpec("turns", ("outcome", "turns")),
     TableSpec("defender", ("outcome", "defender_deadwood_before_layoff", "defender_deadwood")),
 )
+#: Duplicate jobs only: every deal once, keyed by the dealer of its first hand (seat a deals
+#: even deals), its values summed over its two hands.
+DEAL_TABLE = TableSpec("deals", ("dealer",))
+TABLES: tuple[TableSpec, ...] = (*HAND_TABLES, DEAL_TABLE)
 #: Record fields whose sums and sums of squares every cell keeps (the first two also
 #: keep the sum of their product).
 VALUE_FIELDS: tuple[str, ...] = ("points_a", "points_b", "turns")
@@ -112,23 +123,43 @@ class Layout:
         """A zeroed flat accumulator (int64[cells, len(MOMENT_COLUMNS)])."""
         return np.zeros((self.cells, len(MOMENT_COLUMNS)), dtype=np.int64)
 
-    def accumulate(self, records: np.ndarray, acc: np.ndarray) -> None:
-        """Add per-hand records into the flat accumulator ``acc``."""
+    def accumulate(self, records: np.ndarray, acc: np.ndarray, duplicate: bool = False
+                   ) -> None:
+        """Add per-hand records into the flat accumulator ``acc``; with ``duplicate``
+        (whole deals, hands ``2k`` and ``2k + 1``) their deals into the ``deals`` table."""
         keys = np.empty((len(KEY_FIELDS), len(records)), dtype=np.int64)
         for i, name in enumerate(KEY_FIELDS):
             keys[i] = records[name]
         values = np.empty((len(VALUE_FIELDS), len(records)), dtype=np.int64)
         for i, name in enumerate(VALUE_FIELDS):
             values[i] = records[name]
-        misses = accumulate_nb(keys, self.lo, self.size, self.fields, self.strides,
-                               self.offsets, values, acc)
+        h = len(HAND_TABLES)
+        misses = accumulate_nb(keys, self.lo, self.size, self.fields[:h], self.strides[:h],
+                               self.offsets[:h], values, acc)
+        if duplicate:
+            misses += self._accumulate_deals(records, acc)
         if misses:
             raise RuntimeError(f"{misses} hand/table pairs fell outside the aggregate bins "
                                f"{field_bounds(self.rules)}; this is a ginsim bug, please "
                                f"report it")
 
-    def sparse(self, records: np.ndarray) -> SparseTables:
-        """The sparse tables of one chunk of records.
+    def _accumulate_deals(self, records: np.ndarray, acc: np.ndarray) -> int:
+        """Add each deal of ``records`` to the ``deals`` table; returns misses."""
+        if not whole_deals(records["hand"]):
+            raise ValueError("the deals table needs whole duplicate deals (hands 2k and "
+                             "2k + 1 in order); this chunk splits a deal")
+        keys = np.zeros((len(KEY_FIELDS), len(records) // 2), dtype=np.int64)
+        keys[KEY_FIELDS.index("dealer")] = records["dealer"][0::2]
+        values = np.empty((len(VALUE_FIELDS), len(records) // 2), dtype=np.int64)
+        for i, name in enumerate(VALUE_FIELDS):
+            values[i] = per_deal_sum(records[name])
+        h = len(HAND_TABLES)
+        return accumulate_nb(keys, self.lo, self.size, self.fields[h:], self.strides[h:],
+                             self.offsets[h:], values, acc)
+
+    def sparse(self, records: np.ndarray, duplicate: bool = False) -> SparseTables:
+        """The sparse tables of one chunk of records (``duplicate``: whole deals, added
+        to the ``deals`` table too).
 
         Each thread adds into its own accumulator, kept between calls and cleared cell by
         cell afterwards: a fresh one per chunk cost more than the chunk's tables.
@@ -136,7 +167,7 @@ class Layout:
         acc = getattr(self._scratch, "acc", None)
         if acc is None:
             acc = self._scratch.acc = self.empty()
-        self.accumulate(records, acc)
+        self.accumulate(records, acc, duplicate)
         tables = to_sparse(acc)
         acc[tables.index] = 0
         return tables

@@ -144,17 +144,25 @@ def check_chunk_hands(chunk_hands: int) -> int:
 CHUNK_NAME = re.compile(r"j(\d{3,})-c(\d{6,})")
 
 
+def job_chunk_hands(job: Job, chunk_hands: int) -> int:
+    """Hands per chunk of ``job``: ``chunk_hands``, rounded up to even for duplicate deals
+    so that every chunk holds whole deals (the paired ``deals`` table needs both hands)."""
+    return chunk_hands + chunk_hands % 2 if job.duplicate else chunk_hands
+
+
 class ChunkPlan:
     """Every chunk of every job, in order, computed on demand (O(1) memory)."""
 
     def __init__(self, jobs: list[Job], chunk_hands: int) -> None:
         self.jobs = list(jobs)
         self.chunk_hands = check_chunk_hands(chunk_hands)
-        self.counts = [-(-job.hands // self.chunk_hands) for job in self.jobs]
+        self.sizes = [job_chunk_hands(job, self.chunk_hands) for job in self.jobs]
+        self.counts = [-(-job.hands // size) for job, size in zip(self.jobs, self.sizes,
+                                                                   strict=True)]
         for j, count in enumerate(self.counts):
             if count > MAX_CHUNKS:
                 raise ValueError(f"job {j} would be cut into {count:,} chunks of "
-                                 f"{self.chunk_hands:,} hands, at most {MAX_CHUNKS:,} are "
+                                 f"{self.sizes[j]:,} hands, at most {MAX_CHUNKS:,} are "
                                  f"allowed; choose chunk_hands of at least "
                                  f"{-(-self.jobs[j].hands // MAX_CHUNKS):,}")
 
@@ -171,8 +179,8 @@ class ChunkPlan:
         if not (0 <= job < len(self.jobs) and 0 <= index < self.counts[job]):
             raise IndexError(f"no chunk {index} in job {job}")
         j = self.jobs[job]
-        lo = j.start + index * self.chunk_hands
-        return Chunk(job, index, lo, min(lo + self.chunk_hands, j.stop))
+        lo = j.start + index * self.sizes[job]
+        return Chunk(job, index, lo, min(lo + self.sizes[job], j.stop))
 
     def by_name(self, name: str) -> Chunk | None:
         """The chunk whose file stem is ``name`` (``j000-c000003``), or None."""

@@ -80,7 +80,7 @@ def play_chunk(job: Job, chunk: Chunk, keep_records: bool,
     records, _ = play_records(job.a, job.b, start=chunk.start, stop=chunk.stop,
                               seed=job.seed, rules=job.rules, duplicate=job.duplicate,
                               out=into)
-    tables = layout(job.rules).sparse(records)
+    tables = layout(job.rules).sparse(records, job.duplicate)
     return ChunkResult(chunk, records if keep_records else None, tables)
 
 

@@ -317,7 +317,7 @@ class Store:
         verified."""
         lay = layout(self.jobs[chunk.job].rules)
         if self.records == "full":
-            return lay.sparse(self.read_records(chunk))
+            return lay.sparse(self.read_records(chunk), self.jobs[chunk.job].duplicate)
         return chunkfile.tables_from(self.path(chunk), self._table(chunk), lay)
 
     # -- manifest ------------------------------------------------------------------------

@@ -58,3 +58,26 @@ ACTION_KNOCK = 1  # also Mahjong gin's going out with a final discard
 ACTION_BIG_GIN = 2  # also Mahjong gin's going out without one
 ACTION_DEAD = 3
 ACTION_LAST_DISCARD = 4  # took the final discard at the stock floor to knock (§5.3)
+
+
+def whole_deals(hand: np.ndarray) -> bool:
+    """Whether per-hand rows, by their ``hand`` column, are whole duplicate deals in order:
+    hands ``2k`` and ``2k + 1`` (one deal, seats swapped) next to each other."""
+    hand = np.asarray(hand)
+    return hand.size % 2 == 0 and not (hand[0::2] & 1).any() and bool(
+        np.array_equal(hand[1::2], hand[0::2] + 1))
+
+
+def per_deal_sum(values: np.ndarray) -> np.ndarray:
+    """Sum of a per-hand column over each duplicate deal's two hands (rows ``2k``,
+    ``2k + 1``), int64 for an integer column. Seat a's net points on a deal, the paired
+    statistic of every duplicate comparison, is
+    ``(per_deal_sum(points_a) - per_deal_sum(points_b)) / 2``."""
+    values = np.asarray(values)
+    if values.size % 2:
+        raise ValueError(f"duplicate deals come in pairs of hands: expected an even number "
+                         f"of hands, got {values.size}")
+    if np.issubdtype(values.dtype, np.integer):
+        return np.add(values[0::2], values[1::2], dtype=np.int64)
+    values = values.astype(np.float64)  # points in a frame built by hand
+    return values[0::2] + values[1::2]

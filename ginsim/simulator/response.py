@@ -26,6 +26,7 @@ from ..strategies.params import GRID_CELLS, grid_bucket
 from ..strategies.presets import Strategy, parse_strategy
 from .chart import knock_decisions
 from .engine import play_records
+from .records import per_deal_sum
 
 CHUNK_HANDS = 25_000
 MIN_CELL_POINTS = 30  # decision points a cell needs before its evidence changes the chart
@@ -88,8 +89,7 @@ def _deal_points(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int, 
                  ) -> np.ndarray:
     rec, _ = play_records(a, b, start=start, stop=start + hands, seed=seed, rules=rules,
                           duplicate=True)
-    net = rec["points_a"].astype(np.float64) - rec["points_b"]
-    return net.reshape(-1, 2).mean(axis=1)
+    return (per_deal_sum(rec["points_a"]) - per_deal_sum(rec["points_b"])) / 2
 
 
 def deal_points(a: Strategy, b: Strategy, rules: Rules, seed: int, deals: int,
