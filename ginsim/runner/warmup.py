@@ -71,7 +71,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
 #: The kernel groups each report study runs (a study with an mc seat adds "mc player").
 STUDY_KERNELS: dict[str, tuple[str, ...]] = {
     "knock": ("hand loop", "aggregate tables", "knock chart"),
-    "strategies": ("hand loop", "aggregate tables"),
+    "strategies": ("hand loop", "aggregate tables", "mc player"),
     "variants": ("hand loop", "aggregate tables", "whole games"),
 }
 
