@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..game.files import FileDataError, read_bounded
 from ..simulator.records import RECORD_DTYPE
 from .aggregate import KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
 from .lock import StoreError
@@ -171,14 +172,20 @@ def check_stamp(path: Path, found: dict[str, Any] | None, expected: dict[str, An
                      f"move the chunk out of the store, then run again (nothing was changed)")
 
 
-def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | None
-                  ) -> pa.Table:
+#: The most bytes a chunk file whose size the manifest does not record is read up to.
+MAX_CHUNK_BYTES = 2**34
+
+
+def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | None,
+                  size: int | None = None) -> pa.Table:
     """The table in ``path`` after checking its SHA-256 against the manifest's record,
-    its page checksums, its stamp and (records) its row count; StoreError names the file."""
+    its page checksums, its stamp and (records) its row count; StoreError names the file.
+    A file that is not regular, or larger than the recorded ``size``, is not read."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StoreError(f"could not read {path}: {_short(exc)}") from None
+        data = read_bounded(path, MAX_CHUNK_BYTES if size is None else size, "chunk file")
+    except FileDataError as exc:
+        raise StoreError(f"{_short(exc)}; delete it and run the same command again to "
+                         f"recompute that chunk (nothing was changed)") from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != sha256:
         raise StoreError(f"{path} is damaged: its SHA-256 is {digest[:16]}..., the manifest "
