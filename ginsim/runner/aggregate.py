@@ -21,6 +21,7 @@ paired a - b variance come out exactly. Bins come from the rules
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -53,6 +54,10 @@ MOMENT_COLUMNS: tuple[str, ...] = (
     + tuple(f"sumsq_{v}" for v in VALUE_FIELDS) + ("sum_points_a_x_b",)
 )
 KEY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in TABLES for k in t.keys))
+#: Most hands whose records are held (or copied into key columns) at once in summary
+#: mode: a chunk of any size is played and counted this many hands at a time, so a
+#: worker's memory is flat however many hands a run (or one chunk) has.
+SLICE_HANDS = 262_144
 
 
 def field_bounds(rules: Rules) -> dict[str, tuple[int, int]]:
@@ -113,7 +118,12 @@ class Layout:
         return np.zeros((self.cells, len(MOMENT_COLUMNS)), dtype=np.int64)
 
     def accumulate(self, records: np.ndarray, acc: np.ndarray) -> None:
-        """Add per-hand records into the flat accumulator ``acc``."""
+        """Add per-hand records into the flat accumulator ``acc``, at most
+        :data:`SLICE_HANDS` at a time (the key and value columns are copied to int64)."""
+        for lo in range(0, len(records), SLICE_HANDS):
+            self._accumulate(records[lo:lo + SLICE_HANDS], acc)
+
+    def _accumulate(self, records: np.ndarray, acc: np.ndarray) -> None:
         keys = np.empty((len(KEY_FIELDS), len(records)), dtype=np.int64)
         for i, name in enumerate(KEY_FIELDS):
             keys[i] = records[name]
@@ -128,7 +138,11 @@ class Layout:
                                f"report it")
 
     def sparse(self, records: np.ndarray) -> SparseTables:
-        """The sparse tables of one chunk of records.
+        """The sparse tables of one chunk of records."""
+        return self.sparse_of((records,))
+
+    def sparse_of(self, batches: Iterable[np.ndarray]) -> SparseTables:
+        """The sparse tables of record batches (one chunk played a slice at a time).
 
         Each thread adds into its own accumulator, kept between calls and cleared cell by
         cell afterwards: a fresh one per chunk cost more than the chunk's tables.
@@ -136,7 +150,12 @@ class Layout:
         acc = getattr(self._scratch, "acc", None)
         if acc is None:
             acc = self._scratch.acc = self.empty()
-        self.accumulate(records, acc)
+        try:
+            for records in batches:
+                self.accumulate(records, acc)
+        except BaseException:  # an interrupted chunk leaves no counts behind
+            acc[:] = 0
+            raise
         tables = to_sparse(acc)
         acc[tables.index] = 0
         return tables

@@ -4,7 +4,8 @@ finish, optionally written to a result store and resumed from it.
 Every hand's randomness comes from ``(seed, hand)``, so the records and tables do not
 depend on ``n_jobs``, the chunk size or the backend. Chunks finish in any order; records
 are put back in hand order and tables merge by addition. Memory stays flat in summary
-mode: joblib dispatches only a few chunks ahead of the merge.
+mode: a chunk of any size is played :data:`~ginsim.runner.aggregate.SLICE_HANDS` hands at
+a time, and joblib dispatches only a few chunks ahead of the merge.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..game.rules import brief
 from ..simulator.engine import play_records
 from ..simulator.limits import check_records_in_memory
 from ..simulator.records import RECORD_DTYPE
-from .aggregate import SparseTables, add_sparse, layout
+from .aggregate import SLICE_HANDS, SparseTables, add_sparse, layout
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
 from .store import RECORD_MODES, Store, StoreNotice
 
@@ -77,11 +78,25 @@ def play_chunk(job: Job, chunk: Chunk, keep_records: bool,
                into: np.ndarray | None = None) -> ChunkResult:
     """Play one chunk (in a worker) and summarise it; records only when asked for.
     ``into``: where to write the records (the run's own array, when in-process)."""
+    if not keep_records and into is None:  # summary: a slice of records at a time
+        return ChunkResult(chunk, None, layout(job.rules).sparse_of(_slices(job, chunk)))
     records, _ = play_records(job.a, job.b, start=chunk.start, stop=chunk.stop,
                               seed=job.seed, rules=job.rules, duplicate=job.duplicate,
                               out=into)
     tables = layout(job.rules).sparse(records)
     return ChunkResult(chunk, records if keep_records else None, tables)
+
+
+def _slices(job: Job, chunk: Chunk) -> Iterator[np.ndarray]:
+    """The chunk's records, :data:`SLICE_HANDS` hands at a time, in one reused buffer
+    (every field of every row is written by the kernel)."""
+    buffer = np.empty(min(chunk.hands, SLICE_HANDS), dtype=RECORD_DTYPE)
+    for lo in range(chunk.start, chunk.stop, SLICE_HANDS):
+        hi = min(lo + SLICE_HANDS, chunk.stop)
+        records, _ = play_records(job.a, job.b, start=lo, stop=hi, seed=job.seed,
+                                  rules=job.rules, duplicate=job.duplicate,
+                                  out=buffer[:hi - lo])
+        yield records
 
 
 def resolve_workers(n_jobs: int | None) -> int:
