@@ -52,7 +52,7 @@ def read_bounded(path: str | os.PathLike, max_bytes: int, what: str) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise FileDataError(f"{what} {path} is {file_kind(info.st_mode)}, not a regular "
-                                f"file; give a file")
+                                f"file")
         if info.st_size > max_bytes:
             raise FileDataError(f"{what} {path} is {info.st_size:,} bytes, over the "
                                 f"{max_bytes:,} such a file can hold")

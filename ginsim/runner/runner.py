@@ -39,6 +39,11 @@ LOCAL_CLUSTER_OPTIONS = {"processes": True, "threads_per_worker": 1}
 PROGRESS_DELAY_S = 0.5  # the bar (on a TTY) appears only once a run has taken this long
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a run that writes a store; the message says how much is
+    stored and how to resume (the store is closed and its lock released)."""
+
+
 @dataclass
 class ChunkResult:
     """What a worker sends back: the chunk, its records (full mode) and sparse tables."""
@@ -146,18 +151,25 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
         if out is not None:
             store = stack.enter_context(
                 Store.open_writer(out, jobs, records, chunk_hands, default_size))
-        todo, count, done = _plan(store, jobs, chunk_hands or default_size)
-        result = _new_result(jobs, records, keep, workers, backend, out)
-        if store is not None:
-            _resume(result, store, done, keep)
-        bar = stack.enter_context(_progress_bar(total, result.hands_resumed, progress))
-        t0 = time.perf_counter()
-        tasks = _tasks(result, todo, keep)
-        for res in _execute(tasks, count, workers, backend, scheduler):
-            _take(result, res, store, keep)
-            bar.update(res.chunk.hands)
-            if on_chunk is not None:
-                on_chunk(res)
+        try:
+            todo, count, done = _plan(store, jobs, chunk_hands or default_size)
+            result = _new_result(jobs, records, keep, workers, backend, out)
+            if store is not None:
+                _resume(result, store, done, keep)
+            bar = stack.enter_context(_progress_bar(total, result.hands_resumed, progress))
+            t0 = time.perf_counter()
+            tasks = _tasks(result, todo, keep)
+            for res in _execute(tasks, count, workers, backend, scheduler):
+                _take(result, res, store, keep)
+                bar.update(res.chunk.hands)
+                if on_chunk is not None:
+                    on_chunk(res)
+        except KeyboardInterrupt as exc:
+            if store is None or isinstance(exc, RunInterrupted):
+                raise
+            raise RunInterrupted(
+                f"interrupted: {len(store.done):,} of {len(store.chunks):,} chunks are stored "
+                f"in {store.root}; run the same command again to resume") from None
         result.wall_s = time.perf_counter() - t0
         if store is not None:
             _finish(result, store)
@@ -260,6 +272,15 @@ def _execute(tasks: Iterator, count: int, workers: int, backend: str,
     """Results of ``tasks`` in completion order, on the chosen backend."""
     if count == 0:
         return
+    with warnings.catch_warnings():
+        # joblib warns, besides our own one-line error, that it cancelled the tasks in
+        # flight when a run stops (a full disk, Ctrl-C): the user needs only the error.
+        warnings.filterwarnings("ignore", category=UserWarning, module=r"joblib(\.|$)")
+        yield from _results(tasks, count, workers, backend, scheduler)
+
+
+def _results(tasks: Iterator, count: int, workers: int, backend: str,
+             scheduler: str | None) -> Iterator[ChunkResult]:
     if _in_process(workers, backend):
         for fn, args, kwargs in tasks:  # in-process: no pool to start
             yield fn(*args, **kwargs)
