@@ -58,7 +58,7 @@ class KnockChart:
     info: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        p = np.asarray(self.p, dtype=np.float64)
+        p = np.array(self.p, dtype=np.float64)  # a copy: the caller's array stays writable
         if p.shape != SHAPE:
             raise ValueError(f"a knock chart has {SHAPE} cells (stock buckets x deadwood x "
                              f"opponent's pile takes), got shape {p.shape}")
