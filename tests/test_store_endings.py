@@ -211,3 +211,17 @@ def test_planning_is_lazy_and_a_store_holds_a_bounded_number_of_chunks(tmp_path)
     with pytest.raises(StoreError, match="1,100,000 chunks, at most 1,000,000"):
         run(jobs, records="summary", n_jobs=1, chunk_hands=10**7, out=out)
     assert not (out / MANIFEST).exists() and not (out / ".lock").exists()
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"stop": 10**12}, "at most 20,000,000 hands"),
+    ({"stop": 10, "trace_rows": 10**12}, "trace_rows must be a whole number"),
+    ({"stop": 10, "trace_rows": True}, "trace_rows must be a whole number"),
+])
+def test_play_records_checks_its_counts_before_allocating(kwargs, words):
+    tracemalloc.start()
+    with pytest.raises(ValueError, match=words):
+        play_records(A, B, **kwargs)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 2**24, peak
