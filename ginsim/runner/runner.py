@@ -28,7 +28,8 @@ from ..simulator.limits import check_records_in_memory
 from ..simulator.records import RECORD_DTYPE
 from .aggregate import SLICE_HANDS, SparseTables, add_sparse, layout
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
-from .store import RECORD_MODES, Store, StoreNotice
+from .manifest import RECORD_MODES
+from .store import Store, StoreNotice
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
 #: and share the loaded numba code; see the README ("Running at scale") for the figures.
