@@ -395,3 +395,27 @@ def test_a_chunk_file_is_read_only_up_to_its_recorded_size(stored, tmp_path):
     _, err = no_hang(lambda: chunkfile.read_verified(chunk, "0" * 64, {}, None, size), chunk)
     assert isinstance(err, StoreError) and "FIFO" in str(err)
     check_refusal(err, chunk)
+
+
+def test_a_chunk_stamp_nested_100000_deep_is_no_stamp(stored, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = _copy(stored, tmp_path)
+    chunk = sorted((root / "chunks").iterdir())[0]
+    deep = b"[" * 100_000 + b"]" * 100_000
+    pq.write_table(pa.table({"x": [1]}).replace_schema_metadata({chunkfile.META_KEY: deep}),
+                   chunk)
+    with pytest.raises(StoreError, match="it has no ginsim chunk stamp") as err:
+        Store.open_reader(root)
+    check_refusal(err.value, chunk)
+
+
+def test_a_report_directory_whose_report_is_a_fifo_is_refused_unread(tmp_path):
+    from ginsim.reports._files import check_report_dir
+
+    out = tmp_path / "report"
+    out.mkdir()
+    os.mkfifo(out / "report.html")
+    _, err = no_hang(lambda: check_report_dir(out), out / "report.html")
+    check_refusal(err, out)

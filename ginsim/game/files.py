@@ -74,6 +74,22 @@ def read_bounded(path: str | os.PathLike, max_bytes: int, what: str) -> bytes:
     return data
 
 
+def read_head(path: str | os.PathLike, max_bytes: int) -> bytes | None:
+    """The first ``max_bytes`` of ``path`` if it is a regular file, else None (a FIFO is
+    not waited on, a device not read): for sniffing what a file is."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, max_bytes) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 # A JSON string (possessive: linear time, even unterminated).
 _JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
 

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..game.files import FileDataError, read_bounded
+from ..game.files import FileDataError, parse_json, read_bounded
 from ..simulator.records import RECORD_DTYPE
 from .aggregate import KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
 from .lock import StoreError
@@ -116,10 +116,16 @@ def read_stamp(path: Path) -> dict[str, Any] | None:
     return _stamp_of((meta.metadata or {}).get(META_KEY))
 
 
+#: A stamp nests 3 deep (the record columns, the tables' keys); deeper is not a stamp.
+MAX_STAMP_DEPTH = 8
+
+
 def _stamp_of(raw: bytes | None) -> dict[str, Any] | None:
+    """The stamp in a footer's raw bytes, or None if they are not one (checked for
+    nesting before parsing, like every file from a stranger)."""
     try:
-        found = json.loads(raw) if raw is not None else None
-    except ValueError:
+        found = parse_json(raw, "stamp", MAX_STAMP_DEPTH) if raw is not None else None
+    except FileDataError:
         return None
     return found if isinstance(found, dict) else None
 
