@@ -4,7 +4,8 @@ on the planned number of hands. Run: python scripts/bench_memory.py [--seconds 6
 [--hands 10**8 10**10] [--n-jobs 1]
 
 Each figure comes from a fresh child process (so the peak is that run's alone), which
-also samples its RSS every second to show that it stays flat. Prints figures only.
+also samples its RSS every second to show that it stays flat ("hands done" counts the
+chunks finished by the stop). Prints figures only.
 """
 
 from __future__ import annotations
@@ -94,16 +95,16 @@ def main() -> None:
     parser.add_argument("--n-jobs", type=int, default=1)
     args = parser.parse_args()
     print(f"summary mode, {A} vs {B}, {args.n_jobs} job(s), stopped after {args.seconds:g} s")
-    print(f"{'planned hands':>15} {'wall s':>7} {'RSS after warm-up':>18} {'peak RSS':>9} "
-          f"{'RSS samples (MB, every s)':>26}")
+    print(f"{'planned hands':>15} {'wall s':>7} {'hands done':>11} {'RSS after warm-up':>18} "
+          f"{'peak RSS':>9} {'RSS samples (MB, every s)':>26}")
     for text in args.hands:
         hands = int(eval(text, {"__builtins__": {}}))  # noqa: S307 (digits and **)
         r = measure(hands, args.seconds, args.n_jobs)
         samples = r["samples_mb"]
         spread = (f"{min(samples):.0f}..{max(samples):.0f} ({len(samples)})" if samples
                   else "-")
-        print(f"{hands:>15.0e} {r['wall_s']:>7.1f} {r['base_mb']:>15.0f} MB "
-              f"{r['peak_mb']:>6.0f} MB {spread:>26}")
+        print(f"{hands:>15.0e} {r['wall_s']:>7.1f} {r['chunk_hands_done']:>11.2e} "
+              f"{r['base_mb']:>15.0f} MB {r['peak_mb']:>6.0f} MB {spread:>26}")
 
 
 if __name__ == "__main__":
