@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ginsim.runner import chunkfile
+from ginsim.runner.aggregate import add_sparse, layout
 from ginsim.runner.jobs import Job
 from ginsim.runner.lock import StoreError, StoreLockedError
 from ginsim.runner.runner import run
@@ -419,3 +420,74 @@ def test_a_report_directory_whose_report_is_a_fifo_is_refused_unread(tmp_path):
     os.mkfifo(out / "report.html")
     _, err = no_hang(lambda: check_report_dir(out), out / "report.html")
     check_refusal(err, out)
+
+
+@pytest.mark.filterwarnings("ignore::ginsim.runner.store.StoreNotice")  # replays are expected
+@fuzz(30)
+@given(st.data())
+def test_a_resume_from_a_mutated_manifest_finishes_the_run_or_changes_nothing(
+        stored, tmp_path_factory, data):
+    """The writer's side: resuming over a mutated manifest either gives the tables of the
+    whole run or is refused in one line, with every file (the manifest too) as it was."""
+    root = tmp_path_factory.mktemp("w") / "s"
+    shutil.copytree(stored[0], root)
+    original = stored[1]
+    how = data.draw(st.sampled_from(["json", "text", "forget_chunks"]))
+    if how == "json":
+        text = json.dumps(mutate_json(data, json.loads(original)), indent=1).encode()
+    elif how == "text":
+        text = mutate_text(data, original)
+    else:  # chunks whose entries are gone are played again (a kill before the save)
+        doc = json.loads(original)
+        doc["chunks"] = data.draw(st.lists(st.sampled_from(doc["chunks"]), unique_by=lambda c:
+                                           c["index"], max_size=len(doc["chunks"])))
+        text = json.dumps(doc, indent=1).encode()
+    (root / MANIFEST).write_bytes(text)
+    before = snapshot(root)
+    result, err = no_hang(lambda: run([JOB], records="summary", n_jobs=1, out=root))
+    assert not (root / ".lock").exists()
+    if err is not None:
+        assert isinstance(err, StoreError), repr(err)
+        check_refusal(err, root)
+        assert snapshot(root) == before
+        event("refused")
+        return
+    event(f"resumed {result.chunks_resumed} chunks")
+    whole = layout(JOB.rules).empty()
+    for tables in stored[2].values():
+        add_sparse(whole, tables)
+    np.testing.assert_array_equal(result.tables[0], whole)
+
+
+def _owners() -> st.SearchStrategy:
+    """Lock contents: a valid owner (a dead or a live pid, this host), one with a field
+    spoiled, any JSON value."""
+    valid = st.fixed_dictionaries({"host": st.just(socket.gethostname()),
+                                   "pid": st.one_of(st.integers(1, 2**22),
+                                                    st.just(os.getpid()), st.just(1)),
+                                   "since": st.floats(0, 2e9)})
+    spoiled = valid.flatmap(lambda d: st.sampled_from(sorted(d)).flatmap(
+        lambda k: st.one_of(json_junk, st.integers(-5, 2**70)).map(lambda v: {**d, k: v})))
+    return st.one_of(valid, spoiled, json_junk)
+
+
+@fuzz(60)
+@given(owner=_owners(), raw=st.one_of(st.none(), st.none(), st.none(), st.binary(max_size=64)))
+def test_a_lock_file_of_any_content_is_taken_over_or_refused(tmp_path_factory, owner, raw):
+    """A lock that names a dead process on this host is taken over; a live one, another
+    host's or anything that is not a lock file is refused in one line; never a hang."""
+    from ginsim.runner.lock import StoreLock
+
+    path = tmp_path_factory.mktemp("l") / ".lock"
+    path.write_bytes(raw if raw is not None else json.dumps(owner).encode())
+    lock = StoreLock(path)
+    _, err = no_hang(lock.acquire)
+    if err is None:
+        event("taken over")
+        assert lock.held and json.loads(path.read_text())["pid"] == os.getpid()
+        lock.release()
+        assert not path.exists()
+    else:
+        assert isinstance(err, StoreLockedError), repr(err)
+        check_refusal(err, path)
+        event("refused")
