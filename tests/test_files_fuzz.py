@@ -491,3 +491,17 @@ def test_a_lock_file_of_any_content_is_taken_over_or_refused(tmp_path_factory, o
         assert isinstance(err, StoreLockedError), repr(err)
         check_refusal(err, path)
         event("refused")
+
+
+def test_the_chart_files_a_spec_reads_are_found_nested_or_not(tmp_path):
+    """What a run records under ``inputs``: the user's chart files, also inside an mc
+    player's rollout or model spec; not built-in, shipped or bit charts."""
+    from ginsim.strategies.charts import spec_chart_files
+
+    a, b = tmp_path / "a.json", tmp_path / "b.csv"
+    assert spec_chart_files(f"memory2:chart={a}") == [str(a)]
+    assert spec_chart_files(f"mc:rollout=memory2:chart={a};outs=1,model=simple:chart={b}"
+                            ) == [str(a), str(b)]
+    assert spec_chart_files("memory2:chart=equilibrium,knock=5") == []
+    assert spec_chart_files("memory2:chart=always") == []
+    assert spec_chart_files("chart:chart=1921/1/1/1") == []
