@@ -641,8 +641,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" {exc.filename}" if exc.filename else ""
         print(f"error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a run writing a store says how to resume it
+        print(str(exc) or "interrupted", file=sys.stderr)
         return 130
 
 

@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from ..game.files import read_head
+
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` so readers see the old file or the new one, never a part."""
@@ -38,11 +40,8 @@ GENERATOR_MARK = '<meta name="generator" content="ginsim">'
 def is_report_dir(path: Path) -> bool:
     """Whether ``path`` holds an earlier ginsim report and nothing else: a report.html
     written by ginsim plus report files (report.md, PNG, SVG, CSV)."""
-    html = path / "report.html"
-    try:
-        if GENERATOR_MARK not in html.read_text(encoding="utf-8", errors="replace")[:4000]:
-            return False
-    except OSError:
+    head = read_head(path / "report.html", 4000)  # a FIFO or device is no report
+    if head is None or GENERATOR_MARK not in head.decode("utf-8", errors="replace"):
         return False
     return all(entry.is_file() and REPORT_FILE.fullmatch(entry.name)
                for entry in path.iterdir())

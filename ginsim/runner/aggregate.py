@@ -26,6 +26,7 @@ only).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -64,6 +65,10 @@ MOMENT_COLUMNS: tuple[str, ...] = (
     + tuple(f"sumsq_{v}" for v in VALUE_FIELDS) + ("sum_points_a_x_b",)
 )
 KEY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in TABLES for k in t.keys))
+#: Most hands whose records are held (or copied into key columns) at once in summary
+#: mode: a chunk of any size is played and counted this many hands at a time, so a
+#: worker's memory is flat however many hands a run (or one chunk) has.
+SLICE_HANDS = 262_144
 
 
 def field_bounds(rules: Rules) -> dict[str, tuple[int, int]]:
@@ -125,8 +130,14 @@ class Layout:
 
     def accumulate(self, records: np.ndarray, acc: np.ndarray, duplicate: bool = False
                    ) -> None:
-        """Add per-hand records into the flat accumulator ``acc``; with ``duplicate``
-        (whole deals, hands ``2k`` and ``2k + 1``) their deals into the ``deals`` table."""
+        """Add per-hand records into the flat accumulator ``acc``, at most
+        :data:`SLICE_HANDS` at a time (the key and value columns are copied to int64);
+        with ``duplicate`` (whole deals, hands ``2k`` and ``2k + 1``; slices are even, so
+        they keep deals whole) their deals into the ``deals`` table too."""
+        for lo in range(0, len(records), SLICE_HANDS):
+            self._accumulate(records[lo:lo + SLICE_HANDS], acc, duplicate)
+
+    def _accumulate(self, records: np.ndarray, acc: np.ndarray, duplicate: bool) -> None:
         keys = np.empty((len(KEY_FIELDS), len(records)), dtype=np.int64)
         for i, name in enumerate(KEY_FIELDS):
             keys[i] = records[name]
@@ -159,7 +170,13 @@ class Layout:
 
     def sparse(self, records: np.ndarray, duplicate: bool = False) -> SparseTables:
         """The sparse tables of one chunk of records (``duplicate``: whole deals, added
-        to the ``deals`` table too).
+        to the ``deals`` table too)."""
+        return self.sparse_of((records,), duplicate)
+
+    def sparse_of(self, batches: Iterable[np.ndarray], duplicate: bool = False
+                  ) -> SparseTables:
+        """The sparse tables of record batches (one chunk played a slice at a time;
+        ``duplicate``: each batch holds whole deals).
 
         Each thread adds into its own accumulator, kept between calls and cleared cell by
         cell afterwards: a fresh one per chunk cost more than the chunk's tables.
@@ -167,7 +184,12 @@ class Layout:
         acc = getattr(self._scratch, "acc", None)
         if acc is None:
             acc = self._scratch.acc = self.empty()
-        self.accumulate(records, acc, duplicate)
+        try:
+            for records in batches:
+                self.accumulate(records, acc, duplicate)
+        except BaseException:  # an interrupted chunk leaves no counts behind
+            acc[:] = 0
+            raise
         tables = to_sparse(acc)
         acc[tables.index] = 0
         return tables

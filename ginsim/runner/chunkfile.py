@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..game.files import FileDataError, parse_json, read_bounded
 from ..simulator.records import RECORD_DTYPE
 from .aggregate import KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
 from .lock import StoreError
@@ -115,10 +116,16 @@ def read_stamp(path: Path) -> dict[str, Any] | None:
     return _stamp_of((meta.metadata or {}).get(META_KEY))
 
 
+#: A stamp nests 3 deep (the record columns, the tables' keys); deeper is not a stamp.
+MAX_STAMP_DEPTH = 8
+
+
 def _stamp_of(raw: bytes | None) -> dict[str, Any] | None:
+    """The stamp in a footer's raw bytes, or None if they are not one (checked for
+    nesting before parsing, like every file from a stranger)."""
     try:
-        found = json.loads(raw) if raw is not None else None
-    except ValueError:
+        found = parse_json(raw, "stamp", MAX_STAMP_DEPTH) if raw is not None else None
+    except FileDataError:
         return None
     return found if isinstance(found, dict) else None
 
@@ -171,14 +178,20 @@ def check_stamp(path: Path, found: dict[str, Any] | None, expected: dict[str, An
                      f"move the chunk out of the store, then run again (nothing was changed)")
 
 
-def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | None
-                  ) -> pa.Table:
+#: The most bytes a chunk file whose size the manifest does not record is read up to.
+MAX_CHUNK_BYTES = 2**34
+
+
+def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | None,
+                  size: int | None = None) -> pa.Table:
     """The table in ``path`` after checking its SHA-256 against the manifest's record,
-    its page checksums, its stamp and (records) its row count; StoreError names the file."""
+    its page checksums, its stamp and (records) its row count; StoreError names the file.
+    A file that is not regular, or larger than the recorded ``size``, is not read."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StoreError(f"could not read {path}: {_short(exc)}") from None
+        data = read_bounded(path, MAX_CHUNK_BYTES if size is None else size, "chunk file")
+    except FileDataError as exc:
+        raise StoreError(f"{_short(exc)}; delete it and run the same command again to "
+                         f"recompute that chunk (nothing was changed)") from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != sha256:
         raise StoreError(f"{path} is damaged: its SHA-256 is {digest[:16]}..., the manifest "

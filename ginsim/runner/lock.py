@@ -14,6 +14,9 @@ import socket
 import time
 from pathlib import Path
 
+from ..game.files import FileDataError, parse_json, read_bounded
+from ..game.rules import brief
+
 
 class StoreError(ValueError):
     """A result store that cannot be used as asked; the message says why and what to do."""
@@ -31,6 +34,29 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # exists, owned by someone else
         return True
     return True
+
+
+#: A lock file holds a small JSON object; anything larger or of another kind is not one.
+MAX_LOCK_BYTES = 4096
+#: Process ids are positive and below Linux's largest ``pid_max`` (2**22).
+MAX_PID = 2**22
+LOCK_KEYS = frozenset(("host", "pid", "since"))
+
+
+def read_owner(path: Path) -> dict:
+    """The writer a lock file names (``host``, ``pid``, ``since``); FileDataError if the
+    file is not a regular file of this form (a FIFO is refused, not waited on)."""
+    owner = parse_json(read_bounded(path, MAX_LOCK_BYTES, "lock file"), str(path), 2)
+    if not isinstance(owner, dict) or set(owner) != LOCK_KEYS:
+        raise FileDataError(f"expected an object with {', '.join(sorted(LOCK_KEYS))}")
+    host, pid, since = owner["host"], owner["pid"], owner["since"]
+    if not isinstance(host, str) or not 0 < len(host) <= 255:
+        raise FileDataError(f"host must be a host name, got {brief(host, 40)}")
+    if type(pid) is not int or not 0 < pid <= MAX_PID:
+        raise FileDataError(f"pid must be a process id 1..{MAX_PID}, got {brief(pid, 40)}")
+    if isinstance(since, bool) or not isinstance(since, (int, float)):
+        raise FileDataError(f"since must be a time stamp, got {brief(since, 40)}")
+    return owner
 
 
 class StoreLock:
@@ -70,14 +96,14 @@ class StoreLock:
 
     def _clear_if_stale(self) -> None:
         try:
-            owner = json.loads(self.path.read_text())
-            host, pid = str(owner["host"]), int(owner["pid"])
-        except FileNotFoundError:
-            return  # released meanwhile: try again
-        except (OSError, ValueError, KeyError, TypeError):
+            owner = read_owner(self.path)
+        except FileDataError as exc:
+            if not self.path.exists() and not self.path.is_symlink():
+                return  # released meanwhile: try again
             raise StoreLockedError(
-                f"{self.path} is not a ginsim lock file; if no ginsim run is writing this "
-                f"store, delete it and run again") from None
+                f"{self.path} is not a ginsim lock file ({exc}); if no ginsim run is writing "
+                f"this store, delete it and run again") from None
+        host, pid = owner["host"], owner["pid"]
         if host != socket.gethostname():
             raise StoreLockedError(
                 f"{self.path.parent} is being written by process {pid} on host {host}; wait "
@@ -98,11 +124,11 @@ class StoreLock:
                                    f"but it cannot be removed ({exc.strerror or exc}); the "
                                    f"store directory is not writable") from None
         try:
-            if json.loads(aside.read_text()) != owner:  # moved a fresh lock: put it back
+            if read_owner(aside) != owner:  # moved a fresh lock: put it back
                 os.link(aside, self.path)
         except (OSError, ValueError):
             pass
-        aside.unlink()
+        aside.unlink(missing_ok=True)
 
     def release(self) -> None:
         """Drop the lock (only if this object holds it)."""

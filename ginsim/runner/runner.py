@@ -4,7 +4,8 @@ finish, optionally written to a result store and resumed from it.
 Every hand's randomness comes from ``(seed, hand)``, so the records and tables do not
 depend on ``n_jobs``, the chunk size or the backend. Chunks finish in any order; records
 are put back in hand order and tables merge by addition. Memory stays flat in summary
-mode: joblib dispatches only a few chunks ahead of the merge.
+mode: a chunk of any size is played :data:`~ginsim.runner.aggregate.SLICE_HANDS` hands at
+a time, and joblib dispatches only a few chunks ahead of the merge.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from ..game.rules import brief
 from ..simulator.engine import play_records
 from ..simulator.limits import check_records_in_memory
 from ..simulator.records import RECORD_DTYPE
-from .aggregate import SparseTables, add_sparse, layout
+from .aggregate import SLICE_HANDS, SparseTables, add_sparse, layout
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
-from .store import RECORD_MODES, Store, StoreNotice
+from .manifest import RECORD_MODES
+from .store import Store, StoreNotice
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
 #: and share the loaded numba code; see the README ("Running at scale") for the figures.
@@ -36,6 +38,11 @@ BACKENDS = ("local", "threads", "processes", "dask")
 #: worker, like a real cluster (so pickling and worker start-up are part of the figures).
 LOCAL_CLUSTER_OPTIONS = {"processes": True, "threads_per_worker": 1}
 PROGRESS_DELAY_S = 0.5  # the bar (on a TTY) appears only once a run has taken this long
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a run that writes a store; the message says how much is
+    stored and how to resume (the store is closed and its lock released)."""
 
 
 @dataclass
@@ -77,11 +84,26 @@ def play_chunk(job: Job, chunk: Chunk, keep_records: bool,
                into: np.ndarray | None = None) -> ChunkResult:
     """Play one chunk (in a worker) and summarise it; records only when asked for.
     ``into``: where to write the records (the run's own array, when in-process)."""
+    if not keep_records and into is None:  # summary: a slice of records at a time
+        return ChunkResult(chunk, None, layout(job.rules).sparse_of(_slices(job, chunk),
+                                                                   job.duplicate))
     records, _ = play_records(job.a, job.b, start=chunk.start, stop=chunk.stop,
                               seed=job.seed, rules=job.rules, duplicate=job.duplicate,
                               out=into)
     tables = layout(job.rules).sparse(records, job.duplicate)
     return ChunkResult(chunk, records if keep_records else None, tables)
+
+
+def _slices(job: Job, chunk: Chunk) -> Iterator[np.ndarray]:
+    """The chunk's records, :data:`SLICE_HANDS` hands at a time, in one reused buffer
+    (every field of every row is written by the kernel)."""
+    buffer = np.empty(min(chunk.hands, SLICE_HANDS), dtype=RECORD_DTYPE)
+    for lo in range(chunk.start, chunk.stop, SLICE_HANDS):
+        hi = min(lo + SLICE_HANDS, chunk.stop)
+        records, _ = play_records(job.a, job.b, start=lo, stop=hi, seed=job.seed,
+                                  rules=job.rules, duplicate=job.duplicate,
+                                  out=buffer[:hi - lo])
+        yield records
 
 
 def resolve_workers(n_jobs: int | None) -> int:
@@ -131,18 +153,25 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
         if out is not None:
             store = stack.enter_context(
                 Store.open_writer(out, jobs, records, chunk_hands, default_size))
-        todo, count, done = _plan(store, jobs, chunk_hands or default_size)
-        result = _new_result(jobs, records, keep, workers, backend, out)
-        if store is not None:
-            _resume(result, store, done, keep)
-        bar = stack.enter_context(_progress_bar(total, result.hands_resumed, progress))
-        t0 = time.perf_counter()
-        tasks = _tasks(result, todo, keep)
-        for res in _execute(tasks, count, workers, backend, scheduler):
-            _take(result, res, store, keep)
-            bar.update(res.chunk.hands)
-            if on_chunk is not None:
-                on_chunk(res)
+        try:
+            todo, count, done = _plan(store, jobs, chunk_hands or default_size)
+            result = _new_result(jobs, records, keep, workers, backend, out)
+            if store is not None:
+                _resume(result, store, done, keep)
+            bar = stack.enter_context(_progress_bar(total, result.hands_resumed, progress))
+            t0 = time.perf_counter()
+            tasks = _tasks(result, todo, keep)
+            for res in _execute(tasks, count, workers, backend, scheduler):
+                _take(result, res, store, keep)
+                bar.update(res.chunk.hands)
+                if on_chunk is not None:
+                    on_chunk(res)
+        except KeyboardInterrupt as exc:
+            if store is None or isinstance(exc, RunInterrupted):
+                raise
+            raise RunInterrupted(
+                f"interrupted: {len(store.done):,} of {len(store.chunks):,} chunks are stored "
+                f"in {store.root}; run the same command again to resume") from None
         result.wall_s = time.perf_counter() - t0
         if store is not None:
             _finish(result, store)
@@ -245,6 +274,15 @@ def _execute(tasks: Iterator, count: int, workers: int, backend: str,
     """Results of ``tasks`` in completion order, on the chosen backend."""
     if count == 0:
         return
+    with warnings.catch_warnings():
+        # joblib warns, besides our own one-line error, that it cancelled the tasks in
+        # flight when a run stops (a full disk, Ctrl-C): the user needs only the error.
+        warnings.filterwarnings("ignore", category=UserWarning, module=r"joblib(\.|$)")
+        yield from _results(tasks, count, workers, backend, scheduler)
+
+
+def _results(tasks: Iterator, count: int, workers: int, backend: str,
+             scheduler: str | None) -> Iterator[ChunkResult]:
     if _in_process(workers, backend):
         for fn, args, kwargs in tasks:  # in-process: no pool to start
             yield fn(*args, **kwargs)

@@ -16,16 +16,16 @@ stamp must match the manifest field by field, so editing one without the other i
 caught. A chunk file that a killed run renamed into place but did not yet record has
 no known checksum: a resume says so and plays it again; ``load`` leaves it out. Anything
 unexpected is reported with its path and left alone; failed writes (a full disk, a
-read-only directory) are one-line errors that leave what was stored intact.
+read-only directory) are one-line errors that leave what was stored intact. The manifest
+is read as data from a stranger (bounded, regular files only, checked against a schema:
+see :mod:`ginsim.runner.manifest`), and so are the lock and the chunk files.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,27 +34,33 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
-from ..game.rules import brief
 from ..simulator.records import RECORD_DTYPE
 from . import chunkfile
-from .aggregate import MOMENT_COLUMNS, TABLES, SparseTables, layout
+from .aggregate import SparseTables, layout
 from .jobs import Chunk, ChunkPlan, Job, plan_chunks
 from .lock import StoreError, StoreLock
+from .manifest import (
+    CHUNK_ENTRY_KEYS,
+    DEFINITION_KEYS,
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    MAX_STORE_CHUNKS,
+    SHA256,
+    definition,
+    definition_of,
+    explain_mismatch,
+    layout_definition,
+    read_manifest,
+    run_id,
+)
 
-FORMAT = "ginsim-store"
-FORMAT_VERSION = 2
-MANIFEST = "manifest.json"
 LOCK = ".lock"
 CHUNKS = "chunks"
-RECORD_MODES = ("full", "summary")
 #: The manifest is rewritten after a chunk is committed unless the last rewrite was less
 #: than this many times its own cost ago (so rewriting takes at most ~10% of the time,
 #: and a kill loses the checksums of little more than the chunks in that window).
 SAVE_COST_RATIO = 10
-#: Manifest keys that define a run (hashed into its run id).
-DEFINITION_KEYS = ("ginsim_version", "records", "chunk_hands", "jobs", "record_columns",
-                   "tables", "moment_columns")
-SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class StoreNotice(UserWarning):
@@ -62,48 +68,8 @@ class StoreNotice(UserWarning):
     ``RunResult.notes``)."""
 
 
-def layout_definition() -> dict[str, Any]:
-    """This ginsim's record columns and table layout, as the manifest writes them."""
-    return {"record_columns": [[n, RECORD_DTYPE[n].str] for n in RECORD_DTYPE.names],
-            "tables": {t.name: list(t.keys) for t in TABLES},
-            "moment_columns": list(MOMENT_COLUMNS)}
-
-
-def definition(jobs: list[Job], records: str, chunk_hands: int) -> dict[str, Any]:
-    """Everything that fixes a run's results (the part of the manifest a resume must match)."""
-    return {"ginsim_version": __version__, "records": records,
-            "chunk_hands": int(chunk_hands), "jobs": [job.to_dict() for job in jobs],
-            **layout_definition()}
-
-
-def run_id(defn: dict[str, Any]) -> str:
-    """A short fingerprint of a run definition."""
-    return hashlib.sha256(json.dumps(defn, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def _explain_mismatch(old: dict[str, Any], new: dict[str, Any]) -> str:
-    if old.get("ginsim_version") != new["ginsim_version"]:
-        return (f"it was written by ginsim {old.get('ginsim_version')}, this is "
-                f"{new['ginsim_version']}")
-    if old.get("records") != new["records"]:
-        return f"it holds --records {old.get('records')}, not {new['records']}"
-    if old.get("chunk_hands") != new["chunk_hands"]:
-        return (f"it was cut into chunks of {old.get('chunk_hands')} hands, not "
-                f"{new['chunk_hands']} (omit --chunk-hands to resume it)")
-    old_jobs, new_jobs = old.get("jobs", []), new["jobs"]
-    if len(old_jobs) != len(new_jobs):
-        return f"it holds {len(old_jobs)} job(s), not {len(new_jobs)}"
-    for j, (o, n) in enumerate(zip(old_jobs, new_jobs, strict=True)):
-        for key in ("a", "b", "seed", "start", "stop", "duplicate", "rules"):
-            if o.get(key) != n[key]:
-                label = {"a": "strategy a", "b": "strategy b", "start": "first hand",
-                         "stop": "hand range end"}.get(key, key)
-                return f"job {j} has {label} {brief(o.get(key))}, not {brief(n[key])}"
-    return "its record columns or table layout differ (another ginsim version?)"
 
 
 def _check_place(root: Path) -> None:
@@ -182,6 +148,10 @@ class Store:
         manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
                     "run_id": run_id(defn), **defn, "created": _now(), "chunks": []}
         store = cls(root, manifest, lock)
+        if len(store.chunks) > MAX_STORE_CHUNKS:
+            raise StoreError(f"this run would be stored as {len(store.chunks):,} chunks, at "
+                             f"most {MAX_STORE_CHUNKS:,} fit one store (its manifest stays "
+                             f"readable); give larger --chunk-hands or split the run")
         store._scan(clean_temp=True)
         return store
 
@@ -196,7 +166,7 @@ class Store:
         defn = definition(jobs, records,
                           chunk_hands if chunk_hands is not None else store.chunk_hands)
         if old["run_id"] != run_id(defn):
-            raise StoreError(f"{root} holds a different run: {_explain_mismatch(old, defn)}; "
+            raise StoreError(f"{root} holds a different run: {explain_mismatch(old, defn)}; "
                              f"use another --out directory, or repeat the original command "
                              f"to resume")
         if store.unrecorded:
@@ -271,7 +241,7 @@ class Store:
         """StoreError unless the manifest's run id matches its contents and its layout is
         this ginsim's (an edited manifest with no chunk to contradict it)."""
         path = self.root / MANIFEST
-        if self.manifest["run_id"] != run_id({k: self.manifest[k] for k in DEFINITION_KEYS}):
+        if self.manifest["run_id"] != run_id(definition_of(self.manifest)):
             raise StoreError(f"{path} was changed after it was written: its run id "
                              f"{self.manifest['run_id']} does not match the run it describes; "
                              f"restore it, or use another --out directory (nothing was "
@@ -306,7 +276,7 @@ class Store:
         entry = self.recorded[chunk]
         rows = chunk.hands if self.records == "full" else None
         return chunkfile.read_verified(self.path(chunk), entry["sha256"], self.identity(chunk),
-                                       rows)
+                                       rows, entry.get("bytes"))
 
     def read_records(self, chunk: Chunk) -> np.ndarray:
         """Per-hand records of a finished chunk (full mode), checksum verified."""
@@ -384,12 +354,15 @@ def _recorded(root: Path, manifest: dict[str, Any], plan: ChunkPlan
     """The manifest's chunk entries by chunk; StoreError if one does not fit the plan."""
     out: dict[Chunk, dict[str, Any]] = {}
     for i, entry in enumerate(manifest["chunks"]):
+        chunk = None
         try:
             ints = all(type(entry[k]) is int for k in ("job", "index", "start", "stop"))
             chunk = plan.chunk(entry["job"], entry["index"]) if ints else None
             ok = chunk is not None and (entry["start"], entry["stop"], entry["file"]) == (
                 chunk.start, chunk.stop, f"{CHUNKS}/{chunk.name}.parquet") and isinstance(
                 entry["sha256"], str) and SHA256.fullmatch(entry["sha256"]) is not None
+            ok = ok and set(entry) <= CHUNK_ENTRY_KEYS and entry.get("status", "done") == (
+                "done") and (type(entry.get("bytes", 0)) is int and entry.get("bytes", 0) >= 0)
         except (KeyError, TypeError, ValueError, IndexError):
             ok = False
         if not ok or chunk in out:
@@ -398,39 +371,3 @@ def _recorded(root: Path, manifest: dict[str, Any], plan: ChunkPlan
                              f"directory (nothing was changed)")
         out[chunk] = entry
     return out
-
-
-def read_manifest(root: Path) -> dict[str, Any]:
-    """The parsed manifest; StoreError naming the file if it is not a ginsim manifest."""
-    path = Path(root) / MANIFEST
-    try:
-        manifest = json.loads(path.read_bytes())
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"{path} is not a readable ginsim manifest ({_one_line(exc)}); "
-                         f"restore it or use another --out directory (nothing was changed)"
-                         ) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise StoreError(f"{path} is not a ginsim manifest (no \"format\": \"{FORMAT}\"); "
-                         f"use another --out directory (nothing was changed)")
-    if manifest.get("format_version") != FORMAT_VERSION:
-        raise StoreError(f"{path} has store format {brief(manifest.get('format_version'))}, "
-                         f"this ginsim reads {FORMAT_VERSION}; use the ginsim that wrote it")
-    try:
-        for key in ("run_id", *DEFINITION_KEYS, "chunks"):
-            manifest[key]  # noqa: B018
-        if manifest["records"] not in RECORD_MODES:
-            raise ValueError(f"records must be full or summary, got {brief(manifest['records'])}")
-        if not isinstance(manifest["jobs"], list) or not manifest["jobs"]:
-            raise ValueError("jobs must be a non-empty list")
-        if not isinstance(manifest["chunks"], list):
-            raise ValueError("chunks must be a list")
-        plan_chunks([Job.from_dict(d) for d in manifest["jobs"]], manifest["chunk_hands"])
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise StoreError(f"{path} is damaged ({type(exc).__name__}: {_one_line(exc)}); restore "
-                         f"it or use another --out directory (nothing was changed)") from None
-    return manifest
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:160] if text else type(exc).__name__

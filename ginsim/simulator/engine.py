@@ -8,8 +8,18 @@ from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
 from .hand_nb import SCRATCH_SIZE, hand_params, play_decks_nb, simulate_nb
-from .limits import check_hands, check_seed
+from .limits import (
+    MAX_RECORDS_IN_MEMORY,
+    check_hands,
+    check_int,
+    check_records_in_memory,
+    check_seed,
+)
 from .records import RECORD_DTYPE, TRACE_WIDTH
+
+#: Most per-turn trace rows one call keeps (96 bytes each: about 2 GB); checked before the
+#: trace is allocated, like the record count.
+MAX_TRACE_ROWS = MAX_RECORDS_IN_MEMORY
 
 
 def seat_params(a: str | Strategy, b: str | Strategy, rules: Rules | None = None
@@ -21,6 +31,15 @@ def seat_params(a: str | Strategy, b: str | Strategy, rules: Rules | None = None
         raise ValueError("mc plays knocking-gin turns only; under Mahjong gin rules use plain "
                          "strategies such as simple or memory2")
     return hand_params(np.stack([s.vector for s in seats]))
+
+
+def _check_trace_rows(trace_rows: object) -> int:
+    """Trace rows to keep: a whole number 0 .. :data:`MAX_TRACE_ROWS` (a negative count
+    keeps none, as before)."""
+    if isinstance(trace_rows, (int, np.integer)) and not isinstance(trace_rows, bool) and (
+            trace_rows < 0):
+        return 0
+    return check_int(trace_rows, "trace_rows", 0, MAX_TRACE_ROWS)
 
 
 def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
@@ -41,11 +60,14 @@ def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
         raise ValueError(f"stop ({stop}) must not be below start ({start})")
     rules = Rules.coerce(rules)
     params = seat_params(a, b, rules)
+    trace_rows = _check_trace_rows(trace_rows)
     if out is None:
+        check_records_in_memory(stop - start, "play fewer hands per call, or run them in "
+                                "chunks with ginsim.simulate(records='summary')")
         out = np.zeros(stop - start, dtype=RECORD_DTYPE)
     elif out.dtype != RECORD_DTYPE or out.shape != (stop - start,):
         raise ValueError(f"out must be a record array of {stop - start} rows")
-    trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
+    trace = np.zeros((trace_rows, TRACE_WIDTH), dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
     rows = simulate_nb(np.uint64(seed), start, stop, bool(duplicate), params, rules.packed(),
@@ -75,7 +97,7 @@ def play_decks(a: str | Strategy, b: str | Strategy, decks: np.ndarray,
     if dealers.shape != (decks.shape[0],) or not np.isin(dealers, (0, 1)).all():
         raise ValueError("dealers must hold one 0 (seat a) or 1 (seat b) per deck")
     out = np.zeros(decks.shape[0], dtype=RECORD_DTYPE)
-    trace = np.zeros((max(int(trace_rows), 0), TRACE_WIDTH), dtype=np.int64)
+    trace = np.zeros((_check_trace_rows(trace_rows), TRACE_WIDTH), dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
     rows = play_decks_nb(decks, dealers, np.uint64(seed), seat_params(a, b, rules), rules.packed(),
