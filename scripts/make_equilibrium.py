@@ -10,8 +10,8 @@ command, the seed, the date, the hands, the exploitability reached and the rules
 made under. Presets whose hands are scored alike (``competitive`` differs from
 ``modern`` only in the game target) share one computation: the second file is a copy
 of the first's chart that says so. Every preset but modern warm-starts fictitious play
-from the modern chart (``--start`` names another); the stopping test, exploitability's
-95% upper bound at most 0.10 point per hand, is the same.
+from the modern chart (``--start`` names another); it stops once exploitability's 95%
+upper bound is at most ``--target`` (default 0.10) point per hand.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from ginsim.analysis.equilibrium import equilibrium, summary_text
+from ginsim.analysis.equilibrium import TARGET, equilibrium, summary_text
 from ginsim.game.rules import Rules
 from ginsim.strategies.charts import CHART_DIR, KnockChart, chart_from_dict
 from ginsim.strategies.equilibria import KNOCKING_PRESETS, equilibrium_chart_name, hand_key
@@ -60,10 +60,11 @@ def make_one(preset: str, args: argparse.Namespace, made: dict[tuple, Path]) -> 
     start = args.start or (None if preset == "modern" else "equilibrium")
     result = equilibrium(rules=rules, base=args.base, hands=args.hands,
                          iterations=args.iterations, seed=args.seed, n_jobs=args.jobs,
-                         progress=True, start=start)
+                         progress=True, start=start, target=args.target)
     result.command = (f"python scripts/make_equilibrium.py --rules {preset} --hands "
                       f"{args.hands} --iterations {args.iterations} --seed {args.seed}"
-                      + (f" --start {args.start}" if args.start else ""))
+                      + (f" --start {args.start}" if args.start else "")
+                      + (f" --target {args.target:g}" if args.target != TARGET else ""))
     info = result.info()
     info["date"] = today
     chart = KnockChart(result.average.p, name, info)
@@ -84,6 +85,8 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--start", default="")
+    parser.add_argument("--target", type=float, default=TARGET,
+                        help="stop once the exploitability's 95%% upper bound is at most this")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     made: dict[tuple, Path] = {}
