@@ -12,7 +12,7 @@ with it on showed those atomics at about a quarter of the run time.
 numba checks a cached kernel only against its own source file, yet kernels inline
 kernels and constant tables from other modules. So on import the caches of this
 package are dropped whenever a source file of the kernel layers (``game``,
-``strategies``, ``simulator``, ``runner``) differs from the set they were compiled from (a stamp
+``strategies``, ``simulator``, ``runner``, ``rami``) differs from the set they were compiled from (a stamp
 file holds the hash).
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from numba import njit
 
 PACKAGE = Path(__file__).resolve().parents[1]
-KERNEL_LAYERS = ("game", "strategies", "simulator", "runner")
+KERNEL_LAYERS = ("game", "strategies", "simulator", "runner", "rami")
 STAMP_NAME = "ginsim-kernels.stamp"
 
 
