@@ -77,3 +77,27 @@ def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
                          work.pile, work.pstate, work.cand, work.scratch, work.mark,
                          work.outcome, work.trace, out)
     return out, work.trace[:rows]
+
+
+def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, seed: int = 0,
+                      rules: RamiRules | str | None = None) -> np.ndarray:
+    """Games ``start .. stop-1`` to the target: records of :data:`RAMI_GAME_DTYPE`, one
+    row per game and player."""
+    from .games_nb import play_games_nb
+    from .records import RAMI_GAME_DTYPE
+    seats = check_strategies(strategies)
+    rules = RamiRules.coerce(rules)
+    players = len(seats)
+    check_deal_fits(rules, players)
+    seed = check_whole(seed, "seed", 0, MAX_SEED)
+    start = check_whole(start, "start", 0, MAX_DEALS)
+    stop = check_whole(stop, "stop", start, MAX_DEALS)
+    params = np.stack([s.vector() for s in seats])
+    work = DealWork(rules, players)
+    out = np.zeros((stop - start) * players, dtype=RAMI_GAME_DTYPE)
+    totals = np.zeros((players, 2), dtype=np.int64)
+    play_games_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
+                  work.base, work.deck, work.draws, work.state, work.hands, work.table,
+                  work.pile, work.pstate, work.cand, work.scratch, work.mark, work.outcome,
+                  work.trace, totals, out)
+    return out
