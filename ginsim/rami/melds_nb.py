@@ -82,7 +82,8 @@ S_CHOSEN = 0
 S_START = S_CHOSEN + MAX_DEPTH
 S_BEST = S_START + MAX_DEPTH + 1
 S_RES = S_BEST + MAX_DEPTH
-SCRATCH_SIZE = S_RES + 4 * MAX_TABLE
+S_MARK = S_RES + 4 * MAX_TABLE  # 53 flags: kinds some new meld could use
+SCRATCH_SIZE = S_MARK + 53
 OUT_BIT = 1 << 40
 LAID_SHIFT = 16
 LEFT_LIMIT = 65535
@@ -383,6 +384,31 @@ def _hand_totals_nb(counts, tabs):
 
 
 @jit
+def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, scratch):
+    """Whether no lay-down of an unopened hand can be valid: its new melds could total
+    less than the opening minimum even with every card any of them uses, and (if a dry
+    rami is possible) more than one card is in no new meld at all."""
+    bound = 0
+    for c in range(n):
+        if cand[c, C_TYPE] <= MOVE_NEW_RUN:
+            for i in range(cand[c, C_NC]):
+                kind = cand[c, C_CARDS + i]
+                if scratch[S_MARK + kind] == 0:
+                    scratch[S_MARK + kind] = 1
+                    bound += counts[kind] * tabs[TB_MAXLAID + kind]
+    bound += counts[JOKER] * tabs[TB_MAXLAID + JOKER]
+    if bound >= open_min:
+        return False
+    if not dry_ok:
+        return True
+    loose = 0
+    for k in range(JOKER):
+        if scratch[S_MARK + k] == 0:
+            loose += counts[k]
+    return loose > 1
+
+
+@jit
 def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must_max,
                  rules, tabs, scratch):
     """The best lay-down of ``counts`` over moves ``cand[:n_cand]`` (see the module
@@ -392,6 +418,10 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
     n = min(n_cand, MAX_CANDIDATES)
     for r in range(S_RES, SCRATCH_SIZE):
         scratch[r] = 0
+    if not opened and _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, scratch):
+        if must_kind >= 0 and counts[must_kind] > must_max:
+            return -1, 0
+        return LEFT_LIMIT - _hand_totals_nb(counts, tabs)[1], 0
     discard_out = rules[R_DISCARD_OUT] != 0
     pure_needed = rules[R_OPEN_PURE_RUN] != 0
     cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
