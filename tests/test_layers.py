@@ -25,7 +25,8 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
                "records": "simulator", "runner": "runner", "api": "analysis",
                "study": "analysis", "report": "reports", "cli": "cli"}
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
-RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.specs",
+RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
+                   "ginsim.game.specs",
                    "ginsim.game.cards", "ginsim.runner.runner", "ginsim.analysis.intervals",
                    "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")
 

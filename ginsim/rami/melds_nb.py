@@ -24,7 +24,10 @@ bound (the value of the cards still in hand) that cannot drop a better plan.
 Kernels allocate nothing: the caller hands every array.
 """
 
+import numpy as np
+
 from ..game._jit import jit, jit_inline
+from ..game.bits_nb import lowest_card_nb
 from .rules import R_DISCARD_OUT, R_OPEN_PURE_RUN
 from .tables import TB_HAND, TB_MAXLAID, TB_POS, TB_SET
 
@@ -62,7 +65,8 @@ C_JPOS = 13
 C_SUITS = 14
 C_XSUIT = 15
 C_NC = 16
-C_CARDS = 17
+C_MASK = 17  # bit mask of the natural kinds the move uses
+C_CARDS = 18
 MAX_MELD_CARDS = 14
 C_WIDTH = C_CARDS + MAX_MELD_CARDS
 MOVE_NEW_SET = 0
@@ -83,7 +87,9 @@ S_START = S_CHOSEN + MAX_DEPTH
 S_BEST = S_START + MAX_DEPTH + 1
 S_RES = S_BEST + MAX_DEPTH
 S_MARK = S_RES + 4 * MAX_TABLE  # 53 flags: kinds some new meld could use
-SCRATCH_SIZE = S_MARK + 53
+S_SUFFIX = S_MARK + 53  # kinds (bit 52: a joker) that moves c.. could still lay
+SCRATCH_SIZE = S_SUFFIX + MAX_CANDIDATES + 1
+JOKER_BIT = np.int64(1) << 52
 OUT_BIT = 1 << 40
 LAID_SHIFT = 16
 LEFT_LIMIT = 65535
@@ -115,6 +121,7 @@ def _add_card(cand, n, kind):
         k = cand[n, C_NC]
         cand[n, C_CARDS + k] = kind
         cand[n, C_NC] = k + 1
+        cand[n, C_MASK] |= np.int64(1) << kind
 
 
 @jit
@@ -181,6 +188,9 @@ def _set_candidates_nb(counts, jokers, tabs, cand, n):
         for suit in range(4):
             if counts[suit * 13 + rank] > 0:
                 present |= 1 << suit
+        held = (present & 1) + (present >> 1 & 1) + (present >> 2 & 1) + (present >> 3 & 1)
+        if held < 2 or (held == 2 and jokers == 0):
+            continue
         for sub in range(1, 16):
             if sub & present != sub:
                 continue
@@ -269,6 +279,8 @@ def _set_add_candidates_nb(counts, jokers, table, m, exchanges, with_exchange, t
     for suit in range(4):
         if counts[suit * 13 + rank] > 0:
             held |= 1 << suit
+    if missing & held == 0 and (jokers == 0 or has_joker != 0 or with_exchange):
+        return n  # nothing of this rank in hand, and no joker to add
     for x in range(-1, 4):
         if (x >= 0) != with_exchange:
             continue
@@ -336,17 +348,18 @@ def candidates_nb(counts, table, n_table, exchanges, tabs, cand):
 
 
 @jit_inline
-def _fits_nb(counts, cand, c, scratch):
+def _fits_nb(counts, cand, c, scratch, held):
+    """Whether move ``c`` can be made: its cards are held (``held``: the bit mask of
+    natural kinds with a card in hand), its jokers too, its table resources free."""
     row = cand[c]
+    if row[C_MASK] & ~held != 0:
+        return False
     if row[C_JOKERS] > 0 and counts[JOKER] < row[C_JOKERS]:
         return False
     if row[C_RES1] >= 0 and scratch[S_RES + row[C_RES1]] != 0:
         return False
     if row[C_RES2] >= 0 and scratch[S_RES + row[C_RES2]] != 0:
         return False
-    for i in range(row[C_NC]):
-        if counts[row[C_CARDS + i]] == 0:
-            return False
     return True
 
 
@@ -372,6 +385,64 @@ def _move_nb(counts, cand, c, scratch, tabs, sign):
 
 
 @jit_inline
+def _suffix_masks_nb(n, cand, scratch):
+    """``scratch[S_SUFFIX + c]``: the kinds moves ``c..n-1`` use (bit 52 for jokers).
+    Returns whether any move exchanges a joker (then the bound stays the plain one)."""
+    mask = np.int64(0)
+    exchanges = False
+    scratch[S_SUFFIX + n] = 0
+    for c in range(n - 1, -1, -1):
+        mask |= cand[c, C_MASK]
+        if cand[c, C_JOKERS] > 0:
+            mask |= JOKER_BIT
+        if cand[c, C_FREED] > 0:
+            exchanges = True
+        scratch[S_SUFFIX + c] = mask
+    return exchanges
+
+
+@jit_inline
+def _reach_nb(counts, suffix, held, tabs):
+    """(most value the moves of ``suffix`` could still lay, cards they cannot lay)."""
+    reach = 0
+    loose = 0
+    m = suffix & held
+    while m != 0:
+        k = lowest_card_nb(m)
+        m &= m - 1
+        reach += counts[k] * tabs[TB_MAXLAID + k]
+    if suffix & JOKER_BIT:
+        reach += counts[JOKER] * tabs[TB_MAXLAID + JOKER]
+    else:
+        loose += counts[JOKER]
+    rest = held & ~suffix
+    while rest != 0:
+        k = lowest_card_nb(rest)
+        rest &= rest - 1
+        loose += counts[k]
+    return reach, loose
+
+
+@jit_inline
+def _held_nb(counts):
+    held = np.int64(0)
+    for k in range(JOKER):
+        if counts[k] > 0:
+            held |= np.int64(1) << k
+    return held
+
+
+@jit_inline
+def _held_after_nb(counts, cand, c, held):
+    """``held`` after move ``c`` took its cards: a kind whose last card went is cleared."""
+    for i in range(cand[c, C_NC]):
+        kind = cand[c, C_CARDS + i]
+        if counts[kind] == 0:
+            held &= ~(np.int64(1) << kind)
+    return held
+
+
+@jit_inline
 def _hand_totals_nb(counts, tabs):
     cards = 0
     value = 0
@@ -389,6 +460,8 @@ def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, scratch):
     less than the opening minimum even with every card any of them uses, and (if a dry
     rami is possible) more than one card is in no new meld at all."""
     bound = 0
+    for k in range(53):
+        scratch[S_MARK + k] = 0
     for c in range(n):
         if cand[c, C_TYPE] <= MOVE_NEW_RUN:
             for i in range(cand[c, C_NC]):
@@ -416,8 +489,12 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
     and the score packs ``OUT_BIT`` (goes out), the laid value (``>> LAID_SHIFT``) and
     ``LEFT_LIMIT`` minus the value left in hand. ``counts`` comes back unchanged."""
     n = min(n_cand, MAX_CANDIDATES)
-    for r in range(S_RES, SCRATCH_SIZE):
-        scratch[r] = 0
+    for c in range(n):  # free every table resource a move could use
+        if cand[c, C_RES1] >= 0:
+            scratch[S_RES + cand[c, C_RES1]] = 0
+        if cand[c, C_RES2] >= 0:
+            scratch[S_RES + cand[c, C_RES2]] = 0
+    exchanges = _suffix_masks_nb(n, cand, scratch)
     if not opened and _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, scratch):
         if must_kind >= 0 and counts[must_kind] > must_max:
             return -1, 0
@@ -425,6 +502,7 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
     discard_out = rules[R_DISCARD_OUT] != 0
     pure_needed = rules[R_OPEN_PURE_RUN] != 0
     cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
+    held = _held_nb(counts)
     best = LEFT_LIMIT - left_value  # laying nothing
     if must_kind >= 0 and counts[must_kind] > must_max:
         best = -1  # a card taken from the discard pile must be used
@@ -438,13 +516,22 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
     scratch[S_START] = 0
     while True:
         c = scratch[S_START + depth]
-        limit = OUT_BIT + ((laid + left_bound) << LAID_SHIFT) + LEFT_LIMIT
-        if best >= limit or depth >= MAX_DEPTH:
+        if exchanges:
+            limit = OUT_BIT + ((laid + left_bound) << LAID_SHIFT) + LEFT_LIMIT
+            reach = left_bound
+        else:
+            reach, loose = _reach_nb(counts, scratch[S_SUFFIX + c], held, tabs)
+            out_bit = OUT_BIT if loose <= 1 else 0
+            limit = out_bit + ((laid + reach) << LAID_SHIFT) + LEFT_LIMIT
+        if best >= limit or depth >= MAX_DEPTH or (
+                not opened and not dry_ok and new_value < open_min
+                and new_value + reach < open_min):
             c = n
-        while c < n and not _fits_nb(counts, cand, c, scratch):
+        while c < n and not _fits_nb(counts, cand, c, scratch, held):
             c += 1
         if c < n:
             d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, 1)
+            held = _held_after_nb(counts, cand, c, held)
             cards -= d_cards
             left_value -= d_value
             left_bound -= d_bound
@@ -478,6 +565,7 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
             depth -= 1
             c = scratch[S_CHOSEN + depth]
             d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, -1)
+            held |= cand[c, C_MASK]
             cards += d_cards
             left_value += d_value
             left_bound += d_bound
