@@ -139,3 +139,38 @@ def test_table_row_round_trip_and_errors() -> None:
     for bad in ("5H 7H 9H", "KS AS 2S", "5H JK JK 8H", "5H 5H 5D"):
         with pytest.raises(ValueError, match="no meld"):
             table_row(bad)
+
+
+def test_quick_use_test_never_misses_a_move() -> None:
+    """``could_use_nb`` (the deal loop's test before searching with a taken discard) is
+    True for every card some candidate move uses."""
+    from ginsim.rami.melds_nb import (
+        C_CARDS,
+        C_JOKERS,
+        C_NC,
+        C_WIDTH,
+        MAX_CANDIDATES,
+        candidates_nb,
+    )
+    from ginsim.rami.policy_nb import could_use_nb
+    from ginsim.rami.tables import rami_tables
+
+    tabs = rami_tables(SMALL)
+    cand = np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(150):
+        hand, table = _case(rng)
+        rows = np.zeros((MAX_TABLE, T_WIDTH), dtype=np.int64)
+        for i, (cards, _) in enumerate(table):
+            rows[i] = table_row(_text(cards))
+        counts = hand_counts(hand)
+        n = candidates_nb(counts, rows, len(table), True, tabs, cand)
+        used = {int(k) for c in range(n) for k in cand[c, C_CARDS:C_CARDS + cand[c, C_NC]]}
+        used |= {JOKER} if (cand[:n, C_JOKERS] > 0).any() else set()
+        for kind in used:
+            others = counts.copy()
+            others[kind] -= 1  # the card came from the discard pile
+            assert could_use_nb(others, kind, rows, len(table)), (_text(hand), kind)
+            checked += 1
+    assert checked > 300

@@ -11,7 +11,7 @@ a player has no card left (went out) or when a player must draw from an empty st
 from ..game._jit import jit
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
 from .melds_nb import OUT_BIT, S_BEST, apply_move_nb, best_plan_nb, candidates_nb
-from .policy_nb import choose_discard_nb, lays_now_nb, uses_kind_nb
+from .policy_nb import choose_discard_nb, could_use_nb, lays_now_nb, uses_kind_nb
 from .rules import R_HAND_SIZE, R_OPEN_MIN, R_STARTER_FOURTEEN
 from .scoring_nb import blocked_winner_nb, counts_value_nb, deal_charges_nb
 from .strategy import P_TAKE
@@ -138,7 +138,8 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
         score = -1
         n_cand = 0
         draw = not (turns == 0 and rules[R_STARTER_FOURTEEN] != 0)
-        if draw and plen > 0 and params[p, P_TAKE] != 0:
+        if draw and plen > 0 and params[p, P_TAKE] != 0 and could_use_nb(
+                hand, pile[plen - 1], table, n_table):
             top = pile[plen - 1]
             before = hand[top]
             hand[top] += 1

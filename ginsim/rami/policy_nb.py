@@ -19,6 +19,7 @@ from .melds_nb import (
     OUT_BIT,
     S_BEST,
     T_HI,
+    T_JOKER,
     T_KIND,
     T_LO,
     T_RANK,
@@ -117,6 +118,42 @@ def _partners_nb(counts, kind):
         if 0 <= r < 13 and counts[suit * 13 + r] > 0:
             n += 1
     return n
+
+
+@jit
+def could_use_nb(counts, kind, table, n_table):
+    """A quick test before the search, never False for a card that could be laid this
+    turn: a joker could; a natural needs another natural of its rank, or one of its suit
+    within two positions (ace low or high), or a table meld it (with a joker before it,
+    if one is held) extends."""
+    if kind == JOKER:
+        return True
+    suit = kind // 13
+    rank = kind % 13
+    for s in range(4):
+        if s != suit and counts[s * 13 + rank] > 0:
+            return True
+    first = rank + 1
+    last = 14 if rank == 0 else rank + 1
+    for pos in (first, last):
+        for d in (-2, -1, 1, 2):
+            q = pos + d
+            if 1 <= q <= 14 and counts[kind_at_nb(suit, q)] > 0 and kind_at_nb(suit, q) != kind:
+                return True
+    joker = counts[JOKER] > 0
+    for m in range(n_table):
+        if table[m, T_KIND] == KIND_SET:
+            if table[m, T_RANK] == rank and not (table[m, T_SUITS] >> suit & 1) and (
+                    table[m, T_SIZE] < 4 or table[m, T_JOKER] != 0):
+                return True  # added, or exchanged for the set's joker
+        elif table[m, T_KIND] == KIND_RUN and table[m, T_SUIT] == suit:
+            reach = 2 if joker and table[m, T_JOKER] == 0 else 1
+            for pos in (first, last):
+                if table[m, T_LO] - reach <= pos < table[m, T_LO] or (
+                        table[m, T_HI] < pos <= table[m, T_HI] + reach) or (
+                        pos == table[m, T_JOKER]):
+                    return True
+    return False
 
 
 @jit
