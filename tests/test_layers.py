@@ -22,12 +22,14 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
                "scoring": "game", "melds_nb": "game", "melds": "game",
                "strategy": "strategies", "policy_nb": "strategies",
                "deal_nb": "simulator", "games_nb": "simulator", "engine": "simulator",
-               "records": "simulator", "runner": "runner", "api": "analysis",
+               "records": "simulator", "runner": "runner", "store": "runner",
+               "api": "analysis",
                "study": "analysis", "report": "reports", "cli": "cli"}
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
 RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
                    "ginsim.game.specs",
-                   "ginsim.game.cards", "ginsim.runner.runner", "ginsim.analysis.intervals",
+                   "ginsim.game.cards", "ginsim.runner.runner", "ginsim.runner.chunkfile",
+                   "ginsim.runner.lock", "ginsim._version", "ginsim.analysis.intervals",
                    "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")
 
 

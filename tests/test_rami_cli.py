@@ -63,3 +63,13 @@ def test_report_study_rami_writes_answer_card_and_chart(tmp_path: Path, capsys) 
     md = (out / "report.md").read_text()
     assert md.splitlines()[2].startswith("**Answer.** When should I open?")
     assert "n = 30 deals" in md and "95% CI" in md and "| rules |" in md
+
+
+def test_simulate_out_writes_a_store_and_refuses_another_run(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "store"
+    argv = ["rami", "simulate", "--players", "2", "--deals", "50", "--out", str(out)]
+    assert main(argv) == 0 and (out / "manifest.json").is_file()
+    assert main(argv) == 0  # resumed
+    capsys.readouterr()
+    assert main([*argv[:-2], "--strategies", "naive", "--out", str(out)]) == 2
+    assert "holds another rami run" in capsys.readouterr().err

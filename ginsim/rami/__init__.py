@@ -16,7 +16,7 @@ from .rules import PRESETS, RamiRules, parse_rami_rules
 from .scoring import deal_charges
 
 _LAZY: dict[str, str] = {
-    "simulate": ".api", "play_games": ".api", "best_lay_down": ".melds",
+    "simulate": ".api", "play_games": ".api", "load": ".api", "best_lay_down": ".melds",
     "parse_rami_strategy": ".strategy", "open_study": ".study",
 }
 
@@ -36,5 +36,5 @@ def __dir__() -> list[str]:
 
 
 __all__ = ["JOKER", "PRESETS", "RamiRules", "best_lay_down", "deal_charges", "format_hand",
-           "hand_value", "open_study", "parse_hand", "parse_rami_rules",
+           "hand_value", "load", "open_study", "parse_hand", "parse_rami_rules",
            "parse_rami_strategy", "play_games", "simulate"]

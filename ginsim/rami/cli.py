@@ -45,7 +45,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     seats = seat_specs(check_players(args.players), args.strategies)
     t0 = time.perf_counter()
-    df = simulate(seats, args.deals, seed=args.seed, rules=args.rules, n_jobs=1)
+    df = simulate(seats, args.deals, seed=args.seed, rules=args.rules, n_jobs=1, out=args.out)
     wall = time.perf_counter() - t0
     if args.csv:
         df.to_csv(args.csv, index=False)
@@ -162,6 +162,9 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
     common(sim)
     sim.add_argument("--deals", type=positive, default=20_000, help="number of deals")
     sim.add_argument("--csv", metavar="FILE", default=None, help="also write the records")
+    sim.add_argument("--out", metavar="DIR", default=None,
+                     help="write a result store (Parquet chunks and a manifest) to DIR; "
+                          "resumed if DIR holds this run")
     add_seed(sim)
     sim.set_defaults(func=_cmd_simulate)
 
