@@ -77,3 +77,8 @@ def test_presets_and_specs_round_trip() -> None:
         rules = RamiRules.preset(name)
         assert parse_rami_rules(rules.spec()) == rules and rules.name() == name
     assert parse_rami_rules("rami:jokers=2,open_min=40") == RamiRules(jokers=2, open_min=40)
+
+
+def test_two_jokers_per_meld_is_refused_until_played() -> None:
+    with pytest.raises(ValueError, match="only 1 joker per meld"):
+        parse_rami_rules("rami:jokers_per_meld=2")
