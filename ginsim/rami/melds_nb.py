@@ -130,7 +130,15 @@ def _run_candidates_nb(counts, jokers, tabs, cand, n):
     position (a missing card or one held but wanted elsewhere). Of the two ends a joker
     could extend, only the higher (worth at least as much) is listed."""
     for suit in range(4):
+        held = 0
+        for r in range(13):
+            held += 1 if counts[suit * 13 + r] > 0 else 0
+        if held < 2:
+            continue  # a run needs two naturals of its suit
         for lo in range(1, 14):
+            if counts[kind_at_nb(suit, lo)] == 0 and (
+                    jokers == 0 or counts[kind_at_nb(suit, lo + 1)] == 0):
+                continue  # a missing first card is only a joker's, before a held one
             gaps = 0
             gap = 0
             value = 0
