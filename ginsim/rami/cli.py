@@ -145,7 +145,8 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
     """Add ``ginsim rami`` and its subcommands; ``make(sub, name, text, example)`` builds a
     subcommand the way the main parser does."""
     rami = make(sub, "rami", "Greek Rami: simulate deals and games, plan a lay-down, report "
-                             "when to open", "ginsim rami simulate --players 4")
+                             "when to open (each command's --help shows its defaults)",
+                "ginsim rami simulate --players 4")
     rsub = rami.add_subparsers(dest="rami_command", required=True, parser_class=type(rami),
                                metavar="RAMI_COMMAND")
 
