@@ -19,7 +19,7 @@ from ginsim.rami.deal_nb import (
 )
 from ginsim.rami.engine import play_deal_records, play_game_records
 from ginsim.rami.melds import row_kinds
-from ginsim.rami.melds_nb import T_SIZE, T_WIDTH
+from ginsim.rami.moves_nb import T_SIZE, T_WIDTH
 from ginsim.rami.rules import RamiRules
 
 try:

@@ -10,7 +10,12 @@ import pytest
 
 from ginsim.rami.cards import JOKER, hand_counts, kind_text, parse_hand
 from ginsim.rami.melds import best_lay_down, plan_arrays, row_kinds, table_row
-from ginsim.rami.melds_nb import LAID_SHIFT, LEFT_LIMIT, MAX_TABLE, OUT_BIT, T_WIDTH
+from ginsim.rami.melds_nb import LAID_SHIFT, LEFT_LIMIT, OUT_BIT
+from ginsim.rami.moves_nb import (
+    MAX_TABLE,
+    T_WIDTH,
+    candidates_nb,
+)
 from ginsim.rami.rules import RamiRules
 
 try:
@@ -144,14 +149,7 @@ def test_table_row_round_trip_and_errors() -> None:
 def test_quick_use_test_never_misses_a_move() -> None:
     """``could_use_nb`` (the deal loop's test before searching with a taken discard) is
     True for every card some candidate move uses."""
-    from ginsim.rami.melds_nb import (
-        C_CARDS,
-        C_JOKERS,
-        C_NC,
-        C_WIDTH,
-        MAX_CANDIDATES,
-        candidates_nb,
-    )
+    from ginsim.rami.moves_nb import C_CARDS, C_JOKERS, C_NC, C_WIDTH, MAX_CANDIDATES
     from ginsim.rami.policy_nb import could_use_nb
     from ginsim.rami.tables import rami_tables
 

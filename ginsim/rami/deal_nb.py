@@ -10,7 +10,8 @@ a player has no card left (went out) or when a player must draw from an empty st
 
 from ..game._jit import jit
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
-from .melds_nb import OUT_BIT, S_BEST, apply_move_nb, best_plan_nb, candidates_nb
+from .melds_nb import OUT_BIT, S_BEST, apply_move_nb, best_plan_nb
+from .moves_nb import candidates_nb
 from .policy_nb import choose_discard_nb, could_use_nb, lays_now_nb, uses_kind_nb
 from .rules import R_HAND_SIZE, R_OPEN_MIN, R_STARTER_FOURTEEN
 from .scoring_nb import blocked_winner_nb, counts_value_nb, deal_charges_nb

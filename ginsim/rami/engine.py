@@ -10,7 +10,8 @@ import numpy as np
 from ..game.specs import brief
 from .cards import N_KINDS, deck_kinds
 from .deal_nb import O_SIZE, PS_WIDTH, TR_TABLE, play_deals_nb
-from .melds_nb import C_WIDTH, MAX_CANDIDATES, MAX_TABLE, SCRATCH_SIZE, T_WIDTH
+from .melds_nb import SCRATCH_SIZE
+from .moves_nb import C_WIDTH, MAX_CANDIDATES, MAX_TABLE, T_WIDTH
 from .records import RAMI_RECORD_DTYPE
 from .rules import RamiRules, check_deal_fits, check_players
 from .strategy import RamiStrategy, parse_rami_strategy

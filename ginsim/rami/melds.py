@@ -15,6 +15,14 @@ import numpy as np
 from ..game.specs import brief
 from .cards import JOKER, hand_counts, kind_text, parse_hand
 from .melds_nb import (
+    LAID_SHIFT,
+    OUT_BIT,
+    S_BEST,
+    SCRATCH_SIZE,
+    apply_move_nb,
+    best_plan_nb,
+)
+from .moves_nb import (
     C_CARDS,
     C_JOKERS,
     C_NC,
@@ -22,7 +30,6 @@ from .melds_nb import (
     C_WIDTH,
     KIND_RUN,
     KIND_SET,
-    LAID_SHIFT,
     MAX_CANDIDATES,
     MAX_TABLE,
     MOVE_NEW_RUN,
@@ -30,9 +37,6 @@ from .melds_nb import (
     MOVE_RUN_BLOCK,
     MOVE_RUN_EXCHANGE,
     MOVE_SET_ADD,
-    OUT_BIT,
-    S_BEST,
-    SCRATCH_SIZE,
     T_HI,
     T_JOKER,
     T_KIND,
@@ -42,8 +46,6 @@ from .melds_nb import (
     T_SUIT,
     T_SUITS,
     T_WIDTH,
-    apply_move_nb,
-    best_plan_nb,
     candidates_nb,
     kind_at_nb,
 )

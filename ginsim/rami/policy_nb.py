@@ -7,6 +7,10 @@ allocate nothing.
 
 from ..game._jit import jit, jit_inline
 from .melds_nb import (
+    OUT_BIT,
+    S_BEST,
+)
+from .moves_nb import (
     C_CARDS,
     C_JOKERS,
     C_NC,
@@ -16,8 +20,6 @@ from .melds_nb import (
     KIND_SET,
     MAX_CANDIDATES,
     MOVE_NEW_RUN,
-    OUT_BIT,
-    S_BEST,
     T_HI,
     T_JOKER,
     T_KIND,
