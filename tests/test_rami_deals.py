@@ -19,13 +19,13 @@ from ginsim.rami.deal_nb import (
 )
 from ginsim.rami.engine import play_deal_records, play_game_records
 from ginsim.rami.melds import row_kinds
-from ginsim.rami.moves_nb import T_SIZE, T_WIDTH
+from ginsim.rami.moves_nb import T_HI, T_JOKER, T_KIND, T_LO, T_OWNER, T_RANK, T_SIZE, T_WIDTH
 from ginsim.rami.rules import RamiRules
 
 try:
-    from tests.rami_reference import new_meld_value
+    from tests.rami_reference import POS_VALUE, SET_VALUE, new_meld_value
 except ImportError:  # tests/ itself on sys.path
-    from rami_reference import new_meld_value
+    from rami_reference import POS_VALUE, SET_VALUE, new_meld_value
 
 CASES = [
     (["simple", "careful"], "rami"),
@@ -59,6 +59,35 @@ def test_cards_conserved_and_melds_legal_every_turn(seats: list[str], rules: str
             assert (where == full).all(), (deal, row[0])
             mover = hands[row[TR_SEAT]].sum()
             assert mover <= rr.hand_size + (1 if rr.starter_fourteen else 0)
+        _check_openings(trace, records, rr)
+
+
+def _laid_value(meld: np.ndarray) -> int:
+    """A table meld's laid value from the reference tables (the joker where it lies)."""
+    if meld[T_KIND] == 1:
+        return int(meld[T_SIZE]) * SET_VALUE[int(meld[T_RANK])]
+    return sum(POS_VALUE[p] for p in range(int(meld[T_LO]), int(meld[T_HI]) + 1))
+
+
+def _check_openings(trace: np.ndarray, records: np.ndarray, rules: RamiRules) -> None:
+    """Each player's first melds total at least the opening minimum, unless that turn
+    was a dry rami (the deal's last turn, the mover went out and nobody else opened)."""
+    opened: set[int] = set()
+    for i, row in enumerate(trace):
+        seat = int(row[TR_SEAT])
+        melds = [row[TR_TABLE + m * T_WIDTH:TR_TABLE + (m + 1) * T_WIDTH]
+                 for m in range(row[TR_TABLE_N])]
+        own = [m for m in melds if m[T_OWNER] == seat]
+        if own and seat not in opened:
+            total = sum(_laid_value(m) for m in own)
+            dry = i == len(trace) - 1 and bool(records["dry"][0]) and int(
+                records["winner"][0]) == seat
+            assert total >= rules.open_min or dry, (seat, total)
+            if rules.open_needs_pure_run and not dry:
+                assert any(m[T_KIND] == 2 and m[T_JOKER] == 0 for m in own)
+            opened.add(seat)
+        if own:
+            opened.add(seat)
 
 
 def _expected_charge(row: pd.Series, rules: RamiRules) -> int:
