@@ -31,7 +31,7 @@ CASES = [
     (["simple", "careful"], "rami"),
     (["careful", "naive", "dry_hunter"], "rami_two_jokers"),
     (["holder", "patient", "simple", "careful"], "rami_fourteen"),
-    (["careful"] * 5, "rami_no_discard"),
+    (["careful", "watchful", "careful", "watchful", "simple"], "rami_no_discard"),
     (["naive", "simple", "careful", "patient", "holder", "dry_hunter"], "rami_pure_run"),
 ]
 

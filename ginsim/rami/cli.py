@@ -155,8 +155,8 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
             p.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
             p.add_argument("--strategies", default="careful",
                            help="comma list: one rami strategy for everybody or one per "
-                                "seat (naive, simple, careful, patient, dry_hunter, holder; "
-                                "change parameters with :key=value)")
+                                "seat (naive, simple, careful, patient, dry_hunter, holder, "
+                                "watchful; change parameters with :key=value)")
         p.add_argument("--rules", default="rami", help=RULES_HELP)
 
     sim = make(rsub, "simulate", "play deals and summarise each seat", EXAMPLES["simulate"])

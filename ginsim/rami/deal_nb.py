@@ -8,6 +8,8 @@ a player has no card left (went out) or when a player must draw from an empty st
 (blocked: the lowest hand wins). Every array comes from the caller; nothing allocates.
 """
 
+import numpy as np
+
 from ..game._jit import jit
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
 from .melds_nb import OUT_BIT, S_BEST, apply_move_nb, best_plan_nb
@@ -25,7 +27,8 @@ PS_OPEN_TURN = 1
 PS_OWN_TURNS = 2
 PS_TAKEN = 3
 PS_CHARGE = 4
-PS_WIDTH = 5
+PS_THROWN = 5  # bit mask of the kinds the player discarded this deal
+PS_WIDTH = 6
 # Deal outcome slots (``outcome[X]``).
 O_WINNER = 0
 O_DRY = 1
@@ -121,6 +124,7 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
         pstate[q, PS_OPEN_TURN] = -1
         pstate[q, PS_OWN_TURNS] = 0
         pstate[q, PS_TAKEN] = 0
+        pstate[q, PS_THROWN] = 0
     n_table = 0
     p = starter
     turns = 0
@@ -178,7 +182,10 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
         for k in range(53):
             left += hand[k]
         if left > 0:
-            k = choose_discard_nb(hand, cand, n_cand, table, n_table, params[p], tabs, mark)
+            k = choose_discard_nb(hand, cand, n_cand, table, n_table, params[p], tabs, mark,
+                                  pstate[(p + 1) % players, PS_THROWN])
+            if k < JOKER:
+                pstate[p, PS_THROWN] |= np.int64(1) << k
             hand[k] -= 1
             pile[plen] = k
             plen += 1

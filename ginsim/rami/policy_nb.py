@@ -34,6 +34,7 @@ from .strategy import (
     P_DISCARD,
     P_HOLD_BACK,
     P_KEEP_JOKERS,
+    P_MEMORY,
     P_OPEN_AT,
     P_WAIT_CLOSED,
     P_WAIT_STOCK,
@@ -159,11 +160,13 @@ def could_use_nb(counts, kind, table, n_table):
 
 
 @jit
-def choose_discard_nb(counts, cand, n_cand, table, n_table, params, tabs, mark):
+def choose_discard_nb(counts, cand, n_cand, table, n_table, params, tabs, mark, thrown):
     """The card to discard: the highest by hand value, sparing cards of a jokerless
     candidate meld (``mark`` is int64[53] scratch) and, if the strategy keeps them,
     jokers; the careful discard also spares pairs and near-runs and avoids cards that
-    fit a table meld. Ties go to the lowest kind."""
+    fit a table meld; with memory it prefers ranks the next player has thrown
+    (``thrown``: the bit mask of kinds it discarded this deal). Ties go to the lowest
+    kind."""
     for k in range(53):
         mark[k] = 0
     for c in range(min(n_cand, MAX_CANDIDATES)):
@@ -189,6 +192,12 @@ def choose_discard_nb(counts, cand, n_cand, table, n_table, params, tabs, mark):
                     score -= 64
                 if _fits_table_nb(k, table, n_table):
                     score -= 1 << 10
+            if params[P_MEMORY] == 1:
+                rank = k % 13
+                for s in range(4):
+                    if thrown >> (s * 13 + rank) & 1:
+                        score += 48
+                        break
         if score > best_score:
             best, best_score = k, score
     return best

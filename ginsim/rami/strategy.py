@@ -27,9 +27,11 @@ PARAMETERS: dict[str, tuple[int, int, int, int, str]] = {
     "keep_jokers": (6, 0, 1, 1, "1: never discard a joker"),
     "take": (7, 0, 1, 1, "1: take the top discard when it is melded at once (and the "
                          "strategy would lay that turn's lay-down)"),
+    "memory": (8, 0, 1, 0, "1: prefer discarding a rank the next player has thrown this "
+                           "deal (it does not collect it)"),
 }
 P_OPEN_AT, P_WAIT_TURNS, P_WAIT_STOCK, P_WAIT_CLOSED, P_HOLD_BACK, P_DISCARD, \
-    P_KEEP_JOKERS, P_TAKE = range(8)
+    P_KEEP_JOKERS, P_TAKE, P_MEMORY = range(9)
 P_SIZE = len(PARAMETERS)
 
 #: name -> (one-line description, overrides as spec text)
@@ -44,6 +46,8 @@ PRESETS: dict[str, tuple[str, str]] = {
     "dry_hunter": ("careful that holds everything for a dry rami for its first 8 turns "
                    "while nobody has opened", "discard=1,wait_turns=8"),
     "holder": ("careful that, once opened, lays down only to go out", "discard=1,hold_back=1"),
+    "watchful": ("careful that also remembers what the next player throws and feeds it "
+                 "those ranks", "discard=1,memory=1"),
 }
 
 
