@@ -73,3 +73,9 @@ def test_simulate_out_writes_a_store_and_refuses_another_run(tmp_path: Path, cap
     capsys.readouterr()
     assert main([*argv[:-2], "--strategies", "naive", "--out", str(out)]) == 2
     assert "holds another rami run" in capsys.readouterr().err
+
+
+def test_rami_strategies_lists_presets_and_parameters(capsys) -> None:
+    assert main(["rami", "strategies"]) == 0
+    out = capsys.readouterr().out
+    assert "dry_hunter" in out and "wait_turns" in out and "default 0" in out

@@ -14,6 +14,7 @@ EXAMPLES = {
     "lay-down": 'ginsim rami lay-down "5H 6H 7H 9S 9D 9C KS QS JK AS 2D 3D 4D 8C" '
                 '--table "2S 3S 4S" --unopened',
     "report": "ginsim rami report --deals 4000 --out rami-report",
+    "strategies": "ginsim rami strategies",
 }
 RULES_HELP = "rami rules preset or spec, e.g. rami_two_jokers or 'rami:open_min=40'"
 
@@ -130,6 +131,18 @@ def _cmd_report(args: argparse.Namespace) -> int:
                       args.svg, args.quiet)
 
 
+def _cmd_strategies(args: argparse.Namespace) -> int:
+    from .strategy import PARAMETERS, PRESETS
+
+    print("rami strategy presets (use --strategies NAME, or a spec NAME:key=value):")
+    for name, (text, spec) in PRESETS.items():
+        print(f"  {name:<11} {text}" + (f" [{spec}]" if spec else ""))
+    print("parameters (whole numbers):")
+    for name, (_, low, high, default, text) in PARAMETERS.items():
+        print(f"  {name:<12} {low}..{high}, default {default}: {text}")
+    return 0
+
+
 def rules_lines() -> list[str]:
     """The Rami rules presets, for ``ginsim rules``."""
     from .rules import PRESETS, RamiRules
@@ -185,6 +198,10 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
                     help="an opponent has opened (no dry rami; default: if the table has melds)")
     common(ld, strategies=False)
     ld.set_defaults(func=_cmd_lay_down)
+
+    st = make(rsub, "strategies", "list rami strategy presets and parameters (no defaults "
+                                  "to set)", EXAMPLES["strategies"])
+    st.set_defaults(func=_cmd_strategies)
 
     rep = make(rsub, "report", "when should I open? run the study and write its report",
                EXAMPLES["report"])
