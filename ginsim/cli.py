@@ -159,6 +159,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     if args.study == "rami":  # Greek Rami's own study: --hands counts its duplicate deals
         from .rami.cli import run_report
+        if args.from_store is not None:
+            raise UsageError("report --study rami runs the rami study; --from reads a stored "
+                             "gin run: leave one of them out")
         rules = "rami" if args.rules == "modern" else args.rules
         return run_report(args.hands, args.seed, rules, args.out, "2,3,4,5,6", "careful",
                           args.svg, args.quiet)

@@ -38,6 +38,7 @@ def test_games_and_lay_down(capsys) -> None:
     (["rami", "lay-down", "5H ZZ"], "bad card 'ZZ'"),
     (["rami", "lay-down", "5H", "--table", "5H 7H 9H"], "no meld"),
     (["rami"], "required"),
+    (["report", "--study", "rami", "--from", "x"], "leave one of them out"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, words, capsys) -> None:
     assert main(argv) == 2
