@@ -74,11 +74,6 @@ def hand_counts(kinds: Iterable[int]) -> np.ndarray:
     return np.bincount(np.asarray(list(kinds), dtype=np.int64), minlength=N_KINDS)
 
 
-def counts_kinds(counts: np.ndarray) -> list[int]:
-    """The kinds of a count array, ascending, each repeated by its count."""
-    return [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
-
-
 def format_hand(kinds: Iterable[int]) -> str:
     """Kinds as space-separated text, in the given order."""
     return " ".join(kind_text(k) for k in kinds)
