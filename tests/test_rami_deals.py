@@ -16,6 +16,8 @@ from ginsim.rami.deal_nb import (
     TR_STOCK_COUNTS,
     TR_TABLE,
     TR_TABLE_N,
+    TR_TOOK,
+    TR_TOP,
 )
 from ginsim.rami.engine import play_deal_records, play_game_records
 from ginsim.rami.melds import row_kinds
@@ -60,6 +62,29 @@ def test_cards_conserved_and_melds_legal_every_turn(seats: list[str], rules: str
             mover = hands[row[TR_SEAT]].sum()
             assert mover <= rr.hand_size + (1 if rr.starter_fourteen else 0)
         _check_openings(trace, records, rr)
+        _check_taken_discards_are_laid(trace, players)
+
+
+def _table_counts(row: np.ndarray) -> np.ndarray:
+    counts = np.zeros(53, dtype=np.int64)
+    for m in range(row[TR_TABLE_N]):
+        counts += np.bincount(row_kinds(row[TR_TABLE + m * T_WIDTH:TR_TABLE + (m + 1) * T_WIDTH]),
+                              minlength=53)
+    return counts
+
+
+def _check_taken_discards_are_laid(trace: np.ndarray, players: int) -> None:
+    """A top discard is taken only to be laid that turn: the table gains a card of its
+    kind and the taker's hand holds no more of it than before the turn."""
+    for i, row in enumerate(trace):
+        if not row[TR_TOOK]:
+            continue
+        top, seat = int(row[TR_TOP]), int(row[TR_SEAT])
+        before = np.zeros(53, dtype=np.int64) if i == 0 else _table_counts(trace[i - 1])
+        assert _table_counts(row)[top] >= before[top] + 1
+        if i > 0:
+            hand_before = trace[i - 1][TR_HANDS + seat * 53:TR_HANDS + (seat + 1) * 53]
+            assert row[TR_HANDS + seat * 53 + top] <= hand_before[top]
 
 
 def _laid_value(meld: np.ndarray) -> int:

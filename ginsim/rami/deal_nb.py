@@ -45,6 +45,7 @@ TR_TOOK = 2
 TR_STOCK_POS = 3
 TR_PILE = 4
 TR_TABLE_N = 5
+TR_TOP = 6  # the top discard when the turn began (-1: none)
 TR_HANDS = 8
 TR_PILE_COUNTS = TR_HANDS + 6 * 53
 TR_STOCK_COUNTS = TR_PILE_COUNTS + 53
@@ -60,7 +61,7 @@ def _others_opened_nb(pstate, players, p):
 
 
 @jit
-def _trace_nb(trace, row, turn, p, took, pos, deck, players, hands, pile, plen, table,
+def _trace_nb(trace, row, turn, p, took, top, pos, deck, players, hands, pile, plen, table,
               n_table):
     """Snapshot where every card is (for the conservation and legality tests)."""
     r = trace[row]
@@ -72,6 +73,7 @@ def _trace_nb(trace, row, turn, p, took, pos, deck, players, hands, pile, plen, 
     r[TR_STOCK_POS] = pos
     r[TR_PILE] = plen
     r[TR_TABLE_N] = n_table
+    r[TR_TOP] = top
     for q in range(players):
         for k in range(53):
             r[TR_HANDS + q * 53 + k] = hands[q, k]
@@ -143,6 +145,7 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
         score = -1
         n_cand = 0
         draw = not (turns == 0 and rules[R_STARTER_FOURTEEN] != 0)
+        top_start = pile[plen - 1] if plen > 0 else -1
         if draw and plen > 0 and params[p, P_TAKE] != 0 and could_use_nb(
                 hand, pile[plen - 1], table, n_table):
             top = pile[plen - 1]
@@ -191,8 +194,8 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
             plen += 1
             left -= 1
         if rows < trace.shape[0]:
-            _trace_nb(trace, rows, turns, p, took, pos, deck, players, hands, pile, plen,
-                      table, n_table)
+            _trace_nb(trace, rows, turns, p, took, top_start, pos, deck, players, hands, pile,
+                      plen, table, n_table)
             rows += 1
         turns += 1
         pstate[p, PS_OWN_TURNS] = own + 1
