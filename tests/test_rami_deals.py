@@ -35,6 +35,7 @@ CASES = [
     (["holder", "patient", "simple", "careful"], "rami_fourteen"),
     (["careful", "watchful", "careful", "watchful", "simple"], "rami_no_discard"),
     (["naive", "simple", "careful", "patient", "holder", "dry_hunter"], "rami_pure_run"),
+    (["careful", "simple", "watchful"], "rami_two_per_run"),
 ]
 
 
@@ -54,9 +55,11 @@ def test_cards_conserved_and_melds_legal_every_turn(seats: list[str], rules: str
             for m in range(row[TR_TABLE_N]):
                 meld = row[TR_TABLE + m * T_WIDTH:TR_TABLE + (m + 1) * T_WIDTH]
                 kinds = row_kinds(meld)
-                assert new_meld_value(kinds) is not None, kinds
+                assert new_meld_value(kinds, rr.jokers_per_meld) is not None, kinds
                 assert len(kinds) == meld[T_SIZE]
                 assert kinds.count(JOKER) <= rr.jokers_per_meld
+                assert not any(a == b == JOKER for a, b in zip(kinds, kinds[1:],
+                                                               strict=False))
                 where = where + np.bincount(kinds, minlength=53)
             assert (where == full).all(), (deal, row[0])
             mover = hands[row[TR_SEAT]].sum()

@@ -24,23 +24,29 @@ except ImportError:  # tests/ itself on sys.path
     from rami_reference import brute_best, extend_value, new_meld_value
 
 SMALL = RamiRules(open_min=15)
+SMALL_TWO = RamiRules(open_min=15, jokers_per_meld=2)
 
 
 def _text(kinds: list[int]) -> str:
     return " ".join(kind_text(k) for k in kinds)
 
 
-def _random_meld(rng: random.Random, suits: list[int], ranks: list[int]) -> tuple[list, dict]:
+def _random_meld(rng: random.Random, suits: list[int], ranks: list[int], jpm: int = 1
+                 ) -> tuple[list, dict]:
     """A random table meld as (cards low to high, reference dict)."""
     if rng.random() < 0.5:
         suit = rng.choice(suits)
-        lo = rng.randint(1, 12)
+        lo = rng.randint(1, 11)
         hi = lo + 2 + rng.randint(0, 1)
         hi = min(hi, 14 if lo > 1 else 13)
         jp = rng.choice([0, 0, rng.randint(lo, hi)])
-        cards = [JOKER if p == jp else suit * 13 + (0 if p == 14 else p - 1)
+        jp2 = 0
+        if jpm == 2 and hi - lo == 3 and rng.random() < 0.5:
+            jp, jp2 = rng.choice([(lo, lo + 2), (lo + 1, lo + 3), (lo, lo + 3)])
+        cards = [JOKER if p in (jp, jp2) else suit * 13 + (0 if p == 14 else p - 1)
                  for p in range(lo, hi + 1)]
-        return cards, {"kind": "run", "suit": suit, "lo": lo, "hi": hi, "joker": jp}
+        return cards, {"kind": "run", "suit": suit, "lo": lo, "hi": hi, "joker": jp,
+                       "joker2": jp2}
     rank = rng.choice(ranks)
     chosen = rng.sample(range(4), rng.randint(2, 3))
     joker = 1 if len(chosen) == 2 or rng.random() < 0.3 else 0
@@ -48,14 +54,14 @@ def _random_meld(rng: random.Random, suits: list[int], ranks: list[int]) -> tupl
     return cards, {"kind": "set", "rank": rank, "suits": tuple(chosen), "joker": joker}
 
 
-def _case(rng: random.Random) -> tuple[list[int], list[tuple[list, dict]]]:
+def _case(rng: random.Random, jpm: int = 1) -> tuple[list[int], list[tuple[list, dict]]]:
     suits = rng.sample(range(4), 2)
     base = rng.randint(0, 8)
     ranks = [0] + list(range(base, base + 5))
-    table = [_random_meld(rng, suits, ranks) for _ in range(rng.randint(0, 2))]
+    table = [_random_meld(rng, suits, ranks, jpm) for _ in range(rng.randint(0, 2))]
     used = [k for cards, _ in table for k in cards]
     hand: list[int] = []
-    pool = [s * 13 + r for s in suits for r in ranks] + [JOKER]
+    pool = [s * 13 + r for s in suits for r in ranks] + [JOKER] * jpm
     while len(hand) < rng.randint(5, 6):
         k = rng.choice(pool)
         if (used + hand).count(k) < (4 if k == JOKER else 2):
@@ -63,12 +69,13 @@ def _case(rng: random.Random) -> tuple[list[int], list[tuple[list, dict]]]:
     return hand, table
 
 
-def _planner_score(hand: list[int], table: list, opened: bool, dry_ok: bool) -> int:
+def _planner_score(hand: list[int], table: list, opened: bool, dry_ok: bool,
+                   rules: RamiRules = SMALL) -> int:
     rows = np.zeros((MAX_TABLE, T_WIDTH), dtype=np.int64)
     for i, (cards, _) in enumerate(table):
-        rows[i] = table_row(_text(cards))
+        rows[i] = table_row(_text(cards), rules)
     score, _, _ = plan_arrays(hand_counts(hand), rows, len(table), opened=opened,
-                              others_opened=not dry_ok, rules=SMALL)
+                              others_opened=not dry_ok, rules=rules)
     return score
 
 
@@ -78,14 +85,17 @@ def _pack(best: tuple[int, int, int]) -> int:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_planner_matches_brute_force(seed: int) -> None:
+@pytest.mark.parametrize("rules", [SMALL, SMALL_TWO], ids=["one_joker", "two_jokers"])
+def test_planner_matches_brute_force(seed: int, rules: RamiRules) -> None:
     rng = random.Random(1000 + seed)
+    jpm = rules.jokers_per_meld
     for _ in range(6):
-        hand, table = _case(rng)
+        hand, table = _case(rng, jpm)
         for opened in (True, False):
             dry_ok = not table and rng.random() < 0.5
-            want = brute_best(hand, [m for _, m in table], opened, dry_ok, SMALL.open_min)
-            got = _planner_score(hand, table, opened, dry_ok)
+            want = brute_best(hand, [m for _, m in table], opened, dry_ok, rules.open_min,
+                              jpm=jpm)
+            got = _planner_score(hand, table, opened, dry_ok, rules)
             assert got == _pack(want), (_text(hand), [_text(c) for c, _ in table], opened)
 
 

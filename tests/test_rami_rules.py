@@ -79,6 +79,7 @@ def test_presets_and_specs_round_trip() -> None:
     assert parse_rami_rules("rami:jokers=2,open_min=40") == RamiRules(jokers=2, open_min=40)
 
 
-def test_two_jokers_per_meld_is_refused_until_played() -> None:
-    with pytest.raises(ValueError, match="only 1 joker per meld"):
-        parse_rami_rules("rami:jokers_per_meld=2")
+def test_jokers_per_meld_is_one_or_two() -> None:
+    assert parse_rami_rules("rami:jokers_per_meld=2") == RamiRules.preset("rami_two_per_run")
+    with pytest.raises(ValueError, match="jokers_per_meld must be a whole number in 1..2"):
+        parse_rami_rules("rami:jokers_per_meld=3")

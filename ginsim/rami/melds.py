@@ -39,6 +39,7 @@ from .moves_nb import (
     MOVE_SET_ADD,
     T_HI,
     T_JOKER,
+    T_JOKER2,
     T_KIND,
     T_LO,
     T_RANK,
@@ -56,10 +57,13 @@ MOVE_NAMES = {MOVE_NEW_SET: "set", MOVE_NEW_RUN: "run", MOVE_RUN_BLOCK: "lay off
               MOVE_SET_ADD: "lay off", MOVE_RUN_EXCHANGE: "exchange"}
 
 
-def _run_positions(kinds: list[int]) -> tuple[int, int, int, int] | None:
-    """(suit, lo, hi, joker position) of kinds read as a run low to high, else None."""
+def _run_positions(kinds: list[int], jokers_per_meld: int
+                   ) -> tuple[int, int, int, int, int] | None:
+    """(suit, lo, hi, joker position, second joker position) of kinds read as a run low
+    to high (jokers where they stand, never side by side), else None."""
     naturals = [k for k in kinds if k != JOKER]
-    if len(kinds) < 3 or len(naturals) < len(kinds) - 1 or not naturals:
+    jokers = len(kinds) - len(naturals)
+    if len(kinds) < 3 or len(naturals) < 2 or jokers > jokers_per_meld:
         return None
     suit = naturals[0] // 13
     if any(k // 13 != suit for k in naturals):
@@ -73,8 +77,10 @@ def _run_positions(kinds: list[int]) -> tuple[int, int, int, int] | None:
             continue
         pairs = zip(kinds, positions, strict=True)
         if all(k == JOKER or kind_at_nb(suit, p) == k for k, p in pairs):
-            jpos = positions[kinds.index(JOKER)] if JOKER in kinds else 0
-            return suit, positions[0], positions[-1], jpos
+            spots = [p for k, p in zip(kinds, positions, strict=True) if k == JOKER] + [0, 0]
+            if spots[1] and spots[1] == spots[0] + 1:
+                return None  # two jokers side by side
+            return suit, positions[0], positions[-1], spots[0], spots[1]
     return None
 
 
@@ -87,19 +93,20 @@ def table_row(text: str | Sequence[str], rules: RamiRules | None = None) -> np.n
     naturals = [k for k in kinds if k != JOKER]
     jokers = len(kinds) - len(naturals)
     suits = [k // 13 for k in naturals]
-    if (3 <= len(kinds) <= 4 and jokers <= rules.jokers_per_meld and len(naturals) >= 2
+    if (3 <= len(kinds) <= 4 and jokers <= 1 and len(naturals) >= 2
             and len({k % 13 for k in naturals}) == 1 and len(set(suits)) == len(suits)):
         row[T_KIND], row[T_RANK] = KIND_SET, naturals[0] % 13
         row[T_SUITS] = sum(1 << s for s in suits)
         row[T_JOKER], row[T_SIZE] = jokers, len(kinds)
         return row
-    run = _run_positions(kinds) if jokers <= rules.jokers_per_meld else None
+    run = _run_positions(kinds, rules.jokers_per_meld)
     if run is None:
         raise ValueError(f"{brief(text)} is no meld: a set is 3-4 cards of one rank in "
-                         f"different suits, a run 3+ cards of one suit in order (low to "
-                         f"high, the joker where it stands)")
+                         f"different suits (one joker at most), a run 3+ cards of one suit in "
+                         f"order (low to high, a joker where it stands; two only if the rules "
+                         f"allow, never side by side)")
     row[T_KIND] = KIND_RUN
-    row[T_SUIT], row[T_LO], row[T_HI], row[T_JOKER] = run
+    row[T_SUIT], row[T_LO], row[T_HI], row[T_JOKER], row[T_JOKER2] = run
     row[T_SIZE] = len(kinds)
     return row
 
@@ -109,7 +116,7 @@ def row_kinds(row: np.ndarray) -> list[int]:
     if row[T_KIND] == KIND_SET:
         out = [s * 13 + int(row[T_RANK]) for s in range(4) if row[T_SUITS] >> s & 1]
         return out + [JOKER] * int(row[T_JOKER])
-    return [JOKER if p == row[T_JOKER] else kind_at_nb(int(row[T_SUIT]), p)
+    return [JOKER if p in (row[T_JOKER], row[T_JOKER2]) else kind_at_nb(int(row[T_SUIT]), p)
             for p in range(int(row[T_LO]), int(row[T_HI]) + 1)]
 
 

@@ -22,6 +22,7 @@ from .moves_nb import (
     C_HI,
     C_JOKERS,
     C_JPOS,
+    C_JPOS2,
     C_LO,
     C_MASK,
     C_NC,
@@ -45,8 +46,10 @@ from .moves_nb import (
     MOVE_NEW_SET,
     MOVE_RUN_BLOCK,
     MOVE_SET_ADD,
+    RES_SLOTS,
     T_HI,
     T_JOKER,
+    T_JOKER2,
     T_KIND,
     T_LO,
     T_OWNER,
@@ -57,7 +60,7 @@ from .moves_nb import (
     T_WIDTH,
 )
 from .rules import R_DISCARD_OUT, R_OPEN_PURE_RUN
-from .tables import TB_HAND, TB_MAXLAID
+from .tables import TB_HAND, TB_JPM, TB_MAXLAID
 
 MAX_DEPTH = 16
 # Scratch layout (int64[SCRATCH_SIZE]).
@@ -65,7 +68,7 @@ S_CHOSEN = 0
 S_START = S_CHOSEN + MAX_DEPTH
 S_BEST = S_START + MAX_DEPTH + 1
 S_RES = S_BEST + MAX_DEPTH
-S_MARK = S_RES + 4 * MAX_TABLE  # 53 flags: kinds some new meld could use
+S_MARK = S_RES + RES_SLOTS * MAX_TABLE  # 53 flags: kinds some new meld could use
 S_SUFFIX = S_MARK + 53  # kinds (bit 52: a joker) that moves c.. could still lay
 SCRATCH_SIZE = S_SUFFIX + MAX_CANDIDATES + 1
 JOKER_BIT = np.int64(1) << 52
@@ -75,9 +78,10 @@ LEFT_LIMIT = 65535
 
 
 @jit_inline
-def _fits_nb(counts, cand, c, scratch, held):
+def _fits_nb(counts, cand, c, scratch, held, cap):
     """Whether move ``c`` can be made: its cards are held (``held``: the bit mask of
-    natural kinds with a card in hand), its jokers too, its table resources free."""
+    natural kinds with a card in hand), its jokers too, its table resources free (a
+    run's joker slot counts jokers, up to ``cap`` per meld)."""
     row = cand[c]
     if row[C_MASK] & ~held != 0:
         return False
@@ -85,7 +89,7 @@ def _fits_nb(counts, cand, c, scratch, held):
         return False
     if row[C_RES1] >= 0 and scratch[S_RES + row[C_RES1]] != 0:
         return False
-    if row[C_RES2] >= 0 and scratch[S_RES + row[C_RES2]] != 0:
+    if row[C_RES2] >= 0 and scratch[S_RES + row[C_RES2]] + row[C_JOKERS] > cap:
         return False
     return True
 
@@ -107,7 +111,7 @@ def _move_nb(counts, cand, c, scratch, tabs, sign):
     if row[C_RES1] >= 0:
         scratch[S_RES + row[C_RES1]] += sign
     if row[C_RES2] >= 0:
-        scratch[S_RES + row[C_RES2]] += sign
+        scratch[S_RES + row[C_RES2]] += sign * row[C_JOKERS]
     return cards, value, bound
 
 
@@ -230,6 +234,7 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
     pure_needed = rules[R_OPEN_PURE_RUN] != 0
     cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
     held = _held_nb(counts)
+    cap = tabs[TB_JPM]
     best = LEFT_LIMIT - left_value  # laying nothing
     if must_kind >= 0 and counts[must_kind] > must_max:
         best = -1  # a card taken from the discard pile must be used
@@ -254,7 +259,7 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
                 not opened and not dry_ok and new_value < open_min
                 and new_value + reach < open_min):
             c = n
-        while c < n and not _fits_nb(counts, cand, c, scratch, held):
+        while c < n and not _fits_nb(counts, cand, c, scratch, held, cap):
             c += 1
         if c < n:
             d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, 1)
@@ -326,6 +331,7 @@ def apply_move_nb(counts, table, n_table, cand, c, owner):
         table[m, T_HI] = row[C_HI]
         table[m, T_SUITS] = row[C_SUITS]
         table[m, T_JOKER] = row[C_JPOS]
+        table[m, T_JOKER2] = row[C_JPOS2]
         table[m, T_OWNER] = owner
         table[m, T_SIZE] = added
         return n_table + 1
@@ -333,8 +339,9 @@ def apply_move_nb(counts, table, n_table, cand, c, owner):
     if move == MOVE_RUN_BLOCK:
         table[m, T_LO] = min(table[m, T_LO], row[C_LO])
         table[m, T_HI] = max(table[m, T_HI], row[C_HI])
-        if row[C_JPOS] > 0:
+        if row[C_JPOS] > 0:  # a joker-free run takes its jokers
             table[m, T_JOKER] = row[C_JPOS]
+            table[m, T_JOKER2] = row[C_JPOS2]
         table[m, T_SIZE] += added
     elif move == MOVE_SET_ADD:
         table[m, T_SUITS] |= row[C_SUITS]
@@ -345,5 +352,7 @@ def apply_move_nb(counts, table, n_table, cand, c, owner):
             table[m, T_JOKER] = 1
         table[m, T_SIZE] += row[C_NC] - (1 if row[C_XSUIT] >= 0 else 0) + row[C_JPOS]
     else:  # MOVE_RUN_EXCHANGE: the natural takes the joker's place
-        table[m, T_JOKER] = 0
+        if table[m, T_JOKER] == row[C_JPOS]:
+            table[m, T_JOKER] = table[m, T_JOKER2]
+        table[m, T_JOKER2] = 0
     return n_table

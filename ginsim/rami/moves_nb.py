@@ -17,7 +17,7 @@ moves that would touch the same end of a meld never combine. The search over the
 import numpy as np
 
 from ..game._jit import jit, jit_inline
-from .tables import TB_POS, TB_SET
+from .tables import TB_JPM, TB_POS, TB_SET
 
 JOKER = 52
 # Table meld fields.
@@ -27,10 +27,11 @@ T_RANK = 2
 T_LO = 3
 T_HI = 4
 T_SUITS = 5
-T_JOKER = 6  # run: the joker's position (0 none); set: 1 with a joker
+T_JOKER = 6  # run: the (first) joker's position (0 none); set: 1 with a joker
 T_OWNER = 7
 T_SIZE = 8
-T_WIDTH = 9
+T_JOKER2 = 9  # run: a second joker's position (0 none; jokers_per_meld=2)
+T_WIDTH = 10
 KIND_SET = 1
 KIND_RUN = 2
 MAX_TABLE = 64
@@ -54,7 +55,8 @@ C_SUITS = 14
 C_XSUIT = 15
 C_NC = 16
 C_MASK = 17  # bit mask of the natural kinds the move uses
-C_CARDS = 18
+C_JPOS2 = 18  # a second joker's position in a run or block (0 none)
+C_CARDS = 19
 MAX_MELD_CARDS = 14
 C_WIDTH = C_CARDS + MAX_MELD_CARDS
 MOVE_NEW_SET = 0
@@ -65,8 +67,11 @@ MOVE_RUN_EXCHANGE = 4
 MAX_CANDIDATES = 4096
 RES_LOW = 0
 RES_HIGH = 1
-RES_JOKER = 2
-RES_SET = 3
+RES_JOKER = 2  # jokers a joker-free run takes this turn (a count, up to the rules' cap)
+RES_SET = 3  # every move on a set
+RES_X1 = 3  # exchanging a run's first joker
+RES_X2 = 4  # exchanging a run's second joker
+RES_SLOTS = 5
 
 @jit_inline
 def kind_at_nb(suit, pos):
@@ -100,8 +105,11 @@ def _add_card(cand, n, kind):
 @jit
 def _run_candidates_nb(counts, jokers, tabs, cand, n):
     """New runs: 3+ naturals in sequence, or 2+ naturals and a joker standing for any one
-    position (a missing card or one held but wanted elsewhere). Of the two ends a joker
-    could extend, only the higher (worth at least as much) is listed."""
+    position (a missing card or one held but wanted elsewhere); of the two ends a joker
+    could extend, only the higher (worth at least as much) is listed. Under
+    ``jokers_per_meld=2`` also runs of 4+ with two jokers in positions not side by side."""
+    two = tabs[TB_JPM] >= 2 and jokers >= 2
+    allowed = 2 if two else (1 if jokers > 0 else 0)
     for suit in range(4):
         held = 0
         for r in range(13):
@@ -114,6 +122,7 @@ def _run_candidates_nb(counts, jokers, tabs, cand, n):
                 continue  # a missing first card is only a joker's, before a held one
             gaps = 0
             gap = 0
+            gap2 = 0
             value = 0
             for hi in range(lo, 15):
                 if lo == 1 and hi == 14:
@@ -121,43 +130,67 @@ def _run_candidates_nb(counts, jokers, tabs, cand, n):
                 value += tabs[TB_POS + hi]
                 if counts[kind_at_nb(suit, hi)] == 0:
                     gaps += 1
-                    gap = hi
-                    if gaps > 1 or jokers == 0:
+                    if gaps == 1:
+                        gap = hi
+                    else:
+                        gap2 = hi
+                    if gaps > allowed or (gaps == 2 and gap2 == gap + 1):
                         break
                 if hi - lo < 2:
+                    continue
+                if two and hi - lo >= 3:
+                    n = _two_joker_runs_nb(cand, n, suit, lo, hi, gaps, gap, gap2, value)
+                if gaps == 2:
                     continue
                 if gaps == 1:
                     if gap != lo or hi == 14:
                         _begin(cand, n, MOVE_NEW_RUN, -1, value)
-                        _fill_run(cand, n, suit, lo, hi, gap)
+                        _fill_run(cand, n, suit, lo, hi, gap, 0)
                         n += 1
                     continue
                 _begin(cand, n, MOVE_NEW_RUN, -1, value)
                 if n < MAX_CANDIDATES:
                     cand[n, C_PURE] = 1
-                _fill_run(cand, n, suit, lo, hi, 0)
+                _fill_run(cand, n, suit, lo, hi, 0, 0)
                 n += 1
                 if jokers > 0:
                     first = lo + 1 if hi < 14 else lo
                     for jpos in range(first, hi + 1):
                         _begin(cand, n, MOVE_NEW_RUN, -1, value)
-                        _fill_run(cand, n, suit, lo, hi, jpos)
+                        _fill_run(cand, n, suit, lo, hi, jpos, 0)
                         n += 1
     return n
 
 
 @jit_inline
-def _fill_run(cand, n, suit, lo, hi, jpos):
+def _two_joker_runs_nb(cand, n, suit, lo, hi, gaps, gap, gap2, value):
+    """Run lo..hi with two jokers, not side by side, covering its ``gaps`` missing
+    positions (``gap``, ``gap2``); the others stand for cards held."""
+    for a in range(lo, hi + 1):
+        for b in range(a + 2, hi + 1):
+            if gaps >= 1 and a != gap and b != gap:
+                continue
+            if gaps == 2 and not (a == gap and b == gap2):
+                continue
+            _begin(cand, n, MOVE_NEW_RUN, -1, value)
+            _fill_run(cand, n, suit, lo, hi, a, b)
+            n += 1
+    return n
+
+
+@jit_inline
+def _fill_run(cand, n, suit, lo, hi, jpos, jpos2):
     if n < MAX_CANDIDATES:
         cand[n, C_SUIT] = suit
         cand[n, C_LO] = lo
         cand[n, C_HI] = hi
         cand[n, C_JPOS] = jpos
-        if jpos > 0:
-            cand[n, C_JOKERS] = 1
-            cand[n, C_NEWJ] = 1
+        cand[n, C_JPOS2] = jpos2
+        used = (1 if jpos > 0 else 0) + (1 if jpos2 > 0 else 0)
+        cand[n, C_JOKERS] = used
+        cand[n, C_NEWJ] = used
         for p in range(lo, hi + 1):
-            if p != jpos:
+            if p != jpos and p != jpos2:
                 _add_card(cand, n, kind_at_nb(suit, p))
 
 
@@ -196,15 +229,17 @@ def _set_candidates_nb(counts, jokers, tabs, cand, n):
 
 @jit
 def _run_block_candidates_nb(counts, jokers, table, m, tabs, cand, n):
-    """Blocks laid off at either end of table run ``m``; a joker may stand for any one
-    position of a block if the run holds none."""
+    """Blocks laid off at either end of table run ``m``; if the run holds no joker, a
+    joker may stand for any one position of a block (two, not side by side, under
+    ``jokers_per_meld=2``)."""
     suit = table[m, T_SUIT]
     lo = table[m, T_LO]
     hi = table[m, T_HI]
-    joker_ok = jokers > 0 and table[m, T_JOKER] == 0
+    cap = min(jokers, tabs[TB_JPM]) if table[m, T_JOKER] == 0 else 0
     for side in range(2):
         missing = 0
         gap = 0
+        gap2 = 0
         value = 0
         for k in range(1, 14):
             p = lo - k if side == 0 else hi + k
@@ -213,35 +248,54 @@ def _run_block_candidates_nb(counts, jokers, table, m, tabs, cand, n):
             value += tabs[TB_POS + p]
             if counts[kind_at_nb(suit, p)] == 0:
                 missing += 1
-                gap = p
-                if missing > 1 or not joker_ok:
+                if missing == 1:
+                    gap = p
+                else:
+                    gap2 = p
+                if missing > cap or (missing == 2 and abs(gap2 - gap) == 1):
                     break
             b_lo = p if side == 0 else hi + 1
             b_hi = lo - 1 if side == 0 else p
-            if missing == 1:
-                n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, gap, value)
-            else:
-                n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, 0, value)
-                if joker_ok:
-                    for q in range(b_lo, b_hi + 1):
-                        n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, q, value)
+            if missing == 0:
+                n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, 0, 0, value)
+            if missing <= 1 and cap >= 1:
+                for q in range(b_lo, b_hi + 1):
+                    if missing == 0 or q == gap:
+                        n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, q, 0, value)
+            if cap >= 2:
+                for a in range(b_lo, b_hi + 1):
+                    for b in range(a + 2, b_hi + 1):
+                        if _covers_nb(missing, gap, gap2, a, b):
+                            n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, a, b, value)
     return n
 
 
 @jit_inline
-def _block_nb(cand, n, m, side, suit, b_lo, b_hi, jpos, value):
+def _covers_nb(missing, gap, gap2, a, b):
+    """Whether joker positions a < b fill every missing position (gap, gap2)."""
+    if missing >= 1 and a != gap and b != gap:
+        return False
+    if missing == 2 and a != gap2 and b != gap2:
+        return False
+    return True
+
+
+@jit_inline
+def _block_nb(cand, n, m, side, suit, b_lo, b_hi, jpos, jpos2, value):
     _begin(cand, n, MOVE_RUN_BLOCK, m, value)
     if n < MAX_CANDIDATES:
-        cand[n, C_RES1] = m * 4 + (RES_LOW if side == 0 else RES_HIGH)
+        cand[n, C_RES1] = m * RES_SLOTS + (RES_LOW if side == 0 else RES_HIGH)
         cand[n, C_SUIT] = suit
         cand[n, C_LO] = b_lo
         cand[n, C_HI] = b_hi
-        if jpos > 0:
-            cand[n, C_RES2] = m * 4 + RES_JOKER
-            cand[n, C_JOKERS] = 1
+        used = (1 if jpos > 0 else 0) + (1 if jpos2 > 0 else 0)
+        if used > 0:
+            cand[n, C_RES2] = m * RES_SLOTS + RES_JOKER
+            cand[n, C_JOKERS] = used
             cand[n, C_JPOS] = jpos
+            cand[n, C_JPOS2] = jpos2
         for q in range(b_lo, b_hi + 1):
-            if q != jpos:
+            if q != jpos and q != jpos2:
                 _add_card(cand, n, kind_at_nb(suit, q))
     return n + 1
 
@@ -280,7 +334,7 @@ def _set_add_candidates_nb(counts, jokers, table, m, exchanges, with_exchange, t
                 ex = 1 if x >= 0 else 0
                 _begin(cand, n, MOVE_SET_ADD, m, (count + addj + ex) * tabs[TB_SET + rank])
                 if n < MAX_CANDIDATES:
-                    cand[n, C_RES1] = m * 4 + RES_SET
+                    cand[n, C_RES1] = m * RES_SLOTS + RES_SET
                     cand[n, C_RANK] = rank
                     cand[n, C_SUITS] = sub
                     cand[n, C_XSUIT] = x
@@ -303,17 +357,22 @@ def candidates_nb(counts, table, n_table, exchanges, tabs, cand):
     jokers = counts[JOKER]
     freed = 0
     for m in range(n_table):
-        if table[m, T_KIND] == KIND_RUN and exchanges and table[m, T_JOKER] > 0:
-            kind = kind_at_nb(table[m, T_SUIT], table[m, T_JOKER])
-            if counts[kind] > 0:
-                _begin(cand, n, MOVE_RUN_EXCHANGE, m, tabs[TB_POS + table[m, T_JOKER]])
-                if n < MAX_CANDIDATES:
-                    cand[n, C_RES1] = m * 4 + RES_JOKER
-                    cand[n, C_JOKERS] = -1
-                    cand[n, C_FREED] = 1
-                _add_card(cand, n, kind)
-                n += 1
-                freed += 1
+        if table[m, T_KIND] == KIND_RUN and exchanges:
+            for slot in range(2):
+                jpos = table[m, T_JOKER if slot == 0 else T_JOKER2]
+                if jpos == 0:
+                    continue
+                kind = kind_at_nb(table[m, T_SUIT], jpos)
+                if counts[kind] > 0:
+                    _begin(cand, n, MOVE_RUN_EXCHANGE, m, tabs[TB_POS + jpos])
+                    if n < MAX_CANDIDATES:
+                        cand[n, C_RES1] = m * RES_SLOTS + (RES_X1 if slot == 0 else RES_X2)
+                        cand[n, C_JOKERS] = -1
+                        cand[n, C_FREED] = 1
+                        cand[n, C_JPOS] = jpos
+                    _add_card(cand, n, kind)
+                    n += 1
+                    freed += 1
         elif table[m, T_KIND] == KIND_SET:
             before = n
             n = _set_add_candidates_nb(counts, jokers, table, m, exchanges, True, tabs, cand, n)

@@ -22,6 +22,7 @@ from .moves_nb import (
     MOVE_NEW_RUN,
     T_HI,
     T_JOKER,
+    T_JOKER2,
     T_KIND,
     T_LO,
     T_RANK,
@@ -154,7 +155,7 @@ def could_use_nb(counts, kind, table, n_table):
             for pos in (first, last):
                 if table[m, T_LO] - reach <= pos < table[m, T_LO] or (
                         table[m, T_HI] < pos <= table[m, T_HI] + reach) or (
-                        pos == table[m, T_JOKER]):
+                        pos == table[m, T_JOKER] or pos == table[m, T_JOKER2]):
                     return True
     return False
 

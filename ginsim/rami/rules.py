@@ -27,7 +27,7 @@ MAX_PLAYERS = 6
 INT_BOUNDS: dict[str, tuple[int, int]] = {
     "jokers": (0, 4),
     "hand_size": (7, 14),
-    "jokers_per_meld": (1, 1),
+    "jokers_per_meld": (1, 2),
     "open_min": (0, 200),
     "dry_charge": (0, 1000),
     "unopened_surcharge": (0, 200),
@@ -66,7 +66,7 @@ class RamiRules:
     jokers                4       jokers in the 108-card pack (option: 2)
     hand_size             13      cards dealt to each player
     starter_fourteen      False   the starter gets one card more and begins by discarding
-    jokers_per_meld       1       at most this many jokers in one meld (only 1 so far)
+    jokers_per_meld       1       jokers in one run (2: never side by side); a set holds 1
     open_min              51      the first lay-down's total at laid values
     open_needs_pure_run   False   the first lay-down must hold a run without a joker
     discard_to_go_out     True    going out needs a last discard (False: it may be melded)
@@ -98,9 +98,6 @@ class RamiRules:
     court_value: int = 10
 
     def __post_init__(self) -> None:
-        if self.jokers_per_meld != 1 and not isinstance(self.jokers_per_meld, bool):
-            raise ValueError(f"RamiRules.jokers_per_meld: only 1 joker per meld is played "
-                             f"so far, got {brief(self.jokers_per_meld)}")
         for name, (low, high) in INT_BOUNDS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -259,4 +256,6 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
                       {"open_needs_pure_run": True}),
     "rami_no_discard": ("going out may meld the last card (no final discard)",
                         {"discard_to_go_out": False}),
+    "rami_two_per_run": ("a run may hold two jokers, never side by side",
+                         {"jokers_per_meld": 2}),
 }

@@ -3,7 +3,8 @@
 ``tabs`` is one int64 array: the laid value of each run position (``TB_POS + p``,
 p = 1 ace low .. 14 ace high), the in-hand value of each kind (``TB_HAND + kind``), the
 most a kind can count laid (``TB_MAXLAID + kind``, for search bounds) and the laid
-value of each rank in a set (``TB_SET + rank``).
+value of each rank in a set (``TB_SET + rank``) and how many jokers a run may hold
+(``TB_JPM``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ TB_POS = 0
 TB_HAND = 16
 TB_MAXLAID = TB_HAND + N_KINDS
 TB_SET = TB_MAXLAID + N_KINDS
-TB_SIZE = TB_SET + 13
+TB_JPM = TB_SET + 13  # jokers a meld may hold (RamiRules.jokers_per_meld)
+TB_SIZE = TB_JPM + 1
 
 
 def position_values(rules: RamiRules) -> list[int]:
@@ -45,4 +47,5 @@ def rami_tables(rules: RamiRules) -> np.ndarray:
         laid = max(set_values[rank], pos[rank + 1], pos[14] if rank == 0 else 0)
         tabs[TB_MAXLAID + kind] = laid
     tabs[TB_MAXLAID + JOKER] = max(pos + set_values)
+    tabs[TB_JPM] = rules.jokers_per_meld
     return tabs
