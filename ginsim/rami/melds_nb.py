@@ -68,8 +68,7 @@ S_CHOSEN = 0
 S_START = S_CHOSEN + MAX_DEPTH
 S_BEST = S_START + MAX_DEPTH + 1
 S_RES = S_BEST + MAX_DEPTH
-S_MARK = S_RES + RES_SLOTS * MAX_TABLE  # 53 flags: kinds some new meld could use
-S_SUFFIX = S_MARK + 53  # kinds (bit 52: a joker) that moves c.. could still lay
+S_SUFFIX = S_RES + RES_SLOTS * MAX_TABLE  # kinds (bit 52: a joker) that moves c.. could still lay
 SCRATCH_SIZE = S_SUFFIX + MAX_CANDIDATES + 1
 JOKER_BIT = np.int64(1) << 52
 OUT_BIT = 1 << 40
@@ -186,29 +185,30 @@ def _hand_totals_nb(counts, tabs):
 
 
 @jit
-def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, scratch):
+def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
     """Whether no lay-down of an unopened hand can be valid: its new melds could total
     less than the opening minimum even with every card any of them uses, and (if a dry
     rami is possible) more than one card is in no new meld at all."""
-    bound = 0
-    for k in range(53):
-        scratch[S_MARK + k] = 0
+    used = np.int64(0)
     for c in range(n):
         if cand[c, C_TYPE] <= MOVE_NEW_RUN:
-            for i in range(cand[c, C_NC]):
-                kind = cand[c, C_CARDS + i]
-                if scratch[S_MARK + kind] == 0:
-                    scratch[S_MARK + kind] = 1
-                    bound += counts[kind] * tabs[TB_MAXLAID + kind]
-    bound += counts[JOKER] * tabs[TB_MAXLAID + JOKER]
+            used |= cand[c, C_MASK]
+    bound = counts[JOKER] * tabs[TB_MAXLAID + JOKER]
+    m = used
+    while m != 0:
+        k = lowest_card_nb(m)
+        m &= m - 1
+        bound += counts[k] * tabs[TB_MAXLAID + k]
     if bound >= open_min:
         return False
     if not dry_ok:
         return True
     loose = 0
-    for k in range(JOKER):
-        if scratch[S_MARK + k] == 0:
-            loose += counts[k]
+    m = held & ~used
+    while m != 0:
+        k = lowest_card_nb(m)
+        m &= m - 1
+        loose += counts[k]
     return loose > 1
 
 
@@ -226,14 +226,14 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
         if cand[c, C_RES2] >= 0:
             scratch[S_RES + cand[c, C_RES2]] = 0
     exchanges = _suffix_masks_nb(n, cand, scratch)
-    if not opened and _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, scratch):
+    held = _held_nb(counts)
+    if not opened and _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
         if must_kind >= 0 and counts[must_kind] > must_max:
             return -1, 0
         return LEFT_LIMIT - _hand_totals_nb(counts, tabs)[1], 0
     discard_out = rules[R_DISCARD_OUT] != 0
     pure_needed = rules[R_OPEN_PURE_RUN] != 0
     cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
-    held = _held_nb(counts)
     cap = tabs[TB_JPM]
     best = LEFT_LIMIT - left_value  # laying nothing
     if must_kind >= 0 and counts[must_kind] > must_max:
