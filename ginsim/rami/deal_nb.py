@@ -115,7 +115,7 @@ def _deal_out_nb(key, players, starter, rules, base, deck, draws, state, hands, 
 
 @jit
 def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, state,
-                 hands, table, pile, pstate, cand, scratch, mark, outcome, trace):
+                 hands, table, pile, pstate, cand, scratch, outcome, trace):
     """Play one deal; per-player results go to ``pstate`` (charge, opened, ...) and the
     deal's to ``outcome`` (``O_*``). Returns the number of trace rows written."""
     n_cards = deck.shape[0]
@@ -185,7 +185,7 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
         for k in range(53):
             left += hand[k]
         if left > 0:
-            k = choose_discard_nb(hand, cand, n_cand, table, n_table, params[p], tabs, mark,
+            k = choose_discard_nb(hand, cand, n_cand, table, n_table, params[p], tabs,
                                   pstate[(p + 1) % players, PS_THROWN])
             if k < JOKER:
                 pstate[p, PS_THROWN] |= np.int64(1) << k
@@ -221,7 +221,7 @@ def play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws, 
 
 @jit
 def play_deals_nb(seed, start, stop, players, rules, tabs, params, base, deck, draws, state,
-                  hands, table, pile, pstate, cand, scratch, mark, outcome, trace, out):
+                  hands, table, pile, pstate, cand, scratch, outcome, trace, out):
     """Deals ``start .. stop-1``: deal ``d`` from key ``(seed, d, 0)`` with seat
     ``d % players`` starting; one record per deal and player to ``out``. Returns the
     trace rows written (the trace covers the first deal only)."""
@@ -230,7 +230,7 @@ def play_deals_nb(seed, start, stop, players, rules, tabs, params, base, deck, d
         key = stream_key_nb(seed, d, 0)
         starter = d % players
         rows = play_deal_nb(key, players, starter, rules, tabs, params, base, deck, draws,
-                            state, hands, table, pile, pstate, cand, scratch, mark, outcome,
+                            state, hands, table, pile, pstate, cand, scratch, outcome,
                             trace if d == start else trace[:0])
         traced = rows if d == start else traced
         _records_nb(out, (d - start) * players, d, players, hands, pstate, outcome, tabs)

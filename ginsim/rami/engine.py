@@ -53,7 +53,6 @@ class DealWork:
         self.pstate = np.zeros((players, PS_WIDTH), dtype=np.int64)
         self.cand = np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64)
         self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        self.mark = np.zeros(N_KINDS, dtype=np.int64)
         self.outcome = np.zeros(O_SIZE, dtype=np.int64)
         self.trace = np.zeros((trace_rows, TR_TABLE + MAX_TABLE * T_WIDTH), dtype=np.int64)
 
@@ -75,8 +74,8 @@ def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
     out = np.zeros((stop - start) * players, dtype=RAMI_RECORD_DTYPE)
     rows = play_deals_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
                          work.base, work.deck, work.draws, work.state, work.hands, work.table,
-                         work.pile, work.pstate, work.cand, work.scratch, work.mark,
-                         work.outcome, work.trace, out)
+                         work.pile, work.pstate, work.cand, work.scratch, work.outcome,
+                         work.trace, out)
     return out, work.trace[:rows]
 
 
@@ -99,6 +98,6 @@ def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
     totals = np.zeros((players, 2), dtype=np.int64)
     play_games_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
                   work.base, work.deck, work.draws, work.state, work.hands, work.table,
-                  work.pile, work.pstate, work.cand, work.scratch, work.mark, work.outcome,
+                  work.pile, work.pstate, work.cand, work.scratch, work.outcome,
                   work.trace, totals, out)
     return out

@@ -15,7 +15,7 @@ MAX_GAME_DEALS = 400  # a safety net: blocked deals can charge nobody much, so c
 
 @jit
 def play_games_nb(seed, start, stop, players, rules, tabs, params, base, deck, draws, state,
-                  hands, table, pile, pstate, cand, scratch, mark, outcome, trace, totals,
+                  hands, table, pile, pstate, cand, scratch, outcome, trace, totals,
                   out):
     """Games ``start .. stop-1``: one row per game and player to ``out``
     (:data:`~ginsim.rami.records.RAMI_GAME_DTYPE`); ``totals`` is int64[players, 2]
@@ -29,8 +29,8 @@ def play_games_nb(seed, start, stop, players, rules, tabs, params, base, deck, d
         while deals < MAX_GAME_DEALS:
             key = stream_key_nb(seed, g, 1 + deals)
             play_deal_nb(key, players, (g + deals) % players, rules, tabs, params, base, deck,
-                         draws, state, hands, table, pile, pstate, cand, scratch, mark,
-                         outcome, trace[:0])
+                         draws, state, hands, table, pile, pstate, cand, scratch, outcome,
+                         trace[:0])
             deals += 1
             for q in range(players):
                 totals[q, 0] += pstate[q, PS_CHARGE]

@@ -5,6 +5,8 @@ kernels read the candidate moves of :func:`ginsim.rami.melds_nb.candidates_nb` a
 allocate nothing.
 """
 
+import numpy as np
+
 from ..game._jit import jit, jit_inline
 from .melds_nb import (
     OUT_BIT,
@@ -13,6 +15,7 @@ from .melds_nb import (
 from .moves_nb import (
     C_CARDS,
     C_JOKERS,
+    C_MASK,
     C_NC,
     C_TYPE,
     C_VALUE,
@@ -161,19 +164,17 @@ def could_use_nb(counts, kind, table, n_table):
 
 
 @jit
-def choose_discard_nb(counts, cand, n_cand, table, n_table, params, tabs, mark, thrown):
+def choose_discard_nb(counts, cand, n_cand, table, n_table, params, tabs, thrown):
     """The card to discard: the highest by hand value, sparing cards of a jokerless
-    candidate meld (``mark`` is int64[53] scratch) and, if the strategy keeps them,
+    candidate meld and, if the strategy keeps them,
     jokers; the careful discard also spares pairs and near-runs and avoids cards that
     fit a table meld; with memory it prefers ranks the next player has thrown
     (``thrown``: the bit mask of kinds it discarded this deal). Ties go to the lowest
     kind."""
-    for k in range(53):
-        mark[k] = 0
+    melded = np.int64(0)
     for c in range(min(n_cand, MAX_CANDIDATES)):
         if cand[c, C_TYPE] <= MOVE_NEW_RUN and cand[c, C_JOKERS] == 0:
-            for i in range(cand[c, C_NC]):
-                mark[cand[c, C_CARDS + i]] = 1
+            melded |= cand[c, C_MASK]
     careful = params[P_DISCARD] == 1
     best = -1
     best_score = -(1 << 40)
@@ -185,7 +186,7 @@ def choose_discard_nb(counts, cand, n_cand, table, n_table, params, tabs, mark, 
             if params[P_KEEP_JOKERS] == 1:
                 score -= 1 << 20
         else:
-            if mark[k] != 0:
+            if melded >> k & 1:
                 score -= 1 << 12
             if careful:
                 score -= 64 * _partners_nb(counts, k)
