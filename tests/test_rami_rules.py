@@ -83,3 +83,36 @@ def test_jokers_per_meld_is_one_or_two() -> None:
     assert parse_rami_rules("rami:jokers_per_meld=2") == RamiRules.preset("rami_two_per_run")
     with pytest.raises(ValueError, match="jokers_per_meld must be a whole number in 1..2"):
         parse_rami_rules("rami:jokers_per_meld=3")
+
+
+def _hands_strategy():
+    from hypothesis import strategies as st
+    card = st.sampled_from(["AS", "2H", "5D", "9C", "TS", "JH", "QD", "KC", "JK", "7S"])
+    hand = st.lists(card, max_size=6, unique=True).map(" ".join)
+    return st.integers(2, 6).flatmap(lambda n: st.tuples(
+        st.lists(hand, min_size=n, max_size=n), st.lists(st.booleans(), min_size=n,
+                                                         max_size=n),
+        st.integers(0, n - 1)))
+
+
+def test_charges_properties() -> None:
+    """For any hands: the winner pays 0; an opened loser pays the hand's value; an
+    unopened one the value plus 25, capped at min(100, target / 2); the dry rami 200."""
+    from hypothesis import given, settings
+
+    @settings(max_examples=150, deadline=None)
+    @given(_hands_strategy())
+    def check(case) -> None:
+        hands, opened, winner = case
+        n = len(hands)
+        charges = rami.deal_charges(hands, opened, winner)
+        cap = min(100, 100 * (n - 1) // 2)
+        for p in range(n):
+            value = hand_value(parse_hand(hands[p]))
+            want = 0 if p == winner else value if opened[p] else min(value + 25, cap)
+            assert charges[p] == want
+        closed = [o if p == winner else False for p, o in enumerate(opened)]
+        assert rami.deal_charges(hands, closed, winner, dry=True) == [
+            0 if p == winner else 200 for p in range(n)]
+
+    check()
