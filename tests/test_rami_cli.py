@@ -57,7 +57,7 @@ def test_report_study_rami_writes_answer_card_and_chart(tmp_path: Path, capsys) 
     assert main(["report", "--study", "rami", "--hands", "30", "--out", str(out),
                  "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("When should I open? With 2 players")
+    assert printed.startswith("When should I open? Under rami rules")
     for name in ("report.html", "report.md", "rami_card.png", "rami_card.svg",
                  "rami_wait.png", "rami_wait.csv", "rami_open_at.csv"):
         assert (out / name).is_file(), name

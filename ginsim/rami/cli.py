@@ -120,7 +120,7 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
         print("running the rami open study ...", file=sys.stderr)
     study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base)
     paths = write_rami_report(study, target, svg=svg)
-    print(study.answer)
+    print(study.answer.replace("`", ""))
     print(f"report written: {paths['report.html']} (and report.md, {len(paths) - 2} figures "
           f"and tables) in {time.perf_counter() - t0:.1f} s")
     return 0

@@ -94,7 +94,8 @@ def open_study(deals: int = DEFAULT_DEALS, seed: int = 0, rules: RamiRules | str
             rows.append(_row(n, family, value, spec, seat, reference, rules))
     table = pd.DataFrame(rows)
     lines = answer_lines(table)
-    answer = "When should I open? " + " ".join(lines)
+    answer = (f"When should I open? Under {rules.spec()} rules, against `{base}` play: "
+              + " ".join(lines))
     methods = {
         "design": f"seat 0 plays each variant of `{base}`, every other seat `{base}`, on "
                   f"the same {deals:,} deals per player count (seed {seed}; deal d's cards "
