@@ -158,6 +158,9 @@ def test_games_reach_the_target_and_lowest_wins() -> None:
         assert g["total"].max() >= 200
         assert g["won"].sum() == 1 and g.loc[g["won"], "total"].iloc[0] == g["total"].min()
     assert games.equals(rami.play_games(["careful", "simple", "naive"], 40, seed=2))
+    from ginsim.rami.runner import run_games
+    chunked = run_games(["careful", "simple", "naive"], 40, seed=2, chunk=7, n_jobs=2)
+    assert games.equals(pd.DataFrame(chunked))
 
 
 def test_strategies_from_naive_to_careful_are_ordered() -> None:
