@@ -43,6 +43,8 @@ _LAZY: dict[str, str] = {
 
 def __getattr__(name: str) -> Any:
     """Load an analysis name on first use and keep it (PEP 562)."""
+    if name == "rami":  # the Greek Rami package (ginsim.rami), loaded on first use
+        return import_module(".rami", __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'ginsim' has no attribute {name!r}")
@@ -52,7 +54,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, "rami"})
 
 
 __all__ = ["Rules", "__version__", "advise", "best_discard", "best_melds", "chart_table",

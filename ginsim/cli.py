@@ -147,6 +147,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     print("change fields after a colon: --rules 'modern:undercut_on_tie=false,"
           "undercut_bonus=10'")
     print(f"fields: {', '.join(f.name for f in fields(Rules))}")
+    from .rami.cli import rules_lines
+    print("\n" + "\n".join(rules_lines()))
     return 0
 
 
@@ -159,6 +161,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .reports.study_report import write_report
     from .runner.warmup import compile_kernels
 
+    if args.study == "rami":  # Greek Rami's own study: --hands counts its duplicate deals
+        from .rami.cli import run_report
+        if args.from_store is not None:
+            raise UsageError("report --study rami runs the rami study; --from reads a stored "
+                             "gin run: leave one of them out")
+        rules = "rami" if args.rules == "modern" else args.rules
+        return run_report(args.hands, args.seed, rules, args.out, "2,3,4,5,6", "careful",
+                          args.svg, args.quiet)
     t0 = time.perf_counter()
     out = check_report_dir(args.out)
     probe_writable(out)
@@ -456,6 +466,12 @@ def _command(sub, name: str, text: str) -> argparse.ArgumentParser:
                           epilog=f"example:\n  {EXAMPLES[name]}", formatter_class=_Help)
 
 
+def _rami_command(sub, name: str, text: str, example: str) -> argparse.ArgumentParser:
+    """A ``ginsim rami`` (sub)command built like every other command."""
+    return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                          epilog=f"example:\n  {example}", formatter_class=_Help)
+
+
 def _add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
                         help=f"random seed; the same seed gives the same hands (default "
@@ -510,8 +526,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = _command(sub, "report",
                    "run a study (or read a stored run) and write an HTML/Markdown report")
-    rep.add_argument("--study", choices=("knock", "strategies", "variants", "all"),
-                     default="knock", help="which study (default knock)")
+    rep.add_argument("--study", choices=("knock", "strategies", "variants", "all", "rami"),
+                     default="knock", help="which study (default knock; rami: Greek Rami's "
+                                           "when-to-open study, see ginsim rami report)")
     rep.add_argument("--hands", type=_positive_int, default=None,
                      help="hands per comparison (default: the study's own, 200000)")
     _add_seed(rep)
@@ -531,6 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--svg", action="store_true", help="also write SVG figures")
     rep.add_argument("--quiet", action="store_true", help="no progress output")
     rep.set_defaults(func=_cmd_report)
+
+    from .rami.cli import add_commands as add_rami_commands
+    add_rami_commands(sub, _rami_command, _add_seed, _positive_int)
 
     gm = _command(sub, "games", "play whole games and print game-level statistics")
     gm.add_argument("--a", default="memory2", help="strategy of player a (default memory2)")

@@ -16,6 +16,21 @@ PACKAGE = Path(ginsim.__file__).parent
 LAYERS = ("game", "strategies", "simulator", "runner", "analysis", "reports", "cli")
 #: Leaf modules any layer may import; the package root sits above every layer.
 LEAVES = {"ginsim._version"}
+#: Greek Rami (ginsim/rami) keeps the same layers inside its own package: each module
+#: sits in the layer of its gin counterpart; the package itself loads only game-level names.
+RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb": "game",
+               "scoring": "game", "moves_nb": "game", "melds_nb": "game", "melds": "game",
+               "strategy": "strategies", "policy_nb": "strategies",
+               "deal_nb": "simulator", "games_nb": "simulator", "engine": "simulator",
+               "records": "simulator", "runner": "runner", "store": "runner",
+               "api": "analysis",
+               "study": "analysis", "report": "reports", "cli": "cli"}
+#: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
+RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
+                   "ginsim.game.specs",
+                   "ginsim.game.cards", "ginsim.runner.runner", "ginsim.runner.chunkfile",
+                   "ginsim.runner.lock", "ginsim._version", "ginsim.analysis.intervals",
+                   "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")
 
 
 def module_name(path: Path) -> str:
@@ -32,6 +47,11 @@ def layer(module: str) -> int | None:
         raise ValueError(module)
     if len(parts) == 1:
         return len(LAYERS)
+    if parts[1] == "rami":
+        if len(parts) == 2:
+            return LAYERS.index("game")
+        assert parts[2] in RAMI_LAYERS, f"{module} is in no layer: add it to RAMI_LAYERS"
+        return LAYERS.index(RAMI_LAYERS[parts[2]])
     name = "cli" if parts[1] == "__main__" else parts[1]
     assert name in LAYERS, f"{module} is in no layer: add its folder to LAYERS"
     return LAYERS.index(name)
@@ -84,13 +104,30 @@ def test_nothing_imports_upward() -> None:
     assert not upward, "imports pointing up a layer:\n" + "\n".join(upward)
 
 
+def test_rami_and_gin_stay_apart() -> None:
+    """Rami uses only the shared machinery of the gin side; of gin only the command line
+    imports Rami (to add its commands)."""
+    leaks = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        inside = path.is_relative_to(PACKAGE / "rami")
+        for line, target in imported_modules(path):
+            where = f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}"
+            if inside and not target.startswith(("ginsim.rami", *RAMI_MAY_IMPORT)):
+                leaks.append(where)
+            if not inside and target.startswith("ginsim.rami") and path.name != "cli.py":
+                leaks.append(where)
+    assert not leaks, "gin and rami must not leak into each other:\n" + "\n".join(leaks)
+
+
 def test_core_loads_no_data_or_plotting_stack() -> None:
-    """import ginsim.game / strategies / simulator: no pandas, pyarrow, matplotlib,
+    """import ginsim.game / strategies / simulator (and Rami's game, strategy and deal
+    modules): no pandas, pyarrow, matplotlib,
     jinja2, and of scipy only what numba itself loads to check its version."""
     code = (
         "import sys, json, numba\n"
         "base = set(sys.modules)\n"
         "import ginsim.game, ginsim.strategies, ginsim.simulator\n"
+        "import ginsim.rami, ginsim.rami.melds, ginsim.rami.engine, ginsim.rami.games_nb\n"
         "print(json.dumps(sorted(set(sys.modules) - base)))\n")
     new = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
                                     capture_output=True, text=True).stdout)

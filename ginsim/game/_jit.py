@@ -12,8 +12,8 @@ with it on showed those atomics at about a quarter of the run time.
 numba checks a cached kernel only against its own source file, yet kernels inline
 kernels and constant tables from other modules. So on import the caches of this
 package are dropped whenever a source file of the kernel layers (``game``,
-``strategies``, ``simulator``, ``runner``) differs from the set they were compiled from (a stamp
-file holds the hash).
+``strategies``, ``simulator``, ``runner``) or of :data:`KERNEL_FILES` differs from the
+set they were compiled from (a stamp file holds the hash).
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ from numba import njit
 
 PACKAGE = Path(__file__).resolve().parents[1]
 KERNEL_LAYERS = ("game", "strategies", "simulator", "runner")
+#: Greek Rami's kernels and the modules whose constants they read (ginsim/rami).
+KERNEL_FILES = ("rami/*_nb.py", "rami/rules.py", "rami/strategy.py", "rami/tables.py")
 STAMP_NAME = "ginsim-kernels.stamp"
 
 
 def _source_hash() -> str:
     digest = hashlib.sha256()
     sources = [p for layer in KERNEL_LAYERS for p in (PACKAGE / layer).rglob("*.py")]
+    sources += [p for pattern in KERNEL_FILES for p in PACKAGE.glob(pattern)]
     for path in sorted(sources):
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())

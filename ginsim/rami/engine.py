@@ -1,0 +1,103 @@
+"""The typed Python layer over the Rami deal loop: validate, call the kernel, return numpy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..game.specs import brief
+from .cards import N_KINDS, deck_kinds
+from .deal_nb import O_SIZE, PS_WIDTH, TR_TABLE, play_deals_nb
+from .melds_nb import SCRATCH_SIZE
+from .moves_nb import C_WIDTH, MAX_CANDIDATES, MAX_TABLE, T_WIDTH
+from .records import RAMI_RECORD_DTYPE
+from .rules import RamiRules, check_deal_fits, check_players
+from .strategy import RamiStrategy, parse_rami_strategy
+from .tables import rami_tables
+
+MAX_SEED = 2**63 - 1
+MAX_DEALS = 10**12
+
+
+def check_strategies(strategies: Any) -> list[RamiStrategy]:
+    """One parsed strategy per player, 2-6 of them; one-line ValueErrors otherwise."""
+    if isinstance(strategies, (str, RamiStrategy)) or not isinstance(strategies, Sequence):
+        raise ValueError(f"strategies must be a list with one rami strategy per player "
+                         f"(2 to 6), e.g. ['careful', 'simple'], got {brief(strategies)}")
+    check_players(len(strategies))
+    return [parse_rami_strategy(s) for s in strategies]
+
+
+def check_whole(value: Any, name: str, low: int, high: int) -> int:
+    """A whole number in ``low..high`` as an int; a one-line ValueError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+            low <= value <= high):
+        raise ValueError(f"{name} must be a whole number in {low:,}..{high:,}, got "
+                         f"{brief(value)}")
+    return int(value)
+
+
+class DealWork:
+    """Every array one deal loop needs, made once per rules and player count."""
+
+    def __init__(self, rules: RamiRules, players: int, trace_rows: int = 0) -> None:
+        self.base = deck_kinds(rules.jokers)
+        self.deck = self.base.copy()
+        self.draws = np.zeros(len(self.base), dtype=np.uint64)
+        self.state = np.zeros(2, dtype=np.uint64)
+        self.hands = np.zeros((players, N_KINDS), dtype=np.int64)
+        self.table = np.zeros((MAX_TABLE, T_WIDTH), dtype=np.int64)
+        self.pile = np.zeros(len(self.base), dtype=np.int64)
+        self.pstate = np.zeros((players, PS_WIDTH), dtype=np.int64)
+        self.cand = np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64)
+        self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        self.outcome = np.zeros(O_SIZE, dtype=np.int64)
+        self.trace = np.zeros((trace_rows, TR_TABLE + MAX_TABLE * T_WIDTH), dtype=np.int64)
+
+
+def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, seed: int = 0,
+                      rules: RamiRules | str | None = None, trace_rows: int = 0
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Deals ``start .. stop-1``: (records of :data:`RAMI_RECORD_DTYPE`, one row per deal
+    and player, and the first deal's per-turn trace, cut at ``trace_rows`` rows)."""
+    seats = check_strategies(strategies)
+    rules = RamiRules.coerce(rules)
+    players = len(seats)
+    check_deal_fits(rules, players)
+    seed = check_whole(seed, "seed", 0, MAX_SEED)
+    start = check_whole(start, "start", 0, MAX_DEALS)
+    stop = check_whole(stop, "stop", start, MAX_DEALS)
+    params = np.stack([s.vector() for s in seats])
+    work = DealWork(rules, players, trace_rows)
+    out = np.zeros((stop - start) * players, dtype=RAMI_RECORD_DTYPE)
+    rows = play_deals_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
+                         work.base, work.deck, work.draws, work.state, work.hands, work.table,
+                         work.pile, work.pstate, work.cand, work.scratch, work.outcome,
+                         work.trace, out)
+    return out, work.trace[:rows]
+
+
+def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, seed: int = 0,
+                      rules: RamiRules | str | None = None) -> np.ndarray:
+    """Games ``start .. stop-1`` to the target: records of :data:`RAMI_GAME_DTYPE`, one
+    row per game and player."""
+    from .games_nb import play_games_nb
+    from .records import RAMI_GAME_DTYPE
+    seats = check_strategies(strategies)
+    rules = RamiRules.coerce(rules)
+    players = len(seats)
+    check_deal_fits(rules, players)
+    seed = check_whole(seed, "seed", 0, MAX_SEED)
+    start = check_whole(start, "start", 0, MAX_DEALS)
+    stop = check_whole(stop, "stop", start, MAX_DEALS)
+    params = np.stack([s.vector() for s in seats])
+    work = DealWork(rules, players)
+    out = np.zeros((stop - start) * players, dtype=RAMI_GAME_DTYPE)
+    totals = np.zeros((players, 2), dtype=np.int64)
+    play_games_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
+                  work.base, work.deck, work.draws, work.state, work.hands, work.table,
+                  work.pile, work.pstate, work.cand, work.scratch, work.outcome,
+                  work.trace, totals, out)
+    return out

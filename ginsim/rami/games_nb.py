@@ -1,0 +1,58 @@
+"""Rami games as a kernel: deals add up until a total reaches the target; the lowest
+total wins, and a tie for the lowest plays one more deal.
+
+Deal ``k`` of game ``g`` takes its cards from key ``(seed, g, 1 + k)`` and is started
+by seat ``(g + k) % players``, so a game's deals never depend on the chunk that plays it.
+"""
+
+from ..game._jit import jit
+from ..game.rng_nb import stream_key_nb
+from .deal_nb import O_DRY, O_WINNER, PS_CHARGE, play_deal_nb
+from .rules import R_TARGET_PER_OPP
+
+MAX_GAME_DEALS = 400  # a safety net: blocked deals can charge nobody much, so cap a game
+
+
+@jit
+def play_games_nb(seed, start, stop, players, rules, tabs, params, base, deck, draws, state,
+                  hands, table, pile, pstate, cand, scratch, outcome, trace, totals,
+                  out):
+    """Games ``start .. stop-1``: one row per game and player to ``out``
+    (:data:`~ginsim.rami.records.RAMI_GAME_DTYPE`); ``totals`` is int64[players, 2]
+    scratch (running total, dry ramis made)."""
+    target = rules[R_TARGET_PER_OPP] * (players - 1)
+    for g in range(start, stop):
+        for q in range(players):
+            totals[q, 0] = 0
+            totals[q, 1] = 0
+        deals = 0
+        while deals < MAX_GAME_DEALS:
+            key = stream_key_nb(seed, g, 1 + deals)
+            play_deal_nb(key, players, (g + deals) % players, rules, tabs, params, base, deck,
+                         draws, state, hands, table, pile, pstate, cand, scratch, outcome,
+                         trace[:0])
+            deals += 1
+            for q in range(players):
+                totals[q, 0] += pstate[q, PS_CHARGE]
+            if outcome[O_DRY] != 0:
+                totals[outcome[O_WINNER], 1] += 1
+            top = totals[0, 0]
+            low = totals[0, 0]
+            for q in range(1, players):
+                top = max(top, totals[q, 0])
+                low = min(low, totals[q, 0])
+            if top >= target:
+                tied = 0
+                for q in range(players):
+                    tied += 1 if totals[q, 0] == low else 0
+                if tied == 1:
+                    break
+        for q in range(players):
+            k = (g - start) * players + q
+            out[k].game = g
+            out[k].player = q
+            out[k].players = players
+            out[k].total = totals[q, 0]
+            out[k].deals = deals
+            out[k].won = totals[q, 0] == low
+            out[k].dry_rami = totals[q, 1]

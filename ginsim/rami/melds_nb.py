@@ -1,0 +1,358 @@
+"""The exact best lay-down of a hand over its candidate moves (:mod:`.moves_nb`).
+
+:func:`best_plan_nb` visits every multiset of pairwise compatible moves (depth-first,
+in candidate order, a move again only if the cards are there twice) and keeps the best
+by (goes out, laid value, least value left in hand), under the turn's rules: the first
+lay-down totals at least ``open_min`` at laid values in new melds (optionally holding a
+pure run) unless it is a dry rami; lay-offs only by an opened or opening player;
+exchanges only by a player opened before this turn, each freed joker placed in a new
+meld this turn; going out keeps one card to discard (unless ruled otherwise); a card
+taken from the discard pile must be used. It prunes only by bounds that cannot drop a
+better plan: what the remaining moves could still lay, whether they could still go
+out or open. Kernels allocate nothing: the caller hands every array.
+"""
+
+import numpy as np
+
+from ..game._jit import jit, jit_inline
+from ..game.bits_nb import lowest_card_nb
+from .moves_nb import (
+    C_CARDS,
+    C_FREED,
+    C_HI,
+    C_JOKERS,
+    C_JPOS,
+    C_JPOS2,
+    C_LO,
+    C_MASK,
+    C_NC,
+    C_NEWJ,
+    C_PURE,
+    C_RANK,
+    C_RES1,
+    C_RES2,
+    C_SUIT,
+    C_SUITS,
+    C_TARGET,
+    C_TYPE,
+    C_VALUE,
+    C_XSUIT,
+    JOKER,
+    KIND_RUN,
+    KIND_SET,
+    MAX_CANDIDATES,
+    MAX_TABLE,
+    MOVE_NEW_RUN,
+    MOVE_NEW_SET,
+    MOVE_RUN_BLOCK,
+    MOVE_SET_ADD,
+    RES_SLOTS,
+    T_HI,
+    T_JOKER,
+    T_JOKER2,
+    T_KIND,
+    T_LO,
+    T_OWNER,
+    T_RANK,
+    T_SIZE,
+    T_SUIT,
+    T_SUITS,
+    T_WIDTH,
+)
+from .rules import R_DISCARD_OUT, R_OPEN_PURE_RUN
+from .tables import TB_HAND, TB_JPM, TB_MAXLAID
+
+MAX_DEPTH = 16
+# Scratch layout (int64[SCRATCH_SIZE]).
+S_CHOSEN = 0
+S_START = S_CHOSEN + MAX_DEPTH
+S_BEST = S_START + MAX_DEPTH + 1
+S_RES = S_BEST + MAX_DEPTH
+S_SUFFIX = S_RES + RES_SLOTS * MAX_TABLE  # kinds (bit 52: a joker) that moves c.. could still lay
+SCRATCH_SIZE = S_SUFFIX + MAX_CANDIDATES + 1
+JOKER_BIT = np.int64(1) << 52
+OUT_BIT = 1 << 40
+LAID_SHIFT = 16
+LEFT_LIMIT = 65535
+
+
+@jit_inline
+def _fits_nb(counts, cand, c, scratch, held, cap):
+    """Whether move ``c`` can be made: its cards are held (``held``: the bit mask of
+    natural kinds with a card in hand), its jokers too, its table resources free (a
+    run's joker slot counts jokers, up to ``cap`` per meld)."""
+    row = cand[c]
+    if row[C_MASK] & ~held != 0:
+        return False
+    if row[C_JOKERS] > 0 and counts[JOKER] < row[C_JOKERS]:
+        return False
+    if row[C_RES1] >= 0 and scratch[S_RES + row[C_RES1]] != 0:
+        return False
+    if row[C_RES2] >= 0 and scratch[S_RES + row[C_RES2]] + row[C_JOKERS] > cap:
+        return False
+    return True
+
+
+@jit_inline
+def _move_nb(counts, cand, c, scratch, tabs, sign):
+    """Take move ``c`` out of the hand (sign 1) or put it back (-1); returns the change
+    in (cards, hand value, bound) the hand loses."""
+    row = cand[c]
+    cards = row[C_NC] + row[C_JOKERS]
+    value = row[C_JOKERS] * tabs[TB_HAND + JOKER]
+    bound = row[C_JOKERS] * tabs[TB_MAXLAID + JOKER]
+    counts[JOKER] -= sign * row[C_JOKERS]
+    for i in range(row[C_NC]):
+        kind = row[C_CARDS + i]
+        counts[kind] -= sign
+        value += tabs[TB_HAND + kind]
+        bound += tabs[TB_MAXLAID + kind]
+    if row[C_RES1] >= 0:
+        scratch[S_RES + row[C_RES1]] += sign
+    if row[C_RES2] >= 0:
+        scratch[S_RES + row[C_RES2]] += sign * row[C_JOKERS]
+    return cards, value, bound
+
+
+@jit_inline
+def _suffix_masks_nb(n, cand, scratch):
+    """``scratch[S_SUFFIX + c]``: the kinds moves ``c..n-1`` use (bit 52 for jokers).
+    Returns whether any move exchanges a joker (then the bound stays the plain one)."""
+    mask = np.int64(0)
+    exchanges = False
+    scratch[S_SUFFIX + n] = 0
+    for c in range(n - 1, -1, -1):
+        mask |= cand[c, C_MASK]
+        if cand[c, C_JOKERS] > 0:
+            mask |= JOKER_BIT
+        if cand[c, C_FREED] > 0:
+            exchanges = True
+        scratch[S_SUFFIX + c] = mask
+    return exchanges
+
+
+@jit_inline
+def _reach_nb(counts, suffix, held, tabs):
+    """(most value the moves of ``suffix`` could still lay, cards they cannot lay)."""
+    reach = 0
+    loose = 0
+    m = suffix & held
+    while m != 0:
+        k = lowest_card_nb(m)
+        m &= m - 1
+        reach += counts[k] * tabs[TB_MAXLAID + k]
+    if suffix & JOKER_BIT:
+        reach += counts[JOKER] * tabs[TB_MAXLAID + JOKER]
+    else:
+        loose += counts[JOKER]
+    rest = held & ~suffix
+    while rest != 0:
+        k = lowest_card_nb(rest)
+        rest &= rest - 1
+        loose += counts[k]
+    return reach, loose
+
+
+@jit_inline
+def _held_nb(counts):
+    held = np.int64(0)
+    for k in range(JOKER):
+        if counts[k] > 0:
+            held |= np.int64(1) << k
+    return held
+
+
+@jit_inline
+def _held_after_nb(counts, cand, c, held):
+    """``held`` after move ``c`` took its cards: a kind whose last card went is cleared."""
+    for i in range(cand[c, C_NC]):
+        kind = cand[c, C_CARDS + i]
+        if counts[kind] == 0:
+            held &= ~(np.int64(1) << kind)
+    return held
+
+
+@jit_inline
+def _hand_totals_nb(counts, tabs):
+    cards = 0
+    value = 0
+    bound = 0
+    for k in range(53):
+        cards += counts[k]
+        value += counts[k] * tabs[TB_HAND + k]
+        bound += counts[k] * tabs[TB_MAXLAID + k]
+    return cards, value, bound
+
+
+@jit
+def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
+    """Whether no lay-down of an unopened hand can be valid: its new melds could total
+    less than the opening minimum even with every card any of them uses, and (if a dry
+    rami is possible) more than one card is in no new meld at all."""
+    used = np.int64(0)
+    for c in range(n):
+        if cand[c, C_TYPE] <= MOVE_NEW_RUN:
+            used |= cand[c, C_MASK]
+    bound = counts[JOKER] * tabs[TB_MAXLAID + JOKER]
+    m = used
+    while m != 0:
+        k = lowest_card_nb(m)
+        m &= m - 1
+        bound += counts[k] * tabs[TB_MAXLAID + k]
+    if bound >= open_min:
+        return False
+    if not dry_ok:
+        return True
+    loose = 0
+    m = held & ~used
+    while m != 0:
+        k = lowest_card_nb(m)
+        m &= m - 1
+        loose += counts[k]
+    return loose > 1
+
+
+@jit
+def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must_max,
+                 rules, tabs, scratch):
+    """The best lay-down of ``counts`` over moves ``cand[:n_cand]`` (see the module
+    docstring). Returns ``(score, moves)``; the moves are ``scratch[S_BEST:][:moves]``
+    and the score packs ``OUT_BIT`` (goes out), the laid value (``>> LAID_SHIFT``) and
+    ``LEFT_LIMIT`` minus the value left in hand. ``counts`` comes back unchanged."""
+    n = min(n_cand, MAX_CANDIDATES)
+    for c in range(n):  # free every table resource a move could use
+        if cand[c, C_RES1] >= 0:
+            scratch[S_RES + cand[c, C_RES1]] = 0
+        if cand[c, C_RES2] >= 0:
+            scratch[S_RES + cand[c, C_RES2]] = 0
+    exchanges = _suffix_masks_nb(n, cand, scratch)
+    held = _held_nb(counts)
+    if not opened and _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
+        if must_kind >= 0 and counts[must_kind] > must_max:
+            return -1, 0
+        return LEFT_LIMIT - _hand_totals_nb(counts, tabs)[1], 0
+    discard_out = rules[R_DISCARD_OUT] != 0
+    pure_needed = rules[R_OPEN_PURE_RUN] != 0
+    cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
+    cap = tabs[TB_JPM]
+    best = LEFT_LIMIT - left_value  # laying nothing
+    if must_kind >= 0 and counts[must_kind] > must_max:
+        best = -1  # a card taken from the discard pile must be used
+    best_depth = 0
+    laid = 0
+    new_value = 0
+    pure = 0
+    new_jokers = 0
+    freed = 0
+    depth = 0
+    scratch[S_START] = 0
+    while True:
+        c = scratch[S_START + depth]
+        if exchanges:
+            limit = OUT_BIT + ((laid + left_bound) << LAID_SHIFT) + LEFT_LIMIT
+            reach = left_bound
+        else:
+            reach, loose = _reach_nb(counts, scratch[S_SUFFIX + c], held, tabs)
+            out_bit = OUT_BIT if loose <= 1 else 0
+            limit = out_bit + ((laid + reach) << LAID_SHIFT) + LEFT_LIMIT
+        if best >= limit or depth >= MAX_DEPTH or (
+                not opened and not dry_ok and new_value < open_min
+                and new_value + reach < open_min):
+            c = n
+        while c < n and not _fits_nb(counts, cand, c, scratch, held, cap):
+            c += 1
+        if c < n:
+            d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, 1)
+            held = _held_after_nb(counts, cand, c, held)
+            cards -= d_cards
+            left_value -= d_value
+            left_bound -= d_bound
+            laid += cand[c, C_VALUE]
+            if cand[c, C_TYPE] <= MOVE_NEW_RUN:
+                new_value += cand[c, C_VALUE]
+                new_jokers += cand[c, C_NEWJ]
+                pure += cand[c, C_PURE]
+            freed += cand[c, C_FREED]
+            scratch[S_CHOSEN + depth] = c
+            scratch[S_START + depth] = c + 1
+            depth += 1
+            scratch[S_START + depth] = c
+            out = cards == 1 or (cards == 0 and not discard_out)
+            ok = cards >= (1 if discard_out else 0) and new_jokers >= freed
+            if ok and must_kind >= 0 and counts[must_kind] > must_max:
+                ok = False
+            if ok and not opened:
+                ok = (new_value >= open_min and (pure > 0 or not pure_needed)) or (
+                    out and dry_ok)
+            if ok:
+                score = (OUT_BIT if out else 0) + (laid << LAID_SHIFT) + LEFT_LIMIT - left_value
+                if score > best:
+                    best = score
+                    best_depth = depth
+                    for i in range(depth):
+                        scratch[S_BEST + i] = scratch[S_CHOSEN + i]
+        else:
+            if depth == 0:
+                break
+            depth -= 1
+            c = scratch[S_CHOSEN + depth]
+            d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, -1)
+            held |= cand[c, C_MASK]
+            cards += d_cards
+            left_value += d_value
+            left_bound += d_bound
+            laid -= cand[c, C_VALUE]
+            if cand[c, C_TYPE] <= MOVE_NEW_RUN:
+                new_value -= cand[c, C_VALUE]
+                new_jokers -= cand[c, C_NEWJ]
+                pure -= cand[c, C_PURE]
+            freed -= cand[c, C_FREED]
+    return best, best_depth
+
+
+@jit
+def apply_move_nb(counts, table, n_table, cand, c, owner):
+    """Play move ``c``: take its cards from ``counts`` and put them on the table (a new
+    row for a new meld). Returns the new table length."""
+    row = cand[c]
+    for i in range(row[C_NC]):
+        counts[row[C_CARDS + i]] -= 1
+    counts[JOKER] -= row[C_JOKERS]
+    move = row[C_TYPE]
+    added = row[C_NC] + (row[C_JOKERS] if row[C_JOKERS] > 0 else 0)
+    if move == MOVE_NEW_SET or move == MOVE_NEW_RUN:
+        m = n_table
+        for f in range(T_WIDTH):
+            table[m, f] = 0
+        table[m, T_KIND] = KIND_SET if move == MOVE_NEW_SET else KIND_RUN
+        table[m, T_SUIT] = row[C_SUIT]
+        table[m, T_RANK] = row[C_RANK]
+        table[m, T_LO] = row[C_LO]
+        table[m, T_HI] = row[C_HI]
+        table[m, T_SUITS] = row[C_SUITS]
+        table[m, T_JOKER] = row[C_JPOS]
+        table[m, T_JOKER2] = row[C_JPOS2]
+        table[m, T_OWNER] = owner
+        table[m, T_SIZE] = added
+        return n_table + 1
+    m = row[C_TARGET]
+    if move == MOVE_RUN_BLOCK:
+        table[m, T_LO] = min(table[m, T_LO], row[C_LO])
+        table[m, T_HI] = max(table[m, T_HI], row[C_HI])
+        if row[C_JPOS] > 0:  # a joker-free run takes its jokers
+            table[m, T_JOKER] = row[C_JPOS]
+            table[m, T_JOKER2] = row[C_JPOS2]
+        table[m, T_SIZE] += added
+    elif move == MOVE_SET_ADD:
+        table[m, T_SUITS] |= row[C_SUITS]
+        if row[C_XSUIT] >= 0:
+            table[m, T_SUITS] |= 1 << row[C_XSUIT]
+            table[m, T_JOKER] = 0
+        if row[C_JPOS] > 0:
+            table[m, T_JOKER] = 1
+        table[m, T_SIZE] += row[C_NC] - (1 if row[C_XSUIT] >= 0 else 0) + row[C_JPOS]
+    else:  # MOVE_RUN_EXCHANGE: the natural takes the joker's place
+        if table[m, T_JOKER] == row[C_JPOS]:
+            table[m, T_JOKER] = table[m, T_JOKER2]
+        table[m, T_JOKER2] = 0
+    return n_table

@@ -1,0 +1,261 @@
+"""Greek Rami rules as data: one frozen dataclass, named presets, a packed int array.
+
+Kernels never see the dataclass: :meth:`RamiRules.packed` flattens it to the int64 array
+indexed by the ``R_*`` constants below. A variant is a field here and an index there.
+Spec text is the project's ``preset[:field=value,...]`` (``rami:jokers=2``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from ..game.specs import brief, spec_items, split_spec
+
+BOOL_FIELDS = ("starter_fourteen", "open_needs_pure_run", "discard_to_go_out",
+               "cap_half_target")
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+MAX_SPEC_CHARS = 1000
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+
+#: Inclusive bounds of every integer field. They keep a deal's charges inside the int16
+#: record columns and a hand (13-14 cards, 6 players) inside the 108-card deck.
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "jokers": (0, 4),
+    "hand_size": (7, 14),
+    "jokers_per_meld": (1, 2),
+    "open_min": (0, 200),
+    "dry_charge": (0, 1000),
+    "unopened_surcharge": (0, 200),
+    "unopened_cap": (0, 1000),
+    "target_per_opponent": (1, 1000),
+    "joker_value": (0, 50),
+    "ace_value": (0, 25),
+    "court_value": (0, 25),
+}
+
+R_JOKERS = 0
+R_HAND_SIZE = 1
+R_STARTER_FOURTEEN = 2
+R_JOKERS_PER_MELD = 3
+R_OPEN_MIN = 4
+R_OPEN_PURE_RUN = 5
+R_DISCARD_OUT = 6
+R_DRY_CHARGE = 7
+R_SURCHARGE = 8
+R_CAP = 9
+R_CAP_HALF_TARGET = 10
+R_TARGET_PER_OPP = 11
+R_JOKER_VALUE = 12
+R_ACE_VALUE = 13
+R_COURT_VALUE = 14
+R_SIZE = 15
+
+
+@dataclass(frozen=True)
+class RamiRules:
+    """A complete Greek Rami rule set: one deal and the game to the target.
+
+    ===================== ======= ========================================================
+    field                 default meaning
+    ===================== ======= ========================================================
+    jokers                4       jokers in the 108-card pack (option: 2)
+    hand_size             13      cards dealt to each player
+    starter_fourteen      False   the starter gets one card more and begins by discarding
+    jokers_per_meld       1       jokers in one run (2: never side by side); a set holds 1
+    open_min              51      the first lay-down's total at laid values
+    open_needs_pure_run   False   the first lay-down must hold a run without a joker
+    discard_to_go_out     True    going out needs a last discard (False: it may be melded)
+    dry_charge            200     what a dry rami (ξερό ραμί) charges each opponent
+    unopened_surcharge    25      added to an unopened loser's hand value
+    unopened_cap          100     an unopened loser is charged at most this
+    cap_half_target       True    ... and at most half the game target
+    target_per_opponent   100     the game ends when a total reaches this x opponents
+    joker_value           20      a joker left in hand
+    ace_value             11      an ace left in hand (laid low in A-2-3 it counts 1)
+    court_value           10      J, Q, K
+    ===================== ======= ========================================================
+    """
+
+    jokers: int = 4
+    hand_size: int = 13
+    starter_fourteen: bool = False
+    jokers_per_meld: int = 1
+    open_min: int = 51
+    open_needs_pure_run: bool = False
+    discard_to_go_out: bool = True
+    dry_charge: int = 200
+    unopened_surcharge: int = 25
+    unopened_cap: int = 100
+    cap_half_target: bool = True
+    target_per_opponent: int = 100
+    joker_value: int = 20
+    ace_value: int = 11
+    court_value: int = 10
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in INT_BOUNDS.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"RamiRules.{name} must be a whole number in {low}..{high}, "
+                                 f"got {brief(value)}")
+        for name in BOOL_FIELDS:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"RamiRules.{name} must be True or False, got "
+                                 f"{brief(getattr(self, name))}")
+
+    @classmethod
+    def preset(cls, name: str) -> RamiRules:
+        """The named preset (see :data:`PRESETS`); ValueError lists the names if unknown."""
+        try:
+            overrides = PRESETS[name][1]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown rami rules preset {brief(name)}: choose one of "
+                             f"{', '.join(PRESETS)}") from None
+        return cls(**overrides)
+
+    @classmethod
+    def coerce(cls, rules: RamiRules | str | None) -> RamiRules:
+        """A RamiRules object, a preset name or a spec (``rami:jokers=2``); None = ``rami``."""
+        if rules is None:
+            return cls()
+        if isinstance(rules, RamiRules):
+            return rules
+        if isinstance(rules, str):
+            return parse_rami_rules(rules)
+        raise ValueError(f"rami rules must be a RamiRules object, a preset name or a spec "
+                         f"like 'rami:jokers=2', got {brief(rules)}")
+
+    def with_(self, **changes: Any) -> RamiRules:
+        """A copy with some fields changed (validated like a new object)."""
+        known = {f.name for f in fields(self)}
+        for key in changes:
+            if key not in known:
+                raise ValueError(f"RamiRules has no field {brief(key)}; fields: "
+                                 f"{', '.join(sorted(known))}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of all fields (for manifests and reports)."""
+        return asdict(self)
+
+    def name(self) -> str:
+        """The preset name these rules equal, or ``custom``."""
+        return next((p for p in PRESETS if RamiRules.preset(p) == self), "custom")
+
+    def spec(self) -> str:
+        """These rules as a spec :func:`parse_rami_rules` reads back (``rami:jokers=2``)."""
+        base = RamiRules()
+        diff = [f"{k}={str(v).lower()}" for k, v in self.to_dict().items()
+                if getattr(base, k) != v]
+        return "rami" + (":" + ",".join(diff) if diff else "")
+
+    def target(self, players: int) -> int:
+        """The game target for ``players`` players (100 per opponent by default)."""
+        return self.target_per_opponent * (check_players(players) - 1)
+
+    def unopened_limit(self, players: int) -> int:
+        """The most an unopened loser is charged with ``players`` players."""
+        cap = self.unopened_cap
+        return min(cap, self.target(players) // 2) if self.cap_half_target else cap
+
+    def hand_values(self) -> np.ndarray:
+        """What each kind costs left in hand (int64[53], the joker last)."""
+        ranks = [self.ace_value] + list(range(2, 11)) + [self.court_value] * 3
+        return np.array(ranks * 4 + [self.joker_value], dtype=np.int64)
+
+    def deck_size(self) -> int:
+        """Cards in the pack: two decks and the jokers."""
+        return 104 + self.jokers
+
+    def packed(self) -> np.ndarray:
+        """The rules as the int64 array the kernels read (see the ``R_*`` indices)."""
+        out = np.zeros(R_SIZE, dtype=np.int64)
+        for index, name in ((R_JOKERS, "jokers"), (R_HAND_SIZE, "hand_size"),
+                            (R_STARTER_FOURTEEN, "starter_fourteen"),
+                            (R_JOKERS_PER_MELD, "jokers_per_meld"), (R_OPEN_MIN, "open_min"),
+                            (R_OPEN_PURE_RUN, "open_needs_pure_run"),
+                            (R_DISCARD_OUT, "discard_to_go_out"),
+                            (R_DRY_CHARGE, "dry_charge"), (R_SURCHARGE, "unopened_surcharge"),
+                            (R_CAP, "unopened_cap"), (R_CAP_HALF_TARGET, "cap_half_target"),
+                            (R_TARGET_PER_OPP, "target_per_opponent"),
+                            (R_JOKER_VALUE, "joker_value"), (R_ACE_VALUE, "ace_value"),
+                            (R_COURT_VALUE, "court_value")):
+            out[index] = int(getattr(self, name))
+        return out
+
+
+def check_players(players: Any) -> int:
+    """A player count 2..6 as an int; a one-line ValueError otherwise."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
+            MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ValueError(f"Greek Rami is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"got {brief(players)}")
+    return int(players)
+
+
+def check_deal_fits(rules: RamiRules, players: int) -> None:
+    """The hands and the first discard must leave a stock to draw from."""
+    dealt = rules.hand_size * players + 1 + int(rules.starter_fourteen)
+    if dealt >= rules.deck_size():
+        raise ValueError(f"{players} hands of {rules.hand_size} leave no stock in a "
+                         f"{rules.deck_size()}-card pack: use fewer cards or players")
+
+
+def _field_value(name: str, text: str, spec: str) -> Any:
+    word = text.lower()
+    if name in BOOL_FIELDS:
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        expected = "true or false"
+    else:
+        try:
+            return int(text)
+        except ValueError:
+            low, high = INT_BOUNDS[name]
+            expected = f"a whole number in {low}..{high}"
+    raise ValueError(f"bad value {brief(text)} for {name} in rami rules {brief(spec)}: "
+                     f"expected {expected}")
+
+
+def parse_rami_rules(spec: str) -> RamiRules:
+    """RamiRules from ``preset[:field=value,...]`` (``rami:jokers=2,open_min=40``);
+    ValueError names the unknown preset or field, or the bad value."""
+    name, items, text = split_spec(spec, "rami rules", "rami:jokers=2", MAX_SPEC_CHARS)
+    rules = RamiRules.preset(name)
+    names = [f.name for f in fields(RamiRules)]
+    changes: dict[str, Any] = {}
+    for item, key, value in spec_items(items):
+        if not value:
+            raise ValueError(f"bad item {brief(item)} in rami rules {brief(text)}: write "
+                             f"field=value, e.g. jokers=2")
+        if key not in names:
+            raise ValueError(f"unknown rami rules field {brief(key)} in {brief(text)}: "
+                             f"fields are {', '.join(names)}")
+        if key in changes:
+            raise ValueError(f"rami rules field {key} is given twice in {brief(text)}")
+        changes[key] = _field_value(key, value, text)
+    try:
+        return rules.with_(**changes)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (in rami rules {brief(text)})") from None
+
+
+#: name -> (one-line description, field overrides)
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "rami": ("two decks and 4 jokers, 13 cards, open at 51, dry rami 200, unopened +25 "
+             "capped at 100 and half the target (the default)", {}),
+    "rami_two_jokers": ("the default with 2 jokers (106 cards)", {"jokers": 2}),
+    "rami_fourteen": ("the starter gets 14 cards and begins by discarding",
+                      {"starter_fourteen": True}),
+    "rami_pure_run": ("the opening must include a run without a joker",
+                      {"open_needs_pure_run": True}),
+    "rami_no_discard": ("going out may meld the last card (no final discard)",
+                        {"discard_to_go_out": False}),
+    "rami_two_per_run": ("a run may hold two jokers, never side by side",
+                         {"jokers_per_meld": 2}),
+}
