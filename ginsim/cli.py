@@ -107,6 +107,8 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
     from .game import best_discard, best_melds, deadwood, parse_cards
 
     cards = parse_cards(args.cards)
+    if not cards:
+        raise UsageError(f"deadwood needs some cards, e.g. {EXAMPLES['deadwood'][16:]}")
     print(f"deadwood: {deadwood(cards, args.rules)}")
     melds = best_melds(cards, args.rules)
     print("melds: " + (" | ".join(" ".join(m) for m in melds) if melds else "(none)"))
@@ -183,13 +185,21 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    from .analysis.game_modes import game_mode_summary
+    from .analysis.game_modes import MATCH_TOTAL, game_mode_summary
     from .game.rules import Rules
 
     rules = Rules.coerce(args.rules)
     if args.players != 2 and args.system != "standard":
         raise UsageError(f"games --system {args.system} is for two players; with --players "
                          f"{args.players} leave --system out")
+    for flag, value, needs in (("--c", args.c, 3), ("--d", args.d, 4)):
+        if value is not None and args.players < needs:
+            raise UsageError(f"games {flag} is the strategy of player {needs}, but --players "
+                             f"is {args.players}: give --players {needs} or leave {flag} out")
+    if args.match_total is not None and args.system != "multimatch":
+        raise UsageError(f"games --match-total ends a multi-match; the {args.system} system "
+                         "has none: give --system multimatch or leave --match-total out")
+    args.c, args.d = args.c or "simple", args.d or "simple"
     names = [args.a, args.b, args.c, args.d][:args.players]
     summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
                                 args.match_total).set_index(["group", "statistic"])
@@ -221,7 +231,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
                   f"{value(f'game {c}', 'mean_margin_a'):+.1f}")
         return 0
     if args.system == "multimatch":
-        print(head + f"multi-matches to {args.match_total}: {args.a} (a) vs {args.b} (b)")
+        total = args.match_total or MATCH_TOTAL
+        print(head + f"multi-matches to {total}: {args.a} (a) vs {args.b} (b)")
         print(f"  a wins {rate('a', 'p_a_wins')}; mean matches "
               f"{value('a', 'mean_matches'):.2f}, mean hands {value('a', 'mean_hands'):.1f}")
         return 0
@@ -352,11 +363,6 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from .analysis.advise import advice_words, advise
-    from .game.rules import Rules
-
-    if Rules.coerce(args.rules).mahjong:
-        raise UsageError(f"advise weighs knocking-gin turns; rules {args.rules} are Mahjong "
-                         "gin, which it does not play: give a knocking preset such as modern")
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -519,15 +525,18 @@ def build_parser() -> argparse.ArgumentParser:
     gm = _command(sub, "games", "play whole games and print game-level statistics")
     gm.add_argument("--a", default="memory2", help="strategy of player a (default memory2)")
     gm.add_argument("--b", default="simple", help="strategy of player b (default simple)")
-    gm.add_argument("--c", default="simple", help="third player's strategy (--players 3, 4)")
-    gm.add_argument("--d", default="simple", help="fourth player's strategy (--players 4)")
+    gm.add_argument("--c", default=None,
+                    help="third player's strategy (--players 3, 4; default simple)")
+    gm.add_argument("--d", default=None,
+                    help="fourth player's strategy (--players 4; default simple)")
     gm.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                     help="2 (default), 3 (dealer sits out), 4 (two teams, to the rules' "
                          "team_target)")
     gm.add_argument("--system", choices=("standard", "hollywood", "multimatch"),
                     default="standard", help="scoring system for two players")
-    gm.add_argument("--match-total", type=_positive_int, default=500,
-                    help="match points that end a multi-match (default 500)")
+    gm.add_argument("--match-total", type=_positive_int, default=None,
+                    help="match points that end a multi-match (--system multimatch only; "
+                         "default 500)")
     gm.add_argument("--games", type=_positive_int, default=10_000,
                     help="number of games (default 10000)")
     _add_seed(gm)
@@ -583,19 +592,23 @@ def build_parser() -> argparse.ArgumentParser:
                          "(the shorthand flags below are then not needed)")
     ad.add_argument("--model", default=None,
                     help="the opponent model for --history (default: --opponent)")
-    ad.add_argument("--temperature", type=float, default=TEMPERATURE_DEFAULT,
-                    help="softening of the opponent model, in deadwood points: lower "
-                         "trusts the model more")
-    ad.add_argument("--wait", type=float, default=DEFAULT_WAIT,
-                    help="the chance that the opponent plays on where the model would "
-                         f"knock (default {DEFAULT_WAIT:g}): opponents differ most in when "
-                         "they knock")
+    ad.add_argument("--temperature", type=float, default=None,
+                    help="softening of the opponent model for --history, in deadwood "
+                         f"points: lower trusts the model more (default {TEMPERATURE_DEFAULT:g})")
+    ad.add_argument("--wait", type=float, default=None,
+                    help="for --history: the chance that the opponent plays on where the "
+                         f"model would knock (default {DEFAULT_WAIT:g}): opponents differ "
+                         "most in when they knock")
     ad.add_argument("--drawn-from", choices=("stock", "pile"), default="stock",
                     help="where the drawn card came from (a pile card cannot be discarded)")
-    ad.add_argument("--pile", default="", help="shorthand: the discard pile, bottom first")
-    ad.add_argument("--opponent-took", default="", help="cards the opponent took from the pile")
-    ad.add_argument("--opponent-passed", default="", help="pile cards the opponent declined")
-    ad.add_argument("--stock-left", type=int, default=20, help="cards left in the stock")
+    ad.add_argument("--pile", default=None,
+                    help="shorthand (without --history): the discard pile, bottom first")
+    ad.add_argument("--opponent-took", default=None,
+                    help="shorthand: cards the opponent took from the pile")
+    ad.add_argument("--opponent-passed", default=None,
+                    help="shorthand: pile cards the opponent declined")
+    ad.add_argument("--stock-left", type=int, default=None,
+                    help="shorthand: cards left in the stock (default 20)")
     ad.add_argument("--rules", default="modern", help=RULES_HELP)
     ad.add_argument("--opponent", default="simple", help="opponent's strategy (default simple)")
     ad.add_argument("--strategy", default="memory2",

@@ -50,6 +50,8 @@ def any_rules(draw: st.DrawFn) -> Rules:
                                                       "aces_must_gin", "last_discard_rule",
                                                       "oklahoma_boxes")}
     values["oklahoma"] = values["deal"] == "upcard" and draw(st.booleans())
+    if values["oklahoma"]:  # the upcard sets the knock limit; the field stays at 10
+        values["knock_limit"] = 10
     values["double_suits"] = "".join(draw(st.lists(st.sampled_from("SHDC"), unique=True,
                                                    max_size=4)))
     return Rules(**values)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import check_int
 from .rules import brief
 
 SUITS = "SHDC"
@@ -68,6 +69,8 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], size: int | None = No
     ``text`` may also be a list of tokens or of card ints. With ``size`` the number of
     cards must match it.
     """
+    if size is not None:
+        size = check_int(size, "size", 0, N_CARDS)
     if isinstance(text, str):
         tokens: list = [t for t in _TOKEN.split(text) if t]
     elif isinstance(text, (bytes, bytearray, memoryview)):

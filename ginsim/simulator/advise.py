@@ -96,6 +96,15 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
                     passed, stock_left, buried)
 
 
+def _no_upcard_limit(rules: Rules) -> None:
+    """Without a history the upcard is unknown, and under Oklahoma it sets the hand's
+    knock limit: refused rather than advised with the wrong limit."""
+    if rules.oklahoma:
+        raise ValueError("under Oklahoma rules the upcard sets the hand's knock limit: give "
+                         "the hand's history (history=, --history), which starts with the "
+                         "upcard, instead of the shorthand position")
+
+
 def _plain(*strategies: str | Strategy) -> None:
     """Rollouts and the belief's model are plain strategies; an mc player is refused."""
     for s in strategies:
@@ -130,9 +139,12 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
     return opp_masks, np.ascontiguousarray(stocks), np.ascontiguousarray(buried)
 
 
-def legal_options(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def legal_options(position: Position, rules: Rules, knock_limit: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Every legal (discard, knock) and the deadwood kept: every discard but the card
-    just taken from the pile, with a knock too where the kept deadwood allows it."""
+    just taken from the pile, with a knock too where the kept deadwood is within the
+    hand's ``knock_limit`` (default the rules'; Oklahoma: the upcard's)."""
+    limit = rules.knock_limit if knock_limit is None else knock_limit
     tab = card_tables(rules)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     hand = cards_to_mask(position.hand11)
@@ -143,7 +155,7 @@ def legal_options(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndar
         dw = int(min_deadwood_nb(hand & ~(1 << c), tab, work))
         options.append((c, 0))
         kept.append(dw)
-        if dw <= rules.knock_limit:
+        if dw <= limit:
             options.append((c, 1))
             kept.append(dw)
     return np.array(options, dtype=np.int64), np.array(kept, dtype=np.int64)
@@ -157,6 +169,7 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
     seed = check_seed(seed)
     rollouts = check_rollouts(rollouts)
     rules = Rules.coerce(rules)
+    _no_upcard_limit(rules)
     if position.stock_left < rules.stock_floor:
         raise ValueError(f"stock_left {position.stock_left} is below the stock floor "
                          f"{rules.stock_floor} of these rules (the hand would already be "
@@ -290,6 +303,7 @@ def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rul
                         ) -> Situation:
     """Worlds for the shorthand flags (uniform sampling with declined-card weighting);
     a position of 10 cards is advised on its draw."""
+    _no_upcard_limit(rules)
     rng = np.random.default_rng(seed)
     opp, stocks, buried = sample_worlds(position, rollouts, rng)
     listed = np.array(position.pile, dtype=np.int64)
@@ -342,12 +356,18 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
         return np.array([(OPT_TAKE, up, 0, 0), (OPT_PASS, up, situation.offer, 0)],
                         dtype=np.int64)
     if len(situation.hand) == 10:
+        at_floor = situation.stocks.shape[1] <= rules.stock_floor
+        if at_floor and not rules.last_discard_rule:
+            raise ValueError(f"the stock is down to the floor ({rules.stock_floor}) and the "
+                             f"last discard was not a knock: the hand is over (dead), so "
+                             f"there is no draw to advise")
         rows = ([(OPT_TAKE, situation.pile[-1], 0, 0)]
                 if situation.pile and not situation.stock_only else [])
-        rows.append((OPT_STOCK, -1, 0, 0))
+        if not at_floor:  # at the floor only the last discard may be taken (§5.3)
+            rows.append((OPT_STOCK, -1, 0, 0))
         return np.array(rows, dtype=np.int64)
     position = Position(situation.hand, situation.forbidden, [], [], [], 0, 0)
-    options, kept = legal_options(position, rules)
+    options, kept = legal_options(position, rules, situation.knock_limit)
     return np.column_stack([np.full(len(options), OPT_DISCARD), options, kept]).astype(np.int64)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..game.checks import is_number
 from ..game.history import DEFAULT_TEMPERATURE, DEFAULT_WAIT
 from ..game.rules import brief
 
@@ -101,7 +102,7 @@ class Parameter:
         naming the parameter, ``where`` it came from and the bounds."""
         high = len(self.choices) - 1 if self.choices else self.high
         if len(values) != self.size or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and self.low <= v <= high
+                is_number(v) and self.low <= v <= high
                 and (not self.integer or v == int(v)) for v in values):
             raise ValueError(f"bad value {brief(values)} for {self.name} in {where}: expected "
                              f"{self.size} {self.bounds}")
