@@ -98,7 +98,8 @@ class Rules:
     undercut_bonus    25        bonus to a defender who undercuts (§6)
     undercut_on_tie   True      a tie (D == K) counts as an undercut (§6)
     big_gin_bonus     None      bonus for 11 melded cards without a discard; None = off
-    stock_floor       2         the hand is dead when the stock is down to this (§5.3)
+    stock_floor       2         the hand is dead when the stock is down to this (§5.3);
+                                games take at most 20 (:meth:`game_problem`)
     layoff            optimal   ``optimal`` (exact minimum, §5.2), ``melds_first``,
                                 ``layoffs_first``, ``two_orders`` (the better of those two;
                                 the Playgridia server, seed 004). ``layoffs_first`` is the
@@ -114,7 +115,8 @@ class Rules:
     ace_value         1         deadwood of an unmelded ace (Tedesco: 15)
     court_value       10        deadwood of J, Q, K
     run_wrap          False     runs may turn the corner, K-A-2 and Q-K-A (Tedesco, §8.5)
-    oklahoma          False     the upcard sets the hand's knock limit (§8.1)
+    oklahoma          False     the upcard sets the hand's knock limit (§8.1); it replaces
+                                ``knock_limit``, which must stay 10 with it
     double_suits      "S"       Oklahoma: an upcard of these suits doubles the hand score
     aces_must_gin     True      Oklahoma: an ace upcard means gin only (else knock at 1)
     last_discard_rule False     at the stock floor the other player may take the final
