@@ -35,6 +35,8 @@ from .hand_nb import SCRATCH_SIZE
 from .limits import check_rollouts, check_seed
 from .records import TRACE_WIDTH
 
+_HAND_OVER = ("the stock is down to the floor ({floor}) and the last discard was not a "
+              "knock: the hand is over (dead), so there is no draw to advise")
 PASS_WEIGHT = 0.5
 PARTICLES = 500  # the posterior's guesses at most; the worlds resample them
 
@@ -277,6 +279,8 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
                          f"pile, but the hand lacks it")
     if hist.stock_left < rules.stock_floor:
         raise ValueError(f"the stock ({hist.stock_left}) is below the floor")
+    if len(mine) == 10 and hist.stock_left <= rules.stock_floor and not rules.last_discard_rule:
+        raise ValueError(_HAND_OVER.format(floor=rules.stock_floor))
     particles = min(rollouts, PARTICLES)
     beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, particles, seed,
                              temperature, wait=wait)
@@ -358,9 +362,7 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
     if len(situation.hand) == 10:
         at_floor = situation.stocks.shape[1] <= rules.stock_floor
         if at_floor and not rules.last_discard_rule:
-            raise ValueError(f"the stock is down to the floor ({rules.stock_floor}) and the "
-                             f"last discard was not a knock: the hand is over (dead), so "
-                             f"there is no draw to advise")
+            raise ValueError(_HAND_OVER.format(floor=rules.stock_floor))
         rows = ([(OPT_TAKE, situation.pile[-1], 0, 0)]
                 if situation.pile and not situation.stock_only else [])
         if not at_floor:  # at the floor only the last discard may be taken (§5.3)
