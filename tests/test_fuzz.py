@@ -219,7 +219,8 @@ HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 def test_advise(kwargs):
     table, exc = outcome(lambda: ginsim.advise(HAND, pile="2D 3D 4D 5D 6D", **kwargs))
     if exc is None:
-        assert kwargs["stock_left"] >= Rules.coerce(kwargs["rules"]).stock_floor
+        stock_left = 20 if kwargs["stock_left"] is None else kwargs["stock_left"]  # default
+        assert stock_left >= Rules.coerce(kwargs["rules"]).stock_floor
         assert table.recommended.sum() == 1 and table.deadwood.min() >= 0
 
 

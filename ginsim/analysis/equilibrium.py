@@ -159,6 +159,9 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
     deals per exploitability measurement; at most ``iterations`` best responses."""
     t0 = time.perf_counter()
     rules = Rules.coerce(rules)
+    if not rules.knocks:
+        raise ValueError(f"rules {rules.spec()!r} allow no knocking (gin only), so there is "
+                         f"no knock chart to find: give rules with a knock limit")
     base_strategy = parse_strategy(base)
     if base_strategy.is_mc:
         raise ValueError(f"equilibrium base {brief(base)} is the mc player, which searches "
