@@ -404,6 +404,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    """``--n-jobs``: parallel workers, 1 .. the parameter layer's MAX_JOBS."""
+    from .game.checks import MAX_JOBS
+
+    value = _positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_JOBS} workers, got {text!r}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -479,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
                           f"default full up to {SUMMARY_ABOVE:,} hands, summary above")
     sim.add_argument("--out", metavar="DIR", default=None,
                      help="write a result store to DIR (resumed if DIR holds this run)")
-    sim.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
+    sim.add_argument("--n-jobs", type=_jobs, default=None, metavar="N",
                      help="parallel workers (default: every core)")
     sim.add_argument("--chunk-hands", type=_positive_int, default=None, metavar="N",
                      help="hands per chunk (default: about 8 chunks per worker)")
@@ -516,7 +526,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", metavar="DIR", default="report",
                      help="output directory: new, empty, or an earlier ginsim report, which "
                           "is replaced whole (default ./report)")
-    rep.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
+    rep.add_argument("--n-jobs", type=_jobs, default=None, metavar="N",
                      help="parallel workers (default: every core)")
     rep.add_argument("--svg", action="store_true", help="also write SVG figures")
     rep.add_argument("--quiet", action="store_true", help="no progress output")
@@ -570,7 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "once the exploitability's upper bound is <= 0.10 (default "
                          f"{DEFAULT_EQ_ITERATIONS})")
     _add_seed(eq)
-    eq.add_argument("--n-jobs", type=_positive_int, default=2, metavar="N",
+    eq.add_argument("--n-jobs", type=_jobs, default=2, metavar="N",
                     help="parallel threads (default 2; results do not depend on it)")
     eq.add_argument("--out", metavar="DIR", default="equilibrium",
                     help="directory for equilibrium.json, equilibrium.csv, history.csv and "

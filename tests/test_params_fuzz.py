@@ -310,7 +310,8 @@ def test_summarize_refuses_unknown_outcomes():
     (["advise", "--hand", HAND, "--drawn", "QC", "--model", "bogus"], "--history"),
     (["advise", "--hand", HAND, "--history", OFFER, "--pile", "2D"], "--pile"),
     (["advise", "--hand", HAND, "--history", OFFER, "--stock-left", "5"], "--stock-left"),
-    (["simulate", "--hands", "100000", "--chunk-hands", "1", "--n-jobs", "100000"], "n_jobs"),
+    (["simulate", "--hands", "100000", "--chunk-hands", "1", "--n-jobs", "100000"], "--n-jobs"),
+    (["report", "--n-jobs", "5000"], "at most 1024 workers"),
     (["equilibrium", "--hands", str(10**18)], "hands"),
 ])
 def test_cli_refuses_on_one_line(argv, words, capsys, tmp_path):

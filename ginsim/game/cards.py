@@ -97,6 +97,8 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], size: int | None = No
 
 def format_cards(cards: Iterable[int]) -> str:
     """Card ints as space-separated text, in the given order."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise ValueError(f"format_cards takes a list of card ints 0..51, got {brief(cards)}")
     return " ".join(card_text(c) for c in cards)
 
 

@@ -124,4 +124,4 @@ def check_jobs(value: Any, name: str = "n_jobs", *, default_ok: bool = True) -> 
     if default_ok and (value is None or (is_int(value) and value == -1)):
         return None if value is None else -1
     return check_int(value, name, 1, MAX_JOBS,
-                     hint="or None / -1 for every core" if default_ok else "")
+                     hint="None or -1 means every core" if default_ok else "")
