@@ -361,3 +361,27 @@ def test_no_stock_draw_at_the_stock_floor():
     last = Rules(stock_floor=29, last_discard_rule=True)  # only the final discard
     table = ginsim.advise(FLOOR_HAND, history=FLOOR_HISTORY, rules=last, rollouts=20)
     assert table.action.tolist() == ["take"]
+
+
+def test_game_summary_refuses_unknown_winners():
+    games = pd.DataFrame({"winner": ["a", "b", "c"], "margin": [10, 20, 30],
+                          "hands": [3, 4, 5], "shutout": [False, False, True]})
+    refused(lambda: ginsim.game_summary(games), "'c'", "a and b")
+    assert ginsim.game_summary(games.iloc[:2]).n.iloc[0] == 2
+
+
+def test_drawn_from_applies_only_with_a_drawn_card():
+    refused(lambda: ginsim.advise(HAND, pile="2D", drawn_from="pile"), "--drawn")
+    history = "dealer:op up:3H me:pass op:pass me:stock"
+    refused(lambda: ginsim.advise(HAND, drawn="4D", history=history, drawn_from="pile"),
+            "drawn_from is pile", "without a pile take")
+
+
+def test_report_from_a_store_refuses_study_options(capsys):
+    from ginsim.cli import main
+
+    for flag, value in (("--hands", "10"), ("--study", "all"), ("--seed", "3"),
+                        ("--rules", "classic"), ("--n-jobs", "1")):
+        assert main(["report", "--from", "no/such/store", flag, value]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and flag in err and "stored run" in err, err

@@ -72,6 +72,9 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     seed = check_seed(seed)
     rollouts = check_rollouts(rollouts)
     check_choice(drawn_from, "drawn_from", ("stock", "pile"))
+    if drawn is None and drawn_from != "stock" and history is None:
+        raise ValueError("drawn_from (--drawn-from) says where the drawn card came from: "
+                         "give drawn (--drawn) with it, or leave it out")
     shorthand = {"pile": pile, "opponent_took": opponent_took,
                  "opponent_passed": opponent_passed, "stock_left": stock_left}
     if history is not None:

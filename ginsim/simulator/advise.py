@@ -254,6 +254,10 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
             raise ValueError(f"the history ends with me taking {format_cards([forbidden])} "
                              f"from the pile, but drawn is {format_cards(new)}")
         new = [forbidden]
+    elif drawn_from == "pile" and (hist.drawn or not new):
+        raise ValueError("drawn_from is pile, but " + (
+            "the history has me holding 11 cards without a pile take" if hist.drawn else
+            "no card was drawn (the draw itself is advised)") + ": leave drawn_from out")
     elif hist.drawn and not new:
         raise ValueError("the history ends with me drawing from the stock: give the card "
                          "drawn (--drawn)")
