@@ -385,3 +385,51 @@ def test_report_from_a_store_refuses_study_options(capsys):
         assert main(["report", "--from", "no/such/store", flag, value]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and flag in err and "stored run" in err, err
+
+
+# The command line: each subcommand with one option given a bad value, the others valid.
+CLI_BASE = {
+    "simulate": ["simulate", "--hands", "10", "--n-jobs", "1"],
+    "games": ["games", "--games", "2"],
+    "knock-chart": ["knock-chart", "--hands", "10"],
+    "equilibrium": ["equilibrium", "--hands", "1000", "--iterations", "1", "--n-jobs", "1"],
+    "advise": ["advise", "--hand", HAND, "--drawn", "QC", "--rollouts", "10"],
+    "deadwood": ["deadwood"],
+    "report": ["report", "--hands", "10", "--n-jobs", "1"],
+}
+CLI_BAD = {
+    "simulate": {"--hands": ["0", "-1", "1.5", "x", "10000000000000"],
+                 "--seed": ["-1", str(2**64), "x"], "--n-jobs": ["0", "5000", "x"],
+                 "--chunk-hands": ["0", "x"], "--a": ["smart", "simple:t=5,t=6"],
+                 "--rules": ["nope", "straight:oklahoma=true", "oklahoma:knock_limit=3"],
+                 "--records": ["none"], "--backend": ["gpu"]},
+    "games": {"--games": ["0", "x", "2000000"], "--players": ["5"], "--system": ["chicago"],
+              "--match-total": ["100"], "--c": ["bogus"], "--d": ["simple"],
+              "--rules": ["modern:stock_floor=30", "nope"]},
+    "knock-chart": {"--hands": ["0", "20000000"], "--rules": ["straight", "mahjong"],
+                    "--strategy": ["smart", "simple:t=1,t=2"]},
+    "equilibrium": {"--hands": ["10", "20000000"], "--iterations": ["0", "x"],
+                    "--base": ["mc", "smart"], "--rules": ["straight"], "--n-jobs": ["5000"]},
+    "advise": {"--rollouts": ["1", "10000000"], "--temperature": ["-1", "nan", "0.5"],
+               "--wait": ["7", "0.5"], "--model": ["memory2"], "--stock-left": ["-1", "40"],
+               "--rules": ["mahjong", "oklahoma"], "--drawn": ["ZZ", "AS"], "--hand": ["AS"],
+               "--drawn-from": ["deck"], "--opponent": ["mc", "smart"]},
+    "deadwood": {"": ["", "ZZ", "AS AS", "   "]},
+    "report": {"--hands": ["0"], "--n-jobs": ["5000"], "--study": ["x"], "--rules": ["nope"]},
+}
+
+
+@fuzz(60)
+@given(case=st.sampled_from(sorted(CLI_BAD)).flatmap(
+    lambda cmd: st.sampled_from(sorted(CLI_BAD[cmd])).flatmap(
+        lambda opt: st.sampled_from(CLI_BAD[cmd][opt]).map(lambda v: (cmd, opt, v)))))
+def test_cli_refuses_each_bad_option_on_one_line(case, capsys, tmp_path):
+    from ginsim.cli import main
+
+    command, option, value = case
+    argv = [*CLI_BASE[command], *([option] if option else []), value]
+    if command in ("knock-chart", "equilibrium", "report"):
+        argv += ["--out", str(tmp_path / command)]
+    assert main(argv) == 2, argv
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
