@@ -162,7 +162,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     probe_writable(out)
     replacing = out.is_dir() and any(out.iterdir())
     study_options = {"--study": args.study, "--hands": args.hands, "--rules": args.rules,
-                     "--seed": args.seed, "--n-jobs": args.n_jobs}
+                     "--seed": None if args.seed == DEFAULT_SEED else args.seed,
+                     "--n-jobs": args.n_jobs}
     if args.from_store is not None:
         given = [flag for flag, value in study_options.items() if value is not None]
         if given:
@@ -174,14 +175,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
         results = [stored_study(args.from_store)]
     else:
         rules = Rules.coerce("modern" if args.rules is None else args.rules)
-        seed = DEFAULT_SEED if args.seed is None else args.seed
         study = args.study or "knock"
         names = STUDIES if study == "all" else (study,)
         results = []
         for name in names:
             if not args.quiet:
                 print(f"running the {name} study ...", file=sys.stderr)
-            results.append(run_study(name, args.hands, seed, rules, n_jobs=args.n_jobs,
+            results.append(run_study(name, args.hands, args.seed, rules, n_jobs=args.n_jobs,
                                      progress=False if args.quiet else None))
         if any(missing_intervals(r) for r in results):
             _small_sample(f"--hands {args.hands:,}")
@@ -528,7 +528,6 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--hands", type=_positive_int, default=None,
                      help="hands per comparison (default: the study's own, 200000)")
     _add_seed(rep)
-    rep.set_defaults(seed=None)  # None: not given (refused with --from; else the default)
     rep.add_argument("--rules", default=None, help=RULES_HELP)
     rep.add_argument("--from", dest="from_store", metavar="STORE", default=None,
                      help="report on a stored run instead of running a study")

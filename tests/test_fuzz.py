@@ -101,9 +101,12 @@ def test_rules(kwargs):
             assert value is None or low <= value <= high
 
 
-#: Rules inside the bounds that fit together (Oklahoma keeps knock_limit at 10).
+#: Rules inside the bounds that fit together (Oklahoma keeps knock_limit at 10; the
+#: fields only Oklahoma or Mahjong read keep their defaults without them).
 playable_rules = st.fixed_dictionaries(valid_rules).map(
-    lambda d: {**d, "knock_limit": 10} if d["oklahoma"] else d)
+    lambda d: {**d, "knock_limit": 10} if d["oklahoma"] else {
+        **d, "aces_must_gin": True, "double_suits": "S"}).map(
+    lambda d: {**d, "mahjong_discard_to_go_out": True, "mahjong_final_meld": False})
 
 
 @fuzz(80)

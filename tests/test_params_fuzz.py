@@ -23,6 +23,7 @@ from ginsim.game.history import parse_history
 from ginsim.game.rules import (
     BOOL_FIELDS,
     CHOICE_FIELDS,
+    DEPENDENT_FIELDS,
     INT_BOUNDS,
     MAX_GAME_STOCK_FLOOR,
     parse_rules,
@@ -198,6 +199,9 @@ def test_rules_specs_are_played_as_written_or_refused(preset, items):
         assert str(got).lower() == value.lower() or (key == "double_suits"
                                                     and got == value.upper())
     assert not rules.oklahoma or rules.knock_limit == 10  # no silent winner
+    default = Rules()
+    for name, switch in DEPENDENT_FIELDS.items():  # nothing set that no one reads
+        assert getattr(rules, switch) or getattr(rules, name) == getattr(default, name)
     assert (rules.game_problem() is None) == (rules.stock_floor <= MAX_GAME_STOCK_FLOOR)
 
 
@@ -260,6 +264,15 @@ def test_contradictory_rules_are_refused_with_the_reason():
     refused(lambda: Rules.coerce("oklahoma:knock_limit=3"), "knock_limit=3", "upcard")
     refused(lambda: Rules(oklahoma=True, knock_limit=0), "straight gin")
     assert Rules.coerce("oklahoma").knock_limit == 10  # the presets still stand
+
+
+def test_fields_no_variant_reads_are_refused():
+    refused(lambda: Rules.coerce("modern:aces_must_gin=false"), "only with oklahoma=true")
+    refused(lambda: Rules.coerce("classic:double_suits=SH"), "double_suits=SH")
+    refused(lambda: Rules.coerce("modern:mahjong_final_meld=true"), "only with mahjong")
+    refused(lambda: Rules.coerce("mahjong:knock_limit=5"), "no knocking")
+    assert Rules.coerce("oklahoma:aces_must_gin=false,double_suits=SH").double_suits == "SH"
+    assert Rules.coerce("mahjong:mahjong_final_meld=true").mahjong_final_meld
 
 
 def test_games_refuse_a_stock_floor_that_kills_the_hands():

@@ -25,6 +25,9 @@ SUITS_TEXT = "SHDC"
 BOOL_FIELDS = ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
                "last_discard_rule", "oklahoma_boxes", "mahjong", "mahjong_discard_to_go_out",
                "mahjong_final_meld")
+#: Fields that only one switch reads -> that switch; they keep their default without it.
+DEPENDENT_FIELDS = {"aces_must_gin": "oklahoma", "double_suits": "oklahoma",
+                    "mahjong_discard_to_go_out": "mahjong", "mahjong_final_meld": "mahjong"}
 #: Fields that take one of a few words.
 CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
     "layoff": LAYOFF_MODES, "deal": DEAL_MODES, "next_dealer": NEXT_DEALER_MODES,
@@ -196,9 +199,24 @@ class Rules:
         if self.oklahoma and self.knock_limit != 10:
             raise ValueError(_oklahoma_conflict(self.knock_limit))
         if self.mahjong and (self.oklahoma or self.last_discard_rule
-                             or self.big_gin_bonus is not None):
+                             or self.big_gin_bonus is not None or self.knock_limit != 10):
             raise ValueError("Rules.mahjong has no knocking: use it with oklahoma=False, "
-                             "last_discard_rule=False and big_gin_bonus=None")
+                             "last_discard_rule=False, big_gin_bonus=None and knock_limit "
+                             "left at 10")
+        self._check_dependent_fields()
+
+    def _check_dependent_fields(self) -> None:
+        """A field that only a switch reads (:data:`DEPENDENT_FIELDS`) keeps its default
+        while the switch is off: otherwise it would be ignored without a word."""
+        defaults = Rules.__dataclass_fields__
+        for name, switch in DEPENDENT_FIELDS.items():
+            value, default = getattr(self, name), defaults[name].default
+            if name == "double_suits":
+                value, default = set(value.upper()), set(default)
+            if not getattr(self, switch) and value != default:
+                raise ValueError(f"Rules.{name} applies only with {switch}=true, so "
+                                 f"{name}={_spec_value(getattr(self, name))} would be "
+                                 f"ignored: set {switch}=true or leave {name} out")
 
     @classmethod
     def preset(cls, name: str) -> Rules:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
+from ..game.checks import check_choice, check_int
 from ..game.history import EV_PASS, EV_TAKE, parse_history
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
-from ..game.rules import Rules, brief
+from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
 from .advise_nb import (
@@ -37,6 +38,7 @@ from .records import TRACE_WIDTH
 
 _HAND_OVER = ("the stock is down to the floor ({floor}) and the last discard was not a "
               "knock: the hand is over (dead), so there is no draw to advise")
+DRAWN_FROM = ("stock", "pile")
 PASS_WEIGHT = 0.5
 PARTICLES = 500  # the posterior's guesses at most; the worlds resample them
 
@@ -69,8 +71,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
     new = parse_cards(drawn)
     if len(new) != 1:
         raise ValueError(f"drawn must be exactly one card, got {len(new)}")
-    if drawn_from not in ("stock", "pile"):
-        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {brief(drawn_from)}")
+    check_choice(drawn_from, "drawn_from", DRAWN_FROM)
     pile_cards = parse_cards(pile)
     took = parse_cards(opponent_took)
     passed = parse_cards(opponent_passed)
@@ -87,8 +88,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
                              f"cannot be in {seen[c]} (passed cards stay in the pile)")
     if len(took) > 10:
         raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
-    if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
-        raise ValueError(f"stock_left must be a non-negative int, got {brief(stock_left)}")
+    stock_left = check_int(stock_left, "stock_left", 0, 52)  # a deck's worth; see below
     buried = 52 - 11 - 10 - len(pile_cards) - stock_left
     if buried < 0:
         raise ValueError(f"more cards than exist: 21 in hands + {len(pile_cards)} in the pile "
@@ -246,8 +246,7 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     new = parse_cards(drawn) if drawn else []
     if len(new) > 1:
         raise ValueError(f"drawn must be exactly one card, got {len(new)}")
-    if drawn_from not in ("stock", "pile"):
-        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {brief(drawn_from)}")
+    check_choice(drawn_from, "drawn_from", DRAWN_FROM)
     forbidden = hist.last_drawn if hist.drawn and hist.last_drawn >= 0 else None
     if hist.drawn and forbidden is not None:
         if new and new[0] != forbidden:
@@ -346,8 +345,7 @@ def draw_position(hand: str, pile: str, opponent_took: str, opponent_passed: str
                              f"cannot be in {seen[c]} (passed cards stay in the pile)")
     if len(took) > 10:
         raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
-    if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
-        raise ValueError(f"stock_left must be a non-negative int, got {brief(stock_left)}")
+    stock_left = check_int(stock_left, "stock_left", 0, 52)  # a deck's worth; see below
     if not pile_cards or len(pile_cards) + stock_left != 32:
         raise ValueError(f"to advise the draw without --history, list the whole pile: 20 "
                          f"cards in hands + {len(pile_cards)} in the pile + {stock_left} in "
