@@ -446,3 +446,26 @@ def test_cli_refuses_each_bad_option_on_one_line(case, capsys, tmp_path):
     assert main(argv) == 2, argv
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
+
+
+@fuzz(8)
+@given(rules=st.sampled_from(["oklahoma", "tedesco", "modern:stock_floor=20"]),
+       seed=st.integers(0, 10**6))
+def test_the_advisor_lists_only_legal_options_of_played_positions(rules, seed):
+    """Positions as played (their histories included): every knock the advisor lists is
+    within the hand's knock limit (Oklahoma: the upcard's), and the draw offers the
+    stock only above the floor."""
+    from ginsim.simulator.belief import knock_limit_of
+
+    rules = Rules.coerce(rules)
+    table = ginsim.positions("simple", "simple", 2, seed=seed, rules=rules)
+    for row in table.head(3).itertuples():
+        limit = knock_limit_of(parse_history(row.history, rules), rules)
+        options = ginsim.advise(row.cards, drawn=row.drawn, drawn_from=row.drawn_from,
+                                history=row.history, rules=rules, rollouts=4, seed=seed)
+        assert (options[options.knock].deadwood <= limit).all()
+        before = " ".join(row.history.split()[:-1])  # up to my draw
+        hist = parse_history(before, rules)
+        if hist.to_move == 0 and not hist.drawn and not hist.first_turn:
+            draw = ginsim.advise(row.cards, history=before, rules=rules, rollouts=4)
+            assert ("stock" in set(draw.action)) == (hist.stock_left > rules.stock_floor)
