@@ -373,7 +373,10 @@ def test_no_stock_draw_at_the_stock_floor():
     refused(lambda: parse_history(FLOOR_HISTORY + " me:+QH", rules), "hand is over")
     last = Rules(stock_floor=29, last_discard_rule=True)  # only the final discard
     table = ginsim.advise(FLOOR_HAND, history=FLOOR_HISTORY, rules=last, rollouts=20)
-    assert table.action.tolist() == ["take"]
+    assert table.action.tolist() == ["take"]  # QH, then knock discarding 4D (10 left)
+    loose = "AS 3S 5S 7H 9D JC KH 2C 4H 6D"  # QH lets it knock with no discard
+    refused(lambda: ginsim.advise(loose, history=FLOOR_HISTORY, rules=last, rollouts=20),
+            "hand is over")
 
 
 def test_game_summary_refuses_unknown_winners():

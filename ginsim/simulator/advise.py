@@ -363,7 +363,7 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
                         dtype=np.int64)
     if len(situation.hand) == 10:
         at_floor = situation.stocks.shape[1] <= rules.stock_floor
-        if at_floor and not rules.last_discard_rule:
+        if at_floor and not _may_take_last_discard(situation, rules):
             raise ValueError(_HAND_OVER.format(floor=rules.stock_floor))
         rows = ([(OPT_TAKE, situation.pile[-1], 0, 0)]
                 if situation.pile and not situation.stock_only else [])
@@ -373,6 +373,17 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
     position = Position(situation.hand, situation.forbidden, [], [], [], 0, 0)
     options, kept = legal_options(position, rules, situation.knock_limit)
     return np.column_stack([np.full(len(options), OPT_DISCARD), options, kept]).astype(np.int64)
+
+
+def _may_take_last_discard(situation: Situation, rules: Rules) -> bool:
+    """At the stock floor: whether the last-discard rule lets seat a take the pile's top,
+    which it may only to knock or go gin with it (§5.3)."""
+    if not rules.last_discard_rule or not situation.pile:
+        return False
+    top = situation.pile[-1]
+    position = Position([*situation.hand, top], top, [], [], [], 0, 0)
+    options, _ = legal_options(position, rules, situation.knock_limit)
+    return bool(options[:, 1].any())
 
 
 def situation_rollouts(situation: Situation, strategy: str | Strategy,
