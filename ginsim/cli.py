@@ -131,7 +131,7 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
             default = p.choices[int(p.default[0])]
         else:
             default = "/".join(f"{v:g}" for v in dict.fromkeys(p.default))
-        print(f"  {p.name:<14} default {default}{alias}: {p.help}")
+        print(f"  {p.name:<14} default {default}{alias}: {p.help} [{p.listing}]")
     return 0
 
 

@@ -472,3 +472,12 @@ def test_the_advisor_lists_only_legal_options_of_played_positions(rules, seed):
         if hist.to_move == 0 and not hist.drawn and not hist.first_turn:
             draw = ginsim.advise(row.cards, history=before, rules=rules, rollouts=4)
             assert ("stock" in set(draw.action)) == (hist.stock_left > rules.stock_floor)
+
+
+def test_the_parameter_listing_states_every_bound(capsys):
+    from ginsim.cli import main
+
+    assert main(["strategies"]) == 0
+    out = capsys.readouterr().out
+    for p in PARAMETERS.values():
+        assert f"[{p.listing}]" in out, p.name
