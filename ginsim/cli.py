@@ -138,7 +138,7 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
 def _cmd_rules(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from .game.rules import PRESETS, Rules
+    from .game.rules import DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR, PRESETS, Rules
 
     print("rules presets (use --rules NAME, or rules=NAME in Python):")
     for name, (text, _) in PRESETS.items():
@@ -146,6 +146,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     print("change fields after a colon: --rules 'modern:undercut_on_tie=false,"
           "undercut_bonus=10'")
     print(f"fields: {', '.join(f.name for f in fields(Rules))}")
+    needs = "; ".join(
+        f"{', '.join(n for n, s in DEPENDENT_FIELDS.items() if s == switch)} need {switch}"
+        for switch in dict.fromkeys(DEPENDENT_FIELDS.values()))
+    print("fields that interact (a conflict is refused, not resolved silently): oklahoma "
+          "sets the knock limit from the upcard, so knock_limit stays 10 with it; "
+          f"{needs}; mahjong has no knocking; whole games take stock_floor at most "
+          f"{MAX_GAME_STOCK_FLOOR}")
     return 0
 
 
