@@ -44,7 +44,7 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     With ``history`` (the public record, notation of :mod:`ginsim.game.history`) the
     opponent's hidden cards are sampled from the posterior under the opponent ``model``
     (default: ``opponent``), softened with ``temperature`` (default 0.25; ``wait``: the
-    chance that the opponent plays on where the model would knock, default 0.15);
+    chance that the opponent plays on where the model would knock, default 0.2);
     otherwise from the shorthand (``pile``, ``opponent_took``, ``opponent_passed``,
     ``stock_left``, default 20) nearly uniformly. The history's options (``model``,
     ``temperature``, ``wait``) without a history, or shorthand with one, are refused.
