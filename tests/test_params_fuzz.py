@@ -281,6 +281,11 @@ def test_games_refuse_a_stock_floor_that_kills_the_hands():
     refused(lambda: ginsim.play_games(games=3, rules=rules), "stock_floor at most 20",
             "1 draw")
     assert Rules(stock_floor=MAX_GAME_STOCK_FLOOR).game_problem() is None
+    # rules the check lets through but whose games outlast the game loop's cap (straight
+    # gin, 88% dead hands at floor 20, to 1000) end in one line, not a RuntimeError
+    refused(lambda: ginsim.play_games(games=20, seed=1,
+                                      rules="straight:stock_floor=20,target=1000"),
+            "safety cap", "lower the stock floor or the target")
 
 
 def test_unclear_messages_say_what_was_wrong():
