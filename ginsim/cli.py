@@ -110,6 +110,8 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
     from .game import best_discard, best_melds, deadwood, parse_cards
 
     cards = parse_cards(args.cards)
+    if not cards:
+        raise UsageError(f"deadwood needs some cards, e.g. {EXAMPLES['deadwood'][16:]}")
     print(f"deadwood: {deadwood(cards, args.rules)}")
     melds = best_melds(cards, args.rules)
     print("melds: " + (" | ".join(" ".join(m) for m in melds) if melds else "(none)"))
@@ -132,14 +134,14 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
             default = p.choices[int(p.default[0])]
         else:
             default = "/".join(f"{v:g}" for v in dict.fromkeys(p.default))
-        print(f"  {p.name:<14} default {default}{alias}: {p.help}")
+        print(f"  {p.name:<14} default {default}{alias}: {p.help} [{p.listing}]")
     return 0
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from .game.rules import PRESETS, Rules
+    from .game.rules import DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR, PRESETS, Rules
 
     print("rules presets (use --rules NAME, or rules=NAME in Python):")
     for name, (text, _) in PRESETS.items():
@@ -147,6 +149,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     print("change fields after a colon: --rules 'modern:undercut_on_tie=false,"
           "undercut_bonus=10'")
     print(f"fields: {', '.join(f.name for f in fields(Rules))}")
+    needs = "; ".join(
+        f"{', '.join(n for n, s in DEPENDENT_FIELDS.items() if s == switch)} need {switch}"
+        for switch in dict.fromkeys(DEPENDENT_FIELDS.values()))
+    print("fields that interact (a conflict is refused, not resolved silently): oklahoma "
+          "sets the knock limit from the upcard, so knock_limit stays 10 with it; "
+          f"{needs}; mahjong has no knocking; whole games take stock_floor at most "
+          f"{MAX_GAME_STOCK_FLOOR}")
     from .rami.cli import rules_lines
     print("\n" + "\n".join(rules_lines()))
     return 0
@@ -166,14 +175,24 @@ def _cmd_report(args: argparse.Namespace) -> int:
         if args.from_store is not None:
             raise UsageError("report --study rami runs the rami study; --from reads a stored "
                              "gin run: leave one of them out")
-        rules = "rami" if args.rules == "modern" else args.rules
+        if args.chart is not None:
+            raise UsageError("report --chart is for the knock study; --study rami does not "
+                             "use it")
+        rules = "rami" if args.rules in (None, "modern") else args.rules
         return run_report(args.hands, args.seed, rules, args.out, "2,3,4,5,6", "careful",
                           args.svg, args.quiet)
     t0 = time.perf_counter()
     out = check_report_dir(args.out)
     probe_writable(out)
     replacing = out.is_dir() and any(out.iterdir())
+    study_options = {"--study": args.study, "--hands": args.hands, "--rules": args.rules,
+                     "--seed": None if args.seed == DEFAULT_SEED else args.seed,
+                     "--n-jobs": args.n_jobs}
     if args.from_store is not None:
+        given = [flag for flag, value in study_options.items() if value is not None]
+        if given:
+            raise UsageError(f"report --from reports on a stored run; {given[0]} applies only "
+                             f"when a study is run: leave it out (or leave --from out)")
         if not args.from_store.strip():
             raise UsageError("report --from is empty: give the directory of a stored run "
                              "(ginsim simulate --out DIR), or leave --from out to run a study")
@@ -181,10 +200,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
             raise UsageError("report --chart is for the knock study; leave it out with --from")
         results = [stored_study(args.from_store)]
     else:
-        rules = Rules.coerce(args.rules)
-        names = STUDIES if args.study == "all" else (args.study,)
+        rules = Rules.coerce("modern" if args.rules is None else args.rules)
+        study = args.study or "knock"
+        names = STUDIES if study == "all" else (study,)
         if args.chart is not None and "knock" not in names:
-            raise UsageError(f"report --chart is for the knock study; --study {args.study} "
+            raise UsageError(f"report --chart is for the knock study; --study {study} "
                              "does not use it")
         compile_kernels(names, rules, show=not args.quiet)  # says so only on a cold cache
         results = []
@@ -204,13 +224,21 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    from .analysis.game_modes import game_mode_summary
+    from .analysis.game_modes import MATCH_TOTAL, game_mode_summary
     from .game.rules import Rules
 
     rules = Rules.coerce(args.rules)
     if args.players != 2 and args.system != "standard":
         raise UsageError(f"games --system {args.system} is for two players; with --players "
                          f"{args.players} leave --system out")
+    for flag, value, needs in (("--c", args.c, 3), ("--d", args.d, 4)):
+        if value is not None and args.players < needs:
+            raise UsageError(f"games {flag} is the strategy of player {needs}, but --players "
+                             f"is {args.players}: give --players {needs} or leave {flag} out")
+    if args.match_total is not None and args.system != "multimatch":
+        raise UsageError(f"games --match-total ends a multi-match; the {args.system} system "
+                         "has none: give --system multimatch or leave --match-total out")
+    args.c, args.d = args.c or "simple", args.d or "simple"
     names = [args.a, args.b, args.c, args.d][:args.players]
     summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
                                 args.match_total).set_index(["group", "statistic"])
@@ -242,7 +270,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
                   f"{value(f'game {c}', 'mean_margin_a'):+.1f}")
         return 0
     if args.system == "multimatch":
-        print(head + f"multi-matches to {args.match_total}: {args.a} (a) vs {args.b} (b)")
+        total = args.match_total or MATCH_TOTAL
+        print(head + f"multi-matches to {total}: {args.a} (a) vs {args.b} (b)")
         print(f"  a wins {rate('a', 'p_a_wins')}; mean matches "
               f"{value('a', 'mean_matches'):.2f}, mean hands {value('a', 'mean_hands'):.1f}")
         return 0
@@ -373,11 +402,6 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from .analysis.advise import advice_words, advise
-    from .game.rules import Rules
-
-    if Rules.coerce(args.rules).mahjong:
-        raise UsageError(f"advise weighs knocking-gin turns; rules {args.rules} are Mahjong "
-                         "gin, which it does not play: give a knocking preset such as modern")
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -416,6 +440,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    """``--n-jobs``: parallel workers, 1 .. the parameter layer's MAX_JOBS."""
+    from .game.checks import MAX_JOBS
+
+    value = _positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_JOBS} workers, got {text!r}")
     return value
 
 
@@ -500,7 +534,7 @@ def build_parser() -> argparse.ArgumentParser:
                           f"default full up to {SUMMARY_ABOVE:,} hands, summary above")
     sim.add_argument("--out", metavar="DIR", default=None,
                      help="write a result store to DIR (resumed if DIR holds this run)")
-    sim.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
+    sim.add_argument("--n-jobs", type=_jobs, default=None, metavar="N",
                      help="parallel workers (default: every core)")
     sim.add_argument("--chunk-hands", type=_positive_int, default=None, metavar="N",
                      help="hands per chunk (default: about 8 chunks per worker)")
@@ -527,18 +561,18 @@ def build_parser() -> argparse.ArgumentParser:
     rep = _command(sub, "report",
                    "run a study (or read a stored run) and write an HTML/Markdown report")
     rep.add_argument("--study", choices=("knock", "strategies", "variants", "all", "rami"),
-                     default="knock", help="which study (default knock; rami: Greek Rami's "
-                                           "when-to-open study, see ginsim rami report)")
+                     default=None, help="which study (default knock; rami: Greek Rami's "
+                                        "when-to-open study, see ginsim rami report)")
     rep.add_argument("--hands", type=_positive_int, default=None,
                      help="hands per comparison (default: the study's own, 200000)")
     _add_seed(rep)
-    rep.add_argument("--rules", default="modern", help=RULES_HELP)
+    rep.add_argument("--rules", default=None, help=RULES_HELP)
     rep.add_argument("--from", dest="from_store", metavar="STORE", default=None,
                      help="report on a stored run instead of running a study")
     rep.add_argument("--out", metavar="DIR", default="report",
                      help="output directory: new, empty, or an earlier ginsim report, which "
                           "is replaced whole (default ./report)")
-    rep.add_argument("--n-jobs", type=_positive_int, default=None, metavar="N",
+    rep.add_argument("--n-jobs", type=_jobs, default=None, metavar="N",
                      help="parallel workers (default: every core)")
     rep.add_argument("--chart", metavar="FILE", default=None,
                      help="the knock study's answer from this equilibrium.json (written by "
@@ -555,15 +589,18 @@ def build_parser() -> argparse.ArgumentParser:
     gm = _command(sub, "games", "play whole games and print game-level statistics")
     gm.add_argument("--a", default="memory2", help="strategy of player a (default memory2)")
     gm.add_argument("--b", default="simple", help="strategy of player b (default simple)")
-    gm.add_argument("--c", default="simple", help="third player's strategy (--players 3, 4)")
-    gm.add_argument("--d", default="simple", help="fourth player's strategy (--players 4)")
+    gm.add_argument("--c", default=None,
+                    help="third player's strategy (--players 3, 4; default simple)")
+    gm.add_argument("--d", default=None,
+                    help="fourth player's strategy (--players 4; default simple)")
     gm.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                     help="2 (default), 3 (dealer sits out), 4 (two teams, to the rules' "
                          "team_target)")
     gm.add_argument("--system", choices=("standard", "hollywood", "multimatch"),
                     default="standard", help="scoring system for two players")
-    gm.add_argument("--match-total", type=_positive_int, default=500,
-                    help="match points that end a multi-match (default 500)")
+    gm.add_argument("--match-total", type=_positive_int, default=None,
+                    help="match points that end a multi-match (--system multimatch only; "
+                         "default 500)")
     gm.add_argument("--games", type=_positive_int, default=10_000,
                     help="number of games (default 10000)")
     _add_seed(gm)
@@ -597,7 +634,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "once the exploitability's upper bound is <= 0.10 (default "
                          f"{DEFAULT_EQ_ITERATIONS})")
     _add_seed(eq)
-    eq.add_argument("--n-jobs", type=_positive_int, default=2, metavar="N",
+    eq.add_argument("--n-jobs", type=_jobs, default=2, metavar="N",
                     help="parallel threads (default 2; results do not depend on it)")
     eq.add_argument("--out", metavar="DIR", default="equilibrium",
                     help="directory for equilibrium.json, equilibrium.csv, history.csv and "
@@ -619,19 +656,23 @@ def build_parser() -> argparse.ArgumentParser:
                          "(the shorthand flags below are then not needed)")
     ad.add_argument("--model", default=None,
                     help="the opponent model for --history (default: --opponent)")
-    ad.add_argument("--temperature", type=float, default=TEMPERATURE_DEFAULT,
-                    help="softening of the opponent model, in deadwood points: lower "
-                         "trusts the model more")
-    ad.add_argument("--wait", type=float, default=DEFAULT_WAIT,
-                    help="the chance that the opponent plays on where the model would "
-                         f"knock (default {DEFAULT_WAIT:g}): opponents differ most in when "
-                         "they knock")
+    ad.add_argument("--temperature", type=float, default=None,
+                    help="softening of the opponent model for --history, in deadwood "
+                         f"points: lower trusts the model more (default {TEMPERATURE_DEFAULT:g})")
+    ad.add_argument("--wait", type=float, default=None,
+                    help="for --history: the chance that the opponent plays on where the "
+                         f"model would knock (default {DEFAULT_WAIT:g}): opponents differ "
+                         "most in when they knock")
     ad.add_argument("--drawn-from", choices=("stock", "pile"), default="stock",
                     help="where the drawn card came from (a pile card cannot be discarded)")
-    ad.add_argument("--pile", default="", help="shorthand: the discard pile, bottom first")
-    ad.add_argument("--opponent-took", default="", help="cards the opponent took from the pile")
-    ad.add_argument("--opponent-passed", default="", help="pile cards the opponent declined")
-    ad.add_argument("--stock-left", type=int, default=20, help="cards left in the stock")
+    ad.add_argument("--pile", default=None,
+                    help="shorthand (without --history): the discard pile, bottom first")
+    ad.add_argument("--opponent-took", default=None,
+                    help="shorthand: cards the opponent took from the pile")
+    ad.add_argument("--opponent-passed", default=None,
+                    help="shorthand: pile cards the opponent declined")
+    ad.add_argument("--stock-left", type=int, default=None,
+                    help="shorthand: cards left in the stock (default 20)")
     ad.add_argument("--rules", default="modern", help=RULES_HELP)
     ad.add_argument("--opponent", default="simple", help="opponent's strategy (default simple)")
     ad.add_argument("--strategy", default="memory2",

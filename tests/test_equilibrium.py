@@ -158,5 +158,5 @@ def test_equilibrium_command(tmp_path):
 
 @pytest.mark.parametrize("hands", [10])
 def test_equilibrium_rejects_tiny_samples(hands):
-    with pytest.raises(ValueError, match="at least 1,000 hands"):
+    with pytest.raises(ValueError, match="hands must be a whole number in 1000..10,000,000"):
         equilibrium(hands=hands)

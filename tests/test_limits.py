@@ -58,7 +58,7 @@ def test_the_issues_rules_overflows_are_bounds():
 def test_extreme_rules_still_fit_the_records():
     """Highest card values and bonuses: points stay inside the int16 record columns."""
     rules = Rules(court_value=25, ace_value=25, gin_bonus=1000, undercut_bonus=1000,
-                  big_gin_bonus=1000, knock_limit=100, oklahoma=True, double_suits="SHDC")
+                  big_gin_bonus=1000, oklahoma=True, double_suits="SHDC")
     hands = ginsim.simulate("random", "simple", 300, 1, rules, n_jobs=1)
     assert hands.points_a.max() > 1000 or hands.points_b.max() > 1000
     assert (hands[["points_a", "points_b"]] >= 0).all().all()

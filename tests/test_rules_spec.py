@@ -29,7 +29,7 @@ def test_spec_sets_the_named_fields_of_its_preset() -> None:
     assert Rules.coerce("big_gin:big_gin_bonus=none") == Rules()
     assert Rules.coerce("modern:run_wrap=yes,oklahoma=on,aces_must_gin=0") == Rules(
         run_wrap=True, oklahoma=True, aces_must_gin=False)
-    assert Rules.coerce("modern:double_suits=sh").double_suits == "SH"
+    assert Rules.coerce("oklahoma:double_suits=sh").double_suits == "SH"
     assert Rules.coerce("oklahoma:") == Rules.preset("oklahoma")
 
 
@@ -52,6 +52,10 @@ def any_rules(draw: st.DrawFn) -> Rules:
     values["oklahoma"] = values["deal"] == "upcard" and draw(st.booleans())
     values["double_suits"] = "".join(draw(st.lists(st.sampled_from("SHDC"), unique=True,
                                                    max_size=4)))
+    if values["oklahoma"]:  # the upcard sets the knock limit; the field stays at 10
+        values["knock_limit"] = 10
+    else:  # fields only Oklahoma reads keep their defaults without it
+        values["aces_must_gin"], values["double_suits"] = True, "S"
     return Rules(**values)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.cards import format_cards
+from ..game.checks import check_choice, check_number
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
 from ..game.tables import card_tables
@@ -23,24 +24,30 @@ from ..simulator.advise import (
 from ..simulator.advise_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..simulator.belief_nb import TEMPERATURE, WAIT
 from ..simulator.limits import check_rollouts, check_seed
+from ..strategies.params import PARAMETERS
 from ..strategies.presets import Strategy
 from .summary import Z95
 
+STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
 
-def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: str = "",
-           opponent_passed: str = "", stock_left: int = 20,
+
+def advise(hand: str, drawn: str | None = None, pile: str | None = None,
+           opponent_took: str | None = None, opponent_passed: str | None = None,
+           stock_left: int | None = None,
            rules: Rules | str | None = None, opponent: str | Strategy = "simple",
            strategy: str | Strategy = "memory2", rollouts: int = 10_000, seed: int = 0,
            drawn_from: str = "stock", history: str | list[str] | None = None,
            model: str | Strategy | None = None,
-           temperature: float = TEMPERATURE, wait: float = WAIT) -> pd.DataFrame:
+           temperature: float | None = None, wait: float | None = None) -> pd.DataFrame:
     """Rate every option of a position by playing it out ``rollouts`` times.
 
     With ``history`` (the public record, notation of :mod:`ginsim.game.history`) the
     opponent's hidden cards are sampled from the posterior under the opponent ``model``
-    (default: ``opponent``), softened with ``temperature`` (``wait``: the chance that
-    the opponent plays on where the model would knock); otherwise from the shorthand
-    (``pile``, ``opponent_took``, ``opponent_passed``, ``stock_left``) nearly uniformly.
+    (default: ``opponent``), softened with ``temperature`` (default 0.25; ``wait``: the
+    chance that the opponent plays on where the model would knock, default 0.2);
+    otherwise from the shorthand (``pile``, ``opponent_took``, ``opponent_passed``,
+    ``stock_left``, default 20) nearly uniformly. The history's options (``model``,
+    ``temperature``, ``wait``) without a history, or shorthand with one, are refused.
     Each option is played in the same worlds, the advised player continuing with
     ``strategy`` and the opponent with ``opponent``. With ``drawn`` the options are the
     discards (and knocks); without it, the draw: take the pile's top card or draw from
@@ -59,18 +66,30 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
     warnings) when the ESS is below 10% of the samples.
     """
     rules = Rules.coerce(rules)
+    if rules.mahjong:
+        raise ValueError("advise weighs knocking-gin turns; Mahjong gin is not one it plays: "
+                         "give knocking rules such as modern")
     seed = check_seed(seed)
     rollouts = check_rollouts(rollouts)
+    check_choice(drawn_from, "drawn_from", ("stock", "pile"))
+    if drawn is None and drawn_from != "stock" and history is None:
+        raise ValueError("drawn_from (--drawn-from) says where the drawn card came from: "
+                         "give drawn (--drawn) with it, or leave it out")
+    shorthand = {"pile": pile, "opponent_took": opponent_took,
+                 "opponent_passed": opponent_passed, "stock_left": stock_left}
     if history is not None:
+        _only_one_view(shorthand)
         situation = history_situation(history, hand, drawn, drawn_from, rules,
                                       opponent if model is None else model, rollouts, seed,
-                                      temperature, wait)
-    elif drawn is None:
-        situation = shorthand_situation(draw_position(hand, pile, opponent_took,
-                                                      opponent_passed, stock_left),
-                                        rollouts, seed, rules)
+                                      *_belief_options(temperature, wait))
     else:
-        situation = None
+        _needs_history(model=model, temperature=temperature, wait=wait)
+        pile, opponent_took, opponent_passed = (v or "" for v in (pile, opponent_took,
+                                                                  opponent_passed))
+        stock_left = STOCK_LEFT if stock_left is None else stock_left
+        situation = None if drawn is not None else shorthand_situation(
+            draw_position(hand, pile, opponent_took, opponent_passed, stock_left),
+            rollouts, seed, rules)
     if situation is None:
         position = make_position(hand, drawn, pile, opponent_took, opponent_passed,
                                  stock_left, drawn_from)
@@ -86,6 +105,36 @@ def advise(hand: str, drawn: str | None = None, pile: str = "", opponent_took: s
         options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
         opp, ess, rollouts = situation.opp_hands, situation.ess, situation.particles
     return _table(options, net, flags, _mean_deadwood(opp, rules), ess, rollouts)
+
+
+def _belief_options(temperature: float | None, wait: float | None) -> tuple[float, float]:
+    """The posterior's temperature and wait, defaults filled in, within the bounds of
+    the mc player's parameters of the same names."""
+    values = []
+    for name, value, default in (("temperature", temperature, TEMPERATURE),
+                                 ("wait", wait, WAIT)):
+        p = PARAMETERS[name]
+        values.append(check_number(default if value is None else value, name, p.low, p.high))
+    return values[0], values[1]
+
+
+def _needs_history(**options: object) -> None:
+    """The posterior's options without a history would be ignored: refused."""
+    for name, value in options.items():
+        if value is not None:
+            raise ValueError(f"{name} (--{name}) shapes the posterior over the opponent's "
+                             f"hand, which only a history gives: add history= (--history) "
+                             f"or leave {name} out")
+
+
+def _only_one_view(shorthand: dict[str, object]) -> None:
+    """A history says the pile, the stock and the opponent's takes and passes; the
+    shorthand flags besides it would be ignored or contradict it: refused."""
+    for name, value in shorthand.items():
+        if value is not None and value != "":
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{name} ({flag}) describes a position without a history; with "
+                             f"history= (--history) the history gives it: leave {name} out")
 
 
 def _mean_deadwood(hands: np.ndarray, rules: Rules) -> float:

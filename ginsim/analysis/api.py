@@ -6,7 +6,8 @@ import os
 
 import pandas as pd
 
-from ..game.rules import Rules, brief
+from ..game.checks import check_flag, check_jobs, check_optional_flag, check_path
+from ..game.rules import Rules
 from ..runner.jobs import Job
 from ..runner.runner import check_options, run
 from ..simulator.engine import play_records
@@ -24,8 +25,12 @@ def run_simulation(a: str | Strategy = "simple", b: str | Strategy = "simple",
     """Like :func:`simulate`, but returns the :class:`~ginsim.analysis.results.Result`
     (tables, records, manifest and run statistics such as wall time)."""
     check_options(records, backend, scheduler)
-    if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out)):
-        raise ValueError(f"out must be a directory path, got {brief(out)}")
+    if out is not None:
+        check_path(out, "out", "a directory path")
+    duplicate = check_flag(duplicate, "duplicate")
+    keep_records = check_flag(keep_records, "keep_records")
+    progress = check_optional_flag(progress, "progress")
+    n_jobs = check_jobs(n_jobs)
     job = Job.make(a, b, hands, seed, rules, start=start, duplicate=duplicate)
     if backend in ("local", "threads") or n_jobs == 1:
         play_records(job.a, job.b, stop=2, seed=0, rules=job.rules)  # load kernels untimed

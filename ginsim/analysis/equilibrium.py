@@ -23,8 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..game.checks import check_flag, check_jobs, check_number
 from ..game.rules import Rules, brief
-from ..simulator.limits import check_hands, check_int, check_seed
+from ..simulator.limits import (
+    MAX_EQUILIBRIUM_HANDS,
+    check_equilibrium_hands,
+    check_int,
+    check_seed,
+)
 from ..simulator.response import (
     TRAIN_REGION,
     Gain,
@@ -51,6 +57,8 @@ from .knock_card import KnockAdvice, knock_card
 DEFAULT_HANDS = 100_000
 DEFAULT_ITERATIONS = 40
 TARGET = 0.10  # stop once the exploitability's 95% upper bound is at most this
+MAX_ITERATIONS = 200  # most fictitious-play iterations
+MAX_PASSES = 50  # most policy-iteration passes per best response
 REPLAY_BLOCK = 1_000  # deals per recorded block of the last exploitability measurement
 
 
@@ -166,14 +174,22 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
     rules converges in fewer iterations, and the stopping test is the same."""
     t0 = time.perf_counter()
     rules = Rules.coerce(rules)
+    if not rules.knocks:
+        raise ValueError(f"rules {rules.spec()!r} allow no knocking (gin only), so there is "
+                         f"no knock chart to find: give rules with a knock limit")
     base_strategy = parse_strategy(base)
-    hands = check_hands(hands)
-    if hands < 1_000:
-        raise ValueError(f"equilibrium needs at least 1,000 hands, got {hands:,}")
-    iterations = check_int(iterations, "iterations", 1, 200)
+    if base_strategy.is_mc:
+        raise ValueError(f"equilibrium base {brief(base)} is the mc player, which searches "
+                         f"every choice itself and reads no knock chart: give a plain "
+                         f"strategy such as memory2")
+    hands = check_equilibrium_hands(hands)
+    iterations = check_int(iterations, "iterations", 1, MAX_ITERATIONS)
     seed = check_seed(seed)
-    if not isinstance(target, (int, float)) or not target > 0:
-        raise ValueError(f"target must be a positive number of points, got {brief(target)}")
+    n_jobs = check_jobs(n_jobs)
+    passes = check_int(passes, "passes", 1, MAX_PASSES)
+    target = check_number(target, "target", 0, 1000, low_open=True,
+                          hint="points per hand")
+    progress = check_flag(progress, "progress")
     if start is None:
         start = constant_chart(1, "always")
     elif isinstance(start, str):
@@ -298,6 +314,9 @@ def candidate_gains(strategy: str, candidates: list[str], rules: Rules | str | N
     ``exploits`` when the gain is above 0.05 with its lower bound above 0.05."""
     rules = Rules.coerce(rules)
     me = parse_strategy(strategy)
+    deals = check_int(deals, "deals", 2, MAX_EQUILIBRIUM_HANDS)
+    seed = check_seed(seed)
+    n_jobs = check_jobs(n_jobs)
     ref = deal_points(me, me, rules, seed, deals, n_jobs)
     rows = []
     for spec in candidates:

@@ -33,16 +33,20 @@ def _mean(group: str, statistic: str, values: np.ndarray) -> tuple:
     return (group, statistic, *mean_interval(np.asarray(values, dtype=float)), len(values))
 
 
+MATCH_TOTAL = 500  # match points that end a multi-match by default
+
+
 def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
                       rules: Rules | str | None = None, system: str = "standard",
-                      match_total: int = 500) -> pd.DataFrame:
+                      match_total: int | None = None) -> pd.DataFrame:
     """Play ``games`` games of one mode and summarise them.
 
     Two strategies play ``system`` (``standard``: P(a wins), margin, hands, shutouts per
     game; ``hollywood``: per column ``game 1``..``game 3``, P(a wins) and a's mean margin;
     ``multimatch``: P(a wins), matches and hands per multi-match). Three strategies
     play three-player games (per ``player P``: P(wins), mean score); four play teams
-    (players 0, 1 against 2, 3: P(team 1 wins), mean rounds).
+    (players 0, 1 against 2, 3: P(team 1 wins), mean rounds). ``match_total`` (default
+    500) applies to ``multimatch`` only and is refused with any other system.
     """
     rules = Rules.coerce(rules)
     players = len(strategies)
@@ -52,6 +56,10 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
         raise ValueError(f"unknown game system {system!r}: choose one of {', '.join(SYSTEMS)}")
     if players != 2 and system != "standard":
         raise ValueError(f"the {system} system is for two players, got {players}")
+    if match_total is not None and system != "multimatch":
+        raise ValueError(f"match_total ends a multi-match; the {system} system has none: "
+                         f"give system='multimatch' (--system multimatch) or leave it out")
+    match_total = MATCH_TOTAL if match_total is None else match_total
     if players == 3:
         rows = sim.play_three(list(strategies), games, seed, rules)
         out = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game.rules import Rules
+from ..game.rules import Rules, brief
 from ..simulator import games as sim_games
 from ..strategies.presets import Strategy
 from .summary import mean_interval, wilson_interval
@@ -41,6 +41,10 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
                          f"lacks {', '.join(missing)}")
     if games.empty:
         raise ValueError("game_summary needs at least one game; this DataFrame has no rows")
+    unknown = sorted(set(games["winner"].astype(str)) - {"a", "b"})
+    if unknown:
+        raise ValueError(f"winner {brief(unknown[0])} is not a seat of play_games(): its "
+                         f"winners are a and b")
     n = len(games)
     wins = int((games["winner"] == "a").sum())
     low, high = wilson_interval(wins, n)

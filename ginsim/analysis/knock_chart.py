@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..game.rules import Rules
+from ..game.checks import check_int
+from ..game.rules import Rules, brief
 from ..simulator.chart import knock_decisions
 from ..strategies.params import N_BUCKETS
 from ..strategies.presets import Strategy
@@ -19,6 +20,7 @@ from .summary import Z95
 
 DISPLAY_EDGES = (28, 24, 20, 16, 12, 8, 4)
 STRATEGY_EDGES = (24, 16, 8)
+DECISION_COLUMNS = ("deadwood", "stock_left", "gain")  # what chart_table reads
 MIN_CELL = 30  # decisions a chart cell needs before its colour or verdict is trusted
 
 
@@ -56,6 +58,11 @@ def chart_table(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES) -
     decisions), ``verdict``: ``knock`` (interval above 0), ``wait`` (below 0) or
     ``unclear``. Rows run in play order: by bucket, then deadwood.
     """
+    edges = check_edges(edges)
+    missing = [c for c in DECISION_COLUMNS if c not in getattr(decisions, "columns", ())]
+    if not isinstance(decisions, pd.DataFrame) or missing:
+        raise ValueError("chart_table takes the DataFrame of decisions_frame() (columns "
+                         f"{', '.join(DECISION_COLUMNS)}), got {brief(decisions)}")
     frame = decisions.assign(bucket=stock_bucket(decisions["stock_left"].to_numpy(), edges))
     grouped = frame.groupby(["deadwood", "bucket"])["gain"]
     table = grouped.agg(n="size", gain="mean", sd="std").reset_index()
@@ -78,7 +85,20 @@ def knock_chart(strategy: str | Strategy = "simple", opponent: str | Strategy = 
     ``opponent``; at every point where ``strategy`` may knock, play the hand on both
     ways from the same cards, and return the table of :func:`chart_table` (the same as
     ``ginsim knock-chart``; ``seed`` defaults to the command's 0)."""
+    edges = check_edges(edges)  # before any hand is played
     return chart_table(decisions_frame(strategy, opponent, hands, seed, rules), edges)
+
+
+def check_edges(edges: object) -> tuple[int, ...]:
+    """Stock edges of a chart's buckets: whole numbers in 1..31, strictly decreasing."""
+    if isinstance(edges, (str, bytes)) or not isinstance(edges, Sequence) or not edges:
+        raise ValueError(f"edges must be a list of stock counts like {list(DISPLAY_EDGES)}, "
+                         f"got {brief(edges)}")
+    values = tuple(check_int(e, "each stock edge", 1, 31) for e in edges)
+    if any(a <= b for a, b in zip(values, values[1:], strict=False)):
+        raise ValueError(f"edges must be strictly decreasing stock counts like "
+                         f"{list(DISPLAY_EDGES)}, got {brief(edges)}")
+    return values
 
 
 def chart_masks(chart: pd.DataFrame) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from ..game.scoring_nb import OUTCOMES
 from ..game.state import SOURCE_DEAL, SOURCE_PILE
 from ..game.tables import card_tables
 from ..simulator.engine import play_records
-from ..simulator.limits import check_hands
+from ..simulator.limits import check_position_hands
 from ..simulator.records import (
     ACTION_BIG_GIN,
     ACTION_LAST_DISCARD,
@@ -79,7 +79,7 @@ def _hand_events(rows: np.ndarray, dealer: int, upcard: int):
 def position_rows(strategy: str | Strategy, opponent: str | Strategy, hands: int,
                   seed: int = 0, rules: Rules | str | None = None) -> list[dict]:
     """The rows of :func:`positions` as dicts (see there)."""
-    hands = check_hands(hands, "hands")
+    hands = check_position_hands(hands)
     rules = Rules.coerce(rules)
     if rules.mahjong:
         raise ValueError("positions are knocking-gin decisions (the advisor's view); Mahjong "

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..game.rules import brief
+from ..game.checks import check_flag, check_path
 from ..runner.aggregate import add_sparse, layout
 from ..runner.jobs import Job
 from ..runner.runner import RunResult
@@ -101,9 +101,8 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
     An unfinished store raises ValueError unless ``partial=True`` (then only finished
     chunks are loaded; ``hands`` keeps its ``hand`` column to tell which).
     """
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ValueError(f"load needs the directory of a result store (out=/--out), got "
-                         f"{brief(path)}")
+    check_path(path, "load's path", "the directory of a result store (out=/--out)")
+    partial = check_flag(partial, "partial")
     store = Store.open_reader(path)
     if len(store.done) < len(store.chunks) and not partial:
         waiting = (f"; {len(store.unrecorded)} more are written but not yet recorded with "

@@ -25,7 +25,9 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..game.rules import Rules
+from ..game.checks import check_count, check_jobs, check_optional_flag
+from ..game.rules import Rules, brief
+from ..simulator.limits import MAX_HANDS
 from ..strategies.presets import parse_strategy
 from .equilibrium import TARGET, equilibrium, equilibrium_advice, result_advice
 from .frames import stock_in_play_order
@@ -395,8 +397,11 @@ def run_study(name: str, hands: int | None = None, seed: int = DEFAULT_SEED,
     """Run the study ``name`` (one of STUDIES) at ``hands`` per comparison. Intervals that
     a tiny sample cannot give are left missing (shown "n/a"), without numpy warnings."""
     if name not in STUDIES:
-        raise ValueError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)} or all")
-    size = DEFAULT_HANDS[name] if hands is None else hands
+        raise ValueError(f"unknown study {brief(name)}: choose one of {', '.join(STUDIES)} "
+                         f"or all")
+    size = DEFAULT_HANDS[name] if hands is None else check_count(hands, "hands", MAX_HANDS)
+    n_jobs = check_jobs(n_jobs)
+    progress = check_optional_flag(progress, "progress")
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         if name == "knock":

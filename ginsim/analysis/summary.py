@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..game.rules import brief
 from ..game.scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
@@ -62,6 +63,10 @@ def summarize_cells(cells: pd.DataFrame, deals: dict[str, int] | None = None
                          + (f"; this one lacks {', '.join(missing)}" if missing else ""))
     if deals is None and cells.attrs.get("design") == DUPLICATE:
         deals = cells.attrs.get("deals")
+    unknown = sorted(set(cells.loc[cells["hands"] > 0, "outcome"].astype(str)) - set(OUTCOMES))
+    if unknown:
+        raise ValueError(f"outcome {brief(unknown[0])} is not one simulate() records: "
+                         f"outcomes are {', '.join(OUTCOMES)}")
     sums = {c: float(cells[c].sum()) for c in MOMENT_COLUMNS}
     n = int(cells["hands"].sum())
     counts = cells.groupby(cells["outcome"].astype(str), observed=True)["hands"].sum()

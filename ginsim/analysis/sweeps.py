@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..game.checks import check_jobs, check_optional_flag
 from ..game.rules import Rules
 from ..runner.jobs import Job
 from ..runner.runner import run
@@ -34,6 +35,8 @@ class PairedRuns:
 def play_pairs(pairs: Sequence[tuple[str, str, Rules | str]], deals: int, seed: int = 0,
                n_jobs: int | None = None, progress: bool | None = None) -> PairedRuns:
     """Play every (a, b, rules) for ``deals`` duplicate deals (2 x deals hands each)."""
+    n_jobs = check_jobs(n_jobs)
+    progress = check_optional_flag(progress, "progress")
     jobs = [Job.make(a, b, 2 * deals, seed, rules, duplicate=True) for a, b, rules in pairs]
     result = run(jobs, records="full", n_jobs=n_jobs, progress=progress)
     hands = {}

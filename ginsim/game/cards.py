@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import check_int
 from .rules import brief
 
 SUITS = "SHDC"
@@ -68,6 +69,8 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], size: int | None = No
     ``text`` may also be a list of tokens or of card ints. With ``size`` the number of
     cards must match it.
     """
+    if size is not None:
+        size = check_int(size, "size", 0, N_CARDS)
     if isinstance(text, str):
         tokens: list = [t for t in _TOKEN.split(text) if t]
     elif isinstance(text, (bytes, bytearray, memoryview)):
@@ -94,6 +97,8 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], size: int | None = No
 
 def format_cards(cards: Iterable[int]) -> str:
     """Card ints as space-separated text, in the given order."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise ValueError(f"format_cards takes a list of card ints 0..51, got {brief(cards)}")
     return " ".join(card_text(c) for c in cards)
 
 

@@ -197,6 +197,10 @@ def parse_history(history: str | Sequence[str], rules: Rules | str | None = None
                 last_drawn = -1
             else:
                 card = _card(act[1:], where)
+                if stock <= rules.stock_floor and not rules.last_discard_rule:
+                    raise ValueError(f"{where}: the stock is down to the floor "
+                                     f"({rules.stock_floor}); the hand is over (only the "
+                                     f"last-discard rule lets the final discard be taken)")
                 if offers == 3:
                     raise ValueError(f"{where}: both players passed the upcard, so "
                                      f"{who_text} must draw from the stock")

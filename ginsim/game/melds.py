@@ -29,7 +29,7 @@ from .melds_nb import (
     mask_value_nb,
     max_meld_value_any_nb,
 )
-from .rules import LAYOFF_MODES, Rules
+from .rules import LAYOFF_MODES, Rules, brief
 from .tables import card_tables
 
 CardsLike = str | Iterable[str] | Iterable[int]
@@ -103,8 +103,9 @@ def layoff_deadwood(knocker_melds: Sequence[CardsLike], defender_cards: CardsLik
     deadwood. Other ``Rules.layoff`` modes apply their heuristic instead.
     """
     rules = Rules.coerce(rules)
-    if isinstance(knocker_melds, str):
-        raise ValueError("knocker_melds is a list of melds, e.g. ['7S 7H 7D', '4C 5C 6C']")
+    if isinstance(knocker_melds, (str, bytes)) or not isinstance(knocker_melds, Sequence):
+        raise ValueError(f"knocker_melds is a list of melds, e.g. ['7S 7H 7D', '4C 5C 6C'], "
+                         f"got {brief(knocker_melds)}")
     melds = [parse_cards(m) for m in knocker_melds]
     defender = parse_cards(defender_cards)
     seen: set[int] = set()

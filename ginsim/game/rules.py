@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import check_choice, check_flag, check_int
 from .specs import brief, spec_items, split_spec
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
@@ -24,6 +25,9 @@ SUITS_TEXT = "SHDC"
 BOOL_FIELDS = ("undercut_on_tie", "run_wrap", "oklahoma", "aces_must_gin",
                "last_discard_rule", "oklahoma_boxes", "mahjong", "mahjong_discard_to_go_out",
                "mahjong_final_meld")
+#: Fields that only one switch reads -> that switch; they keep their default without it.
+DEPENDENT_FIELDS = {"aces_must_gin": "oklahoma", "double_suits": "oklahoma",
+                    "mahjong_discard_to_go_out": "mahjong", "mahjong_final_meld": "mahjong"}
 #: Fields that take one of a few words.
 CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
     "layoff": LAYOFF_MODES, "deal": DEAL_MODES, "next_dealer": NEXT_DEALER_MODES,
@@ -32,6 +36,12 @@ TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
 OFF_WORDS = ("none", "off")  # big_gin_bonus=none turns big gin off
 MAX_RULES_SPEC_CHARS = 1000
+STOCK_AT_DEAL = 31  # cards in the stock after either deal (52 - 10 - 10 - upcard or 11th)
+#: Most cards a game's stock floor may keep back: whole games need hands that end by a
+#: knock or gin, and at a floor of 21 or more (10 or fewer draws of the 31) most hands
+#: are dead (modern, simple play: 41% dead at floor 20, 72% at 24, 99% at 30), so a game
+#: may not reach its target within the game loop's cap of hands.
+MAX_GAME_STOCK_FLOOR = 20
 
 #: Bounds of every integer field (inclusive). They keep a hand's points inside the
 #: int16 record columns (card values up to 25 make 250 deadwood at most, bonuses up to
@@ -74,22 +84,6 @@ R_MJ_FINAL_MELD = 14  # Mahjong: the loser melds its hand before its cards are c
 R_SIZE = 15
 
 
-def _check_int(name: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"Rules.{name} must be a whole number in {low}..{high}, got "
-                         f"{brief(value)}")
-
-
-def _check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"Rules.{name} must be True or False, got {brief(value)}")
-
-
-def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ValueError(f"Rules.{name} must be one of {', '.join(choices)}, got {brief(value)}")
-
-
 @dataclass(frozen=True)
 class Rules:
     """A complete rule set: one hand (docs/rules.md §1-§6, §8) and the game around it (§7).
@@ -107,7 +101,8 @@ class Rules:
     undercut_bonus    25        bonus to a defender who undercuts (§6)
     undercut_on_tie   True      a tie (D == K) counts as an undercut (§6)
     big_gin_bonus     None      bonus for 11 melded cards without a discard; None = off
-    stock_floor       2         the hand is dead when the stock is down to this (§5.3)
+    stock_floor       2         the hand is dead when the stock is down to this (§5.3);
+                                games take at most 20 (:meth:`game_problem`)
     layoff            optimal   ``optimal`` (exact minimum, §5.2), ``melds_first``,
                                 ``layoffs_first``, ``two_orders`` (the better of those two;
                                 the Playgridia server, seed 004). ``layoffs_first`` is the
@@ -123,7 +118,8 @@ class Rules:
     ace_value         1         deadwood of an unmelded ace (Tedesco: 15)
     court_value       10        deadwood of J, Q, K
     run_wrap          False     runs may turn the corner, K-A-2 and Q-K-A (Tedesco, §8.5)
-    oklahoma          False     the upcard sets the hand's knock limit (§8.1)
+    oklahoma          False     the upcard sets the hand's knock limit (§8.1); it replaces
+                                ``knock_limit``, which must stay 10 with it
     double_suits      "S"       Oklahoma: an upcard of these suits doubles the hand score
     aces_must_gin     True      Oklahoma: an ace upcard means gin only (else knock at 1)
     last_discard_rule False     at the stock floor the other player may take the final
@@ -189,32 +185,47 @@ class Rules:
         for name, (low, high) in INT_BOUNDS.items():
             value = getattr(self, name)
             if not (name == "big_gin_bonus" and value is None):
-                _check_int(name, value, low, high)
+                check_int(value, f"Rules.{name}", low, high)
         for name in BOOL_FIELDS:
-            _check_bool(name, getattr(self, name))
+            check_flag(getattr(self, name), f"Rules.{name}")
         for name, choices in CHOICE_FIELDS.items():
-            _check_choice(name, getattr(self, name), choices)
+            check_choice(getattr(self, name), f"Rules.{name}", choices)
         if not isinstance(self.double_suits, str) or len(self.double_suits) > 4 or any(
                 s not in SUITS_TEXT for s in self.double_suits.upper()):
             raise ValueError(f"Rules.double_suits must be up to 4 suit letters from {SUITS_TEXT}, "
                              f"e.g. 'S' or 'SH', got {brief(self.double_suits)}")
         if self.oklahoma and self.deal == "eleven":
             raise ValueError("Rules.oklahoma needs an upcard: use deal='upcard' with it")
+        if self.oklahoma and self.knock_limit != 10:
+            raise ValueError(_oklahoma_conflict(self.knock_limit))
         if self.mahjong and (self.oklahoma or self.last_discard_rule
-                             or self.big_gin_bonus is not None):
+                             or self.big_gin_bonus is not None or self.knock_limit != 10):
             raise ValueError("Rules.mahjong has no knocking: use it with oklahoma=False, "
-                             "last_discard_rule=False and big_gin_bonus=None")
+                             "last_discard_rule=False, big_gin_bonus=None and knock_limit "
+                             "left at 10")
+        self._check_dependent_fields()
+
+    def _check_dependent_fields(self) -> None:
+        """A field that only a switch reads (:data:`DEPENDENT_FIELDS`) keeps its default
+        while the switch is off: otherwise it would be ignored without a word."""
+        defaults = Rules.__dataclass_fields__
+        for name, switch in DEPENDENT_FIELDS.items():
+            value, default = getattr(self, name), defaults[name].default
+            if name == "double_suits":
+                value, default = set(value.upper()), set(default)
+            if not getattr(self, switch) and value != default:
+                raise ValueError(f"Rules.{name} applies only with {switch}=true, so "
+                                 f"{name}={_spec_value(getattr(self, name))} would be "
+                                 f"ignored: set {switch}=true or leave {name} out")
 
     @classmethod
     def preset(cls, name: str) -> Rules:
         """The named preset (see :data:`PRESETS`); ValueError lists the names if unknown."""
-        try:
-            overrides = PRESETS[name][1]
-        except KeyError:
-            raise ValueError(
-                f"unknown rules preset {brief(name)}: choose one of {', '.join(PRESETS)}"
-            ) from None
-        return cls(**overrides)
+        if not isinstance(name, str) or name not in PRESETS:
+            what = (f"unknown rules preset {brief(name)}" if isinstance(name, str) else
+                    f"a rules preset is a name such as 'modern', got {brief(name)}")
+            raise ValueError(f"{what}: choose one of {', '.join(PRESETS)}")
+        return cls(**PRESETS[name][1])
 
     @classmethod
     def coerce(cls, rules: Rules | str | None) -> Rules:
@@ -263,6 +274,26 @@ class Rules:
                 best, best_name = diff, preset
         return best_name + (":" + ",".join(best) if best else "")
 
+    def game_problem(self) -> str | None:
+        """Why whole games cannot be played under these rules (one line), or None.
+        Single hands always can; a game needs enough hands that are not dead."""
+        if self.stock_floor > MAX_GAME_STOCK_FLOOR:
+            draws = STOCK_AT_DEAL - self.stock_floor
+            return (f"rules {self.spec()!r} cannot be played as games: a stock floor of "
+                    f"{self.stock_floor} leaves {draws} draw{'s' * (draws != 1)} of the "
+                    f"{STOCK_AT_DEAL}-card stock, so nearly every hand is dead and a game "
+                    f"may never reach its target; games take stock_floor at most "
+                    f"{MAX_GAME_STOCK_FLOOR}")
+        return None
+
+    def check_games(self) -> Rules:
+        """These rules, if whole games can be played under them; else the ValueError of
+        :meth:`game_problem`."""
+        problem = self.game_problem()
+        if problem:
+            raise ValueError(problem)
+        return self
+
     @property
     def knocks(self) -> bool:
         """Whether a player may knock: not under straight gin (knock limit 0 without
@@ -293,6 +324,16 @@ class Rules:
         out[R_MJ_DISCARD_OUT] = int(self.mahjong_discard_to_go_out)
         out[R_MJ_FINAL_MELD] = int(self.mahjong_final_meld)
         return out
+
+
+def _oklahoma_conflict(knock_limit: int) -> str:
+    """Why Oklahoma and an explicit knock limit are refused: the upcard sets the limit."""
+    if knock_limit == 0:
+        return ("Rules.oklahoma contradicts straight gin (knock_limit=0): straight gin has "
+                "no knocking, Oklahoma's upcard sets a knock limit; choose one")
+    return (f"Rules.oklahoma sets each hand's knock limit from the upcard, so "
+            f"knock_limit={knock_limit} would be ignored: leave knock_limit at 10 with "
+            f"oklahoma, or drop oklahoma")
 
 
 def _spec_value(value: Any) -> str:

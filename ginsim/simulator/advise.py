@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
+from ..game.checks import check_choice, check_int
 from ..game.history import EV_PASS, EV_TAKE, parse_history
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
-from ..game.rules import Rules, brief
+from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
 from .advise_nb import (
@@ -35,6 +36,9 @@ from .hand_nb import SCRATCH_SIZE
 from .limits import check_rollouts, check_seed
 from .records import TRACE_WIDTH
 
+_HAND_OVER = ("the stock is down to the floor ({floor}) and the last discard was not a "
+              "knock: the hand is over (dead), so there is no draw to advise")
+DRAWN_FROM = ("stock", "pile")
 PASS_WEIGHT = 0.5
 PARTICLES = 500  # the posterior's guesses at most; the worlds resample them
 
@@ -67,8 +71,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
     new = parse_cards(drawn)
     if len(new) != 1:
         raise ValueError(f"drawn must be exactly one card, got {len(new)}")
-    if drawn_from not in ("stock", "pile"):
-        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {brief(drawn_from)}")
+    check_choice(drawn_from, "drawn_from", DRAWN_FROM)
     pile_cards = parse_cards(pile)
     took = parse_cards(opponent_took)
     passed = parse_cards(opponent_passed)
@@ -85,8 +88,7 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
                              f"cannot be in {seen[c]} (passed cards stay in the pile)")
     if len(took) > 10:
         raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
-    if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
-        raise ValueError(f"stock_left must be a non-negative int, got {brief(stock_left)}")
+    stock_left = check_int(stock_left, "stock_left", 0, 52)  # a deck's worth; see below
     buried = 52 - 11 - 10 - len(pile_cards) - stock_left
     if buried < 0:
         raise ValueError(f"more cards than exist: 21 in hands + {len(pile_cards)} in the pile "
@@ -94,6 +96,15 @@ def make_position(hand: str, drawn: str, pile: str = "", opponent_took: str = ""
                          f"at most {31 - len(pile_cards)} here)")
     return Position(cards + new, new[0] if drawn_from == "pile" else None, pile_cards, took,
                     passed, stock_left, buried)
+
+
+def _no_upcard_limit(rules: Rules) -> None:
+    """Without a history the upcard is unknown, and under Oklahoma it sets the hand's
+    knock limit: refused rather than advised with the wrong limit."""
+    if rules.oklahoma:
+        raise ValueError("under Oklahoma rules the upcard sets the hand's knock limit: give "
+                         "the hand's history (history=, --history), which starts with the "
+                         "upcard, instead of the shorthand position")
 
 
 def _plain(*strategies: str | Strategy) -> None:
@@ -130,9 +141,12 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
     return opp_masks, np.ascontiguousarray(stocks), np.ascontiguousarray(buried)
 
 
-def legal_options(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def legal_options(position: Position, rules: Rules, knock_limit: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Every legal (discard, knock) and the deadwood kept: every discard but the card
-    just taken from the pile, with a knock too where the kept deadwood allows it."""
+    just taken from the pile, with a knock too where the kept deadwood is within the
+    hand's ``knock_limit`` (default the rules'; Oklahoma: the upcard's)."""
+    limit = rules.knock_limit if knock_limit is None else knock_limit
     tab = card_tables(rules)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     hand = cards_to_mask(position.hand11)
@@ -143,7 +157,7 @@ def legal_options(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndar
         dw = int(min_deadwood_nb(hand & ~(1 << c), tab, work))
         options.append((c, 0))
         kept.append(dw)
-        if dw <= rules.knock_limit:
+        if dw <= limit:
             options.append((c, 1))
             kept.append(dw)
     return np.array(options, dtype=np.int64), np.array(kept, dtype=np.int64)
@@ -157,6 +171,7 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
     seed = check_seed(seed)
     rollouts = check_rollouts(rollouts)
     rules = Rules.coerce(rules)
+    _no_upcard_limit(rules)
     if position.stock_left < rules.stock_floor:
         raise ValueError(f"stock_left {position.stock_left} is below the stock floor "
                          f"{rules.stock_floor} of these rules (the hand would already be "
@@ -231,14 +246,17 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     new = parse_cards(drawn) if drawn else []
     if len(new) > 1:
         raise ValueError(f"drawn must be exactly one card, got {len(new)}")
-    if drawn_from not in ("stock", "pile"):
-        raise ValueError(f"drawn_from must be 'stock' or 'pile', got {brief(drawn_from)}")
+    check_choice(drawn_from, "drawn_from", DRAWN_FROM)
     forbidden = hist.last_drawn if hist.drawn and hist.last_drawn >= 0 else None
     if hist.drawn and forbidden is not None:
         if new and new[0] != forbidden:
             raise ValueError(f"the history ends with me taking {format_cards([forbidden])} "
                              f"from the pile, but drawn is {format_cards(new)}")
         new = [forbidden]
+    elif drawn_from == "pile" and (hist.drawn or not new):
+        raise ValueError("drawn_from is pile, but " + (
+            "the history has me holding 11 cards without a pile take" if hist.drawn else
+            "no card was drawn (the draw itself is advised)") + ": leave drawn_from out")
     elif hist.drawn and not new:
         raise ValueError("the history ends with me drawing from the stock: give the card "
                          "drawn (--drawn)")
@@ -264,6 +282,8 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
                          f"pile, but the hand lacks it")
     if hist.stock_left < rules.stock_floor:
         raise ValueError(f"the stock ({hist.stock_left}) is below the floor")
+    if len(mine) == 10 and hist.stock_left <= rules.stock_floor and not rules.last_discard_rule:
+        raise ValueError(_HAND_OVER.format(floor=rules.stock_floor))
     particles = min(rollouts, PARTICLES)
     beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, particles, seed,
                              temperature, wait=wait)
@@ -290,6 +310,7 @@ def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rul
                         ) -> Situation:
     """Worlds for the shorthand flags (uniform sampling with declined-card weighting);
     a position of 10 cards is advised on its draw."""
+    _no_upcard_limit(rules)
     rng = np.random.default_rng(seed)
     opp, stocks, buried = sample_worlds(position, rollouts, rng)
     listed = np.array(position.pile, dtype=np.int64)
@@ -324,8 +345,7 @@ def draw_position(hand: str, pile: str, opponent_took: str, opponent_passed: str
                              f"cannot be in {seen[c]} (passed cards stay in the pile)")
     if len(took) > 10:
         raise ValueError(f"the opponent holds 10 cards, opponent_took lists {len(took)}")
-    if isinstance(stock_left, bool) or not isinstance(stock_left, int) or stock_left < 0:
-        raise ValueError(f"stock_left must be a non-negative int, got {brief(stock_left)}")
+    stock_left = check_int(stock_left, "stock_left", 0, 52)  # a deck's worth; see below
     if not pile_cards or len(pile_cards) + stock_left != 32:
         raise ValueError(f"to advise the draw without --history, list the whole pile: 20 "
                          f"cards in hands + {len(pile_cards)} in the pile + {stock_left} in "
@@ -342,13 +362,28 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
         return np.array([(OPT_TAKE, up, 0, 0), (OPT_PASS, up, situation.offer, 0)],
                         dtype=np.int64)
     if len(situation.hand) == 10:
+        at_floor = situation.stocks.shape[1] <= rules.stock_floor
+        if at_floor and not _may_take_last_discard(situation, rules):
+            raise ValueError(_HAND_OVER.format(floor=rules.stock_floor))
         rows = ([(OPT_TAKE, situation.pile[-1], 0, 0)]
                 if situation.pile and not situation.stock_only else [])
-        rows.append((OPT_STOCK, -1, 0, 0))
+        if not at_floor:  # at the floor only the last discard may be taken (§5.3)
+            rows.append((OPT_STOCK, -1, 0, 0))
         return np.array(rows, dtype=np.int64)
     position = Position(situation.hand, situation.forbidden, [], [], [], 0, 0)
-    options, kept = legal_options(position, rules)
+    options, kept = legal_options(position, rules, situation.knock_limit)
     return np.column_stack([np.full(len(options), OPT_DISCARD), options, kept]).astype(np.int64)
+
+
+def _may_take_last_discard(situation: Situation, rules: Rules) -> bool:
+    """At the stock floor: whether the last-discard rule lets seat a take the pile's top,
+    which it may only to knock or go gin with it (§5.3)."""
+    if not rules.last_discard_rule or not situation.pile:
+        return False
+    top = situation.pile[-1]
+    position = Position([*situation.hand, top], top, [], [], [], 0, 0)
+    options, _ = legal_options(position, rules, situation.knock_limit)
+    return bool(options[:, 1].any())
 
 
 def situation_rollouts(situation: Situation, strategy: str | Strategy,

@@ -10,7 +10,7 @@ from ..strategies.presets import Strategy, parse_strategy
 from .chart_nb import CHART_COLUMNS, CHART_WIDTH, MAX_POINTS_PER_HAND, knock_chart_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
-from .limits import check_hands, check_seed
+from .limits import check_chart_hands, check_hands, check_seed
 from .mc_chart_nb import mc_knock_chart_nb
 from .records import TRACE_WIDTH
 
@@ -33,7 +33,7 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     seat a discards by rollouts without knocking), so each decision point costs the rest
     of the hand once more, mc turns included.
     """
-    hands = check_hands(hands)
+    hands = check_chart_hands(hands)
     seed = check_seed(seed)
     start = check_hands(start, "start")
     rules = Rules.coerce(rules)

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from ..game.checks import check_choice
 from ..game.game_scoring import new_states, pack_game_rules
 from ..game.game_scoring_nb import (
     G_HANDS,
@@ -85,10 +86,14 @@ def _game_states(kernel, games: int, rows_per_game: int, *args
 
 def _decided(winners: np.ndarray) -> np.ndarray:
     """``winners`` (one per game, -1: undecided) after checking that every game ended;
-    RuntimeError names the first game the safety cap stopped."""
+    a one-line ValueError names the first game the safety cap stopped (rules whose
+    hands are too often dead or scoreless: :meth:`Rules.game_problem` refuses the known
+    ones before play)."""
     if (winners < 0).any():
-        raise RuntimeError(f"game {int(np.flatnonzero(winners < 0)[0])} is not over after "
-                           f"{MAX_HANDS} hands (the safety cap)")
+        raise ValueError(f"game {int(np.flatnonzero(winners < 0)[0])} is not over after "
+                         f"{MAX_HANDS} hands (the safety cap): under these rules too many "
+                         f"hands are dead or score nothing; lower the stock floor or the "
+                         f"target")
     return winners
 
 
@@ -97,10 +102,8 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
     """The scheduler arguments of two-player games, validated."""
     games = check_games(games)
     seed = check_seed(seed)
-    rules = Rules.coerce(rules)
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown scoring system {brief(system)}: choose one of "
-                         f"{', '.join(SYSTEMS)}")
+    rules = Rules.coerce(rules).check_games()
+    check_choice(system, "system", tuple(SYSTEMS))
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
     params = seat_params(a, b, rules)  # an mc seat's rows select its hand loop
     return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params, rules.packed(),
@@ -192,6 +195,7 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
             rules: Rules, rows_per_game: int) -> tuple[np.ndarray, np.ndarray]:
     """The final scoring states of ``games`` games among ``count`` players, validated."""
     params = _player_params(strategies, count)
+    rules = Rules.coerce(rules).check_games()
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),
                         params, pair, rules.packed(), card_tables(rules), pack_game_rules(rules),

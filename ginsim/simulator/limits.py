@@ -1,4 +1,5 @@
-"""Bounds on every count, seed and hand index the entry points accept.
+"""Bounds on every count, seed and hand index the entry points accept (the kinds of
+value, whole numbers, flags and the rest, are checked by :mod:`ginsim.game.checks`).
 
 Each bound is checked before anything is allocated, and a value out of bounds is a
 one-line ValueError that states the bound. The bounds keep every run's memory flat
@@ -18,6 +19,11 @@ MAX_MATCH_TOTAL       10,000           match points that end a multi-match
 MAX_ROLLOUTS          200,000          advisor rollouts per option (about 0.3 GB)
 MAX_CHART_HANDS       10,000,000       knock-chart hands (every decision point is a row
                                        of 64 bytes, a few per hand: about 2 GB at most)
+MAX_EQUILIBRIUM_HANDS 10,000,000       equilibrium hands per pass (each deal's points are
+                                       kept for the interval: 80 MB per array)
+MAX_POSITION_HANDS    100,000          ``positions`` hands (a Python row per decision, a
+                                       dozen per hand: about 1 GB at most)
+MAX_JOBS              1,024            parallel workers (:mod:`ginsim.game.checks`)
 ===================== ================ ====================================================
 """
 
@@ -25,9 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from ..game.rules import brief
+from ..game.checks import MAX_JOBS, check_int, is_int, show
 
 MAX_SEED = 2**64 - 1
 MAX_HAND_INDEX = 2**62
@@ -38,28 +42,10 @@ MAX_GAMES = 1_000_000
 MAX_MATCH_TOTAL = 10_000
 MAX_ROLLOUTS = 200_000
 MAX_CHART_HANDS = 10_000_000
+MAX_EQUILIBRIUM_HANDS = 10_000_000
+MAX_POSITION_HANDS = 100_000
 
-
-def show(n: int) -> str:
-    """A bound as people write it: ``2**62`` for big powers of two, else ``1,000,000``."""
-    if n > 2**20 and n & (n - 1) == 0:
-        return f"2**{n.bit_length() - 1}"
-    if n > 2**20 and (n + 1) & n == 0:
-        return f"2**{n.bit_length()}-1"
-    return f"{n:,}"
-
-
-def is_int(value: Any) -> bool:
-    """An int or numpy integer, not a bool (floats, strings and bytes are not ints)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def check_int(value: Any, name: str, low: int, high: int, hint: str = "") -> int:
-    """``value`` as an int in ``low..high``; otherwise a ValueError stating the bound."""
-    if not is_int(value) or not low <= int(value) <= high:
-        raise ValueError(f"{name} must be a whole number in {show(low)}..{show(high)}, "
-                         f"got {brief(value, 40)}" + (f"; {hint}" if hint else ""))
-    return int(value)
+__all__ = ["MAX_JOBS", "check_int", "is_int", "show"]  # the kinds, from ginsim.game.checks
 
 
 def check_seed(seed: Any) -> int:
@@ -96,6 +82,18 @@ def check_chart_hands(hands: Any) -> int:
     """Hands of a knock chart: 1 .. :data:`MAX_CHART_HANDS` (its rows stay in memory)."""
     return check_int(hands, "hands", 1, MAX_CHART_HANDS,
                      hint="a knock chart keeps every decision point in memory")
+
+
+def check_equilibrium_hands(hands: Any) -> int:
+    """Equilibrium hands per pass: 1,000 (for an interval) .. :data:`MAX_EQUILIBRIUM_HANDS`."""
+    return check_int(hands, "hands", 1_000, MAX_EQUILIBRIUM_HANDS,
+                     hint="the equilibrium keeps every deal's points in memory")
+
+
+def check_position_hands(hands: Any) -> int:
+    """Hands of :func:`ginsim.positions`: 1 .. :data:`MAX_POSITION_HANDS` (rows in memory)."""
+    return check_int(hands, "hands", 1, MAX_POSITION_HANDS,
+                     hint="positions keeps a row per decision in memory")
 
 
 def check_records_in_memory(hands: int, fix: str = "") -> None:

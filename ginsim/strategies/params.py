@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..game.checks import is_number, show
 from ..game.history import DEFAULT_TEMPERATURE, DEFAULT_WAIT
 from ..game.rules import brief
 
@@ -94,14 +95,24 @@ class Parameter:
         if self.choices:
             return "one of " + ", ".join(self.choices)
         kind = "whole numbers" if self.integer else "numbers"
-        return f"{kind} in {self.low:g}..{self.high:g}"
+        high = show(int(self.high)) if self.integer else f"{self.high:g}"
+        return f"{kind} in {self.low:g}..{high}"
+
+    @property
+    def listing(self) -> str:
+        """What a spec may give this parameter, for ``ginsim strategies``."""
+        if self.name in ("rollout", "model"):
+            return "a plain strategy spec (not mc)"
+        if self.name == "grid":
+            return "probabilities in 0..1 (-1: none), set by chart=NAME_OR_FILE"
+        return self.bounds + (", or a chart name or file" if self.name == "chart" else "")
 
     def check(self, values: tuple[float, ...], where: str) -> tuple[float, ...]:
         """``values`` (one per slot) if each is within the bounds; else a ValueError
         naming the parameter, ``where`` it came from and the bounds."""
         high = len(self.choices) - 1 if self.choices else self.high
         if len(values) != self.size or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and self.low <= v <= high
+                is_number(v) and self.low <= v <= high
                 and (not self.integer or v == int(v)) for v in values):
             raise ValueError(f"bad value {brief(values)} for {self.name} in {where}: expected "
                              f"{self.size} {self.bounds}")

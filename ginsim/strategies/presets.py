@@ -68,8 +68,12 @@ class Strategy:
             if name not in PARAMETERS:
                 raise ValueError(f"unknown parameter {brief(name)} in strategy "
                                  f"{brief(self.spec)}: parameters are {', '.join(PARAMETERS)}")
-            PARAMETERS[name].check(tuple(value) if isinstance(value, (tuple, list)) else
-                                   (value,), f"strategy {brief(self.spec)}")
+            PARAMETERS[name].check(_as_tuple(value), f"strategy {brief(self.spec)}")
+        bits, grid = self.overrides.get("chart"), self.overrides.get("grid")
+        if bits is not None and grid is not None and any(_as_tuple(bits)) and max(
+                _as_tuple(grid)) >= 0:
+            raise ValueError(f"two charts in strategy {brief(self.spec)}: give chart bits or "
+                             f"a knock grid (a named chart), not both")
         merged = self.parameters()
         is_mc = merged.get("kind", (0,))[0] == KIND_MC
         if is_mc != (self.preset == "mc"):
@@ -102,8 +106,15 @@ class Strategy:
     def parameters(self) -> dict[str, Value]:
         """Every parameter that differs from the defaults (preset and overrides)."""
         merged = dict(_parse_items(PRESETS[self.preset][1], self.preset))
+        if "chart" in self.overrides and "grid" not in self.overrides:
+            merged.pop("grid", None)  # a bit chart replaces the preset's named chart
         merged.update(self.overrides)
         return merged
+
+
+def _as_tuple(value: object) -> tuple:
+    """One parameter's override as a tuple of its slots (a lone number is one slot)."""
+    return tuple(value) if isinstance(value, (tuple, list, np.ndarray)) else (value,)
 
 
 def _parse_value(param: Parameter, text: str, spec: str) -> Value:
@@ -145,6 +156,7 @@ def _numeric(text: str) -> bool:
 
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
     overrides: dict[str, Value] = {}
+    seen: dict[str, str] = {}  # parameter -> the key it was given as
     for item, key, value in spec_items(text):
         if not value:
             raise ValueError(f"bad parameter {brief(item)} in strategy {brief(spec)}: write "
@@ -153,6 +165,10 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             raise ValueError(f"unknown parameter {brief(key)} in strategy {brief(spec)}: "
                              f"parameters are {', '.join(PARAMETERS)}")
         param = _ALIASES[key]
+        if param.name in seen:
+            raise ValueError(f"{_given_twice(param, seen[param.name], key)} in strategy "
+                             f"{brief(spec)}: give each parameter once")
+        seen[param.name] = key
         if param.name in ("rollout", "model"):
             overrides[param.name] = _nested_vector(param.name, value, spec)
             continue
@@ -161,6 +177,16 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             continue
         overrides[param.name] = _parse_value(param, value, spec)
     return overrides
+
+
+def _given_twice(param: Parameter, first: str, second: str) -> str:
+    """Words for a parameter given twice (under its name or an alias; chart twice is
+    two charts)."""
+    if param.name == "chart":
+        return "two charts (chart= given twice)"
+    if first == second:
+        return f"parameter {param.name} given twice"
+    return f"parameter {param.name} given twice (as {first} and {second})"
 
 
 def _nested_vector(name: str, text: str, spec: str) -> Value:
