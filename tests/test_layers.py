@@ -27,7 +27,7 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
                "study": "analysis", "report": "reports", "cli": "cli"}
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
 RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
-                   "ginsim.game.specs",
+                   "ginsim.game.specs", "ginsim.game.checks", "ginsim.game.files",
                    "ginsim.game.cards", "ginsim.runner.runner", "ginsim.runner.chunkfile",
                    "ginsim.runner.lock", "ginsim._version", "ginsim.analysis.intervals",
                    "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")

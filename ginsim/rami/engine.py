@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..game.checks import check_int
 from ..game.specs import brief
 from .cards import N_KINDS, deck_kinds
 from .deal_nb import O_SIZE, PS_WIDTH, TR_TABLE, play_deals_nb
@@ -28,15 +29,6 @@ def check_strategies(strategies: Any) -> list[RamiStrategy]:
                          f"(2 to 6), e.g. ['careful', 'simple'], got {brief(strategies)}")
     check_players(len(strategies))
     return [parse_rami_strategy(s) for s in strategies]
-
-
-def check_whole(value: Any, name: str, low: int, high: int) -> int:
-    """A whole number in ``low..high`` as an int; a one-line ValueError otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
-            low <= value <= high):
-        raise ValueError(f"{name} must be a whole number in {low:,}..{high:,}, got "
-                         f"{brief(value)}")
-    return int(value)
 
 
 class DealWork:
@@ -66,9 +58,9 @@ def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
     rules = RamiRules.coerce(rules)
     players = len(seats)
     check_deal_fits(rules, players)
-    seed = check_whole(seed, "seed", 0, MAX_SEED)
-    start = check_whole(start, "start", 0, MAX_DEALS)
-    stop = check_whole(stop, "stop", start, MAX_DEALS)
+    seed = check_int(seed, "seed", 0, MAX_SEED)
+    start = check_int(start, "start", 0, MAX_DEALS)
+    stop = check_int(stop, "stop", start, MAX_DEALS)
     params = np.stack([s.vector() for s in seats])
     work = DealWork(rules, players, trace_rows)
     out = np.zeros((stop - start) * players, dtype=RAMI_RECORD_DTYPE)
@@ -89,9 +81,9 @@ def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
     rules = RamiRules.coerce(rules)
     players = len(seats)
     check_deal_fits(rules, players)
-    seed = check_whole(seed, "seed", 0, MAX_SEED)
-    start = check_whole(start, "start", 0, MAX_DEALS)
-    stop = check_whole(stop, "stop", start, MAX_DEALS)
+    seed = check_int(seed, "seed", 0, MAX_SEED)
+    start = check_int(start, "start", 0, MAX_DEALS)
+    stop = check_int(stop, "stop", start, MAX_DEALS)
     params = np.stack([s.vector() for s in seats])
     work = DealWork(rules, players)
     out = np.zeros((stop - start) * players, dtype=RAMI_GAME_DTYPE)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..game.checks import check_flag
 from ..game.specs import brief
 from .cards import JOKER, hand_counts, kind_text, parse_hand
 from .melds_nb import (
@@ -183,6 +184,4 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
 
 
 def _flag(value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"opened must be True or False, got {brief(value)}")
-    return bool(value)
+    return check_flag(value, "opened")

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..game.checks import check_flag, check_int, is_int
 from ..game.specs import brief, spec_items, split_spec
 
 BOOL_FIELDS = ("starter_fourteen", "open_needs_pure_run", "discard_to_go_out",
@@ -99,14 +100,9 @@ class RamiRules:
 
     def __post_init__(self) -> None:
         for name, (low, high) in INT_BOUNDS.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"RamiRules.{name} must be a whole number in {low}..{high}, "
-                                 f"got {brief(value)}")
+            check_int(getattr(self, name), f"RamiRules.{name}", low, high)
         for name in BOOL_FIELDS:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"RamiRules.{name} must be True or False, got "
-                                 f"{brief(getattr(self, name))}")
+            check_flag(getattr(self, name), f"RamiRules.{name}")
 
     @classmethod
     def preset(cls, name: str) -> RamiRules:
@@ -191,8 +187,7 @@ class RamiRules:
 
 def check_players(players: Any) -> int:
     """A player count 2..6 as an int; a one-line ValueError otherwise."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
-            MIN_PLAYERS <= players <= MAX_PLAYERS):
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Greek Rami is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          f"got {brief(players)}")
     return int(players)

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 
+from ..game.checks import check_int
 from ..runner.runner import resolve_workers
 from .engine import (
     MAX_DEALS,
     check_strategies,
-    check_whole,
     play_deal_records,
     play_game_records,
 )
@@ -31,8 +31,8 @@ def _run(play: Any, strategies: Sequence[Any], count: int, seed: int, rules: Any
          n_jobs: int | None, chunk: int | None) -> np.ndarray:
     seats = [s.spec for s in check_strategies(strategies)]
     rules = RamiRules.coerce(rules)
-    count = check_whole(count, "the number of deals or games", 1, MAX_DEALS)
-    chunk = check_whole(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
+    count = check_int(count, "the number of deals or games", 1, MAX_DEALS)
+    chunk = check_int(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
     workers = resolve_workers(n_jobs)
     pieces = _chunks(count, chunk)
     if workers == 1 or len(pieces) == 1:

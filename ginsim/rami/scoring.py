@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..game.checks import check_flag, is_int
 from ..game.specs import brief
 from .cards import N_KINDS, hand_counts, parse_hand
 from .rules import RamiRules, check_players
@@ -53,12 +54,10 @@ def deal_charges(hands: Sequence[str], opened: Sequence[bool], winner: int | Non
         if dry:
             raise ValueError("a dry rami has a winner: give winner=<index of who went out>")
         winner = int(blocked_winner_nb(counts, n, 0, values))
-    elif isinstance(winner, bool) or not isinstance(winner, (int, np.integer)) or not (
-            0 <= winner < n):
+    elif not is_int(winner) or not 0 <= winner < n:
         raise ValueError(f"winner must be a player index 0..{n - 1} or None (blocked deal), "
                          f"got {brief(winner)}")
-    if not isinstance(dry, (bool, np.bool_)):
-        raise ValueError(f"dry must be True or False, got {brief(dry)}")
+    check_flag(dry, "dry")
     if dry and any(flags[p] for p in range(n) if p != winner):
         raise ValueError("a dry rami means no opponent had opened: opened must be False "
                          "for every player but the winner")

@@ -18,15 +18,22 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
+from ..game.checks import check_int, is_int
+from ..game.files import FileDataError, parse_json, read_bounded
 from ..runner.chunkfile import read_verified, records_from, records_table, write_chunk
-from ..runner.lock import StoreError
-from .engine import MAX_DEALS, check_strategies, check_whole, play_deal_records
+from ..runner.lock import StoreError, StoreLock
+from .engine import MAX_DEALS, check_strategies, play_deal_records
 from .records import RAMI_RECORD_DTYPE
 from .rules import RamiRules
 from .runner import DEFAULT_CHUNK
 
 MANIFEST = "manifest.json"
+LOCK = ".lock"
 KIND = "ginsim.rami.deals"
+DEFINITION_KEYS = {"kind", "strategies", "rules", "seed", "deals", "chunk", "record"}
+MAX_CHUNKS = 1_000_000  # keeps a manifest well inside its byte bound
+MAX_MANIFEST_BYTES = 256 * 2**20
+MAX_MANIFEST_DEPTH = 8
 
 
 def _definition(seats: list[str], rules: RamiRules, seed: int, deals: int, chunk: int
@@ -36,17 +43,49 @@ def _definition(seats: list[str], rules: RamiRules, seed: int, deals: int, chunk
 
 
 def _read_manifest(root: Path) -> dict[str, Any] | None:
+    """The store's manifest, read as data from a stranger (the gin store's reader: a
+    regular file within a size bound, nesting checked before parsing, no repeated keys)
+    and checked key by key; None when there is none. One-line StoreError otherwise."""
     path = root / MANIFEST
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
+    hint = "move the directory away or choose another --out"
     try:
-        manifest = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"{path} is not a readable rami manifest ({exc}); move the "
-                         f"directory away or choose another --out") from None
-    if not isinstance(manifest, dict) or manifest.get("definition", {}).get("kind") != KIND:
+        manifest = parse_json(read_bounded(path, MAX_MANIFEST_BYTES, "rami manifest"),
+                              str(path), MAX_MANIFEST_DEPTH, hint)
+    except FileDataError as exc:
+        raise StoreError(str(exc)) from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("definition"), dict) \
+            or manifest["definition"].get("kind") != KIND:
         raise StoreError(f"{root} holds no rami deal store; choose another directory")
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise StoreError(f"{path} is not a rami manifest ginsim wrote: {problem}; {hint}")
     return manifest
+
+
+def _manifest_problem(manifest: dict[str, Any]) -> str:
+    """What is wrong with a parsed manifest's shape ("" when nothing)."""
+    if set(manifest) != {"definition", "chunks"}:
+        return "its keys must be definition and chunks"
+    defn = manifest["definition"]
+    if set(defn) != DEFINITION_KEYS:
+        return f"its definition must hold {', '.join(sorted(DEFINITION_KEYS))}"
+    for key in ("seed", "deals", "chunk"):
+        if not is_int(defn[key]) or defn[key] < (0 if key == "seed" else 1):
+            return f"definition.{key} must be a whole number"
+    if not isinstance(defn["strategies"], list) or not all(
+            isinstance(x, str) for x in defn["strategies"]):
+        return "definition.strategies must be a list of strategy specs"
+    chunks = manifest["chunks"]
+    if not isinstance(chunks, dict) or len(chunks) > MAX_CHUNKS:
+        return f"chunks must be an object of at most {MAX_CHUNKS:,} entries"
+    for name, entry in chunks.items():
+        if not isinstance(entry, dict) or set(entry) != {"sha256", "bytes"} \
+                or not isinstance(entry["sha256"], str) or not is_int(entry["bytes"]) \
+                or entry["bytes"] < 0:
+            return f"chunk {name!r} must be {{sha256: text, bytes: a whole number}}"
+    return ""
 
 
 def _save_manifest(root: Path, manifest: dict[str, Any]) -> None:
@@ -70,9 +109,9 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
     run); returns the manifest. A store of another run is a one-line StoreError."""
     seats = [s.spec for s in check_strategies(strategies)]
     rules = RamiRules.coerce(rules)
-    deals = check_whole(deals, "deals", 1, MAX_DEALS)
-    chunk = check_whole(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
-    seed = check_whole(seed, "seed", 0, 2**63 - 1)
+    deals = check_int(deals, "deals", 1, MAX_DEALS)
+    chunk = check_int(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
+    seed = check_int(seed, "seed", 0, 2**63 - 1)
     defn = _definition(seats, rules, seed, deals, chunk)
     root = Path(out)
     manifest = _read_manifest(root) if root.exists() else None
@@ -86,6 +125,15 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
                              f"or empty directory")
         manifest = {"definition": defn, "chunks": {}}
     (root / "chunks").mkdir(parents=True, exist_ok=True)
+    with StoreLock(root / LOCK):  # one writer at a time, as the gin store
+        return _play_into(root, manifest, defn, seats, rules)
+
+
+def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
+               seats: list[str], rules: RamiRules) -> dict[str, Any]:
+    """Play the chunks the manifest lacks (verifying the ones it has), saving it after
+    each; returns it."""
+    deals, chunk, seed = defn["deals"], defn["chunk"], defn["seed"]
     players = len(seats)
     for index, start in enumerate(range(0, deals, chunk)):
         stop = min(start + chunk, deals)

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.intervals import mean_interval, wilson_interval
+from ..game.checks import check_int
 from .api import simulate
-from .engine import check_whole
 from .rules import RamiRules, check_players
 from .strategy import parse_rami_strategy
 
@@ -76,7 +76,7 @@ def open_study(deals: int = DEFAULT_DEALS, seed: int = 0, rules: RamiRules | str
     """Run the study: for each player count, seat 0 plays every waiting and threshold
     variant of ``base`` against ``base`` on ``deals`` duplicate deals."""
     rules = RamiRules.coerce(rules)
-    deals = check_whole(deals, "deals", 2, 10**9)
+    deals = check_int(deals, "deals", 2, 10**9)
     base = parse_rami_strategy(base).spec
     counts = [check_players(p) for p in players] if not isinstance(players, int) else [
         check_players(players)]
