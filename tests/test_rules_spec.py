@@ -120,5 +120,6 @@ def test_variants_study_plays_games_under_the_rules_given() -> None:
                             rules=spec)
     assert result.rules == Rules(undercut_bonus=10, undercut_on_tie=False)
     assert set(result.tables["variant_comparison"].variant) == {"modern", "classic", spec}
-    assert f"`{spec}` game to 100" in result.answer
+    assert ("a game to 100 under modern rules with undercut bonus 10, undercut on tie false"
+            in result.answer)
     assert spec in result.methods["rules"] and spec in result.methods["games"]

@@ -148,7 +148,7 @@ def test_progress_bar_on_stderr_when_asked(capsys):
     ({"records": "some"}, "records must be 'full' or 'summary'"),
     ({"backend": "spark"}, "backend must be one of"),
     ({"scheduler": "tcp://127.0.0.1:1"}, "needs backend 'dask'"),
-    ({"n_jobs": 0}, "n_jobs must be a positive int"),
+    ({"n_jobs": 0}, "n_jobs must be a whole number in 1..1024"),
     ({"chunk_hands": 0}, "chunk_hands must be at least 1"),
     ({"duplicate": True, "hands": 1_001}, "must be even"),
     ({"hands": -1}, r"hands must be a whole number in 0\.\.1,000,000,000,000, got -1"),

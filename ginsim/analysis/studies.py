@@ -164,7 +164,8 @@ def signed(value: float) -> str:
 def _methods(rules: Rules, hands: int, seed: int, wall: float, extra: dict[str, str]
              ) -> dict[str, str]:
     return {"ginsim version": __version__,
-            "rules": f"{rules_words(rules)}; every field under 'Rules in force'",
+            "rules": f"{rules_words(rules)}, as `--rules {rules.spec()}`; every field "
+                     "under 'Rules in force'",
             "hands per comparison": f"{2 * max(hands // 2, 1):,} hands "
                                     f"({max(hands // 2, 1):,} duplicate deals)",
             "seed": str(seed), "run time": f"{wall:.1f} s", **extra}
