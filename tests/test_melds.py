@@ -130,7 +130,7 @@ def test_packing_buffers_hold_the_densest_hands():
 
 
 def test_published_mean_dealt_deadwood():
-    # REFERENCES.md: mean about 56.6, sd about 13.8 for freshly dealt 10-card hands.
+    # docs/references.md: mean about 56.6, sd about 13.8 for freshly dealt 10-card hands.
     rng = np.random.default_rng(7)
     values = np.array([fast_min_deadwood(rng.choice(52, 10, replace=False))
                        for _ in range(20_000)])

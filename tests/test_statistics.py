@@ -1,6 +1,6 @@
 """Statistical sanity of simple vs simple over 100,000 hands (fixed seed).
 
-No published table covers this exact player (REFERENCES.md has none), so the bands
+No published table covers this exact player (docs/references.md has none), so the bands
 below are plausibility ranges, wide on purpose, reasoned from the rules: a player who
 knocks at the first deadwood <= 10 ends most hands by a knock within 10-15 draws;
 gin before that is rare (a few per cent); undercuts need the defender to be close

@@ -84,7 +84,7 @@ def _meld_set(run_wrap: bool) -> frozenset[int]:
 
 def meld_table(rules: Rules | str | None = None) -> np.ndarray:
     """Every meld of the deck under ``rules`` as sorted bit masks, built once per run
-    shape: 329 with aces low (REFERENCES.md), 589 when runs turn the corner."""
+    shape: 329 with aces low (docs/references.md), 589 when runs turn the corner."""
     return np.array(sorted(_meld_set(Rules.coerce(rules).run_wrap)), dtype=np.int64)
 
 
