@@ -8,13 +8,13 @@ and a new index there, never a new hand loop.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from .checks import check_choice, check_flag, check_int
-from .specs import brief, spec_items, split_spec
+from .specs import PresetFields, brief, spec_items, split_spec
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
@@ -85,7 +85,7 @@ R_SIZE = 15
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PresetFields):
     """A complete rule set: one hand (docs/rules.md §1-§6, §8) and the game around it (§7).
 
     Integer fields are bounded by :data:`INT_BOUNDS` (card values 0..25, knock limit
@@ -219,47 +219,16 @@ class Rules:
                                  f"ignored: set {switch}=true or leave {name} out")
 
     @classmethod
-    def preset(cls, name: str) -> Rules:
-        """The named preset (see :data:`PRESETS`); ValueError lists the names if unknown."""
-        if not isinstance(name, str) or name not in PRESETS:
-            what = (f"unknown rules preset {brief(name)}" if isinstance(name, str) else
-                    f"a rules preset is a name such as 'modern', got {brief(name)}")
-            raise ValueError(f"{what}: choose one of {', '.join(PRESETS)}")
-        return cls(**PRESETS[name][1])
+    def presets(cls) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The named presets (:data:`PRESETS`); ``preset``, ``coerce`` (a Rules object, a
+        preset name, a spec such as ``modern:undercut_on_tie=false,undercut_bonus=10`` or
+        None for ``modern``), ``with_``, ``to_dict`` and ``name`` come from
+        :class:`~ginsim.game.specs.PresetFields`."""
+        return PRESETS
 
     @classmethod
-    def coerce(cls, rules: Rules | str | None) -> Rules:
-        """Accept a Rules object, a preset name or a rules spec string
-        (``modern:undercut_on_tie=false,undercut_bonus=10``, see :func:`parse_rules`), or
-        None (the default ``modern``)."""
-        if rules is None:
-            return cls()
-        if isinstance(rules, Rules):
-            return rules
-        if isinstance(rules, str):
-            return parse_rules(rules)
-        raise ValueError(f"rules must be a Rules object, a preset name or a spec like "
-                         f"'modern:knock_limit=8', got {brief(rules)}")
-
-    def with_(self, **changes: Any) -> Rules:
-        """A copy with some fields changed (validated like a new object)."""
-        known = {f.name for f in fields(self)}
-        for key in changes:
-            if key not in known:
-                raise ValueError(f"Rules has no field {brief(key)}; fields: "
-                                 f"{', '.join(sorted(known))}")
-        return replace(self, **changes)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of all fields (for manifests and reports)."""
-        return asdict(self)
-
-    def name(self) -> str:
-        """The preset name these rules equal, or ``custom``."""
-        for preset in PRESETS:
-            if Rules.preset(preset) == self:
-                return preset
-        return "custom"
+    def parse(cls, spec: str) -> Rules:
+        return parse_rules(spec)
 
     def spec(self) -> str:
         """These rules as a spec string :func:`parse_rules` reads back: the preset that

@@ -1,9 +1,11 @@
-"""The ``preset[:key=value,...]`` spec syntax that rules and strategies share, and the
-one-line quoting of bad input their error messages use."""
+"""The ``preset[:key=value,...]`` spec syntax that rules and strategies share, the
+one-line quoting of bad input their error messages use, and what every rules dataclass
+with named presets shares (:class:`PresetFields`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import asdict, fields, replace
 from typing import Any
 
 
@@ -36,3 +38,63 @@ def spec_items(items: str) -> Iterator[tuple[str, str, str | None]]:
     for item in filter(None, (s.strip() for s in items.split(","))):
         key, eq, value = item.partition("=")
         yield item, key.strip(), value.strip() if eq else None
+
+
+class PresetFields:
+    """What a frozen dataclass of named presets shares (gin's ``Rules``, Greek Rami's
+    ``RamiRules``): a preset by name, coercion from an object, a name or a spec, a copy
+    with fields changed, a plain dict, and the name of the preset it equals. A subclass
+    names itself in :attr:`KIND` and :attr:`EXAMPLE` (for messages) and gives its
+    presets (``name -> (description, field overrides)``) and its spec parser."""
+
+    KIND = "rules"
+    EXAMPLE = "modern:knock_limit=8"
+
+    @classmethod
+    def presets(cls) -> dict[str, tuple[str, dict[str, Any]]]:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, spec: str) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def preset(cls, name: str) -> Any:
+        """The named preset; ValueError lists the names if unknown."""
+        table = cls.presets()
+        if not isinstance(name, str) or name not in table:
+            default = cls.EXAMPLE.partition(":")[0]
+            what = (f"unknown {cls.KIND} preset {brief(name)}" if isinstance(name, str) else
+                    f"a {cls.KIND} preset is a name such as '{default}', got {brief(name)}")
+            raise ValueError(f"{what}: choose one of {', '.join(table)}")
+        return cls(**table[name][1])
+
+    @classmethod
+    def coerce(cls, value: Any) -> Any:
+        """An object of this class, a preset name or a spec (see :meth:`parse`), or None
+        (the default)."""
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise ValueError(f"{cls.KIND} must be a {cls.__name__} object, a preset name or a "
+                         f"spec like '{cls.EXAMPLE}', got {brief(value)}")
+
+    def with_(self, **changes: Any) -> Any:
+        """A copy with some fields changed (validated like a new object)."""
+        known = {f.name for f in fields(self)}
+        for key in changes:
+            if key not in known:
+                raise ValueError(f"{type(self).__name__} has no field {brief(key)}; fields: "
+                                 f"{', '.join(sorted(known))}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of all fields (for manifests and reports)."""
+        return asdict(self)
+
+    def name(self) -> str:
+        """The preset name these fields equal, or ``custom``."""
+        return next((p for p in self.presets() if type(self).preset(p) == self), "custom")

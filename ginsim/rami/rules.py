@@ -7,13 +7,13 @@ Spec text is the project's ``preset[:field=value,...]`` (``rami:jokers=2``).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from ..game.checks import check_flag, check_int, is_int
-from ..game.specs import brief, spec_items, split_spec
+from ..game.specs import PresetFields, brief, spec_items, split_spec
 
 BOOL_FIELDS = ("starter_fourteen", "open_needs_pure_run", "discard_to_go_out",
                "cap_half_target")
@@ -58,7 +58,7 @@ R_SIZE = 15
 
 
 @dataclass(frozen=True)
-class RamiRules:
+class RamiRules(PresetFields):
     """A complete Greek Rami rule set: one deal and the game to the target.
 
     ===================== ======= ========================================================
@@ -104,44 +104,20 @@ class RamiRules:
         for name in BOOL_FIELDS:
             check_flag(getattr(self, name), f"RamiRules.{name}")
 
-    @classmethod
-    def preset(cls, name: str) -> RamiRules:
-        """The named preset (see :data:`PRESETS`); ValueError lists the names if unknown."""
-        try:
-            overrides = PRESETS[name][1]
-        except (KeyError, TypeError):
-            raise ValueError(f"unknown rami rules preset {brief(name)}: choose one of "
-                             f"{', '.join(PRESETS)}") from None
-        return cls(**overrides)
+    KIND = "rami rules"
+    EXAMPLE = "rami:jokers=2"
 
     @classmethod
-    def coerce(cls, rules: RamiRules | str | None) -> RamiRules:
-        """A RamiRules object, a preset name or a spec (``rami:jokers=2``); None = ``rami``."""
-        if rules is None:
-            return cls()
-        if isinstance(rules, RamiRules):
-            return rules
-        if isinstance(rules, str):
-            return parse_rami_rules(rules)
-        raise ValueError(f"rami rules must be a RamiRules object, a preset name or a spec "
-                         f"like 'rami:jokers=2', got {brief(rules)}")
+    def presets(cls) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The named presets (:data:`PRESETS`); ``preset``, ``coerce`` (a RamiRules
+        object, a preset name, a spec such as ``rami:jokers=2`` or None for ``rami``),
+        ``with_``, ``to_dict`` and ``name`` come from
+        :class:`~ginsim.game.specs.PresetFields`."""
+        return PRESETS
 
-    def with_(self, **changes: Any) -> RamiRules:
-        """A copy with some fields changed (validated like a new object)."""
-        known = {f.name for f in fields(self)}
-        for key in changes:
-            if key not in known:
-                raise ValueError(f"RamiRules has no field {brief(key)}; fields: "
-                                 f"{', '.join(sorted(known))}")
-        return replace(self, **changes)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of all fields (for manifests and reports)."""
-        return asdict(self)
-
-    def name(self) -> str:
-        """The preset name these rules equal, or ``custom``."""
-        return next((p for p in PRESETS if RamiRules.preset(p) == self), "custom")
+    @classmethod
+    def parse(cls, spec: str) -> RamiRules:
+        return parse_rami_rules(spec)
 
     def spec(self) -> str:
         """These rules as a spec :func:`parse_rami_rules` reads back (``rami:jokers=2``)."""
