@@ -8,13 +8,13 @@ and a new index there, never a new hand loop.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .checks import check_choice, check_flag, check_int
-from .specs import PresetFields, brief, spec_items, split_spec
+from .specs import PresetFields, brief
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
@@ -346,25 +346,8 @@ def parse_rules(spec: str) -> Rules:
     (``layoff=melds_first``), ``big_gin_bonus=none``. ValueError names the unknown
     preset or field, or the bad value and what the field takes.
     """
-    name, items, text = split_spec(spec, "rules", "modern:knock_limit=8",
-                                   MAX_RULES_SPEC_CHARS)
-    rules = Rules.preset(name)
-    names = [f.name for f in fields(Rules)]
-    changes: dict[str, Any] = {}
-    for item, key, value in spec_items(items):
-        if value is None or not (value or key == "double_suits"):  # no suit doubles: empty
-            raise ValueError(f"bad item {brief(item)} in rules {brief(text)}: write "
-                             f"field=value, e.g. knock_limit=8")
-        if key not in names:
-            raise ValueError(f"unknown rules field {brief(key)} in rules {brief(text)}: "
-                             f"fields are {', '.join(names)}")
-        if key in changes:
-            raise ValueError(f"rules field {key} is given twice in rules {brief(text)}")
-        changes[key] = _field_value(key, value, text)
-    try:
-        return rules.with_(**changes)
-    except ValueError as exc:
-        raise ValueError(f"{exc} (in rules {brief(text)})") from None
+    return Rules.from_spec(spec, MAX_RULES_SPEC_CHARS, _field_value, "knock_limit=8",
+                           blank_ok=("double_suits",))  # no suit doubles: empty
 
 
 #: name -> (one-line description, field overrides)

@@ -82,6 +82,33 @@ class PresetFields:
         raise ValueError(f"{cls.KIND} must be a {cls.__name__} object, a preset name or a "
                          f"spec like '{cls.EXAMPLE}', got {brief(value)}")
 
+    @classmethod
+    def from_spec(cls, spec: Any, max_chars: int, field_value: Any, example_item: str,
+                  blank_ok: tuple[str, ...] = ()) -> Any:
+        """An object from ``preset[:field=value,...]``: the preset, then each field given
+        once, its text read by ``field_value(field, text, spec)``; ``blank_ok`` fields
+        may be given empty. ValueError names the unknown preset or field, the repeated
+        one, or the bad value (and the spec it stands in)."""
+        name, items, text = split_spec(spec, cls.KIND, cls.EXAMPLE, max_chars)
+        base = cls.preset(name)
+        names = [f.name for f in fields(cls)]
+        changes: dict[str, Any] = {}
+        for item, key, value in spec_items(items):
+            if value is None or not (value or key in blank_ok):
+                raise ValueError(f"bad item {brief(item)} in {cls.KIND} {brief(text)}: "
+                                 f"write field=value, e.g. {example_item}")
+            if key not in names:
+                raise ValueError(f"unknown {cls.KIND} field {brief(key)} in {cls.KIND} "
+                                 f"{brief(text)}: fields are {', '.join(names)}")
+            if key in changes:
+                raise ValueError(f"{cls.KIND} field {key} is given twice in {cls.KIND} "
+                                 f"{brief(text)}")
+            changes[key] = field_value(key, value, text)
+        try:
+            return base.with_(**changes)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (in {cls.KIND} {brief(text)})") from None
+
     def with_(self, **changes: Any) -> Any:
         """A copy with some fields changed (validated like a new object)."""
         known = {f.name for f in fields(self)}

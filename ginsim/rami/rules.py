@@ -7,13 +7,13 @@ Spec text is the project's ``preset[:field=value,...]`` (``rami:jokers=2``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..game.checks import check_flag, check_int, is_int
-from ..game.specs import PresetFields, brief, spec_items, split_spec
+from ..game.specs import PresetFields, brief
 
 BOOL_FIELDS = ("starter_fourteen", "open_needs_pure_run", "discard_to_go_out",
                "cap_half_target")
@@ -196,24 +196,7 @@ def _field_value(name: str, text: str, spec: str) -> Any:
 def parse_rami_rules(spec: str) -> RamiRules:
     """RamiRules from ``preset[:field=value,...]`` (``rami:jokers=2,open_min=40``);
     ValueError names the unknown preset or field, or the bad value."""
-    name, items, text = split_spec(spec, "rami rules", "rami:jokers=2", MAX_SPEC_CHARS)
-    rules = RamiRules.preset(name)
-    names = [f.name for f in fields(RamiRules)]
-    changes: dict[str, Any] = {}
-    for item, key, value in spec_items(items):
-        if not value:
-            raise ValueError(f"bad item {brief(item)} in rami rules {brief(text)}: write "
-                             f"field=value, e.g. jokers=2")
-        if key not in names:
-            raise ValueError(f"unknown rami rules field {brief(key)} in {brief(text)}: "
-                             f"fields are {', '.join(names)}")
-        if key in changes:
-            raise ValueError(f"rami rules field {key} is given twice in {brief(text)}")
-        changes[key] = _field_value(key, value, text)
-    try:
-        return rules.with_(**changes)
-    except ValueError as exc:
-        raise ValueError(f"{exc} (in rami rules {brief(text)})") from None
+    return RamiRules.from_spec(spec, MAX_SPEC_CHARS, _field_value, "jokers=2")
 
 
 #: name -> (one-line description, field overrides)
