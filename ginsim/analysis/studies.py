@@ -253,6 +253,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     t0 = time.perf_counter()
     deals = max(hands // 2, 1)
     reason = ""
+    answer_hands = 0  # hands played to measure the answer's card
     if advice is None:
         advice, reason = resolve_advice(rules, hands, seed, chart, n_jobs, progress)
     sweep, runs = threshold_sweep(thresholds, opponents, deals, seed, rules, n_jobs=n_jobs,
@@ -260,6 +261,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     best = best_response(sweep)
     if advice is not None and advice.exploits is None:
         advice, measured = _measure(advice, opponents, deals, seed, rules, n_jobs, progress)
+        answer_hands = int(measured.n.sum()) + min(2 * deals, WHY_HANDS)
         best = best.merge(measured[["opponent", "mean"]].rename(
             columns={"mean": "equilibrium_mean"}), on="opponent", how="left")
     grid = [t for t in thresholds if t % 2 == 0]
@@ -285,6 +287,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
         tables["answer_values"] = advice.values
     notes = {"chart_words": plain_words(knock_chart, opponents[0])}
     width = float((sweep["high"] - sweep["low"]).max() / 2)
+    played = runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands + answer_hands
     wall = time.perf_counter() - t0
     extra = {
         "sweep": f"`simple:knock=t` for t = {number_ranges(sorted(thresholds))} against "
@@ -293,7 +296,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
         "intervals": f"paired by deal, normal 95%; widest half-width {width:.3f} points/hand",
         "knock chart": f"{len(chart_frame):,} decision points of `simple` against "
                        f"`{opponents[0]}`, knock now vs wait one turn from the same cards",
-        "hands played": f"{runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands:,}",
+        "hands played": f"{played:,}",
     }
     if advice is not None:
         extra = {"answer": f"the knock card is {advice.source}; its values against "
