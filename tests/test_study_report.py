@@ -300,3 +300,23 @@ def test_rules_without_a_shipped_chart_get_one_computed_in_the_run(monkeypatch, 
         assert "did not reach" in reason or "not measured" in reason
     else:
         assert "computed in this run" in advice.source and reason == ""
+
+
+def test_a_card_too_long_to_spell_out_names_its_first_panel_and_points_to_the_rest():
+    """When every panel does not fit in 500 characters the answer still says what the
+    first panel (no pile card taken) shows, cell for cell, and sends the reader to the
+    others; never a clause the card does not show."""
+    import dataclasses
+
+    from ginsim.analysis.equilibrium import equilibrium_advice
+    from ginsim.analysis.knock_card import panel_words
+    from ginsim.analysis.studies import ANSWER_LIMIT, knock_answer
+
+    advice = equilibrium_advice("classic")
+    advice = dataclasses.replace(advice, values=advice.values.assign(
+        where="measured in this run", deals=100_000))
+    answer = knock_answer(advice, Rules.preset("classic"))
+    first = advice.card[advice.card.opp_taken.astype(str) == "0"]
+    assert len(answer) <= ANSWER_LIMIT
+    assert answer.startswith(f"Opponent took no pile card: {panel_words(first)}; after pile "
+                             "takes, see the knock card's other panels.")

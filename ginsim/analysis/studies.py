@@ -32,7 +32,7 @@ from ..strategies.presets import parse_strategy
 from .equilibrium import TARGET, equilibrium, equilibrium_advice, result_advice
 from .frames import stock_in_play_order
 from .games import game_summary, play_games
-from .knock_card import MEASURED_HERE, KnockAdvice, card_words, why_words
+from .knock_card import MEASURED_HERE, KnockAdvice, card_words, panel_words, why_words
 from .knock_chart import chart_table, decisions_frame, number_ranges, plain_words
 from .metrics import (
     cells_from_hands,
@@ -147,8 +147,12 @@ def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> 
                  "bound)" if advice.exploitability is not None else "little")
         caveat = (f"A `{advice.card_play}`-card-play player who adapts when to knock gains "
                   f"{bound} against it.")
-    for what in (card_words(advice.card), "knock as the knock card below shows: its panels "
-                 "differ by the pile cards the opponent has taken"):
+    first = advice.card[advice.card.opp_taken.astype(str) == "0"]
+    for what in (card_words(advice.card),
+                 f"opponent took no pile card: {panel_words(first)}; after pile takes, see "
+                 "the knock card's other panels",
+                 "knock as the knock card below shows: its panels differ by the pile cards "
+                 "the opponent has taken"):
         answer = f"{what[:1].upper()}{what[1:]}. {worth} {caveat}"
         if len(answer) <= ANSWER_LIMIT:
             return answer
