@@ -191,8 +191,8 @@ def test_an_equilibrium_chart_feeds_answer_and_card(report_dir, tmp_path):
 
     import numpy as np
 
+    from ginsim.analysis.knock_answer import knock_answer
     from ginsim.analysis.knock_card import KnockAdvice, knock_card
-    from ginsim.analysis.studies import knock_answer
     from ginsim.reports.study_report import report_spec
 
     _, results = report_dir
@@ -288,10 +288,10 @@ def test_rules_without_a_shipped_chart_get_one_computed_in_the_run(monkeypatch, 
     """From MIN_ANSWER_HANDS up the study computes the equilibrium in the run (lowered
     here to keep the test small), says so on stderr with its cost, and labels the card
     as computed in this run; whether it answers depends on reaching the bound."""
-    from ginsim.analysis import studies
+    from ginsim.analysis import knock_answer
 
-    monkeypatch.setattr(studies, "MIN_ANSWER_HANDS", 1000)
-    advice, reason = studies.resolve_advice(Rules.coerce("modern:undercut_bonus=10"), 3000,
+    monkeypatch.setattr(knock_answer, "MIN_ANSWER_HANDS", 1000)
+    advice, reason = knock_answer.resolve_advice(Rules.coerce("modern:undercut_bonus=10"), 3000,
                                             seed=3, n_jobs=1, progress=None)
     err = capsys.readouterr().err
     assert "no shipped knock chart for modern:undercut_bonus=10 rules" in err
@@ -309,8 +309,8 @@ def test_a_card_too_long_to_spell_out_names_its_first_panel_and_points_to_the_re
     import dataclasses
 
     from ginsim.analysis.equilibrium import equilibrium_advice
+    from ginsim.analysis.knock_answer import ANSWER_LIMIT, knock_answer
     from ginsim.analysis.knock_card import panel_words
-    from ginsim.analysis.studies import ANSWER_LIMIT, knock_answer
 
     advice = equilibrium_advice("classic")
     advice = dataclasses.replace(advice, values=advice.values.assign(

@@ -135,13 +135,6 @@ def threshold_card(threshold: int | Sequence[int], knock_limit: int = 10,
     return knock_card((deadwood <= np.asarray(limits)[None, :]).astype(float), edges)
 
 
-def card_from_chart(chart: pd.DataFrame, min_n: int = MIN_CELL) -> pd.DataFrame:
-    """A pure card read off a knock-now-or-wait chart: knock where the mean gain of
-    knocking now is above 0 (cells with fewer than ``min_n`` decisions: wait)."""
-    p = ((chart["gain"] > 0) & (chart["n"] >= min_n)).astype(float)
-    return knock_card(chart.assign(p_knock=p, stock=chart["stock"].astype(str)))
-
-
 def _stock_words(low: int, high: int, first: bool = True) -> str:
     left = " cards left" if first else ""
     if low == 0:
