@@ -49,19 +49,26 @@ class DealWork:
         self.trace = np.zeros((trace_rows, TR_TABLE + MAX_TABLE * T_WIDTH), dtype=np.int64)
 
 
+def _checked(strategies: Sequence[Any], rules: RamiRules | str | None, seed: int,
+             start: int, stop: int) -> tuple[RamiRules, np.ndarray, int, int, int]:
+    """The arguments every deal driver takes, checked: the rules, the seats' parameter
+    rows (one per player), the seed and the deal range."""
+    seats = check_strategies(strategies)
+    rules = RamiRules.coerce(rules)
+    check_deal_fits(rules, len(seats))
+    seed = check_int(seed, "seed", 0, MAX_SEED)
+    start = check_int(start, "start", 0, MAX_DEALS)
+    stop = check_int(stop, "stop", start, MAX_DEALS)
+    return rules, np.stack([s.vector() for s in seats]), seed, start, stop
+
+
 def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, seed: int = 0,
                       rules: RamiRules | str | None = None, trace_rows: int = 0
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Deals ``start .. stop-1``: (records of :data:`RAMI_RECORD_DTYPE`, one row per deal
     and player, and the first deal's per-turn trace, cut at ``trace_rows`` rows)."""
-    seats = check_strategies(strategies)
-    rules = RamiRules.coerce(rules)
-    players = len(seats)
-    check_deal_fits(rules, players)
-    seed = check_int(seed, "seed", 0, MAX_SEED)
-    start = check_int(start, "start", 0, MAX_DEALS)
-    stop = check_int(stop, "stop", start, MAX_DEALS)
-    params = np.stack([s.vector() for s in seats])
+    rules, params, seed, start, stop = _checked(strategies, rules, seed, start, stop)
+    players = len(params)
     work = DealWork(rules, players, trace_rows)
     out = np.zeros((stop - start) * players, dtype=RAMI_RECORD_DTYPE)
     rows = play_deals_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
@@ -77,14 +84,8 @@ def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
     row per game and player."""
     from .games_nb import play_games_nb
     from .records import RAMI_GAME_DTYPE
-    seats = check_strategies(strategies)
-    rules = RamiRules.coerce(rules)
-    players = len(seats)
-    check_deal_fits(rules, players)
-    seed = check_int(seed, "seed", 0, MAX_SEED)
-    start = check_int(start, "start", 0, MAX_DEALS)
-    stop = check_int(stop, "stop", start, MAX_DEALS)
-    params = np.stack([s.vector() for s in seats])
+    rules, params, seed, start, stop = _checked(strategies, rules, seed, start, stop)
+    players = len(params)
     work = DealWork(rules, players)
     out = np.zeros((stop - start) * players, dtype=RAMI_GAME_DTYPE)
     totals = np.zeros((players, 2), dtype=np.int64)
