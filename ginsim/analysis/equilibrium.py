@@ -380,12 +380,12 @@ def equilibrium_advice(rules: Rules | str | None = None, chart: str | Path | Non
     shipped = shipped_equilibrium(rules)
     if shipped is None:
         return None
-    name, data = shipped
-    info = data["info"]
+    name, chart = shipped
+    info = chart.info
     same = info.get("same_hand_rules_as")
     where = (f"the knock chart shipped for {rules_name_of(info)} rules"
              + (f", made for {same} rules: the same hands" if same else ""))
-    return chart_advice(load_chart(name), info, rules, where,
+    return chart_advice(chart, info, rules, where,
                         f"{info.get('base', 'memory2')}:chart={name}")
 
 

@@ -8,12 +8,10 @@ seed, date, hands and exploitability it was made with.
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from typing import Any
 
 from ..game.rules import Rules
-from .charts import CHART_DIR
+from .charts import KnockChart, load_chart
 
 #: Rules presets that allow knocking (``straight`` and ``mahjong`` do not).
 KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "tedesco",
@@ -37,23 +35,23 @@ def hand_key(rules: Rules) -> tuple[int, ...]:
 
 
 @cache
-def _shipped() -> tuple[tuple[tuple[int, ...], str, str], ...]:
+def _shipped() -> tuple[tuple[tuple[int, ...], str, KnockChart], ...]:
+    """(hand key, name, chart) of every shipped equilibrium chart, each file read once
+    through the chart reader."""
     out = []
     for preset in KNOCKING_PRESETS:
         name = equilibrium_chart_name(preset)
         try:
-            info = json.loads((CHART_DIR / f"{name}.json").read_text())["info"]
-            out.append((hand_key(Rules(**info["rules_fields"])), preset, name))
-        except (OSError, KeyError, TypeError, ValueError):
+            chart = load_chart(name)
+            out.append((hand_key(Rules(**chart.info["rules_fields"])), name, chart))
+        except (KeyError, TypeError, ValueError):
             continue
     return tuple(out)
 
 
-def shipped_equilibrium(rules: Rules) -> tuple[str, dict[str, Any]] | None:
-    """The name and file contents of the shipped equilibrium chart made under hand rules
-    equal to ``rules``' (None when no shipped chart was)."""
+def shipped_equilibrium(rules: Rules) -> tuple[str, KnockChart] | None:
+    """The name and chart (its ``info`` the file's record) of the shipped equilibrium
+    chart made under hand rules equal to ``rules``' (None when no shipped chart was)."""
     key = hand_key(rules)
-    for shipped_key, _preset, name in _shipped():
-        if shipped_key == key:
-            return name, json.loads((CHART_DIR / f"{name}.json").read_text())
-    return None
+    return next(((name, chart) for shipped_key, name, chart in _shipped()
+                 if shipped_key == key), None)
