@@ -43,17 +43,13 @@ def rules_name(rules: Rules) -> str:
 def rules_brief(rules: Rules) -> str:
     """The rules in a short phrase with the numbers that decide knocking, e.g. "modern
     rules (knock at 10 or less, gin 25, undercut 25, ties undercut)"."""
-    name, _, rest = rules_words(rules).partition(" (")
-    rest = (rest.replace("gin bonus", "gin").replace("undercut bonus", "undercut")
-            .replace("a tie counts as an undercut", "ties undercut")
-            .replace("a tie is no undercut", "ties do not undercut"))
-    return f"{name} ({rest}"
+    return rules_words(rules, brief=True)
 
 
-def rules_words(rules: Rules) -> str:
-    """The rules that decide when to knock, in a short phrase: the rules spec (a preset
-    name, or a preset and the fields changed), the knock limit, the gin and undercut
-    bonuses and the tie rule."""
+def rules_words(rules: Rules, brief: bool = False) -> str:
+    """The rules that decide when to knock, in a short phrase: the rules' name (a preset,
+    or a preset and the fields changed), the knock limit, the gin and undercut bonuses
+    and the tie rule (``brief``: "gin 25", "ties undercut")."""
     if rules.mahjong:
         limit = "Mahjong gin: no knocking, several pile cards may be taken, melds on the table"
     elif rules.oklahoma:
@@ -62,8 +58,13 @@ def rules_words(rules: Rules) -> str:
         limit = "no knocking, gin only"
     else:
         limit = f"knock at {rules.knock_limit} or less"
-    tie = "a tie counts as an undercut" if rules.undercut_on_tie else "a tie is no undercut"
-    parts = [limit, f"gin bonus {rules.gin_bonus}", f"undercut bonus {rules.undercut_bonus}",
+    if brief:
+        bonus = ("gin", "undercut")
+        tie = "ties undercut" if rules.undercut_on_tie else "ties do not undercut"
+    else:
+        bonus = ("gin bonus", "undercut bonus")
+        tie = "a tie counts as an undercut" if rules.undercut_on_tie else "a tie is no undercut"
+    parts = [limit, f"{bonus[0]} {rules.gin_bonus}", f"{bonus[1]} {rules.undercut_bonus}",
              tie]
     if rules.big_gin_bonus is not None:
         parts.append(f"big gin {rules.big_gin_bonus}")
