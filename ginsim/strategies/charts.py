@@ -15,6 +15,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -306,15 +307,26 @@ def spec_chart_files(spec: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def shipped_chart(name: str) -> KnockChart:
+    """A chart shipped with the package, read once per version of its file (a script that
+    remakes charts sees the new one)."""
+    stat = (CHART_DIR / f"{name}.json").stat()
+    return _shipped_chart(name, stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _shipped_chart(name: str, mtime_ns: int, size: int) -> KnockChart:
+    return read_chart_file(CHART_DIR / f"{name}.json")
+
+
 def load_chart(name_or_path: str) -> KnockChart:
     """A built-in chart, a shipped one (``equilibrium``), or a JSON/CSV file."""
     text = str(name_or_path).strip()
     builtin = builtin_charts()
     if text in builtin:
         return builtin[text]
-    shipped = CHART_DIR / f"{text}.json"
-    if "/" not in text and is_regular(shipped):
-        return read_chart_file(shipped)
+    if "/" not in text and is_regular(CHART_DIR / f"{text}.json"):
+        return shipped_chart(text)
     path = Path(text)
     if path.exists():
         return read_chart_file(path)
