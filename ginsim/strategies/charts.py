@@ -24,8 +24,8 @@ import numpy as np
 from ..game.files import decode_text, is_regular, parse_json, read_bounded
 from ..game.rules import brief
 from ..game.specs import spec_items
+from .grid_nb import bucket_range
 from .params import (
-    GRID_BUCKET_WIDTH,
     GRID_BUCKETS,
     GRID_DEADWOOD,
     GRID_TAKEN,
@@ -35,13 +35,6 @@ CHART_DIR = Path(__file__).parent / "chart_data"
 CSV_FIELDS = ("stock_low", "stock_high", "deadwood", "opp_taken", "p_knock")
 MAX_CHART_BYTES = 1_000_000
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
-
-
-def bucket_range(bucket: int) -> tuple[int, int]:
-    """Stock-left range ``(low, high)`` of grid bucket ``bucket`` (0 = deepest stock)."""
-    low = (GRID_BUCKETS - 1 - bucket) * GRID_BUCKET_WIDTH
-    high = 31 if bucket == 0 else low + GRID_BUCKET_WIDTH - 1
-    return low, high
 
 
 def bucket_labels() -> list[str]:
