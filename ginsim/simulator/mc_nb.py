@@ -33,7 +33,7 @@ from ..game._jit import jit, jit_inline
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
-from ..game.rules import R_BIG_GIN_BONUS, R_DEAL
+from ..game.rules import DEAL_ELEVEN, R_BIG_GIN_BONUS, R_DEAL
 from ..game.state import (
     FULL_DECK,
     HS_SIZE,
@@ -535,7 +535,7 @@ def mc_first_turn_nb(hs, params, rules, tab, rng, trace):
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
-    if rules[R_DEAL] == 1:
+    if rules[R_DEAL] == DEAL_ELEVEN:
         hs[ST_FORBIDDEN] = 0
         hs[ST_PLANNED] = 0
         if is_mc_nb(params, nondealer):
