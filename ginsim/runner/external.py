@@ -22,6 +22,7 @@ from ..simulator.protocol import ProtocolError, decode, encode
 WRITE_TIMEOUT_S = 5.0  # an agent that reads nothing for this long has stopped
 BYE_WAIT_S = 1.0  # how long a closed agent may take to exit before it is killed
 START_WAIT_S = 0.05  # a crash right at start shows its exit code rather than a broken pipe
+START_GRACE_MS = 30_000  # a freshly started program's first answer may take this long
 
 
 class AgentFault(Exception):
@@ -65,6 +66,7 @@ class ExternalAgent:
         self.name = name
         self.proc: subprocess.Popen | None = None
         self.write_timeout_s = WRITE_TIMEOUT_S
+        self._fresh = False
         self._buffer = b""
         self._stderr = None
 
@@ -81,6 +83,7 @@ class ExternalAgent:
                              f"{exc.strerror or exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)
         self._buffer = b""
+        self._fresh = True
 
     def send(self, message: dict[str, Any], event: str = "") -> None:
         """Write one message; an agent that does not take it within a few seconds, or
@@ -100,8 +103,11 @@ class ExternalAgent:
                 raise self._fault(event, "crashed") from None
 
     def ask(self, message: dict[str, Any], timeout_ms: int, event: str = "") -> dict[str, Any]:
-        """Send a decision and read the answer line within ``timeout_ms``."""
+        """Send a decision and read the answer line within ``timeout_ms`` (the first
+        answer after a start within :data:`START_GRACE_MS`: programs take time to load)."""
         self.send(message, event)
+        if self._fresh:
+            timeout_ms, self._fresh = max(timeout_ms, START_GRACE_MS), False
         fd = self._running(event).stdout.fileno()
         deadline = time.monotonic() + timeout_ms / 1000
         while b"\n" not in self._buffer:
