@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .analysis.games import game_summary, play_games
     from .analysis.knock_chart import chart_table, decisions_frame, knock_chart
     from .analysis.positions import positions
+    from .simulator.agents import Agent
+    from .simulator.table import Action, IllegalAction, Table
 
 #: Public name -> the module that defines it, imported on first access.
 _LAZY: dict[str, str] = {
@@ -38,6 +40,8 @@ _LAZY: dict[str, str] = {
     "game_summary": ".analysis.games", "play_games": ".analysis.games",
     "chart_table": ".analysis.knock_chart", "decisions_frame": ".analysis.knock_chart",
     "knock_chart": ".analysis.knock_chart", "positions": ".analysis.positions",
+    "Table": ".simulator.table", "Action": ".simulator.table",
+    "IllegalAction": ".simulator.table", "Agent": ".simulator.agents",
 }
 
 
@@ -57,7 +61,8 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, "rami"})
 
 
-__all__ = ["Rules", "__version__", "advise", "best_discard", "best_melds", "chart_table",
+__all__ = ["Action", "Agent", "IllegalAction", "Rules", "Table", "__version__", "advise",
+           "best_discard", "best_melds", "chart_table",
            "deadwood",
            "decisions_frame", "equilibrium", "format_cards", "game_summary", "knock_chart",
            "layoff_deadwood",

@@ -43,7 +43,10 @@ ST_PLAN_DEADWOOD = ST_BASE + 27
 ST_PLAN_KNOCK = ST_BASE + 28
 ST_PLAN_BIG_GIN = ST_BASE + 29
 ST_PILE_TAKES = ST_BASE + 30  # ST_PILE_TAKES + seat, public: pile takes so far
-ST_FIELDS = 32
+ST_PHASE = ST_BASE + 32  # public: the PH_* phase of the hand machine
+ST_TO_MOVE = ST_BASE + 33  # public: the seat to act (-1 once the hand is over)
+ST_STOCK_ONLY = ST_BASE + 34  # public: 1 on the non-dealer's draw after both passed the upcard
+ST_FIELDS = 35
 ST_PILE = ST_BASE + ST_FIELDS  # 52 slots: the discard pile, bottom first
 ST_DECK = ST_PILE + 52  # 52 slots: the deck in dealing order
 ST_KMELDS = ST_DECK + 52  # 4 slots: the knocker's melds at the showdown
@@ -73,6 +76,16 @@ HS_SIZE = ST_DRAWS + 52
 ENDING_KNOCK = 0  # the knocker laid down 10 cards after a discard
 ENDING_BIG_GIN = 1  # all 11 cards melded, no discard
 ENDING_DEAD = 2
+
+# The hand machine's phases (hs[ST_PHASE]); :mod:`ginsim.simulator.board_nb` moves a
+# hand from one to the next and refuses what the phase does not allow.
+PH_OFFER = 0  # the upcard is offered to hs[ST_TO_MOVE]: take it or pass
+PH_DRAW = 1  # draw from the stock or the pile (stock only on the first turn after offers)
+PH_DISCARD = 2  # 11 cards: discard, knock (a discard, then lay down) or big gin
+PH_LAST_DISCARD = 3  # the 50th-card rule: the final discard may be taken only to knock
+PH_OVER = 4  # ended by a knock, gin or big gin; the showdown scores it
+PH_DEAD = 5  # ended without a knock: nobody scores
+PHASE_NAMES = ("offer", "draw", "discard", "last_discard", "over", "dead")
 
 SOURCE_DEAL = -1  # no draw: the first turn of the eleven-card deal, or the deal itself
 SOURCE_STOCK = 0

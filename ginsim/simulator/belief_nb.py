@@ -72,7 +72,7 @@ from ..strategies.policy_nb import (
     memory_discard_score_nb,
     pile_decision_nb,
 )
-from .phases_nb import apply_discard_nb, clear_position_nb, draw_stock_nb, take_pile_top_nb
+from .board_nb import clear_position_nb, draw_stock_nb, put_discard_nb, take_pile_top_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
 TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)
@@ -242,7 +242,7 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
                     return logw
                 planned = False
                 hs[ST_FORBIDDEN] = 0
-            apply_discard_nb(hs, seat, card, 0, False, False, rules)
+            put_discard_nb(hs, seat, card, 0, False, False, rules)  # seat 0's cards unknown
     return logw
 
 

@@ -65,7 +65,7 @@ from ..strategies.mahjong_nb import (
     plan_turn_nb,
     take_options_nb,
 )
-from .phases_nb import (
+from .board_nb import (
     apply_discard_nb,
     deal_nb,
     draw_stock_nb,

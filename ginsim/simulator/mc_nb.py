@@ -33,20 +33,22 @@ from ..game._jit import jit, jit_inline
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
-from ..game.rules import R_BIG_GIN_BONUS, R_DEAL, R_LAST_DISCARD
+from ..game.rules import R_BIG_GIN_BONUS, R_DEAL
 from ..game.state import (
-    ENDING_DEAD,
     FULL_DECK,
     HS_SIZE,
+    PH_LAST_DISCARD,
+    PH_OFFER,
     SOURCE_DEAL,
     SOURCE_PILE,
     ST_DEALER,
     ST_DECK,
+    ST_DRAWN,
     ST_ENDING,
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
-    ST_PASSED,
+    ST_PHASE,
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
@@ -54,9 +56,9 @@ from ..game.state import (
     ST_POS,
     ST_SOURCE,
     ST_TAKEN,
+    ST_TO_MOVE,
     ST_TURNS,
     ST_UPCARD,
-    ST_UPCARD_TAKEN,
 )
 from ..strategies.params import (
     KIND_MC,
@@ -78,8 +80,9 @@ from ..strategies.params import (
 from ..strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
 from .belief_nb import smc_beliefs_nb
 from .phases_nb import (
-    MAX_TURNS,
     apply_discard_nb,
+    apply_draw_nb,
+    apply_offer_nb,
     copy_position_nb,
     deal_nb,
     discard_nb,
@@ -238,18 +241,19 @@ def pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty):
     """In a world: ``me`` declines the upcard; the offers go on as :func:`first_turn_nb`
     plays them (the dealer's offer, then the non-dealer's forced stock draw)."""
     up = branch[ST_UPCARD]
-    branch[ST_PASSED + me] |= 1 << up
+    branch[ST_PHASE] = PH_OFFER  # the offer to ``me`` (a constructed position may lack it)
+    branch[ST_TO_MOVE] = me
+    apply_offer_nb(branch, me, False)
     dealer = branch[ST_DEALER]
     if me != dealer:
         take, discard, dw, knock, big = pile_decision_nb(pair, dealer, branch[ST_HAND + dealer],
                                                          up, branch, rules, tab, branch_rng)
+        apply_offer_nb(branch, dealer, take)
         if take:
-            take_pile_top_nb(branch, dealer)
             apply_discard_nb(branch, dealer, discard, dw, knock, big, rules)
             if branch[ST_ENDING] < 0:
                 play_on_nb(branch, me, pair, rules, tab, branch_rng, empty)
             return
-        branch[ST_PASSED + dealer] |= 1 << up
     nondealer = 1 - dealer
     play_turn_nb(branch, nondealer, False, pair, rules, tab, branch_rng, empty)
     if branch[ST_ENDING] < 0:
@@ -437,14 +441,11 @@ def mc_draw_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
         if gain_nb(hs, rollouts, margin) > 0:
             take = not take
     hs[ST_PLANNED] = 0
+    apply_draw_nb(hs, me, take)
+    card = hs[ST_DRAWN]
     if take:
-        card = take_pile_top_nb(hs, me)
         return card, add_event_nb(events, n_ev, me, EV_TAKE, card, 1), n, unseen, key, rollouts, 0
-    flag = 0
-    if top >= 0:
-        hs[ST_PASSED + me] |= 1 << top
-        flag = 1
-    card = draw_stock_nb(hs, me)
+    flag = 1 if top >= 0 else 0
     n_ev = add_event_nb(events, n_ev, me, EV_STOCK, -1, flag)
     return card, n_ev, n, unseen, key, rollouts, 1 << card
 
@@ -515,11 +516,9 @@ def offer_nb(hs, seat, n_ev, rules, tab, rng, trace):
     up = hs[ST_UPCARD]
     take, discard, dw, knock, big = pile_decision_nb(rows_nb(hs, 0), seat, hs[ST_HAND + seat],
                                                      up, hs, rules, tab, rng)
+    apply_offer_nb(hs, seat, take)
     if not take:
-        hs[ST_PASSED + seat] |= 1 << up
         return False, add_event_nb(events, n_ev, seat, EV_PASS, up, 1)
-    take_pile_top_nb(hs, seat)
-    hs[ST_UPCARD_TAKEN] = 1
     n_ev = add_event_nb(events, n_ev, seat, EV_TAKE, up, 1)
     action = apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
     if discard >= 0:
@@ -567,8 +566,7 @@ def mc_play_on_nb(hs, seat, params, n_ev, rules, tab, rng, trace):
     while hs[ST_ENDING] < 0:
         n_ev = turn_nb(hs, seat, np.bool_(True), params, n_ev, rules, tab, rng, trace)
         seat = 1 - seat
-    if (hs[ST_ENDING] == ENDING_DEAD and rules[R_LAST_DISCARD] != 0 and hs[ST_PILE_LEN] > 0
-            and hs[ST_TURNS] < MAX_TURNS):
+    if hs[ST_PHASE] == PH_LAST_DISCARD:
         last_discard_turn_nb(hs, seat, rows_nb(hs, 0), rules, tab, trace)
 
 

@@ -8,6 +8,11 @@ loop, the game schedulers, the knock chart's branches, the advisor's rollouts) p
 hands by calling these phases; a branch copies the position (:func:`copy_position_nb`)
 and calls them again.
 
+The board (the deal, the moves and the phase each leaves the hand in) is
+:mod:`ginsim.simulator.board_nb`; these phases ask the strategies for each move and
+apply it through the board's per-phase ``apply`` functions, the ones the Python
+``Table`` (:mod:`ginsim.simulator.table`) applies a player's moves with.
+
 The phases, in order:
 
 1. :func:`shuffle_deck_nb` and :func:`deal_nb` (docs/rules.md §3);
@@ -24,30 +29,16 @@ one row per turn while ``hs[ST_TRACE_ROW]`` is below its length (give it 0 rows 
 switch it off).
 """
 
-import numpy as np
-
 from ..game._jit import jit, jit_inline
 from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
-from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
-from ..game.rules import (
-    R_ACES_MUST_GIN,
-    R_DEAL,
-    R_DOUBLE_SUITS,
-    R_KNOCK_LIMIT,
-    R_LAST_DISCARD,
-    R_LAYOFF,
-    R_MAHJONG,
-    R_OKLAHOMA,
-    R_STOCK_FLOOR,
-)
+from ..game.rules import R_DEAL, R_LAYOFF, R_MAHJONG
 from ..game.scoring_nb import OUT_DEAD, score_hand_nb
 from ..game.state import (
-    ENDING_BIG_GIN,
     ENDING_DEAD,
     ENDING_KNOCK,
     FULL_DECK,
-    POSITION_END,
-    POSITION_START,
+    PH_DEAD,
+    PH_LAST_DISCARD,
     RES_DEFENDER_BEFORE,
     RES_DEFENDER_DEADWOOD,
     RES_KNOCKER,
@@ -59,22 +50,16 @@ from ..game.state import (
     RES_STOCK_LEFT,
     SOURCE_DEAL,
     SOURCE_PILE,
-    SOURCE_STOCK,
     ST_DEALER,
-    ST_DECK,
-    ST_DISCARDED,
     ST_DRAWN,
-    ST_DRAWS,
     ST_ENDING,
     ST_FORBIDDEN,
     ST_HAND,
-    ST_HAND_ID,
     ST_KMELDS,
     ST_KNOCK_DEADWOOD,
-    ST_KNOCK_LIMIT,
     ST_KNOCKER,
     ST_MULTIPLIER,
-    ST_PASSED,
+    ST_PHASE,
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
@@ -86,155 +71,45 @@ from ..game.state import (
     ST_PLANNED,
     ST_POS,
     ST_SOURCE,
-    ST_TAKEN,
-    ST_TRACE_ROW,
-    ST_TURNS,
+    ST_TO_MOVE,
     ST_UPCARD,
-    ST_UPCARD_TAKEN,
 )
 from ..strategies.policy_nb import (
     choose_discard_nb,
     last_discard_decision_nb,
     pile_decision_nb,
 )
-from .records import (
-    ACTION_BIG_GIN,
-    ACTION_DEAD,
-    ACTION_DISCARD,
-    ACTION_KNOCK,
-    ACTION_LAST_DISCARD,
-    TRACE_ACTION,
-    TRACE_DISCARD,
-    TRACE_DRAWN,
-    TRACE_HAND,
-    TRACE_HAND_A,
-    TRACE_HAND_B,
-    TRACE_PILE,
-    TRACE_SEAT,
-    TRACE_SOURCE,
-    TRACE_STOCK,
-    TRACE_STOCK_LEFT,
-    TRACE_TURN,
+from . import mahjong_nb
+from .board_nb import (  # noqa: F401  (re-exported: the drivers' board helpers)
+    MAX_TURNS,
+    OK,
+    apply_discard_nb,
+    apply_draw_nb,
+    apply_last_discard_nb,
+    apply_offer_nb,
+    clear_position_nb,
+    copy_position_nb,
+    deal_nb,
+    draw_stock_nb,
+    oklahoma_limit_nb,
+    pile_allowed_nb,
+    pile_top_nb,
+    put_discard_nb,
+    seat_streams_nb,
+    shuffle_deck_nb,
+    take_pile_top_nb,
+    trace_turn_nb,
 )
-
-MAX_TURNS = 500  # a hand still running after this many draws is scored as dead
-
-
-@jit
-def shuffle_deck_nb(hs, rng, key, deal):
-    """Put the deck of deal ``deal`` under ``key`` in ``hs``: 0..51 shuffled by the
-    stream ``(key, deal, 0)``."""
-    deck = hs[ST_DECK:ST_DECK + 52]
-    for c in range(52):
-        deck[c] = c
-    rng[2] = stream_key_nb(key, deal, 0)
-    shuffle_two_pass_nb(deck, rng, 2, hs[ST_DRAWS:ST_DRAWS + 52].view(np.uint64))
+from .records import ACTION_DISCARD, ACTION_LAST_DISCARD
 
 
 @jit
-def seat_streams_nb(rng, key, hand_id):
-    """Seed both players' random streams for hand ``hand_id`` under ``key``."""
-    rng[0] = stream_key_nb(key, hand_id, 1)
-    rng[1] = stream_key_nb(key, hand_id, 2)
-
-
-@jit
-def clear_position_nb(hs, hand_id):
-    """Zero the position's fields before a hand or a constructed position; the pile
-    and deck slots and the trace row counter are kept."""
-    row = hs[ST_TRACE_ROW]
-    for i in range(POSITION_START, ST_PILE):
-        hs[i] = 0
-    hs[ST_TRACE_ROW] = row
-    hs[ST_HAND_ID] = hand_id
-    hs[ST_ENDING] = -1
-    hs[ST_KNOCKER] = -1
-    hs[ST_UPCARD] = -1
-    hs[ST_DRAWN] = -1
-    hs[ST_MULTIPLIER] = 1
-
-
-@jit
-def oklahoma_limit_nb(upcard, rules):
-    """The knock limit an Oklahoma upcard sets: its pip value, courts 10, ace 0 (gin
-    only) or 1 when aces need not go gin."""
-    rank = upcard % 13
-    if rank == 0:
-        return 0 if rules[R_ACES_MUST_GIN] != 0 else 1
-    return min(rank + 1, 10)
-
-
-@jit
-def deal_nb(hs, dealer, rules, hand_id):
-    """Deal the deck in ``hs``: the non-dealer's cards first, then the dealer's, then
-    the upcard (none with the eleven-card deal); the rest is the stock."""
-    clear_position_nb(hs, hand_id)
-    nondealer = 1 - dealer
-    first = 11 if rules[R_DEAL] == 1 else 10
-    for i in range(first):
-        hs[ST_HAND + nondealer] |= 1 << hs[ST_DECK + i]
-    for i in range(first, first + 10):
-        hs[ST_HAND + dealer] |= 1 << hs[ST_DECK + i]
-    pos = first + 10
-    if rules[R_DEAL] == 0:
-        up = hs[ST_DECK + pos]
-        hs[ST_UPCARD] = up
-        hs[ST_PILE] = up
-        hs[ST_PILE_LEN] = 1
-        hs[ST_PILE_MASK] = 1 << up
-        pos += 1
-    hs[ST_POS] = pos
-    hs[ST_DEALER] = dealer
-    hs[ST_KNOCK_LIMIT] = rules[R_KNOCK_LIMIT]
-    if rules[R_OKLAHOMA] != 0 and hs[ST_UPCARD] >= 0:
-        hs[ST_KNOCK_LIMIT] = oklahoma_limit_nb(hs[ST_UPCARD], rules)
-        if (rules[R_DOUBLE_SUITS] >> (hs[ST_UPCARD] // 13)) & 1:
-            hs[ST_MULTIPLIER] = 2
-
-
-@jit
-def copy_position_nb(src, dst, rng, dst_rng):
-    """Copy the position of ``src`` (not the meld scratch) and its random streams."""
-    for i in range(POSITION_START, POSITION_END):
-        dst[i] = src[i]
-    for i in range(rng.shape[0]):
-        dst_rng[i] = rng[i]
-
-
-@jit
-def pile_top_nb(hs):
-    """The discard pile's top card, -1 when the pile is empty."""
-    n = hs[ST_PILE_LEN]
-    return hs[ST_PILE + n - 1] if n > 0 else -1
-
-
-@jit
-def take_pile_top_nb(hs, seat):
-    """``seat`` takes the pile's top card (a draw); returns the card."""
-    hs[ST_PILE_LEN] -= 1
-    card = hs[ST_PILE + hs[ST_PILE_LEN]]
-    hs[ST_PILE_MASK] &= ~(1 << card)
-    hs[ST_HAND + seat] |= 1 << card
-    hs[ST_TAKEN + seat] |= 1 << card
-    hs[ST_PILE_TAKES + seat] += 1
-    hs[ST_TURNS] += 1
-    hs[ST_DRAWN] = card
-    hs[ST_SOURCE] = SOURCE_PILE
-    hs[ST_FORBIDDEN] = 1 << card
-    return card
-
-
-@jit
-def draw_stock_nb(hs, seat):
-    """``seat`` draws the stock's top card; returns the card."""
-    card = hs[ST_DECK + hs[ST_POS]]
-    hs[ST_POS] += 1
-    hs[ST_HAND + seat] |= 1 << card
-    hs[ST_TURNS] += 1
-    hs[ST_DRAWN] = card
-    hs[ST_SOURCE] = SOURCE_STOCK
-    hs[ST_FORBIDDEN] = 0
-    return card
+def refused_nb(hs):
+    """A strategy chose a move the phase refuses (a bug): end the hand dead rather than
+    loop, so the records show it."""
+    hs[ST_ENDING] = ENDING_DEAD
+    hs[ST_PHASE] = PH_DEAD
+    hs[ST_TO_MOVE] = -1
 
 
 @jit
@@ -253,42 +128,17 @@ def draw_nb(hs, seat, pile_allowed, params, rules, tab, rng):
     wants it (the decision also fixes the discard, kept for :func:`discard_nb`), else
     draws from the stock. Returns the card drawn."""
     hs[ST_PLANNED] = 0
-    if pile_allowed and hs[ST_PILE_LEN] > 0:
+    from_pile = False
+    if pile_allowed and pile_allowed_nb(hs):
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
         take, discard, dw, knock, big = pile_decision_nb(params, seat, hs[ST_HAND + seat], top,
                                                          hs, rules, tab, rng)
         if take:
             plan_nb(hs, discard, dw, knock, big)
-            return take_pile_top_nb(hs, seat)
-        hs[ST_PASSED + seat] |= 1 << top
-    return draw_stock_nb(hs, seat)
-
-
-@jit_inline
-def apply_discard_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules):
-    """Apply a discard, a knock (discard, then lay down) or big gin (no discard); end
-    the hand at the stock floor. Returns the ACTION_* code."""
-    if big_gin:
-        hs[ST_ENDING] = ENDING_BIG_GIN
-        hs[ST_KNOCKER] = seat
-        hs[ST_KNOCK_DEADWOOD] = 0
-        return ACTION_BIG_GIN
-    bit = 1 << discard
-    hs[ST_HAND + seat] &= ~bit
-    hs[ST_DISCARDED + seat] |= bit
-    hs[ST_TAKEN + seat] &= ~bit
-    hs[ST_PILE + hs[ST_PILE_LEN]] = discard
-    hs[ST_PILE_LEN] += 1
-    hs[ST_PILE_MASK] |= bit
-    if knock:
-        hs[ST_ENDING] = ENDING_KNOCK
-        hs[ST_KNOCKER] = seat
-        hs[ST_KNOCK_DEADWOOD] = kept_deadwood
-        return ACTION_KNOCK
-    if 52 - hs[ST_POS] <= rules[R_STOCK_FLOOR] or hs[ST_TURNS] >= MAX_TURNS:
-        hs[ST_ENDING] = ENDING_DEAD
-        return ACTION_DEAD
-    return ACTION_DISCARD
+            from_pile = True
+    if apply_draw_nb(hs, seat, from_pile) != OK:
+        refused_nb(hs)
+    return hs[ST_DRAWN]
 
 
 @jit_inline
@@ -305,30 +155,10 @@ def discard_nb(hs, seat, params, rules, tab, rng):
     else:
         discard, dw, knock, big = choose_discard_nb(params, seat, hs[ST_HAND + seat],
                                                     hs[ST_FORBIDDEN], hs, rules, tab, rng)
-    return discard, apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
-
-
-@jit_inline
-def trace_turn_nb(trace, hs, seat, source, drawn, discard, action):
-    """Write one trace row (see TRACE_COLUMNS) if the trace has room."""
-    row = hs[ST_TRACE_ROW]
-    if row < trace.shape[0]:
-        stock = 0
-        for i in range(hs[ST_POS], 52):
-            stock |= 1 << hs[ST_DECK + i]
-        trace[row, TRACE_HAND] = hs[ST_HAND_ID]
-        trace[row, TRACE_TURN] = hs[ST_TURNS]
-        trace[row, TRACE_SEAT] = seat
-        trace[row, TRACE_SOURCE] = source
-        trace[row, TRACE_DRAWN] = drawn
-        trace[row, TRACE_DISCARD] = discard
-        trace[row, TRACE_ACTION] = action
-        trace[row, TRACE_HAND_A] = hs[ST_HAND]
-        trace[row, TRACE_HAND_B] = hs[ST_HAND + 1]
-        trace[row, TRACE_PILE] = hs[ST_PILE_MASK]
-        trace[row, TRACE_STOCK] = stock
-        trace[row, TRACE_STOCK_LEFT] = 52 - hs[ST_POS]
-    hs[ST_TRACE_ROW] = row + 1
+    action = apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
+    if action < 0:
+        refused_nb(hs)
+    return discard, action
 
 
 @jit_inline
@@ -358,13 +188,13 @@ def first_turn_nb(hs, params, rules, tab, rng, trace):
         s = nondealer if offer == 0 else dealer
         take, discard, dw, knock, big = pile_decision_nb(params, s, hs[ST_HAND + s], up, hs,
                                                          rules, tab, rng)
+        apply_offer_nb(hs, s, take)
         if take:
-            take_pile_top_nb(hs, s)
-            hs[ST_UPCARD_TAKEN] = 1
             action = apply_discard_nb(hs, s, discard, dw, knock, big, rules)
+            if action < 0:
+                refused_nb(hs)
             trace_turn_nb(trace, hs, s, SOURCE_PILE, up, discard, action)
             return 1 - s
-        hs[ST_PASSED + s] |= 1 << up
     play_turn_nb(hs, nondealer, False, params, rules, tab, rng, trace)
     return dealer
 
@@ -376,8 +206,7 @@ def play_on_nb(hs, seat, params, rules, tab, rng, trace):
     while hs[ST_ENDING] < 0:
         play_turn_nb(hs, seat, True, params, rules, tab, rng, trace)
         seat = 1 - seat
-    if (hs[ST_ENDING] == ENDING_DEAD and rules[R_LAST_DISCARD] != 0 and hs[ST_PILE_LEN] > 0
-            and hs[ST_TURNS] < MAX_TURNS):
+    if hs[ST_PHASE] == PH_LAST_DISCARD:
         last_discard_turn_nb(hs, seat, params, rules, tab, trace)
 
 
@@ -387,11 +216,10 @@ def last_discard_turn_nb(hs, seat, params, rules, tab, trace):
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
     take, discard, dw, knock, big = last_discard_decision_nb(params, seat, hs[ST_HAND + seat],
                                                              top, hs, rules, tab)
+    if apply_last_discard_nb(hs, seat, take, discard, dw, knock, big, rules) < 0:
+        refused_nb(hs)
     if not take:
         return
-    hs[ST_ENDING] = -1
-    take_pile_top_nb(hs, seat)
-    apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
     trace_turn_nb(trace, hs, seat, SOURCE_PILE, top, discard, ACTION_LAST_DISCARD)
 
 
@@ -452,6 +280,3 @@ def net_points_nb(hs, seat):
     """``seat``'s points minus the other seat's in a scored hand."""
     return hs[RES_POINTS + seat] - hs[RES_POINTS + 1 - seat]
 
-
-# Mahjong gin's phases build on the ones above, so its module is imported last.
-from . import mahjong_nb  # noqa: E402
