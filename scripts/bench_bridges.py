@@ -6,7 +6,9 @@ SimpleGinRummyPlayer through the EAAI bridge in at most 5 minutes on 2 cores).
 
 Prints, for each bridge, games, seconds, games per second and the ginsim side's win rate
 with its Wilson 95% interval: GinsimPlayer in the framework's referee (through
-``ginsim agent``), and SimpleGinRummyPlayer hosted by ``ginsim match`` (GinsimHost).
+``ginsim agent``), and SimpleGinRummyPlayer hosted by ``ginsim match`` (GinsimHost);
+then hands of the strategy against OpenSpiel's simple gin rummy bot (GinsimBot), with its
+points per hand (normal 95% interval) and hands won.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ginsim.analysis.intervals import wilson_interval
+from ginsim.analysis.intervals import mean_interval, wilson_interval
 from ginsim.runner.match import play_match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +45,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--strategy", default="memory2:knock=0")
+    parser.add_argument("--hands", type=int, default=2000,
+                        help="OpenSpiel hands (one OpenSpiel game is one hand)")
     parser.add_argument("--framework", type=Path, default=Path(os.environ.get(
         "GINSIM_EAAI", ROOT.parent / "shared" / "eaai")))
     args = parser.parse_args()
@@ -64,6 +68,28 @@ def main() -> None:
         seconds = time.perf_counter() - t0
         wins = sum(row["winner"] == "a" for row in result.games)
         print(line("ginsim match: SimpleGinRummyPlayer hosted", args.games, wins, seconds))
+    openspiel(args.strategy, args.hands)
+
+
+def openspiel(strategy: str, hands: int) -> None:
+    """Hands of ``strategy`` (GinsimBot) against OpenSpiel's simple gin rummy bot."""
+    try:
+        sys.path.insert(0, str(ROOT / "adapters" / "openspiel"))
+        from ginsim_bot import play_hands
+    except ImportError:
+        print("OpenSpiel: not installed (pip install ginsim[openspiel])")
+        return
+    t0 = time.perf_counter()
+    played = play_hands(strategy, "openspiel_simple", hands, seed=0)
+    seconds = time.perf_counter() - t0
+    points = [h["points"] for h in played]
+    mean, low, high = mean_interval(points)
+    wins = sum(p > 0 for p in points)
+    w_low, w_high = wilson_interval(wins, hands)
+    print(f"{'OpenSpiel gin_rummy: GinsimBot (' + strategy + ')':<44} {hands:>6,} hands "
+          f"{seconds:7.1f} s {hands / seconds:7.1f} hands/s  ginsim points per hand "
+          f"{mean:+.2f} [{low:+.2f}, {high:+.2f}], hands won {wins / hands:.1%} "
+          f"[{float(w_low):.1%}, {float(w_high):.1%}]")
 
 
 if __name__ == "__main__":
