@@ -15,6 +15,7 @@ from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
+from .board_nb import oklahoma_limit_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
 
@@ -34,12 +35,9 @@ class Beliefs:
 
 
 def knock_limit_of(history: History, rules: Rules) -> int:
-    """The hand's knock limit (Oklahoma: set by the upcard)."""
+    """The hand's knock limit (Oklahoma: set by the upcard, as the deal sets it)."""
     if rules.oklahoma and history.upcard >= 0:
-        rank = history.upcard % 13
-        if rank == 0:
-            return 0 if rules.aces_must_gin else 1
-        return min(rank + 1, 10)
+        return int(oklahoma_limit_nb(history.upcard, rules.packed()))
     return rules.knock_limit
 
 
