@@ -188,6 +188,13 @@ public final class GinsimHost {
                 ArrayList<ArrayList<Card>> defender = bestMelds(cards(hands.get(1 - knocker)));
                 player.reportFinalMelds(1 - knocker, defender);
             }
+            ArrayList<ArrayList<Card>> layoffs = meldLists(msg.get("layoffs"));
+            for (int m = 0; m < layoffs.size() && m < laid.size(); m++) {
+                for (Card card : layoffs.get(m)) {
+                    player.reportLayoff(1 - knocker, card, new ArrayList<>(laid.get(m)));
+                    laid.get(m).add(card);
+                }
+            }
         }
         if (hands != null) {
             for (int p = 0; p < 2; p++) {

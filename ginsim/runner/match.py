@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..game.game_scoring import GameTally, HandResult
@@ -86,13 +87,14 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                hand_counter: list[int], result: MatchResult) -> dict[str, Any]:
     """One game to the target; its row (a forfeit when a side faults)."""
     tally = GameTally(rules)
+    spec = _spec(rules)
     dealer = 1 if g % 2 == 0 else 0  # side a starts the even games
     mode = NEXT_DEALER_MODES.index(rules.next_dealer)
     try:
         for seat, side in enumerate(sides):
             if isinstance(side, ExternalAgent) and side.proc is None:
                 side.start()
-            side.send({"type": "start", "protocol": PROTOCOL_VERSION, "rules": rules.spec(),
+            side.send({"type": "start", "protocol": PROTOCOL_VERSION, "rules": spec,
                        "seat": seat, "game": g}, f"game {g}, start")
         h = 0
         while not tally.over:
@@ -122,6 +124,12 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                          score.points, "", "")
     except AgentFault as fault:
         return _forfeit(sides, fault, g, tally, rules)
+
+
+@lru_cache(maxsize=8)
+def _spec(rules: Rules) -> str:
+    """The rules' spec string (worked out once: it compares every preset)."""
+    return rules.spec()
 
 
 def _play_hand(sides: list, table: Table, g: int, h: int, scores: tuple[int, int],
