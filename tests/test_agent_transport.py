@@ -69,13 +69,15 @@ def test_an_agent_that_answers(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("script,what", [
-    ("import time, sys; sys.stdin.readline(); time.sleep(30)", "answered late"),
+    ("import time, sys; sys.stdin.readline(); time.sleep(30)",
+     "answered late (nothing within 300 ms)"),
     ("import sys; sys.stdin.readline(); print('{oops', flush=True)", "sent bad JSON"),
     ("import sys; sys.stdin.readline(); sys.stderr.write('boom\\n'); sys.exit(3)",
      "crashed (exit code 3); its last words: boom"),
 ])
 def test_faults_name_the_agent_and_the_event(script: str, what: str, tmp_path) -> None:
     side = agent(script, tmp_path)
+    side.start_grace_ms = 0  # no start-up allowance: the first answer is due in 300 ms
     proc = side.proc
     with pytest.raises(AgentFault) as fault:
         side.ask(DECIDE, 300, "game 4, hand 2, seat 1 to offer")
@@ -100,3 +102,17 @@ def test_a_command_that_does_not_run() -> None:
         ExternalAgent("no-such-agent-xyz --flag", "a").start()
     with pytest.raises(ValueError, match="exec: needs a command"):
         ExternalAgent("  ", "a")
+
+
+def test_a_slow_starter_gets_its_start_up_allowance_once(tmp_path) -> None:
+    slow = ("import json, sys, time\n"
+            "time.sleep(0.6)\n"
+            "for line in sys.stdin:\n"
+            "    if json.loads(line)['type'] == 'decide':\n"
+            "        time.sleep(0.6)\n"
+            "        print(json.dumps({'action': 'pass'}), flush=True)\n")
+    side = agent(slow, tmp_path)
+    side.start_grace_ms = 5000
+    assert side.ask(DECIDE, 300, "first") == {"action": "pass"}  # 1.2 s, within the grace
+    with pytest.raises(AgentFault, match="answered late"):
+        side.ask(DECIDE, 300, "second")  # 0.6 s against 300 ms

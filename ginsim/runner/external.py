@@ -66,6 +66,7 @@ class ExternalAgent:
         self.name = name
         self.proc: subprocess.Popen | None = None
         self.write_timeout_s = WRITE_TIMEOUT_S
+        self.start_grace_ms = START_GRACE_MS
         self._fresh = False
         self._buffer = b""
         self._stderr = None
@@ -104,10 +105,11 @@ class ExternalAgent:
 
     def ask(self, message: dict[str, Any], timeout_ms: int, event: str = "") -> dict[str, Any]:
         """Send a decision and read the answer line within ``timeout_ms`` (the first
-        answer after a start within :data:`START_GRACE_MS`: programs take time to load)."""
+        answer after a start within ``start_grace_ms``, by default :data:`START_GRACE_MS`:
+        programs take time to load)."""
         self.send(message, event)
         if self._fresh:
-            timeout_ms, self._fresh = max(timeout_ms, START_GRACE_MS), False
+            timeout_ms, self._fresh = max(timeout_ms, self.start_grace_ms), False
         fd = self._running(event).stdout.fileno()
         deadline = time.monotonic() + timeout_ms / 1000
         while b"\n" not in self._buffer:
