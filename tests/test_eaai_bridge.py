@@ -88,6 +88,51 @@ def test_simple_player_hosted_by_ginsim_match(classes: str, reference: dict) -> 
     assert within(int((games["winner"] == "a").sum()), GAMES, reference)
 
 
+CHEAT = """package ginrummy;
+/** Plays as SimpleGinRummyPlayer, but its third discard of a game is a card it does not
+ *  hold: the referee ends that game at once, mid-hand. */
+public class CheatingPlayer extends SimpleGinRummyPlayer {
+    private int discards;
+    @Override
+    public void startGame(int playerNum, int startingPlayerNum, Card[] cards) {
+        super.startGame(playerNum, startingPlayerNum, cards);
+    }
+    @Override
+    public Card getDiscard() {
+        Card mine = super.getDiscard();
+        if (++discards != 3) {
+            return mine;
+        }
+        for (Card card : Card.allCards) {
+            if (!cards.contains(card)) {
+                return card;
+            }
+        }
+        return mine;
+    }
+}
+"""
+
+
+def test_games_cut_short_by_an_illegal_opponent(classes: str, tmp_path: Path) -> None:
+    source = tmp_path / "CheatingPlayer.java"
+    source.write_text(CHEAT)
+    subprocess.run(["javac", "-nowarn", "-cp", classes, "-d", classes, str(source)],
+                   check=True, capture_output=True, timeout=120)
+    env = {**os.environ, "GINSIM_STRATEGY": "simple", "PYTHONPATH": str(ROOT),
+           "GINSIM_AGENT": f"{sys.executable} -m ginsim agent"}
+    done = subprocess.run(["java", "-cp", classes, "ginrummy.GinsimMatch",
+                           "ginrummy.CheatingPlayer", "ginrummy.GinsimPlayer", "30", "check"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = re.search(r"games=(\d+) wins=(\d+) forfeits=(\d+)", done.stdout)
+    # every game ends at the cheat's third discard (GinsimPlayer's hand is left mid-way,
+    # and its agent process is taken over by the next game's player)
+    assert found and found.groups() == ("30", "0", "30"), done.stdout[-2000:]
+    assert "Exception" not in done.stderr, done.stderr[-2000:]
+    assert int(done.stdout.split("agents=")[1]) <= 3  # not a fresh agent per game
+
+
 def test_the_host_refuses_a_class_that_is_no_player(classes: str) -> None:
     done = subprocess.run(["java", "-cp", classes, "ginrummy.GinsimHost", "ginrummy.Card"],
                           capture_output=True, text=True, timeout=60)

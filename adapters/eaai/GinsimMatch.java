@@ -14,8 +14,8 @@ import java.nio.charset.StandardCharsets;
  * 1 of the odd ones (the referee picks the starting player at random). With "check" the
  * referee's commentary is read after each game, and a game it ended because a player
  * moved illegally (a discard not held or just taken, an illegal meld, a knock above 10)
- * is counted. Prints one line: {@code games=G wins=W forfeits=F seconds=S}, W and F for
- * the first class.
+ * is counted. Prints one line: {@code games=G wins=W forfeits=F seconds=S agents=A}, W
+ * and F for the first class, A the ginsim agent processes GinsimPlayer started.
  */
 public final class GinsimMatch {
     private GinsimMatch() {
@@ -66,8 +66,8 @@ public final class GinsimMatch {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        console.printf("games=%d wins=%d forfeits=%d seconds=%.2f%n", games, wins, forfeits,
-                seconds);
+        console.printf("games=%d wins=%d forfeits=%d seconds=%.2f agents=%d%n", games, wins,
+                forfeits, seconds, GinsimPlayer.agentProcesses());
     }
 
     private static GinRummyPlayer make(String name) throws ReflectiveOperationException {

@@ -5,6 +5,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,9 +22,9 @@ import java.util.Map;
  * <p>The strategy spec comes from the environment variable {@code GINSIM_STRATEGY}
  * (default {@link #DEFAULT_STRATEGY}), the command from {@code GINSIM_AGENT} (default
  * {@code ginsim agent}); the rules are the framework's, ginsim's {@code eaai} preset. One
- * agent process serves many games: a player takes an idle one when its game starts and
- * gives it back when a score reaches the goal, so a match of a thousand games starts
- * only as many processes as players play at once.
+ * agent process serves many games: a player takes an idle one when a hand starts and
+ * gives it back when the hand is scored, so a match of a thousand games starts only as
+ * many processes as players play at once.
  *
  * <p>The referee's call order differs from ginsim's messages in three places, which this
  * class bridges: the hand is announced before the upcard is turned (the "hand" message
@@ -50,6 +51,7 @@ public class GinsimPlayer implements GinRummyPlayer {
     }
 
     private AgentProcess agent;
+    private boolean gameOver = true;
     private int game;
     private int hand;
     private int me;
@@ -72,13 +74,16 @@ public class GinsimPlayer implements GinRummyPlayer {
 
     @Override
     public void startGame(int playerNum, int startingPlayerNum, Card[] dealt) {
-        if (agent == null) {
-            agent = acquire();
+        if (gameOver) {
             synchronized (GinsimPlayer.class) {
                 game = gamesStarted++;
             }
+            gameOver = false;
             hand = 0;
             scores = new int[2];
+        }
+        if (agent == null) { // a process per hand: one left by a game cut short is reused
+            agent = acquire(this);
             agent.send(GinsimJson.msg("type", "start", "protocol", 1, "rules", RULES,
                     "seat", playerNum, "game", game));
         }
@@ -259,10 +264,11 @@ public class GinsimPlayer implements GinRummyPlayer {
             int winner = scores[0] >= GinRummyUtil.GOAL_SCORE ? 0 : 1;
             agent.send(GinsimJson.msg("type", "game_over", "scores", scores.clone(),
                     "winner", winner));
-            agent.flush();
-            release(agent);
-            agent = null;
+            gameOver = true;
         }
+        agent.flush();
+        release(agent);
+        agent = null;
     }
 
     @Override
@@ -362,17 +368,44 @@ public class GinsimPlayer implements GinRummyPlayer {
         return out;
     }
 
-    private static synchronized AgentProcess acquire() {
-        AgentProcess idle = IDLE.pollFirst();
-        if (idle != null) {
-            return idle;
+    /** How many agent processes this JVM has started (a leak check for tests). */
+    public static synchronized int agentProcesses() {
+        return ALL.size();
+    }
+
+    /**
+     * An idle agent process for {@code player}'s hand: one given back, or one whose player
+     * is gone (a referee that ends a game early, after an illegal move, drops its players
+     * mid-hand), or a new one.
+     */
+    private static synchronized AgentProcess acquire(GinsimPlayer player) {
+        AgentProcess chosen = IDLE.pollFirst();
+        if (chosen == null) {
+            chosen = orphan();
         }
-        AgentProcess fresh = new AgentProcess(command());
-        ALL.add(fresh);
-        return fresh;
+        if (chosen == null && ALL.size() >= 2) {
+            System.gc(); // all busy: clear the references of players gone mid-hand
+            chosen = orphan();
+        }
+        if (chosen == null) {
+            chosen = new AgentProcess(command());
+            ALL.add(chosen);
+        }
+        chosen.owner = new WeakReference<>(player);
+        return chosen;
+    }
+
+    private static AgentProcess orphan() {
+        for (AgentProcess process : ALL) {
+            if (process.owner != null && process.owner.get() == null) {
+                return process;
+            }
+        }
+        return null;
     }
 
     private static synchronized void release(AgentProcess process) {
+        process.owner = null;
         IDLE.addFirst(process);
     }
 
@@ -399,6 +432,7 @@ public class GinsimPlayer implements GinRummyPlayer {
         private final Process process;
         private final BufferedWriter in;
         private final BufferedReader out;
+        private WeakReference<GinsimPlayer> owner;
 
         AgentProcess(List<String> command) {
             this.command = command;
