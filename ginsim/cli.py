@@ -315,7 +315,7 @@ def _cmd_agent(args: argparse.Namespace) -> int:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-    from .analysis.match import run_match
+    from .analysis.match import match_frames, run_match
     from .game.rules import Rules
     from .reports.match_text import match_lines
 
@@ -325,6 +325,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
                                 on_fault=lambda line: print(line, file=sys.stderr, flush=True))
     print("\n".join(match_lines(summary, args.a, args.b, args.rules, rules.target, args.games,
                                 args.seed, result.wall_s, __version__)))
+    if args.csv:
+        match_frames(result)[0].to_csv(args.csv, index_label="game")
+        print(f"games written to {args.csv}")
     return 0
 
 
@@ -573,6 +576,9 @@ def _add_protocol_commands(sub) -> None:
     mt.add_argument("--timeout-ms", type=_positive_int, default=1000, metavar="MS",
                     help="longest wait for one decision of an exec: agent; later is a "
                          "forfeit (default 1000; a program's first answer may take 30 s)")
+    mt.add_argument("--csv", metavar="FILE", default=None,
+                    help="also write one row per game (winner, scores, margin, hands, "
+                         "forfeit and the fault's line) to FILE")
     mt.set_defaults(func=_cmd_match)
 
 

@@ -133,3 +133,18 @@ def test_bad_options_exit_2_with_one_line(args: list[str], words: str) -> None:
     done = run_cli(*args)
     assert done.returncode == 2 and words in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_the_match_command_prints_the_games_statistics(tmp_path: Path, capsys) -> None:
+    from ginsim.cli import main
+
+    out = tmp_path / "games.csv"
+    assert main(["match", "--a", "simple", "--b", "memory2", "--games", "6", "--rules",
+                 "eaai", "--seed", "4", "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "rules eaai (target 100), 6 games, seed 4: simple (a) vs memory2 (b)" in text
+    for words in ("P(a wins the game)", "mean margin for a", "hands per game", "shutouts",
+                  "mean points per hand (95% CI", "a minus b", "forfeits: none"):
+        assert words in text, words
+    rows = out.read_text().splitlines()
+    assert len(rows) == 7 and rows[0].startswith("game,winner,score_a,score_b,margin")

@@ -49,5 +49,6 @@ def match_lines(summary: pd.DataFrame, a: str, b: str, rules_spec: str, target: 
     else:
         lines.append("forfeits: none")
     rate = games / wall_s if wall_s > 0 else float("inf")
-    lines.append(f"refereed in {wall_s:.1f} s ({rate:,.1f} games/s)")
+    pace = f"{rate:,.1f} games/s" if rate >= 1 else f"{wall_s / games:,.1f} s a game"
+    lines.append(f"refereed in {wall_s:.1f} s ({pace})")
     return lines
