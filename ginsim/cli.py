@@ -254,6 +254,31 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_agent(args: argparse.Namespace) -> int:
+    from .simulator.agents import Agent
+    from .simulator.protocol import serve
+
+    serve(Agent.from_spec(args.strategy, args.rules, args.seed), sys.stdin, sys.stdout)
+    return 0
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from .analysis.match import match_frames, run_match
+    from .game.rules import Rules
+    from .reports.match_text import match_lines
+
+    rules = Rules.coerce(args.rules)
+    result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
+                                args.timeout_ms,
+                                on_fault=lambda line: print(line, file=sys.stderr, flush=True))
+    print("\n".join(match_lines(summary, args.a, args.b, args.rules, rules.target, args.games,
+                                args.seed, result.wall_s, __version__)))
+    if args.csv:
+        match_frames(result)[0].to_csv(args.csv, index_label="game")
+        print(f"games written to {args.csv}")
+    return 0
+
+
 def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -421,6 +446,8 @@ EXAMPLES = {
     "rules": "ginsim rules",
     "report": "ginsim report --out report",
     "games": "ginsim games --a memory2 --b simple --games 10000 --rules oklahoma",
+    "agent": "ginsim agent --strategy memory2 --rules eaai   (JSON lines on stdin/stdout)",
+    "match": 'ginsim match --a memory2 --b "exec:python adapters/example_agent.py" --games 200',
     "knock-chart": "ginsim knock-chart --strategy simple --opponent memory2 --hands 200000",
     "equilibrium": "ginsim equilibrium --rules modern --base memory2 --out equilibrium",
     "advise": 'ginsim advise --hand "AS 2S 3S 7H 7D 7C 9C TC JC KD" --drawn QC --opponent simple'
@@ -445,6 +472,33 @@ def _add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
                         help=f"random seed; the same seed gives the same hands (default "
                              f"{DEFAULT_SEED}, as for every command)")
+
+
+def _add_protocol_commands(sub) -> None:
+    """``ginsim agent`` and ``ginsim match``: the agent protocol (docs/agents.md)."""
+    ag = _command(sub, "agent", "serve a ginsim strategy over the agent protocol on "
+                                "stdin/stdout")
+    ag.add_argument("--strategy", default="memory2", help="strategy spec (default memory2)")
+    ag.add_argument("--rules", default="modern", help=RULES_HELP)
+    _add_seed(ag)
+    ag.set_defaults(func=_cmd_agent)
+    mt = _command(sub, "match", "referee whole games between two agents (strategy specs or "
+                                "exec:COMMAND programs) and print game-level statistics")
+    mt.add_argument("--a", default="memory2",
+                    help="side a: a strategy spec, or exec:COMMAND for a program speaking "
+                         "the agent protocol (default memory2)")
+    mt.add_argument("--b", default="simple", help="side b, as --a (default simple)")
+    mt.add_argument("--games", type=_positive_int, default=100,
+                    help="number of games (default 100)")
+    _add_seed(mt)
+    mt.add_argument("--rules", default="modern", help=RULES_HELP)
+    mt.add_argument("--timeout-ms", type=_positive_int, default=1000, metavar="MS",
+                    help="longest wait for one decision of an exec: agent; later is a "
+                         "forfeit (default 1000; a program's first answer may take 30 s)")
+    mt.add_argument("--csv", metavar="FILE", default=None,
+                    help="also write one row per game (winner, scores, margin, hands, "
+                         "forfeit and the fault's line) to FILE")
+    mt.set_defaults(func=_cmd_match)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -551,6 +605,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_seed(gm)
     gm.add_argument("--rules", default="modern", help=RULES_HELP)
     gm.set_defaults(func=_cmd_games)
+    _add_protocol_commands(sub)
 
     kc = _command(sub, "knock-chart",
                   "knock now or wait a turn: a chart by deadwood and stock left")

@@ -29,6 +29,8 @@ from .game_scoring_nb import (
     STANDARD,
     TEAMS,
     THREE,
+    game_hand_nb,
+    reset_game_nb,
     score_hands_nb,
 )
 from .rules import Rules
@@ -134,3 +136,40 @@ def score_teams(rounds: Sequence[tuple[tuple[int, int], tuple[int, int]]], rules
     totals = sides[0, :2, S_POINTS]
     return (int(games[0, G_WINNER]), (int(totals[0]), int(totals[1])),
             int(games[0, G_HANDS]))
+
+
+class GameTally:
+    """One standard game scored hand by hand, by the kernel that scores every game: for
+    referees that play hands one at a time (``ginsim match``)."""
+
+    def __init__(self, rules: Rules | str | None = None) -> None:
+        self.rules = Rules.coerce(rules)
+        self._gr = pack_game_rules(self.rules)
+        sides, games = new_states(1)
+        self._sides, self._games = sides[0], games[0]
+        reset_game_nb(self._sides, self._games)
+        self.over = False
+
+    def enter(self, hand: HandResult) -> bool:
+        """Enter the next hand; True once the game is over (then nothing more is taken)."""
+        if self.over:
+            raise ValueError("the game is over: start a new GameTally for the next game")
+        self.over = bool(game_hand_nb(STANDARD, self._sides, self._games, hand.winner,
+                                      hand.points, hand.outcome, hand.multiplier, self._gr, 1))
+        return self.over
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Hand points counted toward the target so far."""
+        return int(self._sides[0, 0, S_POINTS]), int(self._sides[0, 1, S_POINTS])
+
+    @property
+    def hands(self) -> int:
+        """Hands entered so far, dead hands included."""
+        return int(self._games[SESSION, G_HANDS])
+
+    def score(self) -> GameScore:
+        """The finished game (ValueError while it is not over)."""
+        if not self.over:
+            raise ValueError(f"the game is not over: {self.points[0]} to {self.points[1]}")
+        return game_score(self._sides, self._games)

@@ -397,4 +397,9 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
                 "plus the cards left in the loser's hand", {"mahjong": True}),
     "single_hand": ("modern, one hand is the whole match", {"target": 1, "shutout": "none",
                                                             "game_bonus": 0}),
+    "eaai": ("the EAAI challenge framework's referee: knock at 10, gin 25, undercut 25 (a "
+             "tie too), game to 100 with no game, box or shutout bonus, the defender melds "
+             "before laying off, the players start hands in turn (a dead hand is dealt again)",
+             {"layoff": "melds_first", "next_dealer": "alternate", "game_bonus": 0,
+              "box_bonus": 0, "shutout": "none"}),
 }

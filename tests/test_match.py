@@ -1,0 +1,152 @@
+"""``ginsim match`` and ``ginsim agent``: the referee over the agent protocol, its
+statistics against ``ginsim games``, and agents that fail (late, illegal, bad JSON,
+crashed) forfeiting their game with one line, nothing left running."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ginsim.analysis.games import game_summary, play_games
+from ginsim.analysis.match import match_frames, match_summary
+from ginsim.game.game_scoring import GameTally, HandResult, score_game
+from ginsim.game.scoring_nb import OUTCOMES
+from ginsim.runner.match import play_match
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = f"exec:{sys.executable} {ROOT / 'adapters' / 'example_agent.py'}"
+ENV = {"PYTHONPATH": str(ROOT)}
+
+#: An agent that answers with the first legal move, and at decision FAULT_AT breaks.
+FAULTY = '''
+import json, sys, time
+count = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "bye":
+        break
+    if m["type"] != "decide":
+        continue
+    count += 1
+    if count == FAULT_AT:
+        FAULT
+    words = m["legal"][0].split()
+    answer = {"action": words[0]}
+    if len(words) > 1:
+        answer["card"] = words[1]
+    print(json.dumps(answer), flush=True)
+'''
+FAULTS = {
+    "late": ("time.sleep(5)", "answered late (nothing within 300 ms)"),
+    "illegal": ('print(json.dumps({"action": "knock", "card": "ZZ"}), flush=True); continue',
+                "answered 'knock ZZ', which is not legal here"),
+    "bad_json": ("print('{\"action\": ', flush=True); continue", "sent bad JSON"),
+    "crash": ("sys.exit(7)", "crashed (exit code 7)"),
+}
+
+
+def test_game_tally_scores_as_the_game_kernel() -> None:
+    knock, gin, dead = (OUTCOMES.index(o) for o in ("knock", "gin", "dead"))
+    hands = [HandResult(1, 30, knock), HandResult(-1, 0, dead), HandResult(0, 70, gin),
+             HandResult(0, 35, knock), HandResult(1, 99, knock)]
+    tally = GameTally("modern")
+    entered = [tally.enter(h) for h in hands[:4]]
+    assert entered == [False, False, False, True] and tally.points == (105, 30)
+    assert tally.score() == score_game(hands, "modern") and tally.hands == 4
+    with pytest.raises(ValueError, match="the game is over"):
+        tally.enter(hands[4])
+
+
+def test_match_in_process_agrees_with_ginsim_games() -> None:
+    result = play_match("memory2", "simple", 200, "eaai", seed=11)
+    games, hands = match_frames(result)
+    assert not result.faults and len(games) == 200
+    # a starts the even games: the first hand's dealer is b there, a in the odd games
+    first = hands.groupby("game").first()["dealer"].to_numpy()
+    assert (first == np.where(np.arange(200) % 2 == 0, 1, 0)).all()
+    assert (games[["score_a", "score_b"]].max(axis=1) >= 100).all()
+    mine = match_summary(result).set_index("statistic")
+    ref = game_summary(play_games("memory2", "simple", 20_000, seed=5, rules="eaai")
+                       ).set_index("statistic")
+    for key in ("p_a_wins_game", "mean_hands"):
+        # the reference is 10x tighter: its value must fall in the match's 95% interval
+        # (widened by the reference's own half-width)
+        slack = (ref.loc[key].high - ref.loc[key].low) / 2
+        assert mine.loc[key].low - slack <= ref.loc[key].value <= mine.loc[key].high + slack
+
+
+def test_match_against_the_example_agent() -> None:
+    result = play_match("simple", EXAMPLE, 10, "eaai", seed=2, timeout_ms=5000)
+    assert not result.faults and len(result.games) == 10
+    assert all(r["hands"] > 0 for r in result.games)
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_a_faulty_agent_forfeits_with_one_line(fault: str, tmp_path: Path) -> None:
+    code, expected = FAULTS[fault]
+    script = tmp_path / "faulty.py"
+    script.write_text(FAULTY.replace("FAULT_AT", "5").replace("FAULT", code))
+    lines: list[str] = []
+    result = play_match("simple", f"exec:{sys.executable} {script}", 3, "eaai", seed=1,
+                        timeout_ms=300, on_fault=lines.append)
+    # every game forfeits at its 5th decision of b (the program restarts per game)
+    assert len(lines) == 3 and all("\n" not in line for line in lines)
+    assert expected in lines[0] and lines[0].startswith(f"agent b (exec:{sys.executable}")
+    assert "game 0, hand 0, its " in lines[0] and "game 0 is forfeit to a" in lines[0]
+    games, _ = match_frames(result)
+    assert (games["forfeit"] == "b").all() and (games["winner"] == "a").all()
+    assert (games["score_a"] == 100).all()
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ginsim", *args], input=stdin,
+                          capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=120)
+
+
+def test_ginsim_agent_answers_a_decision() -> None:
+    messages = [
+        {"type": "start", "protocol": 1, "rules": "eaai", "seat": 0, "game": 0},
+        {"type": "hand", "game": 0, "hand": 0, "seat": 0, "dealer": 1,
+         "cards": "AS 2S 3S 7H 7D 7C 9C TC JC KD".split(), "upcard": "8C",
+         "knock_limit": 10, "scores": [0, 0], "seed": None},
+        {"type": "decide", "phase": "offer", "legal": ["take", "pass"], "stock_left": 31,
+         "timeout_ms": 1000},
+        {"type": "bye"},
+    ]
+    done = run_cli("agent", "--strategy", "simple", "--rules", "eaai",
+                   stdin="".join(json.dumps(m) + "\n" for m in messages))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"action": "take"}  # 8C makes 8-9-T-J of clubs
+
+
+@pytest.mark.parametrize("args,words", [
+    (["match", "--games", "0"], "--games"),
+    (["match", "--a", "nosuch", "--games", "1"], "unknown strategy 'nosuch'"),
+    (["match", "--b", "exec:", "--games", "1"], "exec: needs a command"),
+    (["match", "--b", "exec:no-such-program-xyz", "--games", "1"], "cannot run"),
+    (["agent", "--rules", "vegas"], "unknown rules preset 'vegas'"),
+])
+def test_bad_options_exit_2_with_one_line(args: list[str], words: str, capsys) -> None:
+    from ginsim.cli import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and err.startswith("error: ")
+
+
+def test_the_match_command_prints_the_games_statistics(tmp_path: Path, capsys) -> None:
+    from ginsim.cli import main
+
+    out = tmp_path / "games.csv"
+    assert main(["match", "--a", "simple", "--b", "memory2", "--games", "6", "--rules",
+                 "eaai", "--seed", "4", "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "rules eaai (target 100), 6 games, seed 4: simple (a) vs memory2 (b)" in text
+    for words in ("P(a wins the game)", "mean margin for a", "hands per game", "shutouts",
+                  "mean points per hand (95% CI", "a minus b", "forfeits: none"):
+        assert words in text, words
+    rows = out.read_text().splitlines()
+    assert len(rows) == 7 and rows[0].startswith("game,winner,score_a,score_b,margin")
