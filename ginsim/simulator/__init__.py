@@ -1,6 +1,5 @@
 """Playing hands at scale: the hand loop kernel and its Python layer."""
 
-from . import mc_agent  # noqa: F401  (registers the mc agent with Agent.from_spec)
 from .engine import play_records
 from .records import RECORD_DTYPE, TRACE_COLUMNS
 

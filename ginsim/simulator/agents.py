@@ -38,10 +38,6 @@ from .board_nb import clear_position_nb, seat_streams_nb
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
 from .table import KINDS, Action, Table, view_event
 
-#: Agents of the searching kinds by preset, registered by the modules that define them
-#: (``mc_agent``, loaded with :mod:`ginsim.simulator`), so this module imports none.
-SEARCH_AGENTS: dict[str, type] = {}
-
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 
 
@@ -68,7 +64,8 @@ class Agent:
         ``mc:rollouts=32``...)."""
         strategy = parse_strategy(spec)
         if strategy.is_mc and cls is Agent:
-            return SEARCH_AGENTS["mc"](strategy, rules, seed)
+            from .mc_agent import McAgent
+            return McAgent(strategy, rules, seed)
         return cls(strategy, rules, seed)
 
     def _set_rules(self, rules: Rules) -> None:

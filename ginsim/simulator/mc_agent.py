@@ -18,7 +18,7 @@ from ..game.cards import card_from_text, card_text
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.state import PH_LAST_DISCARD, POSITION_END, POSITION_START, ST_PHASE, ST_PLANNED
 from ..strategies.params import P_BASE, P_MC_MARGIN, P_MC_ORACLE
-from .agents import SEARCH_AGENTS, Agent
+from .agents import Agent
 from .board_nb import pile_allowed_nb
 from .hand_nb import SCRATCH_SIZE
 from .mc_nb import (
@@ -124,6 +124,3 @@ def _reply(card: int, knock: bool, big: bool) -> dict:
     if big:
         return {"action": "big_gin"}
     return {"action": "knock" if knock else "discard", "card": card_text(card)}
-
-
-SEARCH_AGENTS["mc"] = McAgent
