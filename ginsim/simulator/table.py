@@ -12,6 +12,7 @@ nothing. Events are the agent protocol's ``event`` messages (docs/agents.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -48,6 +49,7 @@ from ..game.state import (
 from ..game.tables import card_tables
 from .board_nb import (
     ERRORS,
+    apply_discard_nb,
     apply_draw_nb,
     apply_last_discard_nb,
     apply_offer_nb,
@@ -70,6 +72,34 @@ _SHORT = {"s": "stock", "p": "pile", "t": "take", "big": "big_gin", "big gin": "
           "gin": "knock"}
 
 
+TEXT = tuple(card_text(c) for c in range(52))  # card int -> its text
+_CARD = {t: c for c, t in enumerate(TEXT)}
+
+
+def card_of(text: str) -> int:
+    """A card int from its text (the protocol's cards: ``KD``; any form ``card_from_text``
+    reads)."""
+    card = _CARD.get(text)
+    return card_from_text(text) if card is None else card
+
+
+@lru_cache(maxsize=64)
+def _rules_of(spec: Rules | str) -> tuple[Rules, np.ndarray, np.ndarray]:
+    rules = Rules.coerce(spec)
+    return rules, rules.packed(), card_tables(rules)
+
+
+def rules_arrays(spec: Rules | str) -> tuple[Rules, np.ndarray, np.ndarray]:
+    """(rules, packed rules, card tables), built once per rules (not to be written)."""
+    return _rules_of(spec)
+
+
+_SORTED = sorted(range(52), key=sort_key)  # cards by suit, then rank
+_TEXTS = {**{(k, c): f"{k} {TEXT[c]}" for k in ("discard", "knock") for c in range(52)},
+          **{(k, -1): k for k in ("take", "pass", "stock", "pile", "knock")},
+          ("big_gin", -1): "big gin"}
+
+
 class IllegalAction(ValueError):
     """A move the hand does not allow now; the message is one line naming it and why."""
 
@@ -89,7 +119,7 @@ class Action:
         if self.kind == "big_gin":
             return "big gin"
         if self.kind in ("discard", "knock") and self.card >= 0:
-            return f"{self.kind} {card_text(self.card)}"
+            return f"{self.kind} {TEXT[self.card]}"
         return self.kind
 
     @classmethod
@@ -125,18 +155,18 @@ class Action:
                                 f"\"action\" one of {', '.join(KINDS)}")
         card = reply.get("card")
         try:
-            number = -1 if card is None else card_from_text(card)
+            number = -1 if card is None else card_of(card)
         except ValueError as err:
             raise IllegalAction(f"bad card in reply {str(reply)[:80]}: {err}") from None
         return cls(reply["action"], number)
 
 
 def _text(card: int) -> str | None:
-    return None if card < 0 else card_text(card)
+    return None if card < 0 else TEXT[card]
 
 
 def _cards(mask: int) -> list[str]:
-    return [card_text(c) for c in sorted(mask_to_cards(int(mask)), key=sort_key)]
+    return [TEXT[c] for c in sorted(mask_to_cards(int(mask)), key=sort_key)]
 
 
 class Table:
@@ -146,14 +176,12 @@ class Table:
 
     def __init__(self, rules: Rules | str = "modern", seed: int | None = 0, hand: int = 0,
                  dealer: int = 0, *, _deck: list[int] | None = None) -> None:
-        self.rules = Rules.coerce(rules)
+        self.rules, self._packed, self._tab = rules_arrays(rules)
         if self.rules.mahjong:
             raise ValueError("the Table plays knocking gin; Mahjong gin's multi-card takes "
                              "and table melds are played by ginsim.simulate only")
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-        self._packed = self.rules.packed()
-        self._tab = card_tables(self.rules)
         self.hs = np.zeros(HS_SIZE, dtype=np.int64)
         self.rng = np.zeros(3, dtype=np.uint64)
         self.seed, self.hand, self.dealer = seed, int(hand), int(dealer)
@@ -163,8 +191,12 @@ class Table:
             self.hs[ST_DECK:ST_DECK + 52] = _deck
         seat_streams_nb(self.rng, np.uint64(seed or 0), self.hand)
         deal_nb(self.hs, self.dealer, self._packed, self.hand)
+        self._limit = int(self.hs[ST_KNOCK_LIMIT])
         self.events: list[dict] = []
         self._scored = False
+        self._version = 0  # moves applied; the legal moves are kept per version
+        self._legal: tuple[int, list[Action], list[str]] | None = None
+        self._options: tuple[int, dict[int, int], bool] | None = None
 
     @classmethod
     def from_deal(cls, rules: Rules | str, hands: tuple[list[int], list[int]],
@@ -199,7 +231,7 @@ class Table:
 
     @property
     def knock_limit(self) -> int:
-        return int(self.hs[ST_KNOCK_LIMIT])
+        return self._limit
 
     def hand_of(self, seat: int) -> list[int]:
         """The cards ``seat`` holds, sorted by suit and rank."""
@@ -211,21 +243,36 @@ class Table:
 
     def legal_actions(self) -> list[Action]:
         """Every move the seat to act may make now (none once the hand is over)."""
+        return [Action(kind, card) for kind, card in self._legal_now()[1]]
+
+    def legal_texts(self) -> list[str]:
+        """:meth:`legal_actions` as their texts (the ``decide`` message's ``legal``)."""
+        return list(self._legal_now()[2])
+
+    def _legal_now(self) -> tuple[int, list[tuple[str, int]], list[str]]:
+        """The legal moves as (kind, card) pairs and texts, kept until the next move."""
+        if self._legal is None or self._legal[0] != self._version:
+            moves = self._list_legal()
+            texts = [_TEXTS.get(m) or Action(*m).text() for m in moves]
+            self._legal = (self._version, moves, texts)
+        return self._legal
+
+    def _list_legal(self) -> list[tuple[str, int]]:
         phase = int(self.hs[ST_PHASE])
         if phase == PH_OFFER:
-            return [Action("take"), Action("pass")]
+            return [("take", -1), ("pass", -1)]
         if phase == PH_DRAW:
-            return [Action("stock")] + ([Action("pile")] if pile_allowed_nb(self.hs) else [])
+            return [("stock", -1)] + ([("pile", -1)] if pile_allowed_nb(self.hs) else [])
+        limit = self.knock_limit
         if phase == PH_DISCARD:
-            kept, big = self._discard_options(self.hs)
-            out = [Action("discard", c) for c in kept]
-            out += [Action("knock", c) for c, dw in kept.items() if dw <= self.knock_limit]
-            return out + ([Action("big_gin")] if big else [])
+            kept, big = self._options_now()
+            out = [("discard", c) for c in kept]
+            out += [("knock", c) for c, dw in kept.items() if dw <= limit]
+            return out + ([("big_gin", -1)] if big else [])
         if phase == PH_LAST_DISCARD:
             kept, big = self._last_discard_options()
-            out = [Action("pass")] + [Action("knock", c) for c, dw in kept.items()
-                                      if dw <= self.knock_limit]
-            return out + ([Action("big_gin")] if big else [])
+            out = [("pass", -1)] + [("knock", c) for c, dw in kept.items() if dw <= limit]
+            return out + ([("big_gin", -1)] if big else [])
         return []
 
     def _discard_options(self, hs: np.ndarray) -> tuple[dict[int, int], bool]:
@@ -233,8 +280,14 @@ class Table:
         big gin is open to it."""
         out = np.zeros(52, dtype=np.int64)
         all_melded = legal_discards_nb(hs, hs[ST_TO_MOVE], self._tab, out)
-        kept = {c: int(out[c]) for c in sorted(np.flatnonzero(out >= 0).tolist(), key=sort_key)}
+        values = out.tolist()
+        kept = {c: values[c] for c in _SORTED if values[c] >= 0}
         return kept, bool(all_melded) and self.rules.big_gin_bonus is not None
+
+    def _options_now(self) -> tuple[dict[int, int], bool]:
+        if self._options is None or self._options[0] != self._version:
+            self._options = (self._version, *self._discard_options(self.hs))
+        return self._options[1], self._options[2]
 
     def _last_discard_options(self) -> tuple[dict[int, int], bool]:
         trial = self.hs.copy()
@@ -248,13 +301,13 @@ class Table:
         nothing when the move is not allowed."""
         if not isinstance(action, Action):
             action = Action.parse(action)
-        if self.phase == "over":
+        phase = int(self.hs[ST_PHASE])
+        if phase >= PH_OVER:
             raise IllegalAction(f"{action.text()}: the hand is over")
         mover = int(self.hs[ST_TO_MOVE])
         if seat is not None and seat != mover:
             raise IllegalAction(f"{action.text()}: out of turn, seat {mover} is to act")
         before = len(self.events)
-        phase = int(self.hs[ST_PHASE])
         if phase == PH_OFFER:
             self._offer(mover, action)
         elif phase == PH_DRAW:
@@ -263,7 +316,8 @@ class Table:
             self._discard(mover, action)
         else:
             self._last_discard(mover, action)
-        if self.phase == "over" and not self._scored:
+        self._version += 1
+        if self.hs[ST_PHASE] >= PH_OVER and not self._scored:
             showdown_nb(self.hs, self._packed, self._tab)
             self._scored = True
         return self.events[before:]
@@ -287,7 +341,8 @@ class Table:
     def _draw(self, seat: int, action: Action) -> None:
         if action.kind not in ("stock", "pile"):
             self._refuse(action, 1, "draw first: stock or pile")
-        top = self.pile()[-1] if self.hs[ST_PILE_LEN] else -1
+        n = int(self.hs[ST_PILE_LEN])
+        top = int(self.hs[ST_PILE + n - 1]) if n else -1
         status = apply_draw_nb(self.hs, seat, action.kind == "pile")
         if status < 0:
             self._refuse(action, status, "both passed the upcard: this draw is from the stock"
@@ -305,7 +360,7 @@ class Table:
     def _discard(self, seat: int, action: Action) -> None:
         if action.kind in ("stock", "pile", "take", "pass"):
             self._refuse(action, 1, "already drew this turn: discard, knock or big gin")
-        kept, big = self._discard_options(self.hs)
+        kept, big = self._options_now()
         card = action.card
         if action.kind == "knock" and card < 0 and kept:
             card = self._knock_card(kept)
@@ -314,8 +369,15 @@ class Table:
         if action.kind == "knock" and card in kept and kept[card] > self.knock_limit:
             self._refuse(action, 1, f"deadwood {kept[card]} is above this hand's knock limit "
                          f"{self.knock_limit}")
-        status = checked_discard_nb(self.hs, seat, card, action.kind == "knock",
-                                    action.kind == "big_gin", self._packed, self._tab)
+        if action.kind == "discard" or (action.kind == "knock" and card in kept):
+            # the options above already hold the kept deadwood: the board's apply checks
+            # the card (held, not just taken) and the knock limit
+            dw = kept.get(card, 0)
+            status = apply_discard_nb(self.hs, seat, card, dw, action.kind == "knock", False,
+                                      self._packed)
+        else:
+            status = checked_discard_nb(self.hs, seat, card, action.kind == "knock",
+                                        action.kind == "big_gin", self._packed, self._tab)
         if status < 0:
             self._refuse(Action(action.kind, card), status)
         self._event(seat, action.kind, card if action.kind != "big_gin" else -1)
