@@ -32,9 +32,10 @@ from ..game.state import (
     ST_UPCARD,
 )
 from ..strategies.presets import Strategy, parse_strategy
+from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .board_nb import clear_position_nb, seat_streams_nb
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
-from .table import KINDS, TEXT, Action, Table, card_of, rules_arrays, view_event
+from .table import Table, view_event
 
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 

@@ -17,6 +17,7 @@ import numpy as np
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.state import PH_LAST_DISCARD, POSITION_END, POSITION_START, ST_PHASE, ST_PLANNED
 from ..strategies.params import P_BASE, P_MC_MARGIN, P_MC_ORACLE
+from .actions import TEXT, card_of
 from .agents import Agent
 from .board_nb import pile_allowed_nb
 from .hand_nb import SCRATCH_SIZE
@@ -31,7 +32,6 @@ from .mc_nb import (
 )
 from .records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb
-from .table import TEXT, card_of
 
 _EVENT = {"take": EV_TAKE, "pile": EV_TAKE, "pass": EV_PASS, "stock": EV_STOCK,
           "discard": EV_DISCARD, "knock": EV_DISCARD}
