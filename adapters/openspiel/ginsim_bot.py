@@ -302,8 +302,9 @@ def play_hands(strategy: str, opponent: str = "openspiel_simple", hands: int = 1
     """Play ``hands`` OpenSpiel hands of ``strategy`` (a GinsimBot) against ``opponent``
     (``openspiel_simple``, OpenSpiel's simple gin rummy bot, or another ginsim strategy),
     the ginsim bot in seat 0 of the even hands and seat 1 of the odd ones; per hand its
-    ``seat``, its ``points`` and the ``outcome`` (:func:`hand_outcome`). Every action is
-    checked against the state's legal actions."""
+    ``seat``, its ``points``, the ``outcome`` (:func:`hand_outcome`) and the knocks
+    OpenSpiel refused it (``knocks_refused``). Every action is checked against the
+    state's legal actions."""
     import numpy as np
 
     game = game or pyspiel.load_game("gin_rummy")
@@ -328,7 +329,8 @@ def play_hands(strategy: str, opponent: str = "openspiel_simple", hands: int = 1
                                  f"{state.action_to_string(player, action)}")
             state.apply_action(action)
         out.append({"seat": me, "points": float(state.returns()[me]),
-                    "outcome": hand_outcome(state)})
+                    "outcome": hand_outcome(state),
+                    "knocks_refused": bots[me].knocks_refused})
     return out
 
 
