@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..game.cards import card_from_text, card_text
 from ..game.rules import Rules
 from ..game.state import (
     HS_SIZE,
@@ -32,11 +31,11 @@ from ..game.state import (
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
+from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .board_nb import clear_position_nb, seat_streams_nb
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
-from .table import KINDS, Action, Table, view_event
+from .table import Table, view_event
 
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -50,7 +49,7 @@ class Agent:
         self.seed = int(seed)
         self.seat = 0
         self._hands_seen = 0
-        self._set_rules(Rules.coerce(rules))
+        self._set_rules(rules)
         self._params = np.stack([strategy.vector, strategy.vector])
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
@@ -68,12 +67,11 @@ class Agent:
             return McAgent(strategy, rules, seed)
         return cls(strategy, rules, seed)
 
-    def _set_rules(self, rules: Rules) -> None:
+    def _set_rules(self, spec: Rules | str) -> None:
+        rules, packed, tab = rules_arrays(spec)
         if rules.mahjong:
             raise ValueError("agents play knocking gin; Mahjong gin has no agent protocol")
-        self.rules = rules
-        self._packed = rules.packed()
-        self._tab = card_tables(rules)
+        self.rules, self._packed, self._tab = rules, packed, tab
 
     def handle(self, message: dict) -> dict | None:
         """Feed one protocol message; returns the reply for ``decide``, else None."""
@@ -87,27 +85,27 @@ class Agent:
         elif kind == "start":
             self.seat = int(message.get("seat", 0))
             if message.get("rules"):
-                self._set_rules(Rules.coerce(message["rules"]))
+                self._set_rules(message["rules"])
         return None
 
     def _observe(self, message: dict) -> None:
         card = message.get("card")
         observe_nb(self.hs, int(message["seat"]), _KIND[message["action"]],
-                   -1 if card is None else card_from_text(card), self._packed)
+                   -1 if card is None else card_of(card), self._packed)
 
     def _new_hand(self, message: dict) -> None:
         hs = self.hs
         me = self.seat = int(message.get("seat", self.seat))
         hand_id = int(message.get("hand", 0))
         clear_position_nb(hs, hand_id)
-        cards = [card_from_text(c) for c in message["cards"]]
+        cards = [card_of(c) for c in message["cards"]]
         hs[ST_HAND + me] = sum(1 << c for c in cards)
         dealer = int(message["dealer"])
         hs[ST_DEALER] = dealer
         upcard = message.get("upcard")
         hs[ST_POS] = 21  # 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
         if upcard is not None:
-            up = card_from_text(upcard)
+            up = card_of(upcard)
             hs[ST_UPCARD] = up
             hs[ST_PILE] = up
             hs[ST_PILE_LEN] = 1
@@ -138,13 +136,13 @@ class Agent:
                                                  self.rng)
             if big:
                 return {"action": "big_gin"}
-            return {"action": "knock" if knock else "discard", "card": card_text(int(card))}
+            return {"action": "knock" if knock else "discard", "card": TEXT[int(card)]}
         take, card, big = decide_last_discard_nb(params, me, hs, self._packed, self._tab)
         if not take:
             return {"action": "pass"}
         if big:
             return {"action": "big_gin"}
-        return {"action": "knock", "card": card_text(int(card))}
+        return {"action": "knock", "card": TEXT[int(card)]}
 
 
 def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] = (0, 0)
@@ -152,16 +150,16 @@ def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] =
     """The protocol's ``hand`` message for ``seat`` at ``table``."""
     up = int(table.hs[ST_UPCARD])
     return {"type": "hand", "game": game, "hand": table.hand, "seat": seat,
-            "dealer": table.dealer, "cards": [card_text(c) for c in table.hand_of(seat)],
-            "upcard": card_text(up) if up >= 0 else None, "knock_limit": table.knock_limit,
+            "dealer": table.dealer, "cards": [TEXT[c] for c in table.hand_of(seat)],
+            "upcard": TEXT[up] if up >= 0 else None, "knock_limit": table.knock_limit,
             "multiplier": int(table.hs[ST_MULTIPLIER]), "scores": list(scores),
             "seed": table.seed}
 
 
 def decide_message(table: Table, timeout_ms: int | None = None) -> dict:
     """The protocol's ``decide`` message for the seat to act."""
-    out = {"type": "decide", "phase": table.phase,
-           "legal": [a.text() for a in table.legal_actions()], "stock_left": table.stock_left}
+    out = {"type": "decide", "phase": table.phase, "legal": table.legal_texts(),
+           "stock_left": table.stock_left}
     if timeout_ms is not None:
         out["timeout_ms"] = timeout_ms
     return out

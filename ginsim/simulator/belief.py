@@ -35,7 +35,7 @@ class Beliefs:
 
 
 def knock_limit_of(history: History, rules: Rules) -> int:
-    """The hand's knock limit (Oklahoma: set by the upcard, as the deal sets it)."""
+    """The hand's knock limit (Oklahoma: set by the upcard), by the deal's own kernel."""
     if rules.oklahoma and history.upcard >= 0:
         return int(oklahoma_limit_nb(history.upcard, rules.packed()))
     return rules.knock_limit

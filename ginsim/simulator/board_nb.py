@@ -29,6 +29,8 @@ from ..game._jit import jit, jit_inline
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
 from ..game.rules import (
+    DEAL_ELEVEN,
+    DEAL_UPCARD,
     R_ACES_MUST_GIN,
     R_BIG_GIN_BONUS,
     R_DEAL,
@@ -169,14 +171,14 @@ def deal_nb(hs, dealer, rules, hand_id):
     acts first: the upcard offer, or the eleven-card deal's discard."""
     clear_position_nb(hs, hand_id)
     nondealer = 1 - dealer
-    first = 11 if rules[R_DEAL] == 1 else 10
+    first = 11 if rules[R_DEAL] == DEAL_ELEVEN else 10
     for i in range(first):
         hs[ST_HAND + nondealer] |= 1 << hs[ST_DECK + i]
     for i in range(first, first + 10):
         hs[ST_HAND + dealer] |= 1 << hs[ST_DECK + i]
     pos = first + 10
     hs[ST_PHASE] = PH_DISCARD
-    if rules[R_DEAL] == 0:
+    if rules[R_DEAL] == DEAL_UPCARD:
         up = hs[ST_DECK + pos]
         hs[ST_UPCARD] = up
         hs[ST_PILE] = up

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.cards import card_from_text, card_text
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.state import PH_LAST_DISCARD, POSITION_END, POSITION_START, ST_PHASE, ST_PLANNED
 from ..strategies.params import P_BASE, P_MC_MARGIN, P_MC_ORACLE
+from .actions import TEXT, card_of
 from .agents import Agent
 from .board_nb import pile_allowed_nb
 from .hand_nb import SCRATCH_SIZE
@@ -61,7 +61,7 @@ class McAgent(Agent):
 
     def _observe(self, message: dict) -> None:
         kind, seat = message["action"], int(message["seat"])
-        card = -1 if message.get("card") is None else card_from_text(message["card"])
+        card = -1 if message.get("card") is None else card_of(message["card"])
         last = self.hs[ST_PHASE] == PH_LAST_DISCARD
         if kind in _EVENT and not last:
             flag = 1
@@ -87,7 +87,7 @@ class McAgent(Agent):
             if not take:
                 return {"action": "pass"}
             return {"action": "big_gin"} if big else {"action": "knock",
-                                                      "card": card_text(int(card))}
+                                                      "card": TEXT[int(card)]}
         if phase == "draw":
             take, *belief = mc_draw_choice_nb(hs, me, "pile" in legal, self._params,
                                               self._n_ev, rules, tab, self.rng, self._empty)
@@ -109,7 +109,7 @@ class McAgent(Agent):
         n, unseen, key, rollouts = self._belief
         exclude = 0
         if self._drawn is not None and self._drawn[0] == "stock":
-            exclude = 1 << card_from_text(self._drawn[1])
+            exclude = 1 << card_of(self._drawn[1])
         position = hs[POSITION_START:POSITION_END].copy()
         card, action = mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts,
                                      self._params[me, P_MC_MARGIN], True, rules, tab, self.rng,
@@ -123,4 +123,4 @@ class McAgent(Agent):
 def _reply(card: int, knock: bool, big: bool) -> dict:
     if big:
         return {"action": "big_gin"}
-    return {"action": "knock" if knock else "discard", "card": card_text(card)}
+    return {"action": "knock" if knock else "discard", "card": TEXT[card]}

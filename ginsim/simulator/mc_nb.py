@@ -33,7 +33,7 @@ from ..game._jit import jit, jit_inline
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
-from ..game.rules import R_BIG_GIN_BONUS, R_DEAL
+from ..game.rules import DEAL_ELEVEN, R_BIG_GIN_BONUS, R_DEAL
 from ..game.state import (
     FULL_DECK,
     HS_SIZE,
@@ -115,9 +115,9 @@ MC_CARDS = MC_EV_CARD + MAX_EVENTS  # unseen cards, then a shuffle order (52 eac
 MC_HANDS = MC_CARDS + 104  # particles, then the resampling copy
 MC_FLOATS = MC_HANDS + 2 * MC_MAX_PARTICLES  # four float arrays of MC_MAX_PARTICLES
 MC_ROWS = MC_FLOATS + 4 * MC_MAX_PARTICLES  # phase rows, rollout rows, belief rows
-MAX_ROLLOUTS = int(PARAMETERS["rollouts"].high)
+MAX_MC_ROLLOUTS = int(PARAMETERS["rollouts"].high)
 MC_VALUES = MC_ROWS + 6 * P_BASE  # per-rollout values: the rollout strategy's choice, another
-MC_SOURCE = MC_VALUES + 2 * MAX_ROLLOUTS  # each particle's draw order (52 each), the copy
+MC_SOURCE = MC_VALUES + 2 * MAX_MC_ROLLOUTS  # each particle's draw order (52 each), the copy
 MC_END = MC_SOURCE + 2 * 52 * MC_MAX_PARTICLES
 
 OPT_DISCARD = 0
@@ -313,8 +313,8 @@ def option_value_nb(hs, me, kind, card, knock, kept, n, unseen, exclude, rollout
 @jit_inline
 def values_nb(hs, slot):
     """Value buffer ``slot`` (0: the rollout strategy's own choice, 1: another)."""
-    start = MC_VALUES + slot * MAX_ROLLOUTS
-    return hs[start:start + MAX_ROLLOUTS].view(np.float64)
+    start = MC_VALUES + slot * MAX_MC_ROLLOUTS
+    return hs[start:start + MAX_MC_ROLLOUTS].view(np.float64)
 
 
 @jit
@@ -544,7 +544,7 @@ def mc_first_turn_nb(hs, params, rules, tab, rng, trace):
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
-    if rules[R_DEAL] == 1:
+    if rules[R_DEAL] == DEAL_ELEVEN:
         hs[ST_FORBIDDEN] = 0
         hs[ST_PLANNED] = 0
         if is_mc_nb(params, nondealer):
