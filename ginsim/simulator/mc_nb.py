@@ -422,7 +422,7 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
 def mc_draw_choice_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
     """The mc seat's draw by rollouts, not applied: ``(take, particles, unseen, key,
     rollouts)``; the belief stays in the scratch for the discard (:func:`mc_discard_nb`).
-    An mc agent asks this from its own view of the hand (``simulator/mc_agent.py``)."""
+    An mc agent asks this from its own view of the hand (``simulator/agents.py``, ``McAgent``)."""
     n, unseen, key, rollouts = prepare_nb(hs, me, params, n_ev, rules, tab, rng)
     margin = params[me, P_MC_MARGIN]
     pair = rows_nb(hs, 1)
