@@ -114,5 +114,12 @@ def test_a_slow_starter_gets_its_start_up_allowance_once(tmp_path) -> None:
     side = agent(slow, tmp_path)
     side.start_grace_ms = 5000
     assert side.ask(DECIDE, 300, "first") == {"action": "pass"}  # 1.2 s, within the grace
-    with pytest.raises(AgentFault, match="answered late"):
+    with pytest.raises(AgentFault, match=r"answered late \(nothing within 300 ms\)"):
         side.ask(DECIDE, 300, "second")  # 0.6 s against 300 ms
+
+
+def test_a_silent_starter_is_told_of_its_allowance(tmp_path) -> None:
+    side = agent("import time; time.sleep(30)", tmp_path)
+    side.start_grace_ms = 400
+    with pytest.raises(AgentFault, match=r"nothing within 400 ms, its first answer's start"):
+        side.ask(DECIDE, 100, "first")

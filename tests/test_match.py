@@ -150,3 +150,16 @@ def test_the_match_command_prints_the_games_statistics(tmp_path: Path, capsys) -
         assert words in text, words
     rows = out.read_text().splitlines()
     assert len(rows) == 7 and rows[0].startswith("game,winner,score_a,score_b,margin")
+
+
+def test_programs_are_not_told_the_seed(tmp_path: Path) -> None:
+    log = tmp_path / "seen.jsonl"
+    script = tmp_path / "logger.py"
+    script.write_text(FAULTY.replace("FAULT_AT", "-1").replace("FAULT", "pass").replace(
+        '    if m["type"] != "decide":\n        continue',
+        f'    if m["type"] == "hand":\n        open({str(log)!r}, "a").write(line)\n'
+        '    if m["type"] != "decide":\n        continue'))
+    result = play_match("simple", f"exec:{sys.executable} {script}", 1, "eaai", seed=8)
+    assert not result.faults
+    hands = [json.loads(line) for line in log.read_text().splitlines()]
+    assert hands and all(h["seed"] is None for h in hands)

@@ -1,12 +1,6 @@
 package ginrummy;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.lang.ref.WeakReference;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,15 +36,15 @@ public class GinsimPlayer implements GinRummyPlayer {
     public static final String RULES = "eaai";
     private static final int STOCK_AT_DEAL = 31;
     private static final int ANSWER_MS = 60000;
-    private static final Deque<AgentProcess> IDLE = new ArrayDeque<>();
-    private static final List<AgentProcess> ALL = new ArrayList<>();
+    private static final Deque<GinsimAgentProcess> IDLE = new ArrayDeque<>();
+    private static final List<GinsimAgentProcess> ALL = new ArrayList<>();
     private static int gamesStarted;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(GinsimPlayer::closeAll));
     }
 
-    private AgentProcess agent;
+    private GinsimAgentProcess agent;
     private boolean gameOver = true;
     private int game;
     private int hand;
@@ -378,8 +372,8 @@ public class GinsimPlayer implements GinRummyPlayer {
      * is gone (a referee that ends a game early, after an illegal move, drops its players
      * mid-hand), or a new one.
      */
-    private static synchronized AgentProcess acquire(GinsimPlayer player) {
-        AgentProcess chosen = IDLE.pollFirst();
+    private static synchronized GinsimAgentProcess acquire(GinsimPlayer player) {
+        GinsimAgentProcess chosen = IDLE.pollFirst();
         if (chosen == null) {
             chosen = orphan();
         }
@@ -388,15 +382,15 @@ public class GinsimPlayer implements GinRummyPlayer {
             chosen = orphan();
         }
         if (chosen == null) {
-            chosen = new AgentProcess(command());
+            chosen = new GinsimAgentProcess(command());
             ALL.add(chosen);
         }
         chosen.owner = new WeakReference<>(player);
         return chosen;
     }
 
-    private static AgentProcess orphan() {
-        for (AgentProcess process : ALL) {
+    private static GinsimAgentProcess orphan() {
+        for (GinsimAgentProcess process : ALL) {
             if (process.owner != null && process.owner.get() == null) {
                 return process;
             }
@@ -404,13 +398,13 @@ public class GinsimPlayer implements GinRummyPlayer {
         return null;
     }
 
-    private static synchronized void release(AgentProcess process) {
+    private static synchronized void release(GinsimAgentProcess process) {
         process.owner = null;
         IDLE.addFirst(process);
     }
 
     private static synchronized void closeAll() {
-        for (AgentProcess process : ALL) {
+        for (GinsimAgentProcess process : ALL) {
             process.close();
         }
         ALL.clear();
@@ -424,85 +418,5 @@ public class GinsimPlayer implements GinRummyPlayer {
         List<String> out = new ArrayList<>(Arrays.asList(agent.split("\\s+")));
         out.addAll(Arrays.asList("--strategy", strategy.trim(), "--rules", RULES));
         return out;
-    }
-
-    /** One running {@code ginsim agent}: messages in on its stdin, answers from its stdout. */
-    static final class AgentProcess {
-        private final List<String> command;
-        private final Process process;
-        private final BufferedWriter in;
-        private final BufferedReader out;
-        private WeakReference<GinsimPlayer> owner;
-
-        AgentProcess(List<String> command) {
-            this.command = command;
-            try {
-                process = new ProcessBuilder(command)
-                        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot start the ginsim agent " + command
-                        + " (set GINSIM_AGENT to the command, e.g. 'python -m ginsim agent'): "
-                        + e.getMessage(), e);
-            }
-            in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(),
-                    StandardCharsets.UTF_8));
-            out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-        }
-
-        void send(Map<String, Object> message) {
-            try {
-                in.write(GinsimJson.write(message));
-                in.write('\n');
-            } catch (IOException e) {
-                throw died(e.getMessage());
-            }
-        }
-
-        void flush() {
-            try {
-                in.flush();
-            } catch (IOException e) {
-                throw died(e.getMessage());
-            }
-        }
-
-        Map<String, Object> ask(Map<String, Object> message) {
-            send(message);
-            flush();
-            String line;
-            try {
-                line = out.readLine();
-            } catch (IOException e) {
-                throw died(e.getMessage());
-            }
-            if (line == null) {
-                throw died("it closed its output");
-            }
-            return GinsimJson.object(line);
-        }
-
-        private IllegalStateException died(String why) {
-            String code = process.isAlive() ? "running" : "exit code " + process.exitValue();
-            return new IllegalStateException("the ginsim agent " + command + " stopped answering ("
-                    + why + ", " + code + ")");
-        }
-
-        void close() {
-            try {
-                send(GinsimJson.msg("type", "bye"));
-                flush();
-                in.close();
-            } catch (IOException | IllegalStateException e) {
-                // already gone
-            }
-            try {
-                if (!process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-            }
-        }
     }
 }

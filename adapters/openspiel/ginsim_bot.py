@@ -12,8 +12,9 @@ upcard), the upcard offers, draws (a stock card shown only to the seat that drew
 discards and knocks. The agent decides the offers, draws, discards and knocks; the
 showdown's bookkeeping (the melds a knocker lays one action at a time, the defender's
 layoffs and melds) is mechanical and done here exactly: the knocker lays a least-deadwood
-arrangement, the defender lays off a card only when some split of its hand with the
-least final deadwood lays that card off (``ginsim.layoff_deadwood``).
+arrangement (the agent's own when its knock names melds), the defender lays off a card
+only when some split of its hand with the least final deadwood lays that card off
+(``ginsim.layoff_deadwood``).
 
 OpenSpiel's rules as ginsim rules: :func:`openspiel_rules`. Needs ``pip install
 ginsim[openspiel]``. OpenSpiel is Apache-2.0; nothing of its code is used here beyond
@@ -92,6 +93,7 @@ class GinsimBot(pyspiel.Bot):
         self.knock_card: int | None = None  # the discard the agent knocks with
         self.knocker_melds: list[list[int]] = []
         self.taken: int | None = None  # the pile card this seat took this turn
+        self.laid: list[list[str]] | None = None
 
     def restart_at(self, state: pyspiel.State) -> None:
         self.restart()
@@ -190,6 +192,7 @@ class GinsimBot(pyspiel.Bot):
     def _decide(self, phase: str, legal: list[str]) -> str:
         answer = self.agent.handle({"type": "decide", "phase": phase, "legal": legal,
                                     "stock_left": self.shadow.stock_size()})
+        self.laid = answer.get("melds")  # a knock's arrangement, when the agent names it
         text = " ".join(w for w in (answer["action"].replace("_", " "), answer.get("card"))
                         if w)
         plain = "discard " + text.split()[-1]
@@ -244,12 +247,15 @@ class GinsimBot(pyspiel.Bot):
             return card
         if all(a < 52 for a in legal):  # a discard the agent did not name (never expected)
             return legal[0]
-        return self._next_meld(state, legal, self._hand(state))
+        return self._next_meld(state, legal, self._hand(state), self.laid)
 
-    def _next_meld(self, state: pyspiel.State, legal: list[int], hand: list[int]) -> int:
-        """The next meld of a least-deadwood arrangement of ``hand``, or PASS."""
-        wanted = {frozenset(m) for m in best_melds([to_ginsim(c) for c in hand],
-                                                   self.rules)}
+    def _next_meld(self, state: pyspiel.State, legal: list[int], hand: list[int],
+                   melds: list[list[str]] | None = None) -> int:
+        """The next meld of ``melds`` (the agent's, when it named them) or of a
+        least-deadwood arrangement of ``hand``, or PASS."""
+        if not melds:
+            melds = best_melds([to_ginsim(c) for c in hand], self.rules)
+        wanted = {frozenset(m) for m in melds}
         for action in legal:
             if action >= MELD_BASE:
                 cards = frozenset(card_text(to_ginsim(c))
@@ -302,8 +308,9 @@ def play_hands(strategy: str, opponent: str = "openspiel_simple", hands: int = 1
     """Play ``hands`` OpenSpiel hands of ``strategy`` (a GinsimBot) against ``opponent``
     (``openspiel_simple``, OpenSpiel's simple gin rummy bot, or another ginsim strategy),
     the ginsim bot in seat 0 of the even hands and seat 1 of the odd ones; per hand its
-    ``seat``, its ``points`` and the ``outcome`` (:func:`hand_outcome`). Every action is
-    checked against the state's legal actions."""
+    ``seat``, its ``points``, the ``outcome`` (:func:`hand_outcome`) and the knocks
+    OpenSpiel refused it (``knocks_refused``). Every action is checked against the
+    state's legal actions."""
     import numpy as np
 
     game = game or pyspiel.load_game("gin_rummy")
@@ -328,7 +335,8 @@ def play_hands(strategy: str, opponent: str = "openspiel_simple", hands: int = 1
                                  f"{state.action_to_string(player, action)}")
             state.apply_action(action)
         out.append({"seat": me, "points": float(state.returns()[me]),
-                    "outcome": hand_outcome(state)})
+                    "outcome": hand_outcome(state),
+                    "knocks_refused": bots[me].knocks_refused})
     return out
 
 

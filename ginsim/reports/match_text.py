@@ -24,8 +24,8 @@ def match_lines(summary: pd.DataFrame, a: str, b: str, rules_spec: str, target: 
     """The lines of a match's report: the match named (rules, games, seed, sides), the
     game statistics with 95% intervals, points per hand, forfeits and the time taken."""
     rows = summary.set_index("statistic")
-    lines = [f"ginsim {version}: rules {rules_spec} (target {target}), {games:,} games, "
-             f"seed {seed}: {a} (a) vs {b} (b)"]
+    lines = [f"ginsim {version}: rules {rules_spec} (target {target}), {games:,} "
+             f"game{'s' * (games != 1)}, seed {seed}: {a} (a) vs {b} (b)"]
     for key, label in GAME_LABELS.items():
         row = rows.loc[key]
         if key.startswith(("p_", "rate_")):

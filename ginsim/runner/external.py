@@ -108,14 +108,18 @@ class ExternalAgent:
         answer after a start within ``start_grace_ms``, by default :data:`START_GRACE_MS`:
         programs take time to load)."""
         self.send(message, event)
+        allowance = ""
         if self._fresh:
-            timeout_ms, self._fresh = max(timeout_ms, self.start_grace_ms), False
+            self._fresh = False
+            if self.start_grace_ms > timeout_ms:
+                timeout_ms, allowance = self.start_grace_ms, ", its first answer's start-up time"
         fd = self._running(event).stdout.fileno()
         deadline = time.monotonic() + timeout_ms / 1000
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise self._fault(event, f"answered late (nothing within {timeout_ms} ms)")
+                raise self._fault(event, f"answered late (nothing within {timeout_ms} ms"
+                                         f"{allowance})")
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise self._fault(event, "crashed")

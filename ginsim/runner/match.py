@@ -137,7 +137,10 @@ def _play_hand(sides: list, table: Table, g: int, h: int, scores: tuple[int, int
     """Deal, ask each decision of the seat to act, tell both seats every event; the
     showdown message (without the game scores)."""
     for seat, side in enumerate(sides):
-        side.send(hand_message(table, seat, g, scores), f"game {g}, hand {h}, deal")
+        message = hand_message(table, seat, g, scores)
+        if isinstance(side, ExternalAgent):
+            message["seed"] = None  # with the seed and the hand a program could rebuild the deck
+        side.send(message, f"game {g}, hand {h}, deal")
     while table.to_move is not None:
         seat = table.to_move
         side = sides[seat]
