@@ -26,7 +26,7 @@ from ..game.game_scoring import GameTally, HandResult
 from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring_nb import OUTCOMES
 from ..simulator.agents import Agent, decide_message, hand_message
-from ..simulator.games_nb import _next_dealer_nb
+from ..simulator.games_nb import next_dealer_nb
 from ..simulator.protocol import PROTOCOL_VERSION, ProtocolError, answer_text
 from ..simulator.table import Action, Table, view_event
 from .external import AgentFault, ExternalAgent, LocalAgent
@@ -114,7 +114,7 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                                  "outcome": shown["outcome"], "knocker": shown["knocker"],
                                  "points_a": shown["points"][0],
                                  "points_b": shown["points"][1]})
-            dealer = int(_next_dealer_nb(dealer, winner, mode))
+            dealer = int(next_dealer_nb(dealer, winner, mode))
             h += 1
         score = tally.score()
         over = {"type": "game_over", "scores": list(score.points), "winner": score.winner}

@@ -52,7 +52,8 @@ def _score_nb(system, winner, row, out, sides, games, gr, match_total):
 
 
 @jit
-def _next_dealer_nb(dealer, winner, mode):
+def next_dealer_nb(dealer, winner, mode):
+    """Who deals the next hand under ``mode`` (a ``NEXT_*`` code) after ``winner``."""
     if winner < 0:
         return dealer  # a dead (or scoreless) hand is dealt again by the same dealer
     if mode == NEXT_LOSER:
@@ -88,7 +89,7 @@ def play_games_nb(seed, start, stop, params, rules, tab, gr, system, match_total
             row += 1
             if _score_nb(system, winner, row - 1, out, sides[k], games[k], gr, match_total):
                 break
-            dealer = _next_dealer_nb(dealer, winner, gr[GR_NEXT_DEALER])
+            dealer = next_dealer_nb(dealer, winner, gr[GR_NEXT_DEALER])
         g += 1
     return row, g
 
