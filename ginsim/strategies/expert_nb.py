@@ -13,7 +13,7 @@ weighs it differently:
 - a discard gives up ``potential`` points per live card that would pair with it or sit
   next to it in its suit (a one-ply view of what the card could become);
 - a pile card is taken when it melds and lowers the deadwood by at least ``take_meld``
-  points, or lowers it by at least ``take_any`` points anyway; the deadwood is exact
+  points (or makes gin), or lowers it by at least ``take_any`` points anyway; the deadwood is exact
   (:func:`ginsim.game.melds_nb.best_discard_nb`). A take shows the opponent what the
   hand collects, so a small gain may not be worth it.
 
@@ -188,8 +188,9 @@ def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     :func:`ginsim.strategies.policy_nb.pile_decision_nb`.
 
     Takes it when it is melded in a best arrangement after the best discard and the
-    deadwood falls by at least ``take_meld``, or when the deadwood falls by at least
-    ``take_any``; always when the 11 cards make big gin under rules that score it.
+    deadwood falls by at least ``take_meld`` (or to gin), or when the deadwood falls by
+    at least ``take_any``; always when the 11 cards make big gin under rules that score
+    it.
     """
     take_any = params[seat, P_X_TAKE_ANY]
     if take_any >= NEVER_TAKE and not can_join_meld_nb(hand, top, tab):
@@ -199,7 +200,7 @@ def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
                                                    params[seat, P_MEMORY] >= 1)
     gain = now - dw
-    take = (melded and gain >= params[seat, P_X_TAKE_MELD]) or gain >= take_any
+    take = (melded and (gain >= params[seat, P_X_TAKE_MELD] or dw == 0)) or gain >= take_any
     if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
         return False, -1, 0, False, False
     card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
