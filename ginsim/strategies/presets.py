@@ -42,6 +42,12 @@ PRESETS: dict[str, tuple[str, str]] = {
                  "memory=2,outs=1,chart=gin_only"),
     "pile_wary": ("textbook advice on memory2 card play: knock as soon as you may unless the "
                   "opponent holds cards it took from the pile", "memory=2,outs=1,chart=pile_wary"),
+    "expert": ("memory2's information weighed by the stage of the hand, the safety of each "
+               "discard and what it could become; pile takes by exact deadwood gain; "
+               "tuned by scripts/tune_strategy.py",
+               "kind=expert,memory=2,outs=1.5,outs_late=0.125,danger=1,danger_late=1.5,"
+               "safe=0.25,potential=0.1,outs_value=0.1,take_meld=3,take_any=20,"
+               "chart=equilibrium,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history (mc:rollouts=64,model=memory2,rollout=memory2)",
            "kind=mc,rollout=memory2,model=memory2"),
