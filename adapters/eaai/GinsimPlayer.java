@@ -29,7 +29,7 @@ import java.util.Map;
  */
 public class GinsimPlayer implements GinRummyPlayer {
     /** The strategy played when GINSIM_STRATEGY is not set: the strongest heuristic. */
-    public static final String DEFAULT_STRATEGY = "memory2:knock=0";
+    public static final String DEFAULT_STRATEGY = "expert";
     /** The command run when GINSIM_AGENT is not set. */
     public static final String DEFAULT_AGENT = "ginsim agent";
     /** ginsim's rules preset for this framework's referee. */
