@@ -19,6 +19,7 @@ from ..game.rules import brief
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal
 KIND_MC = 2  # Monte Carlo rollouts over posterior-sampled worlds (simulator/mc_nb.py)
+KIND_EXPERT = 3  # memory2's information, scored by stage, safety and potential (expert_nb.py)
 
 DRAW_MELD = 0  # take the pile card only if it is melded in a best arrangement
 DRAW_IMPROVE = 1  # take it if it lowers the best deadwood after the discard
@@ -49,7 +50,16 @@ GRID_TAKEN = 3
 GRID_CELLS = GRID_BUCKETS * GRID_DEADWOOD * GRID_TAKEN
 P_LAY = P_GRID + GRID_CELLS  # Mahjong gin: lay melds once the opponent holds <= this many
 LAY_AT_ONCE = 52  # P_LAY's default: lay every meld as soon as it is formed
-P_BASE = P_LAY + 1  # what the policy kernel reads: a plain strategy's vector
+# The expert card play (read only for KIND_EXPERT rows, by strategies/expert_nb.py). The
+# weights ``outs`` and ``danger`` above are its values at the deal; these are the values
+# with the stock empty (linear in the stock left between the two).
+P_X_OUTS_LATE = P_LAY + 1  # deadwood points a live out is worth with the stock empty
+P_X_DANGER_LATE = P_X_OUTS_LATE + 1  # points per unit of feeding risk with the stock empty
+P_X_SAFE = P_X_DANGER_LATE + 1  # points credited to a discard the opponent cannot meld
+P_X_POTENTIAL = P_X_SAFE + 1  # points per live card that would pair or neighbour a discard
+P_X_TAKE_MELD = P_X_POTENTIAL + 1  # least deadwood gain to take a pile card that melds
+P_X_TAKE_ANY = P_X_TAKE_MELD + 1  # least deadwood gain to take any other pile card
+P_BASE = P_X_TAKE_ANY + 1  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
@@ -128,8 +138,10 @@ PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
         Parameter("kind", P_KIND, (KIND_DEADWOOD,),
-                  "decision family: deadwood (exact-deadwood play), random, or mc (set by "
-                  "the mc preset)", choices=("deadwood", "random", "mc")),
+                  "decision family: deadwood (exact-deadwood play), random, mc (set by "
+                  "the mc preset), or expert (memory2's information weighed by stage, "
+                  "safety and potential: the expert preset)",
+                  choices=("deadwood", "random", "mc", "expert")),
         Parameter("knock", P_KNOCK, (10,) * N_BUCKETS,
                   "knock when the kept deadwood is at most this (0 = gin only); one value, "
                   "or one per stock bucket as a/b/c/d (see edges); never above the rules' "
@@ -162,6 +174,27 @@ PARAMETERS: dict[str, Parameter] = {
                   "knock probability per cell of a knock chart (stock bucket x deadwood x "
                   "opponent's pile takes); set through chart=NAME_OR_FILE; -1 = no chart",
                   low=-1, high=1, integer=False),
+        Parameter("outs_late", P_X_OUTS_LATE, (1.0,),
+                  "expert: deadwood points a live out is worth with the stock empty (outs "
+                  "is the value at the deal; linear in the stock between)", low=-50, high=50,
+                  integer=False),
+        Parameter("danger_late", P_X_DANGER_LATE, (2.0,),
+                  "expert: points per unit of feeding risk with the stock empty (danger is "
+                  "the value at the deal)", low=-50, high=50, integer=False),
+        Parameter("safe", P_X_SAFE, (0.0,),
+                  "expert: points credited to discarding a card that makes no meld with "
+                  "any cards the opponent could hold", low=-50, high=50, integer=False),
+        Parameter("potential", P_X_POTENTIAL, (0.0,),
+                  "expert: points per live card that would pair with, or sit next to, the "
+                  "card discarded (what the discard gives up beyond its outs)", low=-50,
+                  high=50, integer=False),
+        Parameter("take_meld", P_X_TAKE_MELD, (-100.0,),
+                  "expert: take a pile card that melds only if it lowers the hand's "
+                  "deadwood by at least this (after the discard)", low=-100, high=100,
+                  integer=False),
+        Parameter("take_any", P_X_TAKE_ANY, (100.0,),
+                  "expert: take any other pile card if it lowers the hand's deadwood by at "
+                  "least this (100: never)", low=-100, high=100, integer=False),
         Parameter("rollouts", P_MC_ROLLOUTS, (64,),
                   "mc: rollouts per option (worlds each choice is played out in)", low=1,
                   high=4096),
@@ -193,10 +226,10 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("rollout", P_MC_ROLLOUT, (0,) * P_BASE,
                   "mc: how the mc player plays on inside rollouts, a strategy spec with ';' "
                   "between its own parameters (rollout=memory2:knock=8;undercut=1)",
-                  low=-1, high=2**31, integer=False),
+                  low=-100, high=2**31, integer=False),
         Parameter("model", P_MC_MODEL, (0,) * P_BASE,
                   "mc: how the opponent is modelled (belief and rollouts), a strategy spec "
-                  "with ';' between its own parameters", low=-1, high=2**31, integer=False),
+                  "with ';' between its own parameters", low=-100, high=2**31, integer=False),
     )
 }
 

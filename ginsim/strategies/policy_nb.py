@@ -46,6 +46,7 @@ from .params import (
     GRID_BUCKETS,
     GRID_DEADWOOD,
     GRID_TAKEN,
+    KIND_EXPERT,
     KIND_RANDOM,
     N_BUCKETS,
     P_CHART,
@@ -264,29 +265,41 @@ def discard_context_nb(params, seat, hand, hs, tab):
 
 
 @jit_inline
-def memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets, runs, hs,
-                            tab):
-    """Score of discarding ``c`` with memory (lower is better).
-
-    Deadwood kept - ``outs`` x live cards that would make or extend a meld with the kept
-    cards (memory >= 1: every card that went through the pile and every card the
-    opponent is known to hold is dead) + ``danger`` x risk (memory 2: 2 if ``c`` melds
-    with two of the opponent's known cards, 1 if it is near one of them, minus 1 if it
-    is near a card the opponent discarded or passed). The masks come from
-    :func:`discard_context_nb`.
-    """
+def kept_outs_nb(hand, c, sets, runs, tab):
+    """Cards not in ``hand`` that would make or extend a meld with two of the cards kept
+    after discarding ``c`` (``sets``, ``runs``: the 11-card hand's completions)."""
     kept = hand & ~(1 << c)
     # Only the discarded card's suit changes its run completions.
     shift = 13 * (c // 13)
     suit_runs = run_completions_nb((kept >> shift) & SUIT_MASK, tab[T_WRAP] != 0) << shift
     column = RANK_COLUMN << (c % 13)  # and only its rank's set completions
     rank_sets = column & ~kept if popcount_nb(kept & column) >= 2 else 0
-    outs = (runs & ~(SUIT_MASK << shift)) | suit_runs | (sets & ~column) | rank_sets
+    return (runs & ~(SUIT_MASK << shift)) | suit_runs | (sets & ~column) | rank_sets
+
+
+@jit_inline
+def feeding_risk_nb(c, fits, near, shunned):
+    """Memory 2's risk of discarding ``c``: 2 if it melds with two of the opponent's known
+    cards, 1 if it is near one of them, minus 1 if it is near a card the opponent
+    discarded or passed."""
+    risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
+    return risk - ((shunned >> c) & 1)
+
+
+@jit_inline
+def memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets, runs, hs,
+                            tab):
+    """Score of discarding ``c`` with memory (lower is better).
+
+    Deadwood kept - ``outs`` x live cards that would make or extend a meld with the kept
+    cards (memory >= 1: every card that went through the pile and every card the
+    opponent is known to hold is dead) + ``danger`` x :func:`feeding_risk_nb` (memory
+    2). The masks come from :func:`discard_context_nb`.
+    """
+    outs = kept_outs_nb(hand, c, sets, runs, tab)
     score = hs[W_DISCARD + c] - params[seat, P_OUTS_WEIGHT] * popcount_nb(outs & live)
     if params[seat, P_MEMORY] >= 2:
-        risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
-        risk -= (shunned >> c) & 1
-        score += params[seat, P_DANGER_WEIGHT] * risk
+        score += params[seat, P_DANGER_WEIGHT] * feeding_risk_nb(c, fits, near, shunned)
     return score
 
 
@@ -303,7 +316,10 @@ def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, r
         card = random_card_nb(hand & ~forbidden, rng, seat)
         return card, min_deadwood_nb(hand & ~(1 << card), tab, hs)
     if params[seat, P_MEMORY] >= 1:
-        card = memory_discard_nb(params, seat, hand, forbidden, hs, tab)
+        if int(params[seat, P_KIND]) == KIND_EXPERT:
+            card = expert_nb.expert_discard_nb(params, seat, hand, forbidden, hs, tab)
+        else:
+            card = memory_discard_nb(params, seat, hand, forbidden, hs, tab)
         return card, hs[W_DISCARD + card]
     return card, dw
 
@@ -366,6 +382,8 @@ def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
         card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, hs, rules, tab,
                                                  rng)
         return True, card, dw, knock, big
+    if int(params[seat, P_KIND]) == KIND_EXPERT:
+        return expert_nb.expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng)
     draw = int(params[seat, P_DRAW])
     if draw == DRAW_NEVER:
         return False, -1, 0, False, False
@@ -406,3 +424,7 @@ def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
     if p >= 1.0:
         return True, card, dw, True, False
     return False, -1, 0, False, False
+
+
+# The expert card play builds on the kernels above, so its module is imported last.
+from . import expert_nb  # noqa: E402

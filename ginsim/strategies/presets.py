@@ -41,6 +41,11 @@ PRESETS: dict[str, tuple[str, str]] = {
                  "memory=2,outs=1,chart=gin_only"),
     "pile_wary": ("textbook advice on memory2 card play: knock as soon as you may unless the "
                   "opponent holds cards it took from the pile", "memory=2,outs=1,chart=pile_wary"),
+    "expert": ("memory2's information weighed by the stage of the hand, the safety of each "
+               "discard and what it could become; pile takes by exact deadwood gain; "
+               "tuned by scripts/tune_strategy.py",
+               "kind=expert,memory=2,outs=1,outs_late=1,danger=2,danger_late=2,knock=0,"
+               "lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history (mc:rollouts=64,model=memory2,rollout=memory2)",
            "kind=mc,rollout=memory2,model=memory2"),

@@ -1,0 +1,124 @@
+"""The expert card play: the discard and pile decisions of ``kind=expert`` rows.
+
+Same contract as :mod:`ginsim.strategies.policy_nb` (numba, nothing allocated, only
+public information and the player's own hand). The expert sees what memory 2 sees and
+weighs it differently:
+
+- the weights of live outs and of feeding risk move with the stage of the hand
+  (``outs``/``danger`` at the deal, ``outs_late``/``danger_late`` with the stock empty,
+  linear in between): combinations are worth more while there are draws left, a card
+  the opponent can use costs more when the opponent is near a knock;
+- a discard that makes no meld with any cards the opponent could still hold is
+  credited ``safe`` points (a structural safety test, exact for the cards seen);
+- a discard gives up ``potential`` points per live card that would pair with it or sit
+  next to it in its suit (a one-ply view of what the card could become);
+- a pile card is taken when it melds and lowers the deadwood by at least ``take_meld``
+  points, or lowers it by at least ``take_any`` points anyway; the deadwood is exact
+  (:func:`ginsim.game.melds_nb.best_discard_nb`). A take shows the opponent what the
+  hand collects, so a small gain may not be worth it.
+
+Knocking is the common machinery (thresholds, charts, undercut estimate) of
+:func:`ginsim.strategies.policy_nb.knock_probability_nb`.
+"""
+
+from ..game._jit import jit_inline
+from ..game.melds_nb import W_DISCARD, best_discard_nb, lowest_card_nb, min_deadwood_nb, popcount_nb
+from ..game.rules import R_BIG_GIN_BONUS, STOCK_AT_DEAL
+from ..game.state import FULL_DECK, ST_PILE_MASK, ST_POS
+from ..game.tables import T_RANK_VALUE
+from .params import (
+    P_DANGER_WEIGHT,
+    P_MEMORY,
+    P_OUTS_WEIGHT,
+    P_X_DANGER_LATE,
+    P_X_OUTS_LATE,
+    P_X_POTENTIAL,
+    P_X_SAFE,
+    P_X_TAKE_ANY,
+    P_X_TAKE_MELD,
+)
+from .policy_nb import (
+    after_draw_nb,
+    can_join_meld_nb,
+    discard_context_nb,
+    feeding_risk_nb,
+    kept_outs_nb,
+    near_cards_nb,
+)
+
+NEVER_TAKE = 100.0  # take_any at or above this: no pile card is taken unless it melds
+
+
+@jit_inline
+def staged_nb(params, seat, hs, early, late):
+    """The weight ``params[seat, early]`` at the deal, ``params[seat, late]`` with the
+    stock empty, linear in the stock left between."""
+    t = min(max(52 - hs[ST_POS], 0), STOCK_AT_DEAL) / STOCK_AT_DEAL
+    return params[seat, late] + (params[seat, early] - params[seat, late]) * t
+
+
+@jit_inline
+def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
+    """The expert's discard from an 11-card ``hand`` (lowest score; ties to the higher
+    value, then the higher index).
+
+    Score = deadwood kept - staged outs weight x live outs kept + staged danger weight x
+    feeding risk (memory 2) - ``safe`` if the card melds with nothing the opponent could
+    hold + ``potential`` x live cards of its rank or within two of it in its suit.
+    Needs ``hs[W_DISCARD:]`` from ``best_discard_nb(..., per_card=True)``.
+    """
+    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, hs, tab)
+    outs_w = staged_nb(params, seat, hs, P_OUTS_WEIGHT, P_X_OUTS_LATE)
+    danger_w = staged_nb(params, seat, hs, P_DANGER_WEIGHT, P_X_DANGER_LATE)
+    if params[seat, P_MEMORY] < 2:
+        danger_w = 0.0
+    safe_w = params[seat, P_X_SAFE]
+    potential_w = params[seat, P_X_POTENTIAL]
+    opponent_may_hold = FULL_DECK & ~hand & ~hs[ST_PILE_MASK]
+    best = -1
+    best_score = 1e18
+    best_value = -1
+    rest = hand & ~forbidden
+    while rest != 0:
+        c = lowest_card_nb(rest)
+        rest &= rest - 1
+        outs = kept_outs_nb(hand, c, sets, runs, tab)
+        score = hs[W_DISCARD + c] - outs_w * popcount_nb(outs & live)
+        if danger_w != 0.0:
+            score += danger_w * feeding_risk_nb(c, fits, near, shunned)
+        if safe_w != 0.0 and not can_join_meld_nb(opponent_may_hold, c, tab):
+            score -= safe_w
+        if potential_w != 0.0:
+            score += potential_w * popcount_nb(near_cards_nb(1 << c, 2) & live)
+        value = tab[T_RANK_VALUE + c % 13]
+        if score < best_score or (score == best_score and value >= best_value):
+            best = c
+            best_score = score
+            best_value = value
+    return best
+
+
+@jit_inline
+def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
+    """Whether the expert takes the pile's top card into the 10-card ``hand``, and what
+    then: ``(take, discard, kept deadwood, knock, big_gin)`` as
+    :func:`ginsim.strategies.policy_nb.pile_decision_nb`.
+
+    Takes it when it is melded in a best arrangement after the best discard and the
+    deadwood falls by at least ``take_meld``, or when the deadwood falls by at least
+    ``take_any``; always when the 11 cards make big gin under rules that score it.
+    """
+    take_any = params[seat, P_X_TAKE_ANY]
+    if take_any >= NEVER_TAKE and not can_join_meld_nb(hand, top, tab):
+        return False, -1, 0, False, False
+    now = min_deadwood_nb(hand, tab, hs)
+    taken = hand | (1 << top)
+    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
+                                                   params[seat, P_MEMORY] >= 1)
+    gain = now - dw
+    take = (melded and gain >= params[seat, P_X_TAKE_MELD]) or gain >= take_any
+    if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
+        return False, -1, 0, False, False
+    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
+                                         rules, tab, rng)
+    return True, card, dw, knock, big
