@@ -7,7 +7,6 @@ Also ``python -m ginsim``. Every command that plays hands defaults to the same s
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import warnings
@@ -20,24 +19,16 @@ from .game.history import EXAMPLE as HISTORY_EXAMPLE
 
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
 DEFAULT_SEED = 0  # the one default seed of every command (ginsim.analysis.studies too)
-NA = "n/a"
 DEFAULT_EQ_HANDS = 100_000  # ginsim.analysis.equilibrium.DEFAULT_HANDS (not imported: fast start)
 DEFAULT_EQ_ITERATIONS = 40
 RULES_HELP = ("rules preset, or preset:field=value,... "
               "(e.g. modern:undercut_on_tie=false,undercut_bonus=10; default modern)")
 
 
-def _pct(value: float) -> str:
-    return f"{value:.2%}" if math.isfinite(value) else NA
-
-
-def _num(value: float, fmt: str) -> str:
-    return format(value, fmt) if math.isfinite(value) else NA
-
-
 def _small_sample(what: str) -> None:
-    print(f"note: {what} is too small a sample for some 95% intervals; they print {NA}",
-          file=sys.stderr)
+    from .reports.terminal import small_sample_note
+
+    print(small_sample_note(what), file=sys.stderr)
 
 
 def default_records(hands: int) -> str:
@@ -65,44 +56,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                             chunk_hands=args.chunk_hands, backend=args.backend,
                             scheduler=args.scheduler, out=args.out, keep_records=False,
                             progress=False if args.quiet else None)
-    run = result.run
+    from .reports.terminal import simulation_lines
+
     summary = summarize(result.summary).set_index("statistic")
-    wall = run.wall_s
-    rate = run.hands_played / wall if wall > 0 else float("inf")
-    print(f"ginsim {__version__}: {args.a} (seat a) vs {args.b} (seat b), rules {args.rules}, "
-          f"{args.hands:,} hands, seed {args.seed}"
-          + (", duplicate deals" if args.duplicate else ""))
-    workers = "a Dask cluster" if run.backend == "dask" else (
-        f"{run.workers} worker{'s' if run.workers > 1 else ''} ({run.backend})")
-    if run.hands_played:
-        print(f"played {run.hands_played:,} hands in {wall:.2f} s: {rate:,.0f} hands/s "
-              f"on {workers}, {records} records")
-    else:
-        print("nothing left to play")
-    if run.hands_resumed:
-        print(f"resumed: {run.hands_resumed:,} hands ({run.chunks_resumed} chunks) were "
-              f"already stored in {args.out}")
-    if args.out:
-        print(f"stored in {args.out} (load with ginsim.load({str(args.out)!r}))")
+    lines = simulation_lines(args.a, args.b, args.rules, args.hands, args.seed,
+                             args.duplicate, records, args.out, result.run, summary,
+                             __version__)
     if summary[["low", "high"]].isna().to_numpy().any():
         _small_sample(f"{args.hands:,} hands")
-    print("outcome shares (95% CI):")
-    for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
-        row = summary.loc[f"rate_{outcome}"]
-        print(f"  {outcome:<9} {_pct(row.value):>7}  [{_pct(row.low)}, {_pct(row.high)}]")
-    print("mean points per hand (95% CI):")
-    paired = "mean_points_a_minus_b_paired" in summary.index
-    for key, label in (("mean_points_a", f"seat a ({args.a})"),
-                       ("mean_points_b", f"seat b ({args.b})"),
-                       ("mean_points_a_minus_b_paired" if paired else "mean_points_a_minus_b",
-                        "a minus b")):
-        row = summary.loc[key]
-        how = f"  paired by deal, {int(row.n) // 2:,} deals" if key.endswith("_paired") else ""
-        print(f"  {label:<28} {_num(row.value, '7.3f')}  [{_num(row.low, '.3f')}, "
-              f"{_num(row.high, '.3f')}]{how}")
-    row = summary.loc["mean_turns"]
-    print(f"mean draws per hand: {_num(row.value, '.2f')}  [{_num(row.low, '.2f')}, "
-          f"{_num(row.high, '.2f')}]")
+    print("\n".join(lines))
     return 0
 
 
@@ -122,19 +84,10 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_strategies(args: argparse.Namespace) -> int:
+    from .reports.terminal import strategy_lines
     from .strategies import PARAMETERS, PRESETS
 
-    print("presets:")
-    for name, (text, spec) in PRESETS.items():
-        print(f"  {name:<14} {text}" + (f" [{spec}]" if spec else ""))
-    print("parameters (write preset:key=value,...):")
-    for p in PARAMETERS.values():
-        alias = f" (alias {', '.join(p.aliases)})" if p.aliases else ""
-        if p.choices:
-            default = p.choices[int(p.default[0])]
-        else:
-            default = "/".join(f"{v:g}" for v in dict.fromkeys(p.default))
-        print(f"  {p.name:<14} default {default}{alias}: {p.help} [{p.listing}]")
+    print("\n".join(strategy_lines(PRESETS, PARAMETERS)))
     return 0
 
 
@@ -226,6 +179,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_games(args: argparse.Namespace) -> int:
     from .analysis.game_modes import MATCH_TOTAL, game_mode_summary
     from .game.rules import Rules
+    from .reports.terminal import pct
 
     rules = Rules.coerce(args.rules)
     if args.players != 2 and args.system != "standard":
@@ -245,7 +199,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
     def rate(group: str, statistic: str) -> str:
         row = summary.loc[(group, statistic)]
-        return f"{_pct(row.value)} [{_pct(row.low)}, {_pct(row.high)}]"
+        return f"{pct(row.value)} [{pct(row.low)}, {pct(row.high)}]"
 
     def value(group: str, statistic: str) -> float:
         return float(summary.loc[(group, statistic)].value)
@@ -275,19 +229,13 @@ def _cmd_games(args: argparse.Namespace) -> int:
         print(f"  a wins {rate('a', 'p_a_wins')}; mean matches "
               f"{value('a', 'mean_matches'):.2f}, mean hands {value('a', 'mean_hands'):.1f}")
         return 0
+    from .reports.terminal import two_player_game_lines
+
     summary = summary.loc["a"]
-    print(head + f"games: {args.a} (a) vs {args.b} (b)")
     if summary[["low", "high"]].isna().to_numpy().any():
         _small_sample(f"{args.games:,} games")
-    labels = {"p_a_wins_game": "P(a wins the game)", "mean_margin_a": "mean margin for a",
-              "mean_hands": "hands per game", "rate_shutout": "shutouts"}
-    for key, label in labels.items():
-        row = summary.loc[key]
-        if key.startswith(("p_", "rate_")):
-            print(f"  {label:<20} {_pct(row.value):>9}  [{_pct(row.low)}, {_pct(row.high)}]")
-        else:
-            print(f"  {label:<20} {_num(row.value, '9.2f')}  [{_num(row.low, '.2f')}, "
-                  f"{_num(row.high, '.2f')}]")
+    print("\n".join(two_player_game_lines(head + f"games: {args.a} (a) vs {args.b} (b)",
+                                           summary)))
     return 0
 
 
@@ -326,35 +274,12 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
 
     append_caption(fig, f"rules: {rules.spec()}")
     png = save_figure(fig, out / "knock_chart")
-    print(chart_text(chart))
+    from .reports.terminal import chart_text
+
+    print(chart_text(chart, MIN_CELL))
     print(plain_words(chart, args.opponent).replace("`", ""))
     print(f"{len(frame):,} decision points; wrote {out / 'knock_chart.csv'} and {png[0]}")
     return 0
-
-
-def chart_text(chart) -> str:
-    """The knock chart as a text grid: rows deadwood, columns stock left in play order;
-    each cell the gain of knocking now with K (knock), w (wait), ? (unclear), or . when
-    fewer than 30 decisions."""
-    from .analysis.knock_chart import MIN_CELL
-
-    stocks = list(chart["stock"].cat.categories)
-    present = [s for s in stocks if (chart["stock"] == s).any()]
-    lines = ["gain of knocking now over waiting a turn (points); K knock, w wait, "
-             f"? unclear, . fewer than {MIN_CELL} decisions",
-             "deadwood | " + " ".join(f"{s:>8}" for s in present)]
-    cells = {(int(r.deadwood), str(r.stock)): r for r in chart.itertuples()}
-    for d in sorted(chart["deadwood"].unique()):
-        row = []
-        for s in present:
-            r = cells.get((int(d), s))
-            if r is None or r.n < MIN_CELL:
-                row.append(f"{'.':>8}")
-            else:
-                mark = {"knock": "K", "wait": "w"}.get(r.verdict, "?")
-                row.append(f"{r.gain:+6.1f} {mark}")
-        lines.append(f"{int(d):>8} | " + " ".join(row))
-    return "\n".join(lines)
 
 
 def _cmd_equilibrium(args: argparse.Namespace) -> int:
@@ -415,15 +340,9 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     if args.json:
         print(table.to_json(orient="records", indent=1))
         return 0
-    print("expected = your points minus the opponent's in this hand, per option")
-    print(f"{'option':<24} {'kept':>4} {'expected':>9} {'95% CI':>18} {'undercut':>9} "
-          f"{'opp. gin':>9}")
-    for r in table.itertuples():
-        mark = "  <= best" if r.recommended else ""
-        kept = "" if r.deadwood < 0 else str(r.deadwood)
-        print(f"{r.option:<24} {kept:>4} {r.expected_points:+9.2f} "
-              f"[{r.low:+7.2f}, {r.high:+7.2f}] {r.p_undercut:9.2%} {r.p_opponent_gin:9.2%}"
-              f"{mark}")
+    from .reports.terminal import advice_lines
+
+    print("\n".join(advice_lines(table)))
     print(advice_words(table))
     if args.history is not None:
         print(f"posterior effective sample size {table.ess.iloc[0]:.0f} of "

@@ -23,7 +23,7 @@ from ginsim.analysis.metrics import (
     win_rate,
 )
 from ginsim.analysis.summary import mean_interval, wilson_interval
-from ginsim.analysis.sweeps import best_response, strategy_matrix
+from ginsim.analysis.sweeps import best_thresholds, strategy_matrix
 
 
 def small_hands() -> pd.DataFrame:
@@ -107,7 +107,7 @@ def test_records_and_aggregates_agree():
 def test_best_response_picks_the_max():
     sweep = pd.DataFrame({"threshold": [0, 5, 10, 0, 5, 10], "opponent": ["x"] * 3 + ["y"] * 3,
                           "mean": [1.0, 2.0, 0.5, 3.0, -1.0, 0.0], "low": 0.0, "high": 0.0})
-    best = best_response(sweep).set_index("opponent")
+    best = best_thresholds(sweep).set_index("opponent")
     assert best.loc["x", "best_threshold"] == 5 and best.loc["x", "runner_up"] == 0
     assert best.loc["y", "best_threshold"] == 0
 

@@ -65,7 +65,7 @@ def test_two_player_systems_match_a_count_by_hand() -> None:
     assert row(multi, "a", "p_a_wins") == pytest.approx((k / 6, *wilson(k, 6)))
     assert row(multi, "a", "mean_hands") == pytest.approx(normal(rows["hands"]))
     standard = game_mode_summary(["memory2", "simple"], 30, 4, rules="modern:target=50")
-    games = sim.play_games("memory2", "simple", 30, 4, "modern:target=50")
+    games = sim.game_records("memory2", "simple", 30, 4, "modern:target=50")
     k = int(sum(int(w) == 0 for w in games["winner"]))
     assert row(standard, "a", "p_a_wins_game") == pytest.approx((k / 30, *wilson(k, 30)))
 

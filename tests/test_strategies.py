@@ -25,3 +25,20 @@ def test_spec_strings():
 def test_bad_specs(spec, match):
     with pytest.raises(ValueError, match=match):
         parse_strategy(spec)
+
+
+def test_a_strategy_reads_its_chart_once(monkeypatch):
+    """The vector is built once per strategy and a shipped chart is read once per
+    process; every access still hands out a fresh, writable copy."""
+    from ginsim.strategies import charts, parse_strategy
+
+    charts._shipped_chart.cache_clear()
+    reads = []
+    real = charts.read_chart_file
+    monkeypatch.setattr(charts, "read_chart_file", lambda path: reads.append(path) or real(path))
+    first = parse_strategy("equilibrium")
+    vectors = [first.vector for _ in range(3)] + [parse_strategy("equilibrium").vector]
+    assert len(reads) == 1
+    assert all((v == vectors[0]).all() for v in vectors)
+    vectors[0][0] += 1  # a copy: the next access is unchanged
+    assert first.vector[0] == vectors[1][0]

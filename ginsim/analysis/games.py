@@ -21,7 +21,7 @@ def play_games(a: str | Strategy = "simple", b: str | Strategy = "simple", games
     game, box and shutout bonuses), ``margin`` (winner minus loser), ``hands``,
     ``shutout``, ``points_a``/``points_b`` (hand points), ``boxes_a``/``boxes_b``.
     """
-    rows = sim_games.play_games(a, b, games, seed, rules)
+    rows = sim_games.game_records(a, b, games, seed, rules)
     frame = pd.DataFrame({name: rows[name] for name in rows.dtype.names})
     frame["winner"] = np.where(rows["winner"] == 0, "a", "b")
     return frame.drop(columns="game")

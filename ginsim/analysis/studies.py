@@ -48,7 +48,7 @@ from .metrics import (
 )
 from .results import load
 from .sweeps import (
-    best_response,
+    best_thresholds,
     strategy_matrix,
     threshold_matrix,
     threshold_sweep,
@@ -114,7 +114,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
         advice, reason = resolve_advice(rules, hands, seed, chart, n_jobs, progress)
     sweep, runs = threshold_sweep(thresholds, opponents, deals, seed, rules, n_jobs=n_jobs,
                                   progress=progress)
-    best = best_response(sweep)
+    best = best_thresholds(sweep)
     if advice is not None and advice.exploits is None:
         advice, measured = measure_advice(advice, opponents, deals, seed, rules, n_jobs, progress)
         answer_hands = int(measured.n.sum()) + min(2 * deals, WHY_HANDS)

@@ -85,7 +85,7 @@ def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: 
     return pd.DataFrame(rows), runs
 
 
-def best_response(sweep: pd.DataFrame) -> pd.DataFrame:
+def best_thresholds(sweep: pd.DataFrame) -> pd.DataFrame:
     """The best threshold against each opponent, the runner-up, and the share of the
     opponent's knocks that the best threshold's player undercut."""
     rows = []

@@ -10,28 +10,32 @@ increment/decrement wraps each array passed between kernels. Profiling the hand 
 with it on showed those atomics at about a quarter of the run time.
 
 numba checks a cached kernel only against its own source file, yet kernels inline
-kernels and constant tables from other modules. So on import the caches of this
-package are dropped whenever a source file of the kernel layers (``game``,
-``strategies``, ``simulator``, ``runner``) or of :data:`KERNEL_FILES` differs from the
-set they were compiled from (a stamp file holds the hash).
+kernels and constant tables from other modules. So every kernel of this package is
+cached through a locator of numba's own (:class:`numba.core.caching.CacheImpl` tries
+its locator classes in order) whose source stamp also carries a hash of all kernel
+sources: the layers ``game``, ``strategies``, ``simulator``, ``runner`` and
+:data:`KERNEL_FILES`. A change anywhere makes numba treat every cached kernel as stale
+and compile it again; importing deletes nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
+from functools import cache
 from pathlib import Path
 
 from numba import njit
+from numba.core import caching
 
 PACKAGE = Path(__file__).resolve().parents[1]
 KERNEL_LAYERS = ("game", "strategies", "simulator", "runner")
 #: Greek Rami's kernels and the modules whose constants they read (ginsim/rami).
 KERNEL_FILES = ("rami/*_nb.py", "rami/rules.py", "rami/strategy.py", "rami/tables.py")
-STAMP_NAME = "ginsim-kernels.stamp"
 
 
-def _source_hash() -> str:
+@cache
+def kernel_source_hash() -> str:
+    """SHA-256 over the path and text of every source file kernels are compiled from."""
     digest = hashlib.sha256()
     sources = [p for layer in KERNEL_LAYERS for p in (PACKAGE / layer).rglob("*.py")]
     sources += [p for pattern in KERNEL_FILES for p in PACKAGE.glob(pattern)]
@@ -41,40 +45,37 @@ def _source_hash() -> str:
     return digest.hexdigest()
 
 
-def _cache_dirs() -> list[Path]:
-    dirs = [p for p in PACKAGE.rglob("__pycache__") if p.is_dir()]
-    custom = os.environ.get("NUMBA_CACHE_DIR")
-    if custom and Path(custom).is_dir():
-        dirs.extend(p for p in Path(custom).rglob("*") if p.is_dir() and "ginsim" in str(p))
-    return dirs
-
-
-def refresh_kernel_cache() -> None:
-    """Drop numba cache files of this package if its sources changed since they were made."""
-    stamp = PACKAGE / "__pycache__" / STAMP_NAME
-    current = _source_hash()
+def _in_package(py_file: str) -> bool:
     try:
-        if stamp.read_text() == current:
-            return
-    except OSError:
-        pass
-    for directory in _cache_dirs():
-        for pattern in ("*.nbi", "*.nbc"):
-            for cached in directory.glob(pattern):
-                try:
-                    cached.unlink()
-                except OSError:
-                    pass
-    try:
-        stamp.parent.mkdir(exist_ok=True)
-        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(current)
-        os.replace(tmp, stamp)
-    except OSError:  # a read-only install: numba then uses its own cache directory
-        pass
+        return Path(py_file).resolve().is_relative_to(PACKAGE)
+    except (OSError, ValueError):
+        return False
 
 
-refresh_kernel_cache()
+def _kernel_set_locator(base: type) -> type:
+    """``base`` (one of numba's file-backed locators) for this package's kernels, with
+    the hash of all kernel sources in its source stamp."""
+
+    class KernelSetLocator(base):
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not _in_package(py_file):
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self):
+            return super().get_source_stamp(), kernel_source_hash()
+
+    KernelSetLocator.__name__ = KernelSetLocator.__qualname__ = f"KernelSet{base.__name__}"
+    return KernelSetLocator
+
+
+#: numba's own order: a user cache directory, then next to the sources, then user-wide.
+KERNEL_LOCATORS = tuple(_kernel_set_locator(base) for base in (
+    caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
+    caching.UserWideCacheLocator))
+if not any(loc in caching.CacheImpl._locator_classes for loc in KERNEL_LOCATORS):
+    caching.CacheImpl._locator_classes[:0] = KERNEL_LOCATORS
 
 jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 

@@ -24,7 +24,7 @@ from ..game.rules import Rules
 from ..simulator.chart import knock_decisions
 from ..simulator.chart_nb import knock_chart_nb
 from ..simulator.engine import play_records
-from ..simulator.games import play_games
+from ..simulator.games import game_records
 from ..simulator.games_nb import play_games_nb
 from ..simulator.hand_nb import simulate_nb
 from .aggregate import layout
@@ -66,7 +66,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("knock chart", (knock_chart_nb,),
                 lambda rules: knock_decisions("simple", "simple", hands=2, rules=rules)),
     KernelGroup("whole games", (play_games_nb,),
-                lambda rules: play_games("simple", "simple", 1, 0, rules)),
+                lambda rules: game_records("simple", "simple", 1, 0, rules)),
 )}
 #: The kernel groups each report study runs (a study with an mc seat adds "mc player").
 STUDY_KERNELS: dict[str, tuple[str, ...]] = {

@@ -17,6 +17,7 @@ from ..strategies.presets import Strategy
 from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
+from .phases_nb import oklahoma_limit_nb
 
 FULL = (1 << 52) - 1
 MOVES = 6  # rounds of Metropolis moves per particle after each tempering step
@@ -34,12 +35,9 @@ class Beliefs:
 
 
 def knock_limit_of(history: History, rules: Rules) -> int:
-    """The hand's knock limit (Oklahoma: set by the upcard)."""
+    """The hand's knock limit (Oklahoma: set by the upcard), by the deal's own kernel."""
     if rules.oklahoma and history.upcard >= 0:
-        rank = history.upcard % 13
-        if rank == 0:
-            return 0 if rules.aces_must_gin else 1
-        return min(rank + 1, 10)
+        return int(oklahoma_limit_nb(history.upcard, rules.packed()))
     return rules.knock_limit
 
 

@@ -138,8 +138,8 @@ def _game_rows(sides: np.ndarray, states: np.ndarray, row: int, dtype: np.dtype)
     return out
 
 
-def play_games(a: str | Strategy = "simple", b: str | Strategy = "simple", games: int = 1000,
-               seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
+def game_records(a: str | Strategy = "simple", b: str | Strategy = "simple", games: int = 1000,
+                 seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
     """Standard games of ``a`` (seat a) against ``b``: one row per game (GAME_DTYPE).
 
     ``margin`` is the winner's final score minus the loser's.
@@ -203,7 +203,7 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
 
 
 def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: int = 1000,
-               seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
+                 seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
     """Three-player games (§8.6): one row per game with each player's final score."""
     sides, states = _seated(play_three_nb, strategies, 3, games, seed, Rules.coerce(rules),
                             MAX_HANDS)
@@ -219,7 +219,7 @@ def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: in
 
 
 def play_teams(strategies: Sequence[str | Strategy] = ("simple",) * 4, games: int = 1000,
-               seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
+                 seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
     """Four players in two teams (§8.7): players 0, 1 against 2, 3, to the rules'
     ``team_target``; one row per game."""
     sides, states = _seated(play_teams_nb, strategies, 4, games, seed, Rules.coerce(rules),

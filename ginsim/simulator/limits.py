@@ -16,7 +16,7 @@ MAX_RECORDS_IN_MEMORY 20,000,000       per-hand rows kept in memory (about 0.6 G
                                        it use summary records or a store without them
 MAX_GAMES             1,000,000        games, sessions or multi-matches per call
 MAX_MATCH_TOTAL       10,000           match points that end a multi-match
-MAX_ROLLOUTS          200,000          advisor rollouts per option (about 0.3 GB)
+MAX_ADVISOR_ROLLOUTS  200,000          advisor rollouts per option (about 0.3 GB)
 MAX_CHART_HANDS       10,000,000       knock-chart hands (every decision point is a row
                                        of 64 bytes, a few per hand: about 2 GB at most)
 MAX_EQUILIBRIUM_HANDS 10,000,000       equilibrium hands per pass (each deal's points are
@@ -40,7 +40,7 @@ MAX_CHUNKS = 100_000
 MAX_RECORDS_IN_MEMORY = 20_000_000
 MAX_GAMES = 1_000_000
 MAX_MATCH_TOTAL = 10_000
-MAX_ROLLOUTS = 200_000
+MAX_ADVISOR_ROLLOUTS = 200_000
 MAX_CHART_HANDS = 10_000_000
 MAX_EQUILIBRIUM_HANDS = 10_000_000
 MAX_POSITION_HANDS = 100_000
@@ -74,8 +74,8 @@ def check_games(games: Any, name: str = "games") -> int:
 
 
 def check_rollouts(rollouts: Any) -> int:
-    """Advisor rollouts per option: 2 (for an interval) .. :data:`MAX_ROLLOUTS`."""
-    return check_int(rollouts, "rollouts", 2, MAX_ROLLOUTS)
+    """Advisor rollouts per option: 2 (for an interval) .. :data:`MAX_ADVISOR_ROLLOUTS`."""
+    return check_int(rollouts, "rollouts", 2, MAX_ADVISOR_ROLLOUTS)
 
 
 def check_chart_hands(hands: Any) -> int:

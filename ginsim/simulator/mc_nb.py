@@ -115,9 +115,9 @@ MC_CARDS = MC_EV_CARD + MAX_EVENTS  # unseen cards, then a shuffle order (52 eac
 MC_HANDS = MC_CARDS + 104  # particles, then the resampling copy
 MC_FLOATS = MC_HANDS + 2 * MC_MAX_PARTICLES  # four float arrays of MC_MAX_PARTICLES
 MC_ROWS = MC_FLOATS + 4 * MC_MAX_PARTICLES  # phase rows, rollout rows, belief rows
-MAX_ROLLOUTS = int(PARAMETERS["rollouts"].high)
+MAX_MC_ROLLOUTS = int(PARAMETERS["rollouts"].high)
 MC_VALUES = MC_ROWS + 6 * P_BASE  # per-rollout values: the rollout strategy's choice, another
-MC_SOURCE = MC_VALUES + 2 * MAX_ROLLOUTS  # each particle's draw order (52 each), the copy
+MC_SOURCE = MC_VALUES + 2 * MAX_MC_ROLLOUTS  # each particle's draw order (52 each), the copy
 MC_END = MC_SOURCE + 2 * 52 * MC_MAX_PARTICLES
 
 OPT_DISCARD = 0
@@ -313,8 +313,8 @@ def option_value_nb(hs, me, kind, card, knock, kept, n, unseen, exclude, rollout
 @jit_inline
 def values_nb(hs, slot):
     """Value buffer ``slot`` (0: the rollout strategy's own choice, 1: another)."""
-    start = MC_VALUES + slot * MAX_ROLLOUTS
-    return hs[start:start + MAX_ROLLOUTS].view(np.float64)
+    start = MC_VALUES + slot * MAX_MC_ROLLOUTS
+    return hs[start:start + MAX_MC_ROLLOUTS].view(np.float64)
 
 
 @jit

@@ -22,7 +22,8 @@ from joblib import Parallel, delayed
 
 from ..game.rules import Rules
 from ..strategies.charts import SHAPE, KnockChart
-from ..strategies.params import GRID_CELLS, grid_bucket
+from ..strategies.grid_nb import grid_cells
+from ..strategies.params import GRID_CELLS
 from ..strategies.presets import Strategy, parse_strategy
 from .chart import knock_decisions
 from .engine import play_records
@@ -54,9 +55,7 @@ def _cell_sums(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int, ha
     rows = knock_decisions(a, b, hands=hands, seed=seed, rules=rules, start=start)
     if limits is not None:
         rows = rows[(rows["knock_limit"] >= limits[0]) & (rows["knock_limit"] <= limits[1])]
-    bucket = np.array([grid_bucket(s) for s in range(53)])[np.clip(rows["stock_left"], 0, 52)]
-    cell = ((bucket * SHAPE[1] + np.minimum(rows["deadwood"], SHAPE[1]) - 1) * SHAPE[2]
-            + np.minimum(rows["opp_taken"], SHAPE[2] - 1))
+    cell = grid_cells(rows["deadwood"], rows["stock_left"], rows["opp_taken"])
     diff = rows["net_knock"] - rows["net_wait"]
     out = np.zeros((3, GRID_CELLS), dtype=np.int64)
     out[0] = np.bincount(cell, minlength=GRID_CELLS)

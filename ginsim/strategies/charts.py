@@ -15,6 +15,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,8 @@ import numpy as np
 from ..game.files import decode_text, is_regular, parse_json, read_bounded
 from ..game.rules import brief
 from ..game.specs import spec_items
+from .grid_nb import bucket_range
 from .params import (
-    GRID_BUCKET_WIDTH,
     GRID_BUCKETS,
     GRID_DEADWOOD,
     GRID_TAKEN,
@@ -34,13 +35,6 @@ CHART_DIR = Path(__file__).parent / "chart_data"
 CSV_FIELDS = ("stock_low", "stock_high", "deadwood", "opp_taken", "p_knock")
 MAX_CHART_BYTES = 1_000_000
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
-
-
-def bucket_range(bucket: int) -> tuple[int, int]:
-    """Stock-left range ``(low, high)`` of grid bucket ``bucket`` (0 = deepest stock)."""
-    low = (GRID_BUCKETS - 1 - bucket) * GRID_BUCKET_WIDTH
-    high = 31 if bucket == 0 else low + GRID_BUCKET_WIDTH - 1
-    return low, high
 
 
 def bucket_labels() -> list[str]:
@@ -306,15 +300,26 @@ def spec_chart_files(spec: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def shipped_chart(name: str) -> KnockChart:
+    """A chart shipped with the package, read once per version of its file (a script that
+    remakes charts sees the new one)."""
+    stat = (CHART_DIR / f"{name}.json").stat()
+    return _shipped_chart(name, stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _shipped_chart(name: str, mtime_ns: int, size: int) -> KnockChart:
+    return read_chart_file(CHART_DIR / f"{name}.json")
+
+
 def load_chart(name_or_path: str) -> KnockChart:
     """A built-in chart, a shipped one (``equilibrium``), or a JSON/CSV file."""
     text = str(name_or_path).strip()
     builtin = builtin_charts()
     if text in builtin:
         return builtin[text]
-    shipped = CHART_DIR / f"{text}.json"
-    if "/" not in text and is_regular(shipped):
-        return read_chart_file(shipped)
+    if "/" not in text and is_regular(CHART_DIR / f"{text}.json"):
+        return shipped_chart(text)
     path = Path(text)
     if path.exists():
         return read_chart_file(path)

@@ -335,7 +335,7 @@ def _fits_table_nb(card, hs, tab):
 
 
 @jit
-def memory_discard_nb(params, seat, free, allowed, hs, tab):
+def mahjong_memory_discard_nb(params, seat, free, allowed, hs, tab):
     """Discard among the plan's free allowed cards by kept deadwood minus the worth of
     live outs, plus feeding risk (as :func:`ginsim.strategies.policy_nb.memory_discard_nb`).
 
@@ -412,7 +412,7 @@ def plan_turn_nb(params, seat, hs, rules, tab, rng):
             rest &= rest - 1
         return lowest_card_nb(rest), False
     if params[seat, P_MEMORY] >= 1:
-        return memory_discard_nb(params, seat, free, allowed, hs, tab), False
+        return mahjong_memory_discard_nb(params, seat, free, allowed, hs, tab), False
     if free & allowed:
         return top_key_nb(free & allowed, tab) % KEY_VALUE, False
     return discard, False

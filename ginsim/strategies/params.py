@@ -234,11 +234,6 @@ PARAMETERS: dict[str, Parameter] = {
 }
 
 
-def grid_bucket(stock_left: int) -> int:
-    """The knock grid's stock bucket (0 = the deepest stock, play order)."""
-    return GRID_BUCKETS - 1 - min(max(int(stock_left), 0) // GRID_BUCKET_WIDTH, GRID_BUCKETS - 1)
-
-
 def default_vector() -> np.ndarray:
     """A parameter vector with every default."""
     vec = np.zeros(P_SIZE, dtype=np.float64)

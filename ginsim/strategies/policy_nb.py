@@ -39,13 +39,10 @@ from ..game.state import (
     ST_TAKEN,
 )
 from ..game.tables import T_RANK_VALUE, T_WRAP
+from .grid_nb import grid_cell_nb
 from .params import (
     DRAW_IMPROVE,
     DRAW_NEVER,
-    GRID_BUCKET_WIDTH,
-    GRID_BUCKETS,
-    GRID_DEADWOOD,
-    GRID_TAKEN,
     KIND_EXPERT,
     KIND_RANDOM,
     N_BUCKETS,
@@ -169,15 +166,6 @@ def undercut_estimate_nb(params, seat, deadwood, hs):
         stock -= 2 * popcount_nb(hs[ST_TAKEN + 1 - seat])
     bucket = min(max(stock, 0) // UNDERCUT_STOCK_STEP, UNDERCUT_TABLE.shape[1] - 1)
     return UNDERCUT_TABLE[min(deadwood, UNDERCUT_TABLE.shape[0] - 1), bucket]
-
-
-@jit
-def grid_cell_nb(deadwood, stock_left, takes):
-    """The knock grid's cell (layout in :mod:`ginsim.strategies.params`); ``takes`` is
-    how many cards the opponent has taken from the pile so far."""
-    bucket = GRID_BUCKETS - 1 - min(max(stock_left, 0) // GRID_BUCKET_WIDTH, GRID_BUCKETS - 1)
-    return (bucket * GRID_DEADWOOD + min(deadwood, GRID_DEADWOOD) - 1) * GRID_TAKEN + min(
-        takes, GRID_TAKEN - 1)
 
 
 @jit_inline

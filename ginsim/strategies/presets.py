@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -101,11 +102,17 @@ class Strategy:
 
     @property
     def vector(self) -> np.ndarray:
-        """The float64 parameter vector (defaults, then the preset, then the overrides)."""
+        """The float64 parameter vector (defaults, then the preset, then the overrides):
+        a fresh copy of the one built on first use (a named chart is read once)."""
+        return self._vector.copy()
+
+    @cached_property
+    def _vector(self) -> np.ndarray:
         vec = default_vector()
         for name, value in self.parameters().items():
             p = PARAMETERS[name]
             vec[p.index:p.index + p.size] = value
+        vec.setflags(write=False)
         return vec
 
     def parameters(self) -> dict[str, Value]:

@@ -1,0 +1,139 @@
+"""What the ``ginsim`` command prints: listings, result summaries and tables as lines.
+
+Each function takes results the API returned and gives the lines to print, so the
+command line only parses, calls and prints. A missing value prints as ``n/a``.
+"""
+
+from __future__ import annotations
+
+import math
+
+NA = "n/a"
+
+
+def pct(value: float) -> str:
+    """A share as a percentage with two decimals, ``n/a`` when not finite."""
+    return f"{value:.2%}" if math.isfinite(value) else NA
+
+
+def num(value: float, fmt: str) -> str:
+    """``value`` in format ``fmt``, ``n/a`` when not finite."""
+    return format(value, fmt) if math.isfinite(value) else NA
+
+
+def small_sample_note(what: str) -> str:
+    """The note printed when some 95% intervals of a run cannot be computed."""
+    return f"note: {what} is too small a sample for some 95% intervals; they print {NA}"
+
+
+def interval(row, fmt: str = ".3f", width: str = "7") -> str:
+    """``value [low, high]`` of a statistics row."""
+    return (f"{num(row.value, width + fmt)}  [{num(row.low, fmt)}, {num(row.high, fmt)}]")
+
+
+def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
+                     duplicate: bool, records: str, out: str | None, run, summary,
+                     version: str) -> list[str]:
+    """The summary of ``ginsim simulate``: the run, outcome shares and points, each with
+    its 95% interval (``summary`` indexed by statistic)."""
+    lines = [f"ginsim {version}: {a} (seat a) vs {b} (seat b), rules {rules_text}, "
+             f"{hands:,} hands, seed {seed}" + (", duplicate deals" if duplicate else "")]
+    wall = run.wall_s
+    rate = run.hands_played / wall if wall > 0 else float("inf")
+    workers = "a Dask cluster" if run.backend == "dask" else (
+        f"{run.workers} worker{'s' if run.workers > 1 else ''} ({run.backend})")
+    if run.hands_played:
+        lines.append(f"played {run.hands_played:,} hands in {wall:.2f} s: {rate:,.0f} hands/s "
+                     f"on {workers}, {records} records")
+    else:
+        lines.append("nothing left to play")
+    if run.hands_resumed:
+        lines.append(f"resumed: {run.hands_resumed:,} hands ({run.chunks_resumed} chunks) "
+                     f"were already stored in {out}")
+    if out:
+        lines.append(f"stored in {out} (load with ginsim.load({str(out)!r}))")
+    lines.append("outcome shares (95% CI):")
+    for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
+        row = summary.loc[f"rate_{outcome}"]
+        lines.append(f"  {outcome:<9} {pct(row.value):>7}  [{pct(row.low)}, {pct(row.high)}]")
+    lines.append("mean points per hand (95% CI):")
+    paired = "mean_points_a_minus_b_paired" in summary.index
+    for key, label in (("mean_points_a", f"seat a ({a})"), ("mean_points_b", f"seat b ({b})"),
+                       ("mean_points_a_minus_b_paired" if paired else "mean_points_a_minus_b",
+                        "a minus b")):
+        row = summary.loc[key]
+        how = f"  paired by deal, {int(row.n) // 2:,} deals" if key.endswith("_paired") else ""
+        lines.append(f"  {label:<28} {interval(row)}{how}")
+    lines.append(f"mean draws per hand: {interval(summary.loc['mean_turns'], '.2f', '')}")
+    return lines
+
+
+def strategy_lines(presets: dict, parameters: dict) -> list[str]:
+    """``ginsim strategies``: every preset with its words, every parameter with its
+    default and help."""
+    lines = ["presets:"]
+    for name, (text, spec) in presets.items():
+        lines.append(f"  {name:<14} {text}" + (f" [{spec}]" if spec else ""))
+    lines.append("parameters (write preset:key=value,...):")
+    for p in parameters.values():
+        alias = f" (alias {', '.join(p.aliases)})" if p.aliases else ""
+        if p.choices:
+            default = p.choices[int(p.default[0])]
+        else:
+            default = "/".join(f"{v:g}" for v in dict.fromkeys(p.default))
+        lines.append(f"  {p.name:<14} default {default}{alias}: {p.help} [{p.listing}]")
+    return lines
+
+
+def two_player_game_lines(head: str, summary) -> list[str]:
+    """``ginsim games`` for two players under the standard system (``summary`` indexed by
+    statistic)."""
+    labels = {"p_a_wins_game": "P(a wins the game)", "mean_margin_a": "mean margin for a",
+              "mean_hands": "hands per game", "rate_shutout": "shutouts"}
+    lines = [head]
+    for key, label in labels.items():
+        row = summary.loc[key]
+        if key.startswith(("p_", "rate_")):
+            lines.append(f"  {label:<20} {pct(row.value):>9}  [{pct(row.low)}, "
+                         f"{pct(row.high)}]")
+        else:
+            lines.append(f"  {label:<20} {interval(row, '.2f', '9')}")
+    return lines
+
+
+def chart_text(chart, min_cell: int) -> str:
+    """The knock chart as a text grid: rows deadwood, columns stock left in play order;
+    each cell the gain of knocking now with K (knock), w (wait), ? (unclear), or . when
+    fewer than ``min_cell`` decisions."""
+    stocks = list(chart["stock"].cat.categories)
+    present = [s for s in stocks if (chart["stock"] == s).any()]
+    lines = ["gain of knocking now over waiting a turn (points); K knock, w wait, "
+             f"? unclear, . fewer than {min_cell} decisions",
+             "deadwood | " + " ".join(f"{s:>8}" for s in present)]
+    cells = {(int(r.deadwood), str(r.stock)): r for r in chart.itertuples()}
+    for d in sorted(chart["deadwood"].unique()):
+        row = []
+        for s in present:
+            r = cells.get((int(d), s))
+            if r is None or r.n < min_cell:
+                row.append(f"{'.':>8}")
+            else:
+                mark = {"knock": "K", "wait": "w"}.get(r.verdict, "?")
+                row.append(f"{r.gain:+6.1f} {mark}")
+        lines.append(f"{int(d):>8} | " + " ".join(row))
+    return "\n".join(lines)
+
+
+def advice_lines(table) -> list[str]:
+    """The advisor's table: each option's deadwood kept, expected points with its 95%
+    interval, undercut and opponent-gin chances, the best marked."""
+    lines = ["expected = your points minus the opponent's in this hand, per option",
+             f"{'option':<24} {'kept':>4} {'expected':>9} {'95% CI':>18} {'undercut':>9} "
+             f"{'opp. gin':>9}"]
+    for r in table.itertuples():
+        mark = "  <= best" if r.recommended else ""
+        kept = "" if r.deadwood < 0 else str(r.deadwood)
+        lines.append(f"{r.option:<24} {kept:>4} {r.expected_points:+9.2f} "
+                     f"[{r.low:+7.2f}, {r.high:+7.2f}] {r.p_undercut:9.2%} "
+                     f"{r.p_opponent_gin:9.2%}{mark}")
+    return lines
