@@ -83,6 +83,21 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .reports.play_view import play_session
+    from .simulator.game_table import TableGame
+
+    game = TableGame(args.bot, args.rules, args.seed, target=args.target)
+    return play_session(game, _read_line, print, hint=args.hint)
+
+
+def _read_line(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
 def _cmd_strategies(args: argparse.Namespace) -> int:
     from .reports.terminal import strategy_lines
     from .strategies import PARAMETERS, PRESETS
@@ -399,6 +414,7 @@ class _Help(argparse.RawDescriptionHelpFormatter):
 
 
 EXAMPLES = {
+    "play": "ginsim play --bot equilibrium --rules modern --hint",
     "simulate": "ginsim simulate --a memory2 --b simple:t=6 --hands 100000",
     "deadwood": 'ginsim deadwood "AS 2S 3S 7H 7D 7C 9C TC JC KD"',
     "strategies": "ginsim strategies",
@@ -471,6 +487,16 @@ def build_parser() -> argparse.ArgumentParser:
     dw.add_argument("cards", help='cards, e.g. "AS 2S 3S 7H 7D 7C 9C TC JC KD"')
     dw.add_argument("--rules", default="modern", help=RULES_HELP)
     dw.set_defaults(func=_cmd_deadwood)
+
+    pl = _command(sub, "play", "play a game against a bot in the terminal")
+    pl.add_argument("--bot", default="memory2", help="the bot's strategy spec (default memory2)")
+    pl.add_argument("--rules", default="modern", help=RULES_HELP)
+    _add_seed(pl)
+    pl.add_argument("--hint", action="store_true",
+                    help="show the advisor's table before each of your decisions")
+    pl.add_argument("--target", type=_positive_int, default=None,
+                    help="points that win the game (default: the rules' target)")
+    pl.set_defaults(func=_cmd_play)
 
     st = _command(sub, "strategies", "list strategy presets and parameters")
     st.set_defaults(func=_cmd_strategies)

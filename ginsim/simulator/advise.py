@@ -17,7 +17,7 @@ import numpy as np
 from ..game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
 from ..game.checks import check_choice, check_int
 from ..game.history import EV_PASS, EV_TAKE, parse_history
-from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
+from ..game.melds_nb import WORK_SIZE
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
@@ -31,6 +31,7 @@ from .advise_nb import (
 )
 from .belief import knock_limit_of, sample_beliefs
 from .belief_nb import TEMPERATURE, WAIT
+from .board_nb import discard_options_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
 from .limits import check_rollouts, check_seed
@@ -143,18 +144,21 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
 
 def legal_options(position: Position, rules: Rules, knock_limit: int | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Every legal (discard, knock) and the deadwood kept: every discard but the card
-    just taken from the pile, with a knock too where the kept deadwood is within the
-    hand's ``knock_limit`` (default the rules'; Oklahoma: the upcard's)."""
+    """Every legal (discard, knock) and the deadwood kept, from the discard phase's
+    options of the hand machine (``board_nb.discard_options_nb``, as the Table lists
+    them): every discard but the card just taken from the pile, with a knock too where
+    the kept deadwood is within the hand's ``knock_limit`` (default the rules';
+    Oklahoma: the upcard's)."""
     limit = rules.knock_limit if knock_limit is None else knock_limit
-    tab = card_tables(rules)
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
-    hand = cards_to_mask(position.hand11)
+    kept_after = np.zeros(52, dtype=np.int64)
+    forbidden = 0 if position.forbidden is None else 1 << position.forbidden
+    discard_options_nb(cards_to_mask(position.hand11), forbidden, card_tables(rules),
+                       np.zeros(WORK_SIZE, dtype=np.int64), kept_after)
     options, kept = [], []
     for c in position.hand11:
-        if c == position.forbidden:
+        dw = int(kept_after[c])
+        if dw < 0:
             continue
-        dw = int(min_deadwood_nb(hand & ~(1 << c), tab, work))
         options.append((c, 0))
         kept.append(dw)
         if dw <= limit:

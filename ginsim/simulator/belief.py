@@ -15,9 +15,9 @@ from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
+from .board_nb import oklahoma_limit_nb
 from .engine import seat_params
 from .hand_nb import SCRATCH_SIZE
-from .phases_nb import oklahoma_limit_nb
 
 FULL = (1 << 52) - 1
 MOVES = 6  # rounds of Metropolis moves per particle after each tempering step

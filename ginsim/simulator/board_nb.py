@@ -19,8 +19,8 @@ to act, ``hs[ST_TO_MOVE]``). One ``apply`` per phase moves the hand on and retur
 The low-level moves (:func:`take_pile_top_nb`, :func:`draw_stock_nb`,
 :func:`put_discard_nb`) keep the phase fields right but check nothing: replays of a
 history whose hidden cards are guesses (:mod:`~ginsim.simulator.belief_nb`) use them.
-:func:`legal_discards_nb` lists what the discard phase allows, with the deadwood each
-discard keeps, for the Python ``Table`` and the advisor.
+:func:`discard_options_nb` lists what the discard phase allows, with the deadwood each
+discard keeps, for the Python ``Table`` and the advisor (``simulator/advise.py``).
 """
 
 import numpy as np
@@ -388,16 +388,22 @@ def checked_discard_nb(hs, seat, discard, knock, big_gin, rules, tab):
 
 
 @jit
-def legal_discards_nb(hs, seat, tab, out):
-    """The discard phase's options for ``seat``: ``out[c]`` = the deadwood kept after
-    discarding card ``c`` (-1 where ``c`` may not be discarded); returns whether all 11
-    cards meld (big gin, where the rules have it)."""
-    hand = hs[ST_HAND + seat]
-    forbidden = hs[ST_FORBIDDEN]
-    _, _, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
+def discard_options_nb(hand, forbidden, tab, work, out):
+    """The discard phase's options from the 11 cards ``hand``: ``out[c]`` = the deadwood
+    kept after discarding card ``c`` (-1 where ``c`` may not be discarded: not held, or
+    in ``forbidden``, the card just taken from the pile); a knock with ``c`` is legal
+    where that is at most the hand's knock limit. Returns whether all 11 cards meld (big
+    gin, where the rules have it). ``work`` is meld scratch (``WORK_SIZE``)."""
+    _, _, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, work, True)
     for c in range(52):
-        out[c] = hs[W_DISCARD + c] if (hand >> c) & 1 and (forbidden >> c) & 1 == 0 else -1
+        out[c] = work[W_DISCARD + c] if (hand >> c) & 1 and (forbidden >> c) & 1 == 0 else -1
     return all_melded
+
+
+@jit
+def legal_discards_nb(hs, seat, tab, out):
+    """:func:`discard_options_nb` for ``seat`` in the hand state ``hs``."""
+    return discard_options_nb(hs[ST_HAND + seat], hs[ST_FORBIDDEN], tab, hs, out)
 
 
 @jit

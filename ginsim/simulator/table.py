@@ -96,7 +96,8 @@ class Action:
     def parse(cls, text: str) -> Action:
         """An action from its text or a short form: ``s`` (stock), ``p`` (pile), ``KD``
         (discard KD), ``knock KD``, ``knock`` (the best discard), ``big gin``."""
-        words = str(text).strip().lower().replace("_", " ").split()
+        raw = str(text).strip().replace("_", " ").split()
+        words = [w.lower() for w in raw]
         if not words:
             raise IllegalAction("empty action: type stock (s), pile (p), a card such as KD, "
                                 "knock KD, take or pass")
@@ -104,13 +105,13 @@ class Action:
         kind = _SHORT.get(joined, joined)
         if kind in KINDS and kind not in ("discard",):
             return cls(kind)
-        head, rest = words[0], words[1:]
+        head, rest = words[0], raw[1:]
         try:
             if head in ("discard", "knock", "d", "k") and len(rest) == 1:
                 return cls("discard" if head in ("discard", "d") else "knock",
                            card_from_text(rest[0]))
             if len(words) == 1:
-                return cls("discard", card_from_text(head))
+                return cls("discard", card_from_text(raw[0]))
         except ValueError as err:
             raise IllegalAction(f"{text!r}: {err}") from None
         raise IllegalAction(f"{text!r} is not an action: type stock (s), pile (p), a card "

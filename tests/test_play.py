@@ -1,0 +1,85 @@
+"""``ginsim play`` with scripted stdin: a whole game against a bot, mistakes retried."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ginsim.reports.play_view import hint_text, showdown_text
+from ginsim.simulator.agents import Agent, decide_message, hand_message
+from ginsim.simulator.game_table import TableGame
+from ginsim.simulator.table import Action, Table, view_event
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script(bot: str, seed: int, target: int) -> tuple[list[str], TableGame]:
+    """The lines a memory2 player would type in this game, and the game they give."""
+    game = TableGame(bot, "modern", seed, target=target)
+    me = Agent.from_spec("memory2")
+    lines = []
+    while not game.over:
+        table = game.deal()
+        me.handle(hand_message(table, 0))
+        while table.to_move is not None:
+            if table.to_move == 1:
+                events = game.bot_move()
+            else:
+                line = Action.from_message(me.handle(decide_message(table))).text()
+                lines.append(line)
+                events = game.apply(line)
+            for event in events:
+                me.handle(view_event(event, 0))
+        game.finish_hand()
+    return lines, game
+
+
+def test_a_scripted_game_is_played_to_the_target():
+    lines, game = _script("simple", 11, 40)
+    final = game.score()
+    # two mistakes first (a bad card, then drawing at the offer), each refused and retried
+    script = ["QQ", "stock" if lines[0] in ("take", "pass") else "take", *lines]
+    run = subprocess.run([sys.executable, "-m", "ginsim", "play", "--bot", "simple", "--seed",
+                          "11", "--target", "40"], input="\n".join(script) + "\n",
+                         capture_output=True, text=True, timeout=300, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert out.count("Not allowed:") == 2 and "bad card" in out
+    assert out.count("Showdown:") == game.hands_played
+    assert f"{final.scores[0]} to {final.scores[1]}" in out
+    assert "Your hand: " in out and "Pile top: " in out and "Stock: " in out
+
+
+def test_quitting_and_end_of_input_stop_cleanly():
+    for stdin in ("quit\n", ""):
+        run = subprocess.run([sys.executable, "-m", "ginsim", "play", "--bot", "memory2"],
+                             input=stdin, capture_output=True, text=True, timeout=300,
+                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert run.returncode == 1 and "Game stopped." in run.stdout
+    run = subprocess.run([sys.executable, "-m", "ginsim", "play", "--bot", "nosuchbot"],
+                         input="", capture_output=True, text=True, timeout=300, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "nosuchbot" in run.stderr
+
+
+def test_showdown_and_hint_views():
+    table = Table("modern", seed=4, hand=0)
+    agents = [Agent.from_spec("simple"), Agent.from_spec("simple")]
+    for seat, agent in enumerate(agents):
+        agent.handle(hand_message(table, seat))
+    hinted = False
+    while table.to_move is not None:
+        if table.phase == "discard" and table.to_move == 0 and not hinted and table.events:
+            text = hint_text(table, table.rules, rollouts=50)
+            assert "Advisor" in text and "Recommended" in text
+            hinted = True
+        reply = agents[table.to_move].handle(decide_message(table))
+        for event in table.apply(Action.from_message(reply)):
+            for seat, agent in enumerate(agents):
+                agent.handle(view_event(event, seat))
+    text = showdown_text(table, table.rules)
+    assert "Showdown:" in text and "You:" in text and "Bot:" in text
+    r = table.result()
+    if r["outcome"] != "dead":
+        assert f"You {r['points'][0]}, Bot {r['points'][1]} points" in text

@@ -1,0 +1,165 @@
+"""The step-by-step Table and the agents (issue 23): the kernel's hands step by step,
+every illegal move refused, the cards conserved after every move."""
+
+import json
+
+import numpy as np
+import pytest
+
+import ginsim
+from ginsim.game.cards import parse_cards
+from ginsim.game.history import parse_history
+from ginsim.game.rules import PRESETS, Rules
+from ginsim.game.state import (
+    HS_SIZE,
+    POSITION_END,
+    POSITION_START,
+    ST_DECK,
+    ST_HAND,
+    ST_KNOCK_LIMIT,
+    ST_PILE,
+    ST_PILE_LEN,
+    ST_POS,
+)
+from ginsim.game.tables import card_tables
+from ginsim.simulator.agents import Agent, play_hand
+from ginsim.simulator.board_nb import ERR_KNOCK_LIMIT, apply_discard_nb, deal_nb
+from ginsim.simulator.engine import play_records
+from ginsim.simulator.table import Action, IllegalAction, Table
+
+KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]
+PAIRS = [("simple", "memory2"), ("random", "gin_hunter"), ("memory1", "chart"),
+         ("equilibrium", "pile_wary"),
+         ("early_knocker", "simple:draw=improve")]
+
+
+@pytest.mark.parametrize("preset", KNOCKING)
+def test_agents_at_a_table_replay_simulate(preset):
+    """Every knocking preset: hands played step by step by ginsim strategies (Agents fed
+    the protocol's messages at a Table) give the kernel's record row for row."""
+    a, b = PAIRS[KNOCKING.index(preset) % len(PAIRS)]
+    hands = 16
+    records, _ = play_records(a, b, stop=hands, seed=23, rules=Rules.preset(preset))
+    for h in range(hands):
+        table = Table(preset, seed=23, hand=h, dealer=h % 2)
+        play_hand(table, [Agent.from_spec(a, preset), Agent.from_spec(b, preset)])
+        expected = {name: records[h][name].item() for name in records.dtype.names}
+        assert table.record() == expected, (preset, h)
+
+
+def _conserved(table: Table) -> None:
+    hs = table.hs
+    parts = [table.hand_of(0), table.hand_of(1), table.pile(),
+             [int(c) for c in hs[ST_DECK + hs[ST_POS]:ST_DECK + 52]]]
+    cards = [c for part in parts for c in part]
+    assert sorted(cards) == list(range(52))
+
+
+@pytest.mark.parametrize("preset", ["modern", "oklahoma", "eleven", "last_discard", "big_gin"])
+def test_random_legal_play_conserves_cards_and_ends(preset):
+    """Uniformly random legal moves: after every apply the 52 cards are each in exactly
+    one place, the seat to act has a legal move, and the hand ends and scores."""
+    rng = np.random.default_rng(7)
+    for h in range(6):
+        table = Table(preset, seed=5, hand=h, dealer=h % 2)
+        _conserved(table)
+        while table.to_move is not None:
+            legal = table.legal_actions()
+            assert legal
+            table.apply(legal[rng.integers(len(legal))])
+            _conserved(table)
+        result = table.result()
+        assert result["outcome"] in ("knock", "gin", "undercut", "big_gin", "dead")
+        assert table.legal_actions() == []
+        json.dumps(result)
+        json.dumps(table.observation(0))
+
+
+def _oklahoma_three() -> Table:
+    """Seat a (non-dealer) holds deadwood 4 (4D) after melds; the upcard 3H sets the
+    knock limit 3; the stock's first card is KD."""
+    mine = parse_cards("AS 2S 3S 5H 6H 7H 7C 8C 9C 4D")
+    up, first = parse_cards("3H KD")
+    rest = [c for c in range(52) if c not in (*mine, up, first)]
+    return Table.from_deal("oklahoma", (mine, rest[:10]), up, [first, *rest[10:]], dealer=1)
+
+
+def test_every_illegal_move_is_refused_in_one_line():
+    table = _oklahoma_three()
+    assert table.knock_limit == 3
+    cases = []
+
+    def refused(action, *words, seat=None):
+        before = table.hs[POSITION_START:POSITION_END].copy()
+        with pytest.raises(IllegalAction) as err:
+            table.apply(action, seat)
+        message = str(err.value)
+        assert "\n" not in message and all(w in message for w in words), message
+        assert np.array_equal(before, table.hs[POSITION_START:POSITION_END])  # unchanged
+        cases.append(message)
+
+    refused("stock", "take or pass")
+    refused("pass", "out of turn", seat=1)
+    table.apply("pass")
+    table.apply("pass")
+    refused("pile", "from the stock")  # both passed: the stock only
+    table.apply("s")
+    refused("stock", "already drew")  # drawing twice
+    refused("discard QC", "not held")
+    refused("knock KD", "knock limit 3", "deadwood 4")
+    refused("knock 4D", "knock limit 3")
+    refused("big gin", "big gin")
+    assert Action("knock", parse_cards("KD")[0]) not in table.legal_actions()
+    table.apply("KD")
+    top = table.pile()[-1]
+    assert table.to_move == 1
+    table.apply("pile")
+    refused(Action("discard", top), "just taken from the pile")
+    while table.to_move is not None:
+        table.apply(table.legal_actions()[0])
+    refused("stock", "the hand is over")
+    assert len(cases) == 10
+
+
+def test_kernel_refuses_a_knock_above_the_hands_limit():
+    """apply_discard_nb itself: a knock keeping more than hs[ST_KNOCK_LIMIT] returns
+    -ERR_KNOCK_LIMIT and leaves the position as it was."""
+    rules = Rules.preset("oklahoma")
+    table = _oklahoma_three()
+    hs = np.zeros(HS_SIZE, dtype=np.int64)
+    hs[ST_DECK:ST_DECK + 52] = table.hs[ST_DECK:ST_DECK + 52]
+    deal_nb(hs, 1, rules.packed(), 0)
+    assert hs[ST_KNOCK_LIMIT] == 3
+    hs[ST_HAND] |= 1 << parse_cards("KD")[0]
+    before = hs.copy()
+    assert apply_discard_nb(hs, 0, parse_cards("KD")[0], 4, True, False,
+                            rules.packed()) == -ERR_KNOCK_LIMIT
+    assert np.array_equal(before, hs)  # the kernel path: no scratch touched either
+    assert apply_discard_nb(hs, 0, parse_cards("KD")[0], 4, False, False, rules.packed()) >= 0
+    assert hs[ST_PILE + hs[ST_PILE_LEN] - 1] == parse_cards("KD")[0]
+    assert card_tables(rules) is not None
+
+
+def test_views_hide_the_other_hand_and_read_back_as_history():
+    table = Table("modern", seed=3, hand=0, dealer=0)
+    while table.to_move is not None and len(table.events) < 12:
+        table.apply(table.legal_actions()[0])
+    for seat in (0, 1):
+        view = table.observation(seat)
+        assert view["hand"] == [ginsim.format_cards([c]) for c in table.hand_of(seat)]
+        hist = parse_history(view["history"])
+        assert hist.stock_left == table.stock_left
+        for event, seen in zip(table.events, table.events_for(seat), strict=True):
+            hidden = event["action"] == "stock" and event["seat"] != seat
+            assert (seen["card"] is None) == hidden
+
+
+def test_action_text_round_trips():
+    for text in ("take", "pass", "stock", "pile", "discard KD", "knock 4S", "knock", "big gin"):
+        assert Action.parse(text).text() == text
+    assert Action.parse("s") == Action("stock") and Action.parse("P") == Action("pile")
+    assert Action.parse("kd") == Action("discard", parse_cards("KD")[0])
+    with pytest.raises(IllegalAction, match="bad card"):
+        Action.parse("discard ZZ")
+    with pytest.raises(ValueError, match="Mahjong"):
+        Table("mahjong")
