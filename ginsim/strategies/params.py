@@ -59,7 +59,8 @@ P_X_SAFE = P_X_DANGER_LATE + 1  # points credited to a discard the opponent cann
 P_X_POTENTIAL = P_X_SAFE + 1  # points per live card that would pair or neighbour a discard
 P_X_TAKE_MELD = P_X_POTENTIAL + 1  # least deadwood gain to take a pile card that melds
 P_X_TAKE_ANY = P_X_TAKE_MELD + 1  # least deadwood gain to take any other pile card
-P_BASE = P_X_TAKE_ANY + 1  # what the policy kernel reads: a plain strategy's vector
+P_X_LOOKAHEAD = P_X_TAKE_ANY + 1  # weight of the expected deadwood cut of the next draw
+P_BASE = P_X_LOOKAHEAD + 1  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
@@ -199,6 +200,10 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("take_any", P_X_TAKE_ANY, (100.0,),
                   "expert: take any other pile card if it lowers the hand's deadwood by at "
                   "least this (100: never)", low=-100, high=100, integer=False),
+        Parameter("lookahead", P_X_LOOKAHEAD, (0.0,),
+                  "expert: weight of the one-ply lookahead, the expected deadwood a draw "
+                  "that melds nothing cuts from the hand kept (it replaces the highest "
+                  "unmelded card when lower)", low=-50, high=50, integer=False),
         Parameter("rollouts", P_MC_ROLLOUTS, (64,),
                   "mc: rollouts per option (worlds each choice is played out in)", low=1,
                   high=4096),
