@@ -163,3 +163,18 @@ def test_action_text_round_trips():
         Action.parse("discard ZZ")
     with pytest.raises(ValueError, match="Mahjong"):
         Table("mahjong")
+
+
+@pytest.mark.parametrize("preset,a,b", [("modern", "mc:rollouts=8,particles=16", "simple"),
+                                        ("eleven", "memory2", "mc:rollouts=8,particles=16")])
+def test_mc_agents_replay_simulate(preset, a, b):
+    """The mc player as an agent, from its own view of the hand (the other hand and the
+    stock unknown to it), makes the hand loop's choices: the same records."""
+    records, _ = play_records(a, b, stop=4, seed=5, rules=Rules.preset(preset))
+    for h in range(4):
+        table = Table(preset, seed=5, hand=h, dealer=h % 2)
+        play_hand(table, [Agent.from_spec(a, preset), Agent.from_spec(b, preset)])
+        expected = {name: records[h][name].item() for name in records.dtype.names}
+        assert table.record() == expected, (preset, h)
+    with pytest.raises(ValueError, match="oracle"):
+        Agent.from_spec("mc:oracle=1")

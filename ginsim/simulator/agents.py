@@ -46,22 +46,27 @@ class Agent:
 
     def __init__(self, strategy: Strategy, rules: Rules | str = "modern", seed: int = 0
                  ) -> None:
-        if strategy.is_mc:
-            raise ValueError("mc is not an agent yet: its rollouts replay the hand's events "
-                             "inside the hand loop; seat a heuristic or chart strategy")
         self.strategy = strategy
         self.seed = int(seed)
         self.seat = 0
         self._hands_seen = 0
         self._set_rules(Rules.coerce(rules))
         self._params = np.stack([strategy.vector, strategy.vector])
-        self.hs = np.zeros(HS_SIZE, dtype=np.int64)
         self.rng = np.zeros(3, dtype=np.uint64)
+        self._setup()
+
+    def _setup(self) -> None:
+        self.hs = np.zeros(HS_SIZE, dtype=np.int64)
 
     @classmethod
     def from_spec(cls, spec: str, rules: Rules | str = "modern", seed: int = 0) -> Agent:
-        """An agent for a strategy spec (``simple``, ``memory2:knock=6``, ``equilibrium``...)."""
-        return cls(parse_strategy(spec), rules, seed)
+        """An agent for a strategy spec (``simple``, ``memory2:knock=6``, ``equilibrium``,
+        ``mc:rollouts=32``...)."""
+        strategy = parse_strategy(spec)
+        if strategy.is_mc and cls is Agent:
+            from .mc_agent import McAgent
+            return McAgent(strategy, rules, seed)
+        return cls(strategy, rules, seed)
 
     def _set_rules(self, rules: Rules) -> None:
         if rules.mahjong:
@@ -74,9 +79,7 @@ class Agent:
         """Feed one protocol message; returns the reply for ``decide``, else None."""
         kind = message.get("type")
         if kind == "event":
-            card = message.get("card")
-            observe_nb(self.hs, int(message["seat"]), _KIND[message["action"]],
-                       -1 if card is None else card_from_text(card), self._packed)
+            self._observe(message)
         elif kind == "decide":
             return self.decide(message)
         elif kind == "hand":
@@ -86,6 +89,11 @@ class Agent:
             if message.get("rules"):
                 self._set_rules(Rules.coerce(message["rules"]))
         return None
+
+    def _observe(self, message: dict) -> None:
+        card = message.get("card")
+        observe_nb(self.hs, int(message["seat"]), _KIND[message["action"]],
+                   -1 if card is None else card_from_text(card), self._packed)
 
     def _new_hand(self, message: dict) -> None:
         hs = self.hs

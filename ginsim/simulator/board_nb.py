@@ -111,9 +111,10 @@ ERR_KNOCK_LIMIT = 5  # the deadwood kept is above the hand's knock limit
 ERR_PILE = 6  # no pile draw now: the pile is empty, or both passed the upcard
 ERR_BIG_GIN = 7  # big gin is off under these rules
 ERR_MUST_KNOCK = 8  # the final discard may be taken only to knock (50th-card rule)
-ERRORS = ("ok", "not this phase", "out of turn", "card not held",
-          "the card just taken from the pile", "above the knock limit", "no pile draw now",
-          "big gin is off", "the final discard may be taken only to knock")
+ERRORS = ("ok", "not a move of this phase", "out of turn", "card not held",
+          "that card was just taken from the pile: discard another",
+          "above the hand's knock limit", "no pile draw now", "big gin is off under these rules",
+          "the final discard may be taken only to knock")
 
 
 @jit

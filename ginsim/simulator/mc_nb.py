@@ -517,17 +517,14 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
 
 
 @jit
-def mc_draw_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
-    """The mc seat's draw by rollouts: take the pile card or draw from the stock, its
-    event recorded. The belief stays in the scratch for the discard. Returns ``(drawn,
-    events, particles, unseen, key, rollouts, exclude)``, ``exclude`` being the card
-    drawn from the stock (no guess of the opponent's hand may hold it)."""
-    events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
+def mc_draw_choice_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
+    """The mc seat's draw by rollouts, not applied: ``(take, particles, unseen, key,
+    rollouts)``; the belief stays in the scratch for the discard (:func:`mc_discard_nb`).
+    An mc agent asks this from its own view of the hand (``simulator/mc_agent.py``)."""
     n, unseen, key, rollouts = prepare_nb(hs, me, params, n_ev, rules, tab, rng)
     margin = params[me, P_MC_MARGIN]
     pair = pairs_nb(hs)[0]
     take = False
-    top = -1
     if pile_allowed and hs[ST_PILE_LEN] > 0:
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
         take = pile_decision_nb(pair, me, hs[ST_HAND + me], top, hs, rules, tab, rng)[0]
@@ -538,12 +535,24 @@ def mc_draw_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
                             np.int64(slot))
         if gain_nb(hs, rollouts, margin) > 0:
             take = not take
+    return take, n, unseen, key, rollouts
+
+
+@jit
+def mc_draw_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
+    """The mc seat's draw by rollouts (:func:`mc_draw_choice_nb`), applied, its event
+    recorded. Returns ``(drawn, events, particles, unseen, key, rollouts, exclude)``,
+    ``exclude`` being the card drawn from the stock (no guess of the opponent's hand may
+    hold it)."""
+    events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
+    flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
+    take, n, unseen, key, rollouts = mc_draw_choice_nb(hs, me, pile_allowed, params, n_ev,
+                                                       rules, tab, rng, empty)
     hs[ST_PLANNED] = 0
     apply_draw_nb(hs, me, take)
     card = hs[ST_DRAWN]
     if take:
         return card, add_event_nb(events, n_ev, me, EV_TAKE, card, 1), n, unseen, key, rollouts, 0
-    flag = 1 if top >= 0 else 0
     n_ev = add_event_nb(events, n_ev, me, EV_STOCK, -1, flag)
     return card, n_ev, n, unseen, key, rollouts, 1 << card
 
