@@ -59,7 +59,7 @@ def test_a_one_model_mixture_is_that_models_belief():
 def test_the_mc_preset_mixes_four_models():
     vec = parse_strategy("mc").vector
     assert (vec[P_MC_PRIOR:P_MC_PRIOR + MC_MODELS] > 0).all()
-    for k, spec in enumerate(("expert", "simple", "memory2", "gin_hunter")):
+    for k, spec in enumerate(("expert", "simple", "memory2", "memory2:knock=0")):
         block = vec[P_MC_MODEL + k * P_BASE:P_MC_MODEL + (k + 1) * P_BASE]
         assert (block == parse_strategy(spec).vector[:P_BASE]).all(), spec
     with pytest.raises(ValueError, match="prior"):

@@ -14,10 +14,10 @@ from .params import KIND_MC, MC_PARAMETERS, NESTED, P_BASE, PARAMETERS, Paramete
 Value = tuple[float, ...]
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
-#: the mc preset's own card play inside rollouts: expert's, knocking by the modern
-#: equilibrium chart (patient where the chart waits; a rollout that knocks at once is
+#: the mc preset's own card play inside rollouts: expert's, which knocks by the modern
+#: equilibrium chart (patient where the chart waits: a rollout that knocks at once is
 #: undercut by patient opponents)
-MC_ROLLOUT = "expert:knock=10;chart=equilibrium"
+MC_ROLLOUT = "expert"
 
 #: name -> (one-line description, parameter overrides as spec text)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -54,10 +54,10 @@ PRESETS: dict[str, tuple[str, str]] = {
                "potential=0.1,take_meld=1,take_any=20,chart=equilibrium,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
-           "memory2, gin_hunter) weighed by its choices in the hand; its own rollouts "
-           "play expert card play with the equilibrium knock chart",
+           "memory2, memory2:knock=0) weighed by its choices in the hand; its own rollouts "
+           "play expert",
            "kind=mc,rollout=" + MC_ROLLOUT + ",model=expert,model2=simple,model3=memory2,"
-           "model4=gin_hunter,prior=1/1/1/1"),
+           "model4=memory2:knock=0,prior=1/1/1/1"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
