@@ -17,8 +17,9 @@ import argparse
 import pandas as pd
 
 from ginsim.analysis.equilibrium import candidate_gains
+from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
-from ginsim.simulator.response import TRAIN_REGION, best_response, paired_gain, with_chart
+from ginsim.simulator.response import best_response, paired_gain, with_chart
 from ginsim.strategies.charts import load_chart
 from ginsim.strategies.equilibria import KNOCKING_PRESETS, equilibrium_chart_name
 from ginsim.strategies.presets import parse_strategy
@@ -50,9 +51,10 @@ def main() -> int:
     for hands in (int(h) for h in args.adversary_hands.split(",") if h.strip()):
         br = best_response("memory2", eq, rules, args.seed, hands, passes=3,
                            start_chart=load_chart(name), n_jobs=args.jobs,
-                           start=TRAIN_REGION + 5 * 10**9)
+                           start=deal_block("adversary training", 0, hands))
         g = paired_gain(with_chart("memory2", br.chart), eq, eq, eq, rules, args.seed,
-                        args.deals, args.jobs, start=6 * 10**9)
+                        args.deals, args.jobs,
+                        start=deal_block("adversary evaluation", 0, args.deals))
         print(f"{args.rules}: best response trained on {hands:,} hands gains {g.mean:+.3f} "
               f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals", flush=True)
     return 0

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 from ginsim.analysis.equilibrium import chart_grid, equilibrium
+from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
 from ginsim.simulator.engine import play_records
 from ginsim.simulator.response import (
-    TRAIN_REGION,
     best_response,
     deal_points,
     gain_of,
@@ -38,7 +38,6 @@ from ginsim.strategies.charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CLASSES = {"2-4": (2, 4), "5-7": (5, 7), "8-9": (8, 9), "10": (10, 10)}
-FRESH = 10**9  # deals and training hands here are used by nothing else
 
 
 def deal_limits(rules: Rules, seed: int, deals: int, start: int) -> np.ndarray:
@@ -81,21 +80,22 @@ def main() -> int:
     print(chart_grid(average, 0))
     me = with_chart(base, average)
     train = dict(passes=args.passes, start_chart=average, n_jobs=args.jobs,
-                 start=TRAIN_REGION + FRESH)
+                 start=deal_block("oklahoma training", 0, args.br_hands))
     pooled = best_response(base, me, rules, args.seed, args.br_hands, **train)
     per_class = {name: best_response(base, me, rules, args.seed, args.br_hands, limits=lim,
                                      name=f"class{name}", **train)
                  for name, lim in CLASSES.items()}
-    ref = deal_points(me, me, rules, args.seed, args.deals, args.jobs, FRESH)
-    limits = deal_limits(rules, args.seed, args.deals, FRESH)
+    fresh = deal_block("oklahoma evaluation", 0, args.deals)  # deals used by nothing else
+    ref = deal_points(me, me, rules, args.seed, args.deals, args.jobs, fresh)
+    limits = deal_limits(rules, args.seed, args.deals, fresh)
     d_pooled = deal_points(with_chart(base, pooled.chart), me, rules, args.seed, args.deals,
-                           args.jobs, FRESH) - ref
+                           args.jobs, fresh) - ref
     d_class = np.zeros_like(ref)
     rows = []
     for name, (low, high) in CLASSES.items():
         response = per_class[name]
         d = deal_points(with_chart(base, response.chart), me, rules, args.seed, args.deals,
-                        args.jobs, FRESH) - ref
+                        args.jobs, fresh) - ref
         mask = (limits >= low) & (limits <= high)
         d_class[mask] = d[mask]
         met = response.evidence[0].reshape(average.p.shape) >= 30

@@ -150,3 +150,59 @@ def test_root_names_load_on_first_use() -> None:
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True).stdout
     assert "no_such_name" in out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each ginsim module and the ginsim modules it imports (inside functions too); a
+    package's own ``__init__`` re-exporting its submodules is not an edge back."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        own = module_name(path)
+        graph[own] = {t for _, t in imported_modules(path)
+                      if t != own and not (path.name == "__init__.py" and
+                                           t.startswith(own + "."))}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected sets of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            members = []
+            while True:
+                top = stack.pop()
+                members.append(top)
+                if top == node:
+                    break
+            if len(members) > 1:
+                circles.append(sorted(members))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_circle_finder_finds_a_circle() -> None:
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [
+        ["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles() -> None:
+    circles = import_circles(import_graph())
+    assert not circles, "modules importing each other:\n" + "\n".join(
+        " <-> ".join(c) for c in circles)

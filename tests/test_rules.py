@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from ginsim import Rules
@@ -41,3 +42,32 @@ def test_unknown_preset_and_field():
     with pytest.raises(ValueError, match="no field 'knock'"):
         Rules().with_(knock=3)
     assert Rules().with_(knock_limit=5).knock_limit == 5
+
+
+def test_each_field_packs_into_its_own_slot():
+    """Changing one field changes exactly its own slot of the packed arrays (HAND_FIELDS
+    for the hand kernels, GAME_FIELDS for the game kernels), with the kernel's code."""
+    from ginsim.game import rules as r
+
+    base = Rules.coerce("modern")
+    changed = {"knock_limit": 7, "gin_bonus": 20, "undercut_bonus": 10,
+               "undercut_on_tie": False, "big_gin_bonus": 31, "stock_floor": 0,
+               "layoff": "two_orders", "deal": "eleven", "last_discard_rule": True,
+               "target": 250, "game_bonus": 0, "box_bonus": 20, "shutout": "double",
+               "shutout_bonus": 50, "next_dealer": "alternate", "team_target": 200,
+               "match_hand_points": 10, "match_bonus": 50, "match_shutout_bonus": 40}
+    codes = {"layoff": r.LAYOFF_TWO_ORDERS, "deal": r.DEAL_ELEVEN, "shutout": r.SHUTOUT_DOUBLE,
+             "next_dealer": r.NEXT_ALTERNATE}
+    for name, value in changed.items():
+        other = base.with_(**{name: value})
+        for fields, pack in ((r.HAND_FIELDS, Rules.packed), (r.GAME_FIELDS, Rules.packed_game)):
+            diff = np.flatnonzero(pack(other) != pack(base))
+            if name in fields:
+                assert list(diff) == [fields.index(name)], name
+                code = codes[name] if name in codes else int(value)
+                assert pack(other)[fields.index(name)] == code, name
+            else:
+                assert len(diff) == 0, name
+    assert base.with_(big_gin_bonus=None).packed()[r.R_BIG_GIN_BONUS] == -1
+    okla = Rules.coerce("oklahoma:double_suits=SD")
+    assert okla.packed()[r.R_DOUBLE_SUITS] == 0b101

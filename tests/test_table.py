@@ -22,10 +22,10 @@ from ginsim.game.state import (
     ST_POS,
 )
 from ginsim.game.tables import card_tables
-from ginsim.simulator.agents import Agent, play_hand
+from ginsim.simulator.agents import Agent, decide_message, hand_message, play_hand
 from ginsim.simulator.board_nb import ERR_KNOCK_LIMIT, apply_discard_nb, deal_nb
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.table import Action, IllegalAction, Table
+from ginsim.simulator.table import Action, IllegalAction, Table, view_event
 
 KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]
 PAIRS = [("simple", "memory2"), ("random", "gin_hunter"), ("memory1", "chart"),
@@ -178,3 +178,25 @@ def test_mc_agents_replay_simulate(preset, a, b):
         assert table.record() == expected, (preset, h)
     with pytest.raises(ValueError, match="oracle"):
         Agent.from_spec("mc:oracle=1")
+
+
+def test_a_knock_reply_carries_the_melds_the_showdown_lays():
+    """The Agent's knock reply names the knocker's melds; for a knock (not gin) they are
+    the ones the kernel's showdown lays (its least-exposure arrangement)."""
+    checked = 0
+    for h in range(40):
+        table = Table("modern", seed=9, hand=h, dealer=h % 2)
+        agents = [Agent.from_spec("simple"), Agent.from_spec("memory2")]
+        for seat, agent in enumerate(agents):
+            agent.handle(hand_message(table, seat))
+        reply = None
+        while table.to_move is not None:
+            reply = agents[table.to_move].handle(decide_message(table))
+            for event in table.apply(Action.from_message(reply)):
+                for seat, agent in enumerate(agents):
+                    agent.handle(view_event(event, seat))
+        result = table.result()
+        if result["outcome"] in ("knock", "undercut"):
+            assert sorted(reply["melds"]) == sorted(result["melds"]), h
+            checked += 1
+    assert checked >= 5

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.checks import check_flag, check_jobs, check_number
+from ..game.deal_ranges import REGION_SPAN, deal_block
 from ..game.rules import Rules, brief
 from ..simulator.limits import (
     MAX_EQUILIBRIUM_HANDS,
@@ -32,7 +33,6 @@ from ..simulator.limits import (
     check_seed,
 )
 from ..simulator.response import (
-    TRAIN_REGION,
     Gain,
     best_response,
     block_sums,
@@ -187,6 +187,9 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
     seed = check_seed(seed)
     n_jobs = check_jobs(n_jobs)
     passes = check_int(passes, "passes", 1, MAX_PASSES)
+    if hands * iterations > REGION_SPAN:
+        raise ValueError(f"equilibrium plays up to iterations x hands = {iterations * hands:,} "
+                         f"training hands, at most {REGION_SPAN:,}: lower iterations or hands")
     target = check_number(target, "target", 0, 1000, low_open=True,
                           hint="points per hand")
     progress = check_flag(progress, "progress")
@@ -198,8 +201,8 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
         raise ValueError(f"start must be a knock chart or a chart name, got {brief(start)}")
     mixture = [(start, 1.0)]
     me = with_chart(base_strategy, start)
-    reach = [cell_evidence(me, me, rules, seed, TRAIN_REGION - hands, hands, n_jobs)[0]
-             .reshape(SHAPE)]
+    reach_start = deal_block("reach", -1, hands)
+    reach = [cell_evidence(me, me, rules, seed, reach_start, hands, n_jobs)[0].reshape(SHAPE)]
     history = []
     previous = None
     gain = Gain(np.inf, np.inf, np.inf, 0)
@@ -210,9 +213,10 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
         response = best_response(base_strategy, opponent, rules, seed, hands, passes=passes,
                                  start_chart=previous or average, n_jobs=n_jobs,
                                  name=f"response{k + 1}",
-                                 start=TRAIN_REGION + k * hands)
+                                 start=deal_block("training", k, hands))
         diff = paired_diff(with_chart(base_strategy, response.chart), opponent, opponent,
-                           opponent, rules, seed, hands, n_jobs, start=k * hands)
+                           opponent, rules, seed, hands, n_jobs,
+                           start=deal_block("evaluation", k, hands))
         gain = gain_of(diff)
         counts = response.evidence[0].reshape(SHAPE)
         mixed = int(((average.p > 0) & (average.p < 1)).sum())

@@ -17,18 +17,6 @@ from .game_scoring_nb import (
     G_SHUTOUT,
     G_WIDTH,
     G_WINNER,
-    GR_BOX_BONUS,
-    GR_GAME_BONUS,
-    GR_MATCH_BONUS,
-    GR_MATCH_HAND,
-    GR_MATCH_SHUTOUT,
-    GR_NEXT_DEALER,
-    GR_OKLAHOMA_BOXES,
-    GR_SHUTOUT,
-    GR_SHUTOUT_BONUS,
-    GR_SIZE,
-    GR_TARGET,
-    GR_TEAM_TARGET,
     HOLLYWOOD,
     MULTIMATCH,
     ROWS,
@@ -43,7 +31,7 @@ from .game_scoring_nb import (
     THREE,
     score_hands_nb,
 )
-from .rules import NEXT_DEALER_MODES, SHUTOUT_MODES, Rules
+from .rules import Rules
 
 SYSTEM_NAMES = {STANDARD: "game", HOLLYWOOD: "Hollywood games", MULTIMATCH: "multi-match",
                 THREE: "three-player game", TEAMS: "team game"}
@@ -77,19 +65,7 @@ class GameScore:
 
 def pack_game_rules(rules: Rules) -> np.ndarray:
     """The game-level numbers of ``rules`` as the int64 array the kernels read (``GR_*``)."""
-    out = np.zeros(GR_SIZE, dtype=np.int64)
-    out[GR_TARGET] = rules.target
-    out[GR_GAME_BONUS] = rules.game_bonus
-    out[GR_BOX_BONUS] = rules.box_bonus
-    out[GR_SHUTOUT] = SHUTOUT_MODES.index(rules.shutout)
-    out[GR_SHUTOUT_BONUS] = rules.shutout_bonus
-    out[GR_OKLAHOMA_BOXES] = int(rules.oklahoma_boxes)
-    out[GR_NEXT_DEALER] = NEXT_DEALER_MODES.index(rules.next_dealer)
-    out[GR_TEAM_TARGET] = rules.team_target
-    out[GR_MATCH_HAND] = rules.match_hand_points
-    out[GR_MATCH_BONUS] = rules.match_bonus
-    out[GR_MATCH_SHUTOUT] = rules.match_shutout_bonus
-    return out
+    return rules.packed_game()
 
 
 def new_states(count: int) -> tuple[np.ndarray, np.ndarray]:

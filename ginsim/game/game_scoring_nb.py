@@ -13,6 +13,7 @@ The numbers come from :func:`ginsim.game.game_scoring.pack_game_rules` (``GR_*``
 """
 
 from ._jit import jit
+from .rules import GAME_FIELDS, SHUTOUT_BONUS, SHUTOUT_DOUBLE
 from .scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
 
 STANDARD = 0
@@ -22,20 +23,18 @@ THREE = 3
 TEAMS = 4
 
 # The packed game rules.
-GR_TARGET = 0
-GR_GAME_BONUS = 1
-GR_BOX_BONUS = 2
-GR_SHUTOUT = 3  # index into rules.SHUTOUT_MODES
-GR_SHUTOUT_BONUS = 4
-GR_OKLAHOMA_BOXES = 5
-GR_NEXT_DEALER = 6  # index into rules.NEXT_DEALER_MODES
-GR_TEAM_TARGET = 7
-GR_MATCH_HAND = 8
-GR_MATCH_BONUS = 9
-GR_MATCH_SHUTOUT = 10
-GR_SIZE = 11
-SHUTOUT_DOUBLE = 0
-SHUTOUT_BONUS = 1
+GR_TARGET = GAME_FIELDS.index("target")
+GR_GAME_BONUS = GAME_FIELDS.index("game_bonus")
+GR_BOX_BONUS = GAME_FIELDS.index("box_bonus")
+GR_SHUTOUT = GAME_FIELDS.index("shutout")  # index into rules.SHUTOUT_MODES
+GR_SHUTOUT_BONUS = GAME_FIELDS.index("shutout_bonus")
+GR_OKLAHOMA_BOXES = GAME_FIELDS.index("oklahoma_boxes")
+GR_NEXT_DEALER = GAME_FIELDS.index("next_dealer")  # index into rules.NEXT_DEALER_MODES
+GR_TEAM_TARGET = GAME_FIELDS.index("team_target")
+GR_MATCH_HAND = GAME_FIELDS.index("match_hand_points")
+GR_MATCH_BONUS = GAME_FIELDS.index("match_bonus")
+GR_MATCH_SHUTOUT = GAME_FIELDS.index("match_shutout_bonus")
+GR_SIZE = len(GAME_FIELDS)
 
 # Per side of a game row (the SESSION row: S_POINTS holds match points, S_WINS every
 # hand won; for teams row 1 holds the round being played).

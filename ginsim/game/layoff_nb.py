@@ -21,12 +21,8 @@ from .melds_nb import (
     packings_nb,
     popcount_nb,
 )
+from .rules import LAYOFF_LAYOFFS_FIRST, LAYOFF_OPTIMAL, LAYOFF_TWO_ORDERS
 from .tables import T_WRAP
-
-LAYOFF_OPTIMAL = 0
-LAYOFF_MELDS_FIRST = 1
-LAYOFF_LAYOFFS_FIRST = 2
-LAYOFF_TWO_ORDERS = 3
 
 
 @jit

@@ -65,23 +65,53 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "match_shutout_bonus": (0, 1000),
 }
 
-# Indices into the packed rules array read by the kernels.
-R_KNOCK_LIMIT = 0
-R_GIN_BONUS = 1
-R_UNDERCUT_BONUS = 2
-R_UNDERCUT_ON_TIE = 3
-R_BIG_GIN_BONUS = 4  # -1 when big gin is off
-R_STOCK_FLOOR = 5
-R_LAYOFF = 6  # index into LAYOFF_MODES
-R_DEAL = 7  # index into DEAL_MODES
-R_OKLAHOMA = 8  # the upcard sets the hand's knock limit
-R_DOUBLE_SUITS = 9  # bit mask of suits whose upcard doubles the hand (Oklahoma)
-R_ACES_MUST_GIN = 10  # Oklahoma: an ace upcard means gin only (else knock at 1)
-R_LAST_DISCARD = 11  # the 50th-card rule (§5.3)
-R_MAHJONG = 12  # Mahjong gin (§8.8): multi-card pile takes, melds on the table, no knock
-R_MJ_DISCARD_OUT = 13  # Mahjong: going out needs a final discard
-R_MJ_FINAL_MELD = 14  # Mahjong: the loser melds its hand before its cards are counted
-R_SIZE = 15
+#: The fields the hand kernels read, in the order of the packed rules array; the
+#: ``R_*`` codes below are their positions. Each is packed by :func:`pack_field`.
+HAND_FIELDS = ("knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie",
+               "big_gin_bonus", "stock_floor", "layoff", "deal", "oklahoma", "double_suits",
+               "aces_must_gin", "last_discard_rule", "mahjong", "mahjong_discard_to_go_out",
+               "mahjong_final_meld")
+#: The fields the game kernels read (``GR_*`` in :mod:`ginsim.game.game_scoring_nb`).
+GAME_FIELDS = ("target", "game_bonus", "box_bonus", "shutout", "shutout_bonus",
+               "oklahoma_boxes", "next_dealer", "team_target", "match_hand_points",
+               "match_bonus", "match_shutout_bonus")
+
+R_KNOCK_LIMIT = HAND_FIELDS.index("knock_limit")
+R_GIN_BONUS = HAND_FIELDS.index("gin_bonus")
+R_UNDERCUT_BONUS = HAND_FIELDS.index("undercut_bonus")
+R_UNDERCUT_ON_TIE = HAND_FIELDS.index("undercut_on_tie")
+R_BIG_GIN_BONUS = HAND_FIELDS.index("big_gin_bonus")  # -1 when big gin is off
+R_STOCK_FLOOR = HAND_FIELDS.index("stock_floor")
+R_LAYOFF = HAND_FIELDS.index("layoff")  # index into LAYOFF_MODES
+R_DEAL = HAND_FIELDS.index("deal")  # index into DEAL_MODES
+R_OKLAHOMA = HAND_FIELDS.index("oklahoma")  # the upcard sets the hand's knock limit
+R_DOUBLE_SUITS = HAND_FIELDS.index("double_suits")  # bit mask of suits whose upcard doubles
+R_ACES_MUST_GIN = HAND_FIELDS.index("aces_must_gin")  # Oklahoma: ace upcard means gin only
+R_LAST_DISCARD = HAND_FIELDS.index("last_discard_rule")  # the 50th-card rule (§5.3)
+R_MAHJONG = HAND_FIELDS.index("mahjong")  # Mahjong gin (§8.8): no knock, melds on the table
+R_MJ_DISCARD_OUT = HAND_FIELDS.index("mahjong_discard_to_go_out")
+R_MJ_FINAL_MELD = HAND_FIELDS.index("mahjong_final_meld")
+R_SIZE = len(HAND_FIELDS)
+#: Kernel codes of the choice fields: their position in the field's words.
+LAYOFF_OPTIMAL, LAYOFF_MELDS_FIRST, LAYOFF_LAYOFFS_FIRST, LAYOFF_TWO_ORDERS = (
+    LAYOFF_MODES.index(m) for m in ("optimal", "melds_first", "layoffs_first", "two_orders"))
+DEAL_UPCARD, DEAL_ELEVEN = (DEAL_MODES.index(m) for m in ("upcard", "eleven"))
+NEXT_LOSER, NEXT_WINNER, NEXT_ALTERNATE = (
+    NEXT_DEALER_MODES.index(m) for m in ("loser", "winner", "alternate"))
+SHUTOUT_DOUBLE, SHUTOUT_BONUS, SHUTOUT_NONE = (
+    SHUTOUT_MODES.index(m) for m in ("double", "bonus", "none"))
+
+
+def pack_field(name: str, value: Any) -> int:
+    """A rules field as the integer the kernels read: flags 0/1, a choice its position
+    among its words, an absent bonus -1, suits a bit mask (S = bit 0)."""
+    if name in CHOICE_FIELDS:
+        return CHOICE_FIELDS[name].index(value)
+    if name == "double_suits":
+        return sum(1 << SUITS_TEXT.index(s) for s in set(value.upper()))
+    if value is None:
+        return -1
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -275,24 +305,13 @@ class Rules(PresetFields):
         return np.array(values, dtype=np.int64)
 
     def packed(self) -> np.ndarray:
-        """The rules as the int64 array the kernels read (see the ``R_*`` indices)."""
-        out = np.zeros(R_SIZE, dtype=np.int64)
-        out[R_KNOCK_LIMIT] = self.knock_limit
-        out[R_GIN_BONUS] = self.gin_bonus
-        out[R_UNDERCUT_BONUS] = self.undercut_bonus
-        out[R_UNDERCUT_ON_TIE] = int(self.undercut_on_tie)
-        out[R_BIG_GIN_BONUS] = -1 if self.big_gin_bonus is None else self.big_gin_bonus
-        out[R_STOCK_FLOOR] = self.stock_floor
-        out[R_LAYOFF] = LAYOFF_MODES.index(self.layoff)
-        out[R_DEAL] = DEAL_MODES.index(self.deal)
-        out[R_OKLAHOMA] = int(self.oklahoma)
-        out[R_DOUBLE_SUITS] = sum(1 << SUITS_TEXT.index(s) for s in set(self.double_suits.upper()))
-        out[R_ACES_MUST_GIN] = int(self.aces_must_gin)
-        out[R_LAST_DISCARD] = int(self.last_discard_rule)
-        out[R_MAHJONG] = int(self.mahjong)
-        out[R_MJ_DISCARD_OUT] = int(self.mahjong_discard_to_go_out)
-        out[R_MJ_FINAL_MELD] = int(self.mahjong_final_meld)
-        return out
+        """The rules as the int64 array the kernels read (:data:`HAND_FIELDS`, ``R_*``)."""
+        return np.array([pack_field(n, getattr(self, n)) for n in HAND_FIELDS], dtype=np.int64)
+
+    def packed_game(self) -> np.ndarray:
+        """The game-level fields as the int64 array the game kernels read
+        (:data:`GAME_FIELDS`, ``GR_*``)."""
+        return np.array([pack_field(n, getattr(self, n)) for n in GAME_FIELDS], dtype=np.int64)
 
 
 def _oklahoma_conflict(knock_limit: int) -> str:

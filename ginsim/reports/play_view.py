@@ -163,7 +163,8 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool) -> bool:
         write(hint_text(table, game.rules))
     view = table.observation(0)
     top = view["pile_top"]
-    example = _texts(table.hand_of(0))[-1]
+    discards = [t.split()[1] for t in view["legal"] if t.startswith("discard ")]
+    example = discards[-1] if discards else ""
     prompt = PROMPTS[table.phase]
     if table.phase == "draw" and "pile" not in view["legal"]:
         prompt = "draw: s (both passed the upcard, so the stock)"

@@ -6,6 +6,16 @@ in that position, so agents seated at a :class:`~ginsim.simulator.table.Table`
 (:func:`play_hand`) replay ``ginsim.simulate``'s hands exactly: the ``hand`` message
 carries ``seed`` and ``hand`` and the agent seeds its stream as the kernel seeds that
 seat. With a foreign referee (``seed`` null) it seeds from its own seed and a counter.
+
+:class:`McAgent` (what ``Agent.from_spec`` makes of an ``mc`` spec) keeps what the mc
+seat of the hand loop keeps (``simulator/mc_nb.py``): its seat's view and the public
+events its belief replays, in the mc scratch past ``HS_SIZE``. Its offers and the
+50th-card rule are its rollout strategy's; its draws and discards are the rollouts of
+``mc_draw_choice_nb`` and ``mc_discard_nb`` run on that view: the rollouts overwrite the
+other hand and the stock with sampled guesses before any option is played, so the
+unknown cards never matter, and the answers are the hand loop's (random streams
+included). The ``oracle`` diagnostic (guesses replaced by the true hand) needs the
+hidden hand and is refused.
 """
 
 from __future__ import annotations
@@ -14,12 +24,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..game.cards import card_from_text, card_text
+from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.rules import Rules
 from ..game.state import (
     HS_SIZE,
     PH_DISCARD,
+    PH_LAST_DISCARD,
     PH_OFFER,
+    POSITION_END,
+    POSITION_START,
     ST_DEALER,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -28,15 +41,29 @@ from ..game.state import (
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
+    ST_PLANNED,
     ST_POS,
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..game.tables import card_tables
+from ..strategies.params import P_BASE, P_MC_MARGIN, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
-from .board_nb import clear_position_nb, seat_streams_nb
+from .actions import KINDS, TEXT, Action, card_of, rules_arrays
+from .board_nb import clear_position_nb, pile_allowed_nb, seat_streams_nb
+from .hand_nb import SCRATCH_SIZE
+from .mc_nb import (
+    MC_EVENTS,
+    MC_ROWS,
+    from_pile_nb,
+    mc_discard_nb,
+    mc_draw_choice_nb,
+    phase_rows_nb,
+    prepare_nb,
+)
+from .records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
-from .table import KINDS, Action, Table, view_event
+from .showdown_view import laid_melds
+from .table import Table, view_event
 
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -50,7 +77,7 @@ class Agent:
         self.seed = int(seed)
         self.seat = 0
         self._hands_seen = 0
-        self._set_rules(Rules.coerce(rules))
+        self._set_rules(rules)
         self._params = np.stack([strategy.vector, strategy.vector])
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
@@ -64,16 +91,14 @@ class Agent:
         ``mc:rollouts=32``...)."""
         strategy = parse_strategy(spec)
         if strategy.is_mc and cls is Agent:
-            from .mc_agent import McAgent
             return McAgent(strategy, rules, seed)
         return cls(strategy, rules, seed)
 
-    def _set_rules(self, rules: Rules) -> None:
+    def _set_rules(self, spec: Rules | str) -> None:
+        rules, packed, tab = rules_arrays(spec)
         if rules.mahjong:
             raise ValueError("agents play knocking gin; Mahjong gin has no agent protocol")
-        self.rules = rules
-        self._packed = rules.packed()
-        self._tab = card_tables(rules)
+        self.rules, self._packed, self._tab = rules, packed, tab
 
     def handle(self, message: dict) -> dict | None:
         """Feed one protocol message; returns the reply for ``decide``, else None."""
@@ -87,27 +112,27 @@ class Agent:
         elif kind == "start":
             self.seat = int(message.get("seat", 0))
             if message.get("rules"):
-                self._set_rules(Rules.coerce(message["rules"]))
+                self._set_rules(message["rules"])
         return None
 
     def _observe(self, message: dict) -> None:
         card = message.get("card")
         observe_nb(self.hs, int(message["seat"]), _KIND[message["action"]],
-                   -1 if card is None else card_from_text(card), self._packed)
+                   -1 if card is None else card_of(card), self._packed)
 
     def _new_hand(self, message: dict) -> None:
         hs = self.hs
         me = self.seat = int(message.get("seat", self.seat))
         hand_id = int(message.get("hand", 0))
         clear_position_nb(hs, hand_id)
-        cards = [card_from_text(c) for c in message["cards"]]
+        cards = [card_of(c) for c in message["cards"]]
         hs[ST_HAND + me] = sum(1 << c for c in cards)
         dealer = int(message["dealer"])
         hs[ST_DEALER] = dealer
         upcard = message.get("upcard")
         hs[ST_POS] = 21  # 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
         if upcard is not None:
-            up = card_from_text(upcard)
+            up = card_of(upcard)
             hs[ST_UPCARD] = up
             hs[ST_PILE] = up
             hs[ST_PILE_LEN] = 1
@@ -138,13 +163,120 @@ class Agent:
                                                  self.rng)
             if big:
                 return {"action": "big_gin"}
-            return {"action": "knock" if knock else "discard", "card": card_text(int(card))}
+            if knock:
+                return self.knock_reply(int(card))
+            return {"action": "discard", "card": TEXT[int(card)]}
         take, card, big = decide_last_discard_nb(params, me, hs, self._packed, self._tab)
         if not take:
             return {"action": "pass"}
         if big:
             return {"action": "big_gin"}
-        return {"action": "knock", "card": card_text(int(card))}
+        return self.knock_reply(int(card), taking=True)
+
+    def knock_reply(self, card: int, taking: bool = False) -> dict:
+        """A knock discarding ``card`` (after taking the final discard, with ``taking``),
+        with the melds the showdown will lay."""
+        hs = self.hs
+        hand = int(hs[ST_HAND + self.seat])
+        pile = int(hs[ST_PILE_MASK])
+        if taking:
+            top = int(hs[ST_PILE + hs[ST_PILE_LEN] - 1])
+            hand |= 1 << top
+            pile &= ~(1 << top)
+        hand &= ~(1 << card)
+        return {"action": "knock", "card": TEXT[card],
+                "melds": laid_melds(hand, pile | (1 << card), self._tab)}
+
+
+_EVENT = {"take": EV_TAKE, "pile": EV_TAKE, "pass": EV_PASS, "stock": EV_STOCK,
+          "discard": EV_DISCARD, "knock": EV_DISCARD}
+
+
+class McAgent(Agent):
+    """An ``mc`` strategy spec playing one seat from the protocol's messages."""
+
+    def _setup(self) -> None:
+        if self._params[0, P_MC_ORACLE] != 0:
+            raise ValueError("mc:oracle=1 reads the opponent's hidden hand; an agent sees "
+                             "only its seat's cards: leave oracle out")
+        self.hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        self._events = self.hs[MC_EVENTS:MC_EVENTS + 4 * 1200].reshape(1200, 4)
+        rows = self.hs[MC_ROWS:MC_ROWS + 2 * P_BASE].view(np.float64)
+        self._phase_rows = rows.reshape(2, P_BASE)
+        self._empty = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+        self._n_ev = 0
+        self._belief = None
+        self._drawn = None
+
+    def _new_hand(self, message: dict) -> None:
+        super()._new_hand(message)
+        phase_rows_nb(self.hs, self._params)
+        self._n_ev = 0
+        self._belief = None
+
+    def _observe(self, message: dict) -> None:
+        kind, seat = message["action"], int(message["seat"])
+        card = -1 if message.get("card") is None else card_of(message["card"])
+        last = self.hs[ST_PHASE] == PH_LAST_DISCARD
+        if kind in _EVENT and not last:
+            flag = 1
+            if kind == "stock":
+                flag = int(pile_allowed_nb(self.hs))
+                card = -1
+            elif kind in ("discard", "knock"):
+                flag = from_pile_nb(self._events, self._n_ev, seat, card)
+            self._events[self._n_ev] = (seat, _EVENT[kind], card, flag)
+            self._n_ev += 1
+        if seat == self.seat and kind in ("stock", "pile"):
+            self._drawn = (kind, message.get("card"))
+        super()._observe(message)
+
+    def decide(self, message: dict) -> dict:
+        phase, legal = message["phase"], message.get("legal", ())
+        me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
+        if phase == "offer":
+            take = decide_take_nb(self._phase_rows, me, hs, rules, tab, self.rng)
+            return {"action": "take" if take else "pass"}
+        if phase == "last_discard":
+            take, card, big = decide_last_discard_nb(self._phase_rows, me, hs, rules, tab)
+            if not take:
+                return {"action": "pass"}
+            return {"action": "big_gin"} if big else self.knock_reply(int(card), taking=True)
+        if phase == "draw":
+            take, *belief = mc_draw_choice_nb(hs, me, "pile" in legal, self._params,
+                                              self._n_ev, rules, tab, self.rng, self._empty)
+            hs[ST_PLANNED] = 0
+            self._belief = [belief[0], belief[1], np.uint64(belief[2]), belief[3]]
+            return {"action": "pile" if take else "stock"}
+        return self._discard()
+
+    def _discard(self) -> dict:
+        me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
+        if hs[ST_PLANNED] != 0:  # the upcard taken: the rollout strategy's discard
+            card, knock, big = decide_discard_nb(self._phase_rows, me, hs, rules, tab, self.rng)
+            return self._reply(int(card), bool(knock), bool(big))
+        if self._belief is None:  # the eleven-card deal's first discard
+            n, unseen, key, rollouts = prepare_nb(hs, me, self._params, self._n_ev, rules,
+                                                  tab, self.rng)
+            self._belief = [n, unseen, np.uint64(key), rollouts]
+            self._drawn = None
+        n, unseen, key, rollouts = self._belief
+        exclude = 0
+        if self._drawn is not None and self._drawn[0] == "stock":
+            exclude = 1 << card_of(self._drawn[1])
+        position = hs[POSITION_START:POSITION_END].copy()
+        card, action = mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts,
+                                     self._params[me, P_MC_MARGIN], True, rules, tab, self.rng,
+                                     self._empty)
+        hs[POSITION_START:POSITION_END] = position  # the referee's event applies it
+        self._belief = None
+        self._drawn = None
+        return self._reply(int(card), action == ACTION_KNOCK, action == ACTION_BIG_GIN)
+
+    def _reply(self, card: int, knock: bool, big: bool) -> dict:
+        if big:
+            return {"action": "big_gin"}
+        return self.knock_reply(card) if knock else {"action": "discard", "card": TEXT[card]}
 
 
 def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] = (0, 0)
@@ -152,16 +284,16 @@ def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] =
     """The protocol's ``hand`` message for ``seat`` at ``table``."""
     up = int(table.hs[ST_UPCARD])
     return {"type": "hand", "game": game, "hand": table.hand, "seat": seat,
-            "dealer": table.dealer, "cards": [card_text(c) for c in table.hand_of(seat)],
-            "upcard": card_text(up) if up >= 0 else None, "knock_limit": table.knock_limit,
+            "dealer": table.dealer, "cards": [TEXT[c] for c in table.hand_of(seat)],
+            "upcard": TEXT[up] if up >= 0 else None, "knock_limit": table.knock_limit,
             "multiplier": int(table.hs[ST_MULTIPLIER]), "scores": list(scores),
             "seed": table.seed}
 
 
 def decide_message(table: Table, timeout_ms: int | None = None) -> dict:
     """The protocol's ``decide`` message for the seat to act."""
-    out = {"type": "decide", "phase": table.phase,
-           "legal": [a.text() for a in table.legal_actions()], "stock_left": table.stock_left}
+    out = {"type": "decide", "phase": table.phase, "legal": table.legal_texts(),
+           "stock_left": table.stock_left}
     if timeout_ms is not None:
         out["timeout_ms"] = timeout_ms
     return out

@@ -15,12 +15,10 @@ starting a game it might not finish, and returns ``(rows written, next game to p
 from ..game._jit import jit
 from ..game.game_scoring_nb import GR_NEXT_DEALER, TEAMS, THREE, game_hand_nb, reset_game_nb
 from ..game.rng_nb import stream_key_nb
+from ..game.rules import NEXT_LOSER, NEXT_WINNER
 from .hand_nb import play_and_record_nb
 from .phases_nb import shuffle_deck_nb
 
-NEXT_LOSER = 0
-NEXT_WINNER = 1
-NEXT_ALTERNATE = 2
 GAME_STREAM = 7
 
 

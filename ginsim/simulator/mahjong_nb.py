@@ -18,7 +18,7 @@ final discard).
 
 from ..game._jit import jit
 from ..game.melds_nb import W_IDS, W_MELDS, W_USED, mask_value_nb, max_meld_value_any_nb
-from ..game.rules import R_DEAL, R_GIN_BONUS, R_MJ_DISCARD_OUT, R_MJ_FINAL_MELD
+from ..game.rules import DEAL_ELEVEN, R_DEAL, R_GIN_BONUS, R_MJ_DISCARD_OUT, R_MJ_FINAL_MELD
 from ..game.scoring_nb import OUT_DEAD, OUT_GIN
 from ..game.state import (
     ENDING_DEAD,
@@ -253,7 +253,7 @@ def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
     deal_mahjong_nb(hs, dealer, rules, hand_id)
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     seat = 1 - hs[ST_DEALER]
-    if rules[R_DEAL] == 1:
+    if rules[R_DEAL] == DEAL_ELEVEN:
         play_turn_nb(hs, seat, False, params, rules, tab, rng, trace)
         seat = 1 - seat
     while hs[ST_ENDING] < 0:

@@ -33,7 +33,7 @@ from ..game._jit import jit, jit_inline
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb, popcount_nb
 from ..game.rng_nb import below_nb, stream_key_nb
-from ..game.rules import R_BIG_GIN_BONUS, R_DEAL
+from ..game.rules import DEAL_ELEVEN, R_BIG_GIN_BONUS, R_DEAL
 from ..game.state import (
     FULL_DECK,
     HS_SIZE,
@@ -520,7 +520,7 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
 def mc_draw_choice_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty):
     """The mc seat's draw by rollouts, not applied: ``(take, particles, unseen, key,
     rollouts)``; the belief stays in the scratch for the discard (:func:`mc_discard_nb`).
-    An mc agent asks this from its own view of the hand (``simulator/mc_agent.py``)."""
+    An mc agent asks this from its own view of the hand (``simulator/agents.py``, ``McAgent``)."""
     n, unseen, key, rollouts = prepare_nb(hs, me, params, n_ev, rules, tab, rng)
     margin = params[me, P_MC_MARGIN]
     pair = pairs_nb(hs)[0]
@@ -642,7 +642,7 @@ def mc_first_turn_nb(hs, params, rules, tab, rng, trace):
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
-    if rules[R_DEAL] == 1:
+    if rules[R_DEAL] == DEAL_ELEVEN:
         hs[ST_FORBIDDEN] = 0
         hs[ST_PLANNED] = 0
         if is_mc_nb(params, nondealer):

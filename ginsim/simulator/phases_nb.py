@@ -31,7 +31,7 @@ switch it off).
 
 from ..game._jit import jit, jit_inline
 from ..game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
-from ..game.rules import R_DEAL, R_LAYOFF, R_MAHJONG
+from ..game.rules import DEAL_ELEVEN, R_DEAL, R_LAYOFF, R_MAHJONG
 from ..game.scoring_nb import OUT_DEAD, score_hand_nb
 from ..game.state import (
     ENDING_DEAD,
@@ -177,7 +177,7 @@ def first_turn_nb(hs, params, rules, tab, rng, trace):
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
-    if rules[R_DEAL] == 1:
+    if rules[R_DEAL] == DEAL_ELEVEN:
         hs[ST_FORBIDDEN] = 0
         hs[ST_PLANNED] = 0
         discard, action = discard_nb(hs, nondealer, params, rules, tab, rng)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from joblib import Parallel, delayed
 
+from ..game.deal_ranges import REGIONS
 from ..game.rules import Rules
 from ..strategies.charts import SHAPE, KnockChart
 from ..strategies.grid_nb import grid_cells
@@ -31,7 +32,7 @@ from .records import per_deal_sum
 
 CHUNK_HANDS = 25_000
 MIN_CELL_POINTS = 30  # decision points a cell needs before its evidence changes the chart
-TRAIN_REGION = 10**12  # hand index where training deals start (evaluation deals start at 0)
+TRAIN_REGION = REGIONS["training"]  # where training hands start (evaluation deals at 0)
 
 
 def with_chart(base: str | Strategy, chart: KnockChart) -> Strategy:

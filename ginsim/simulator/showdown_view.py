@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.cards import cards_to_mask, mask_to_cards
+from ..game.cards import FULL_DECK, card_text, cards_to_mask, mask_to_cards, sort_key
+from ..game.layoff_nb import knocker_arrangement_nb
 from ..game.melds import _best_packing, _meld_set
+from ..game.melds_nb import WORK_SIZE
 from ..game.rules import Rules
 from ..game.state import RES_KNOCKER_DEADWOOD, ST_HAND, ST_KMELDS
 
@@ -47,3 +49,15 @@ def layoffs(melds: list[int], defender: int, rules: Rules) -> list[int]:
                     changed = True
                     break
     return out
+
+
+def laid_melds(hand: int, pile: int, tab: np.ndarray) -> list[list[str]]:
+    """The melds the showdown lays for a knocker holding ``hand`` (a mask, after its
+    discard) with ``pile`` the pile's cards: least deadwood, then the fewest unseen cards
+    able to lay off (``knocker_arrangement_nb``); card texts. The protocol's knock reply
+    carries them for referees that lay the knocker's melds themselves."""
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    _, count = knocker_arrangement_nb(hand, FULL_DECK & ~hand & ~pile, tab, work, out)
+    return [[card_text(c) for c in sorted(mask_to_cards(int(m)), key=sort_key)]
+            for m in out[:count]]

@@ -11,11 +11,9 @@ nothing. Events are the agent protocol's ``event`` messages (docs/agents.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..game.cards import card_from_text, card_text, mask_to_cards, sort_key
+from ..game.cards import card_text, mask_to_cards, sort_key
 from ..game.history import SEAT_NAMES
 from ..game.rules import Rules
 from ..game.scoring_nb import OUTCOMES
@@ -45,9 +43,19 @@ from ..game.state import (
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..game.tables import card_tables
+from .actions import (  # noqa: F401  (Action, IllegalAction: ginsim.Table's API)
+    KINDS,
+    MOVE_TEXTS,
+    SORTED_CARDS,
+    TEXT,
+    Action,
+    IllegalAction,
+    card_of,
+    rules_arrays,
+)
 from .board_nb import (
     ERRORS,
+    apply_discard_nb,
     apply_draw_nb,
     apply_last_discard_nb,
     apply_offer_nb,
@@ -65,78 +73,12 @@ from .records import RECORD_DTYPE
 
 PHASES = {PH_OFFER: "offer", PH_DRAW: "draw", PH_DISCARD: "discard",
           PH_LAST_DISCARD: "last_discard", PH_OVER: "over", PH_DEAD: "over"}
-KINDS = ("take", "pass", "stock", "pile", "discard", "knock", "big_gin")
-_SHORT = {"s": "stock", "p": "pile", "t": "take", "big": "big_gin", "big gin": "big_gin",
-          "gin": "knock"}
-
-
-class IllegalAction(ValueError):
-    """A move the hand does not allow now; the message is one line naming it and why."""
-
-
-@dataclass(frozen=True)
-class Action:
-    """One move: ``kind`` (see :data:`KINDS`), the card of a discard or knock (-1 for a
-    knock means: with the discard that keeps the least deadwood), and optionally the
-    knocker's melds as masks (the showdown always lays an exact best arrangement)."""
-
-    kind: str
-    card: int = -1
-    melds: tuple[int, ...] = ()
-
-    def text(self) -> str:
-        """"take", "pass", "stock", "pile", "discard KD", "knock KD", "knock", "big gin"."""
-        if self.kind == "big_gin":
-            return "big gin"
-        if self.kind in ("discard", "knock") and self.card >= 0:
-            return f"{self.kind} {card_text(self.card)}"
-        return self.kind
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        """An action from its text or a short form: ``s`` (stock), ``p`` (pile), ``KD``
-        (discard KD), ``knock KD``, ``knock`` (the best discard), ``big gin``."""
-        raw = str(text).strip().replace("_", " ").split()
-        words = [w.lower() for w in raw]
-        if not words:
-            raise IllegalAction("empty action: type stock (s), pile (p), a card such as KD, "
-                                "knock KD, take or pass")
-        joined = " ".join(words)
-        kind = _SHORT.get(joined, joined)
-        if kind in KINDS and kind not in ("discard",):
-            return cls(kind)
-        head, rest = words[0], raw[1:]
-        try:
-            if head in ("discard", "knock", "d", "k") and len(rest) == 1:
-                return cls("discard" if head in ("discard", "d") else "knock",
-                           card_from_text(rest[0]))
-            if len(words) == 1:
-                return cls("discard", card_from_text(raw[0]))
-        except ValueError as err:
-            raise IllegalAction(f"{text!r}: {err}") from None
-        raise IllegalAction(f"{text!r} is not an action: type stock (s), pile (p), a card "
-                            "such as KD, knock KD, take or pass")
-
-    @classmethod
-    def from_message(cls, reply: dict) -> Action:
-        """An action from a protocol reply such as ``{"action": "knock", "card": "KD"}``."""
-        if not isinstance(reply, dict) or reply.get("action") not in KINDS:
-            raise IllegalAction(f"bad reply {str(reply)[:80]}: expected an object with "
-                                f"\"action\" one of {', '.join(KINDS)}")
-        card = reply.get("card")
-        try:
-            number = -1 if card is None else card_from_text(card)
-        except ValueError as err:
-            raise IllegalAction(f"bad card in reply {str(reply)[:80]}: {err}") from None
-        return cls(reply["action"], number)
-
-
 def _text(card: int) -> str | None:
-    return None if card < 0 else card_text(card)
+    return None if card < 0 else TEXT[card]
 
 
 def _cards(mask: int) -> list[str]:
-    return [card_text(c) for c in sorted(mask_to_cards(int(mask)), key=sort_key)]
+    return [TEXT[c] for c in sorted(mask_to_cards(int(mask)), key=sort_key)]
 
 
 class Table:
@@ -146,14 +88,12 @@ class Table:
 
     def __init__(self, rules: Rules | str = "modern", seed: int | None = 0, hand: int = 0,
                  dealer: int = 0, *, _deck: list[int] | None = None) -> None:
-        self.rules = Rules.coerce(rules)
+        self.rules, self._packed, self._tab = rules_arrays(rules)
         if self.rules.mahjong:
             raise ValueError("the Table plays knocking gin; Mahjong gin's multi-card takes "
                              "and table melds are played by ginsim.simulate only")
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-        self._packed = self.rules.packed()
-        self._tab = card_tables(self.rules)
         self.hs = np.zeros(HS_SIZE, dtype=np.int64)
         self.rng = np.zeros(3, dtype=np.uint64)
         self.seed, self.hand, self.dealer = seed, int(hand), int(dealer)
@@ -163,8 +103,12 @@ class Table:
             self.hs[ST_DECK:ST_DECK + 52] = _deck
         seat_streams_nb(self.rng, np.uint64(seed or 0), self.hand)
         deal_nb(self.hs, self.dealer, self._packed, self.hand)
+        self._limit = int(self.hs[ST_KNOCK_LIMIT])
         self.events: list[dict] = []
         self._scored = False
+        self._version = 0  # moves applied; the legal moves are kept per version
+        self._legal: tuple[int, list[Action], list[str]] | None = None
+        self._options: tuple[int, dict[int, int], bool] | None = None
 
     @classmethod
     def from_deal(cls, rules: Rules | str, hands: tuple[list[int], list[int]],
@@ -199,7 +143,7 @@ class Table:
 
     @property
     def knock_limit(self) -> int:
-        return int(self.hs[ST_KNOCK_LIMIT])
+        return self._limit
 
     def hand_of(self, seat: int) -> list[int]:
         """The cards ``seat`` holds, sorted by suit and rank."""
@@ -211,21 +155,36 @@ class Table:
 
     def legal_actions(self) -> list[Action]:
         """Every move the seat to act may make now (none once the hand is over)."""
+        return [Action(kind, card) for kind, card in self._legal_now()[1]]
+
+    def legal_texts(self) -> list[str]:
+        """:meth:`legal_actions` as their texts (the ``decide`` message's ``legal``)."""
+        return list(self._legal_now()[2])
+
+    def _legal_now(self) -> tuple[int, list[tuple[str, int]], list[str]]:
+        """The legal moves as (kind, card) pairs and texts, kept until the next move."""
+        if self._legal is None or self._legal[0] != self._version:
+            moves = self._list_legal()
+            texts = [MOVE_TEXTS.get(m) or Action(*m).text() for m in moves]
+            self._legal = (self._version, moves, texts)
+        return self._legal
+
+    def _list_legal(self) -> list[tuple[str, int]]:
         phase = int(self.hs[ST_PHASE])
         if phase == PH_OFFER:
-            return [Action("take"), Action("pass")]
+            return [("take", -1), ("pass", -1)]
         if phase == PH_DRAW:
-            return [Action("stock")] + ([Action("pile")] if pile_allowed_nb(self.hs) else [])
+            return [("stock", -1)] + ([("pile", -1)] if pile_allowed_nb(self.hs) else [])
+        limit = self.knock_limit
         if phase == PH_DISCARD:
-            kept, big = self._discard_options(self.hs)
-            out = [Action("discard", c) for c in kept]
-            out += [Action("knock", c) for c, dw in kept.items() if dw <= self.knock_limit]
-            return out + ([Action("big_gin")] if big else [])
+            kept, big = self._options_now()
+            out = [("discard", c) for c in kept]
+            out += [("knock", c) for c, dw in kept.items() if dw <= limit]
+            return out + ([("big_gin", -1)] if big else [])
         if phase == PH_LAST_DISCARD:
             kept, big = self._last_discard_options()
-            out = [Action("pass")] + [Action("knock", c) for c, dw in kept.items()
-                                      if dw <= self.knock_limit]
-            return out + ([Action("big_gin")] if big else [])
+            out = [("pass", -1)] + [("knock", c) for c, dw in kept.items() if dw <= limit]
+            return out + ([("big_gin", -1)] if big else [])
         return []
 
     def _discard_options(self, hs: np.ndarray) -> tuple[dict[int, int], bool]:
@@ -233,8 +192,14 @@ class Table:
         big gin is open to it."""
         out = np.zeros(52, dtype=np.int64)
         all_melded = legal_discards_nb(hs, hs[ST_TO_MOVE], self._tab, out)
-        kept = {c: int(out[c]) for c in sorted(np.flatnonzero(out >= 0).tolist(), key=sort_key)}
+        values = out.tolist()
+        kept = {c: values[c] for c in SORTED_CARDS if values[c] >= 0}
         return kept, bool(all_melded) and self.rules.big_gin_bonus is not None
+
+    def _options_now(self) -> tuple[dict[int, int], bool]:
+        if self._options is None or self._options[0] != self._version:
+            self._options = (self._version, *self._discard_options(self.hs))
+        return self._options[1], self._options[2]
 
     def _last_discard_options(self) -> tuple[dict[int, int], bool]:
         trial = self.hs.copy()
@@ -248,13 +213,13 @@ class Table:
         nothing when the move is not allowed."""
         if not isinstance(action, Action):
             action = Action.parse(action)
-        if self.phase == "over":
+        phase = int(self.hs[ST_PHASE])
+        if phase >= PH_OVER:
             raise IllegalAction(f"{action.text()}: the hand is over")
         mover = int(self.hs[ST_TO_MOVE])
         if seat is not None and seat != mover:
             raise IllegalAction(f"{action.text()}: out of turn, seat {mover} is to act")
         before = len(self.events)
-        phase = int(self.hs[ST_PHASE])
         if phase == PH_OFFER:
             self._offer(mover, action)
         elif phase == PH_DRAW:
@@ -263,7 +228,8 @@ class Table:
             self._discard(mover, action)
         else:
             self._last_discard(mover, action)
-        if self.phase == "over" and not self._scored:
+        self._version += 1
+        if self.hs[ST_PHASE] >= PH_OVER and not self._scored:
             showdown_nb(self.hs, self._packed, self._tab)
             self._scored = True
         return self.events[before:]
@@ -287,7 +253,8 @@ class Table:
     def _draw(self, seat: int, action: Action) -> None:
         if action.kind not in ("stock", "pile"):
             self._refuse(action, 1, "draw first: stock or pile")
-        top = self.pile()[-1] if self.hs[ST_PILE_LEN] else -1
+        n = int(self.hs[ST_PILE_LEN])
+        top = int(self.hs[ST_PILE + n - 1]) if n else -1
         status = apply_draw_nb(self.hs, seat, action.kind == "pile")
         if status < 0:
             self._refuse(action, status, "both passed the upcard: this draw is from the stock"
@@ -305,7 +272,7 @@ class Table:
     def _discard(self, seat: int, action: Action) -> None:
         if action.kind in ("stock", "pile", "take", "pass"):
             self._refuse(action, 1, "already drew this turn: discard, knock or big gin")
-        kept, big = self._discard_options(self.hs)
+        kept, big = self._options_now()
         card = action.card
         if action.kind == "knock" and card < 0 and kept:
             card = self._knock_card(kept)
@@ -314,8 +281,15 @@ class Table:
         if action.kind == "knock" and card in kept and kept[card] > self.knock_limit:
             self._refuse(action, 1, f"deadwood {kept[card]} is above this hand's knock limit "
                          f"{self.knock_limit}")
-        status = checked_discard_nb(self.hs, seat, card, action.kind == "knock",
-                                    action.kind == "big_gin", self._packed, self._tab)
+        if action.kind == "discard" or (action.kind == "knock" and card in kept):
+            # the options above already hold the kept deadwood: the board's apply checks
+            # the card (held, not just taken) and the knock limit
+            dw = kept.get(card, 0)
+            status = apply_discard_nb(self.hs, seat, card, dw, action.kind == "knock", False,
+                                      self._packed)
+        else:
+            status = checked_discard_nb(self.hs, seat, card, action.kind == "knock",
+                                        action.kind == "big_gin", self._packed, self._tab)
         if status < 0:
             self._refuse(Action(action.kind, card), status)
         self._event(seat, action.kind, card if action.kind != "big_gin" else -1)

@@ -1,0 +1,37 @@
+"""Disjoint ranges of deal indices, handed out by name.
+
+Every hand's cards follow from ``(seed, index)``, so two measurements that must not
+share deals (a chart's training hands and the deals that evaluate it, a fresh
+adversary and the chart it attacks) take their indices from different regions here.
+Each region spans :data:`REGION_SPAN` indices; a block is ``size`` indices counted from
+the region's start (``block >= 0``) or back from its end (``block < 0``).
+"""
+
+from __future__ import annotations
+
+REGION_SPAN = 10**9
+TRAINING = 10**12  # training regions start here, far above any evaluation region
+
+#: name -> first index. Evaluation regions count duplicate deals, training regions hands.
+REGIONS = {
+    "evaluation": 0,  # equilibrium iterations: how much each response gains
+    "oklahoma evaluation": 10**9,  # scripts/equilibrium_oklahoma.py
+    "adversary evaluation": 6 * 10**9,  # scripts/check_equilibrium.py
+    "reach": TRAINING - REGION_SPAN,  # which cells the starting chart reaches
+    "training": TRAINING,  # equilibrium best responses, one block per iteration
+    "oklahoma training": TRAINING + 10**9,
+    "adversary training": TRAINING + 5 * 10**9,
+}
+
+
+def deal_block(region: str, block: int, size: int) -> int:
+    """The first index of block ``block`` of ``size`` indices in ``region``; ValueError
+    when the block would leave the region."""
+    if region not in REGIONS:
+        raise ValueError(f"unknown deal region {region!r}: one of {', '.join(REGIONS)}")
+    base = REGIONS[region]
+    start = base + block * size if block >= 0 else base + REGION_SPAN + block * size
+    if size < 1 or start < base or start + size > base + REGION_SPAN:
+        raise ValueError(f"block {block} of {size:,} deals leaves the {region} region "
+                         f"({REGION_SPAN:,} deals)")
+    return start
