@@ -13,7 +13,7 @@ weighs it differently:
 - a discard gives up ``potential`` points per live card that would pair with it or sit
   next to it in its suit (a one-ply view of what the card could become);
 - a pile card is taken when it melds and lowers the deadwood by at least ``take_meld``
-  points, or lowers it by at least ``take_any`` points anyway; the deadwood is exact
+  points (or makes gin), or lowers it by at least ``take_any`` points anyway; the deadwood is exact
   (:func:`ginsim.game.melds_nb.best_discard_nb`). A take shows the opponent what the
   hand collects, so a small gain may not be worth it.
 
@@ -22,7 +22,14 @@ Knocking is the common machinery (thresholds, charts, undercut estimate) of
 """
 
 from ..game._jit import jit_inline
-from ..game.melds_nb import W_DISCARD, best_discard_nb, lowest_card_nb, min_deadwood_nb, popcount_nb
+from ..game.melds_nb import (
+    W_DISCARD,
+    best_discard_nb,
+    lowest_card_nb,
+    mask_value_nb,
+    min_deadwood_nb,
+    popcount_nb,
+)
 from ..game.rules import R_BIG_GIN_BONUS, STOCK_AT_DEAL
 from ..game.state import FULL_DECK, ST_PILE_MASK, ST_POS
 from ..game.tables import T_RANK_VALUE
@@ -30,9 +37,11 @@ from .params import (
     P_DANGER_WEIGHT,
     P_MEMORY,
     P_OUTS_WEIGHT,
+    P_X_CONTESTED,
     P_X_DANGER_LATE,
     P_X_LOOKAHEAD,
     P_X_OUTS_LATE,
+    P_X_OUTS_VALUE,
     P_X_POTENTIAL,
     P_X_SAFE,
     P_X_TAKE_ANY,
@@ -118,10 +127,11 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
     """The expert's discard from an 11-card ``hand`` (lowest score; ties to the higher
     value, then the higher index).
 
-    Score = deadwood kept - staged outs weight x live outs kept + staged danger weight x
-    feeding risk (memory 2) - ``safe`` if the card melds with nothing the opponent could
-    hold + ``potential`` x live cards of its rank or within two of it in its suit -
-    ``lookahead`` x the expected cut of a draw that melds nothing
+    Score = deadwood kept - staged outs weight x (live outs kept + ``outs_value`` x their
+    value / 10 - ``contested`` x those that would meld with the opponent's known cards)
+    + staged danger weight x feeding risk (memory 2) - ``safe`` if the card melds with
+    nothing the opponent could hold + ``potential`` x live cards of its rank or within
+    two of it in its suit - ``lookahead`` x the expected cut of a draw that melds nothing
     (:func:`replacement_cuts_nb`). Needs ``hs[W_DISCARD:]`` from
     ``best_discard_nb(..., per_card=True)``.
     """
@@ -133,6 +143,8 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
     safe_w = params[seat, P_X_SAFE]
     potential_w = params[seat, P_X_POTENTIAL]
     look_w = params[seat, P_X_LOOKAHEAD]
+    value_w = params[seat, P_X_OUTS_VALUE] * outs_w / 10.0
+    contested_w = params[seat, P_X_CONTESTED] * outs_w
     t1, n1, least, cut1, cut2 = 0, 0, 0, 0.0, 0.0
     if look_w != 0.0:
         t1, t2, n1, least = top_free_values_nb(hand, forbidden, hs, tab)
@@ -148,6 +160,10 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
         value = tab[T_RANK_VALUE + c % 13]
         outs = kept_outs_nb(hand, c, sets, runs, tab)
         score = hs[W_DISCARD + c] - outs_w * popcount_nb(outs & live)
+        if value_w != 0.0:
+            score -= value_w * mask_value_nb(outs & live, tab)
+        if contested_w != 0.0:
+            score += contested_w * popcount_nb(outs & live & fits)
         if danger_w != 0.0:
             score += danger_w * feeding_risk_nb(c, fits, near, shunned)
         if safe_w != 0.0 and not can_join_meld_nb(opponent_may_hold, c, tab):
@@ -172,8 +188,9 @@ def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     :func:`ginsim.strategies.policy_nb.pile_decision_nb`.
 
     Takes it when it is melded in a best arrangement after the best discard and the
-    deadwood falls by at least ``take_meld``, or when the deadwood falls by at least
-    ``take_any``; always when the 11 cards make big gin under rules that score it.
+    deadwood falls by at least ``take_meld`` (or to gin), or when the deadwood falls by
+    at least ``take_any``; always when the 11 cards make big gin under rules that score
+    it.
     """
     take_any = params[seat, P_X_TAKE_ANY]
     if take_any >= NEVER_TAKE and not can_join_meld_nb(hand, top, tab):
@@ -183,7 +200,7 @@ def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
                                                    params[seat, P_MEMORY] >= 1)
     gain = now - dw
-    take = (melded and gain >= params[seat, P_X_TAKE_MELD]) or gain >= take_any
+    take = (melded and (gain >= params[seat, P_X_TAKE_MELD] or dw == 0)) or gain >= take_any
     if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
         return False, -1, 0, False, False
     card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,

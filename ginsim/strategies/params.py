@@ -60,7 +60,9 @@ P_X_POTENTIAL = P_X_SAFE + 1  # points per live card that would pair or neighbou
 P_X_TAKE_MELD = P_X_POTENTIAL + 1  # least deadwood gain to take a pile card that melds
 P_X_TAKE_ANY = P_X_TAKE_MELD + 1  # least deadwood gain to take any other pile card
 P_X_LOOKAHEAD = P_X_TAKE_ANY + 1  # weight of the expected deadwood cut of the next draw
-P_BASE = P_X_LOOKAHEAD + 1  # what the policy kernel reads: a plain strategy's vector
+P_X_OUTS_VALUE = P_X_LOOKAHEAD + 1  # points per 10 deadwood points a live out would meld
+P_X_CONTESTED = P_X_OUTS_VALUE + 1  # share of an out's worth lost when it fits the opponent
+P_BASE = P_X_CONTESTED + 1  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
@@ -204,6 +206,14 @@ PARAMETERS: dict[str, Parameter] = {
                   "expert: weight of the one-ply lookahead, the expected deadwood a draw "
                   "that melds nothing cuts from the hand kept (it replaces the highest "
                   "unmelded card when lower)", low=-50, high=50, integer=False),
+        Parameter("outs_value", P_X_OUTS_VALUE, (0.0,),
+                  "expert: outs weighed by what they meld: points per 10 points of live "
+                  "outs' value (an out of a king pair melds more than one of a deuce pair)",
+                  low=-50, high=50, integer=False),
+        Parameter("contested", P_X_CONTESTED, (0.0,),
+                  "expert, memory 2: share of a live out's worth it loses when it would also "
+                  "meld with the opponent's known cards (the opponent keeps it if drawn)",
+                  low=-10, high=10, integer=False),
         Parameter("rollouts", P_MC_ROLLOUTS, (64,),
                   "mc: rollouts per option (worlds each choice is played out in)", low=1,
                   high=4096),

@@ -50,8 +50,9 @@ PRESETS: dict[str, tuple[str, str]] = {
     "expert": ("memory2's information weighed by the stage of the hand, the safety of each "
                "discard and what it could become; pile takes by exact deadwood gain; "
                "tuned by scripts/tune_strategy.py",
-               "kind=expert,memory=2,outs=1.5,outs_late=0.5,danger=1,danger_late=2,"
-               "potential=0.1,take_meld=1,take_any=20,chart=equilibrium,lay=3"),
+               "kind=expert,memory=2,outs=1.5,outs_late=0.125,danger=1,danger_late=1.5,"
+               "safe=0.25,potential=0.1,outs_value=0.1,take_meld=3,take_any=20,"
+               "chart=equilibrium,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
            "memory2, memory2:knock=0) weighed by its choices in the hand; its own rollouts "
