@@ -26,13 +26,17 @@ import numpy as np
 import ginsim
 
 
-def duplicate(spec: str, opponent: str, deals: int, seed: int, n_jobs: int) -> str:
+def duplicate(spec: str, opponent: str, deals: int, seed: int, n_jobs: int,
+              save: str | None = None) -> str:
     start = time.time()
     hands = ginsim.simulate(spec, opponent, hands=2 * deals, seed=seed, duplicate=True,
                             n_jobs=n_jobs, progress=False)
     seconds = time.time() - start
     net = (hands["points_a"] - hands["points_b"]).to_numpy(dtype=np.float64)
     pair = (net[0::2] + net[1::2]) / 2.0
+    if save:
+        path = f"{save}_{opponent.replace(':', '_').replace('=', '').replace('/', '-')}.npy"
+        np.save(path, pair)
     half = 1.96 * pair.std(ddof=1) / np.sqrt(len(pair))
     return (f"{spec} vs {opponent}: {deals} duplicate deals, net {pair.mean():+.2f} points "
             f"per hand, 95% CI [{pair.mean() - half:+.2f}, {pair.mean() + half:+.2f}]; "
@@ -62,13 +66,16 @@ def main() -> None:
     parser.add_argument("--opponent", default="simple")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--save", help="duplicate: save each deal's net to SAVE_<opponent>.npy "
+                        "(to pair two players' runs on the same deals)")
     args = parser.parse_args()
     ginsim.simulate(args.spec, "memory2", hands=2, progress=False, n_jobs=1)  # compile first
     if args.what == "speed":
         print(speed(args.spec, args.hands, args.seed))
     elif args.what == "duplicate":
         for opponent in args.opponents:
-            print(duplicate(args.spec, opponent, args.deals, args.seed, args.n_jobs), flush=True)
+            print(duplicate(args.spec, opponent, args.deals, args.seed, args.n_jobs, args.save),
+                  flush=True)
     elif args.what == "games":
         start = time.time()
         games = ginsim.play_games(args.spec, args.opponent, games=args.games, seed=args.seed)

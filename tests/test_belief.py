@@ -82,7 +82,8 @@ def true_histories(opponent: str, hands: int, seed: int):
 def replay(history, wait: float = WAIT) -> float:
     ev, cards, dealer, upcard, dealt = history
     return replay_log_weight_nb(ev, dealer, upcard, 10, dealt, cards,
-                                seat_params("memory2", "memory2"), RULES.packed(),
+                                np.stack([seat_params("memory2", "memory2")]), np.zeros(1),
+                                np.zeros(1), RULES.packed(),
                                 card_tables(RULES), TEMPERATURE, np.log(wait), -np.inf,
                                 np.zeros(SCRATCH_SIZE, dtype=np.int64),
                                 np.zeros(3, dtype=np.uint64))
@@ -200,7 +201,8 @@ def importance_sample(events, dealer, upcard, knock_limit, unseen_cards, n_hidde
         hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
         dealt, logc = stock_cards_nb(events, hands[p], held, ev_card, rng)
         logw[p] = logc + replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt,
-                                              ev_card, params, rules, tab, TEMPERATURE,
+                                              ev_card, params, np.zeros(1), np.zeros(1),
+                                              rules, tab, TEMPERATURE,
                                               np.log(WAIT), -np.inf, hs, rng)
 
 
@@ -209,7 +211,7 @@ def test_the_sampler_agrees_with_importance_sampling_early_in_the_hand():
     # the posterior mean deadwood well; the tempered SMC sampler must agree with it
     # (Metropolis moves that did not keep the posterior once drifted by several points).
     tab = card_tables(RULES)
-    params = seat_params("memory2", "memory2")
+    params = np.stack([seat_params("memory2", "memory2")])
     from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     rng = np.array([1, 2, 3], dtype=np.uint64)

@@ -16,7 +16,7 @@ from ginsim.runner.jobs import Job, default_chunk_hands, plan_chunks
 from ginsim.runner.store import Store
 from ginsim.simulator import limits
 from ginsim.simulator.games import play_multimatch, play_teams, play_three
-from ginsim.strategies.params import MC_PARAMETERS, PARAMETERS
+from ginsim.strategies.params import MC_PARAMETERS, NESTED, PARAMETERS
 from ginsim.strategies.presets import Strategy
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
@@ -141,7 +141,7 @@ def test_every_strategy_parameter_is_bounded(name):
         edge = (high, high - 1, high - 2) if name == "edges" else (high,) * p.size
         vector = Strategy("x", base, {name: edge}).vector
         assert vector[p.index:p.index + p.size].tolist() == list(edge)
-        nested = name in ("rollout", "model")  # their text is a strategy spec
+        nested = name in NESTED  # their text is a strategy spec
         one_line_error(lambda: parse_strategy(f"{base}:{name}=1e300"), name,
                        "unknown strategy" if nested else f"{p.low:g}..{p.high:g}")
 

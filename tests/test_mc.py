@@ -148,7 +148,7 @@ def test_a_large_margin_plays_the_rollout_strategy():
     # hand (all differ only where every world agreed on the gain), and with none it is not.
     plain, _ = play_records("memory2", "simple", stop=30, seed=2)
     for margin, low, high in ((10, 0.9, 1.0), (0, 0.0, 0.8)):
-        mc = play_mc_records(FAST + f",margin={margin}", "simple", 30, seed=2,
+        mc = play_mc_records(FAST + f",rollout=memory2,margin={margin}", "simple", 30, seed=2,
                              duplicate=False)
         same = np.mean((mc["turns"] == plain["turns"]) & (mc["points_a"] == plain["points_a"]))
         assert low <= same <= high, (margin, same)

@@ -29,7 +29,7 @@ from ginsim.game.rules import (
     parse_rules,
 )
 from ginsim.game.rules import PRESETS as RULES_PRESETS
-from ginsim.strategies.params import PARAMETERS
+from ginsim.strategies.params import NESTED, PARAMETERS
 from ginsim.strategies.presets import PRESETS
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
@@ -137,7 +137,7 @@ def spec_value(p) -> str:
     """A valid spec value of parameter ``p`` (its default, or a chart name)."""
     if p.name == "chart":
         return "five"
-    if p.name in ("rollout", "model"):
+    if p.name in NESTED:
         return "memory1"
     if p.choices:
         return p.choices[int(p.default[0])]

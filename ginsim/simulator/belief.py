@@ -1,11 +1,13 @@
 """Posterior samples of the opponent's hand given the public history (numpy layer).
 
 See :mod:`ginsim.simulator.belief_nb` for the model. :func:`sample_beliefs` returns
-particles with normalised importance weights and their effective sample size.
+particles with normalised importance weights and their effective sample size; given
+several opponent models it mixes them and also returns each model's posterior weight.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +34,7 @@ class Beliefs:
     weights: np.ndarray  # normalised, sum 1
     unseen: int  # mask of cards the opponent might hold beyond its known pickups
     ess: float  # effective sample size of the final weights, (sum w)^2 / sum w^2
+    model_weights: np.ndarray  # posterior weight of each opponent model (sum 1)
 
 
 def knock_limit_of(history: History, rules: Rules) -> int:
@@ -46,16 +49,43 @@ def unseen_mask(history: History, my_hand: int) -> int:
     return FULL & ~my_hand & ~history.pile_mask & ~history.taken[1]
 
 
-def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules: Rules,
+def model_rows(model: str | Strategy | Sequence[str | Strategy],
+               prior: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The belief's opponent models as float64[K, 2, P] seat rows (the model in row 1)
+    and their normalised log prior weights (equal weights without ``prior``)."""
+    models = [model] if isinstance(model, (str, Strategy)) else list(model)
+    if not models:
+        raise ValueError("no opponent model: give a strategy spec or a list of them")
+    weights = np.ones(len(models)) if prior is None else np.asarray(prior, dtype=np.float64)
+    if weights.shape != (len(models),) or not (weights > 0).all() or not np.isfinite(
+            weights).all():
+        raise ValueError(f"prior must give one weight above 0 per model ({len(models)}), got "
+                         f"{list(weights)!r}")
+    rows = np.stack([seat_params(m, m) for m in models])
+    return rows, np.log(weights / weights.sum())
+
+
+def model_weights_of(lks: np.ndarray, log_prior: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each model's posterior weight: the particles' weights times each particle's
+    posterior over the models (prior times the model's likelihood of the particle)."""
+    terms = lks + log_prior
+    terms = np.exp(terms - terms.max(axis=1, keepdims=True))
+    terms /= terms.sum(axis=1, keepdims=True)
+    return weights @ terms
+
+
+def sample_beliefs(history: History, my_hand: int,
+                   model: str | Strategy | Sequence[str | Strategy], rules: Rules,
                    particles: int, seed: int, temperature: float = TEMPERATURE,
                    uniform: bool = False, moves: int = MOVES, stages: int = STAGES,
-                   wait: float = WAIT) -> Beliefs:
+                   wait: float = WAIT, prior: Sequence[float] | None = None) -> Beliefs:
     """``particles`` weighted guesses of the opponent's hand by tempered sequential
     Monte Carlo (``stages`` tempering steps at most, ``moves`` rounds of Metropolis
     moves per particle after each: a hand swap and a draw-order exchange); ``uniform``
     skips the model (every weight equal: uniform sampling given the pickups, as the
     shorthand advisor does); ``wait`` is the chance that the opponent plays on where
-    its model would knock."""
+    its model would knock. A list of models is a mixture (weights ``prior``, equal
+    without), whose posterior weights come back in ``model_weights``."""
     if not temperature > 0:
         raise ValueError(f"temperature must be above 0, got {temperature!r}")
     if not 0 < wait <= 1:
@@ -69,7 +99,8 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
                          f"opponent's {n_hidden} hidden ones: check the hand and the history")
     hands = np.zeros(particles, dtype=np.int64)
     logl = np.zeros(particles, dtype=np.float64)
-    params = seat_params(model, model)
+    models, log_prior = model_rows(model, prior)
+    lk = np.zeros(len(models))
     events = np.ascontiguousarray(history.events, dtype=np.int64).reshape(-1, 4)
     ev_card = np.full(max(len(events), 1), -1, dtype=np.int64)
     hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
@@ -78,16 +109,17 @@ def sample_beliefs(history: History, my_hand: int, model: str | Strategy, rules:
     log_wait = float(np.log(wait))
     if uniform:
         sample_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
-                          unseen_cards, n_hidden, held, params, rules.packed(),
+                          unseen_cards, n_hidden, held, models, log_prior, lk, rules.packed(),
                           card_tables(rules), float(temperature), log_wait, hands, logl, ev_card,
                           hs, rng)
         weights = np.full(particles, 1.0 / particles)
-        return Beliefs(hands, weights, unseen, float(particles))
+        return Beliefs(hands, weights, unseen, float(particles), np.exp(log_prior))
     weights = np.zeros(particles, dtype=np.float64)
-    source = np.zeros((particles, 52), dtype=np.int64)
+    source = np.zeros((particles, 52 + len(models)), dtype=np.int64)
     ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
-                         unseen_cards, n_hidden, held, params, rules.packed(),
+                         unseen_cards, n_hidden, held, models, log_prior, lk, rules.packed(),
                          card_tables(rules), float(temperature), log_wait, moves, stages, hands,
                          logl, np.zeros(particles), weights, np.zeros(particles, dtype=np.int64),
                          np.zeros(particles), source, np.zeros_like(source), ev_card, hs, rng)
-    return Beliefs(hands, weights, unseen, float(ess))
+    lks = source.view(np.float64)[:, 52:]
+    return Beliefs(hands, weights, unseen, float(ess), model_weights_of(lks, log_prior, weights))

@@ -27,6 +27,15 @@ every particle otherwise). Playing on where the model would knock has probabilit
 belief sure of the model's knock rule would read every opponent who waits for gin as
 holding a poor hand.
 
+A belief may mix several opponent models (``models[k]``, row 1 of each, with log prior
+weights ``log_prior[k]``): a particle's likelihood is then ``sum_k prior_k L_k``, every
+model scored on the same replay, and each particle keeps its ``L_k`` (``lk`` rows), so
+the posterior weight of model ``k`` given the particle is ``prior_k L_k / sum``. The
+weights follow the opponent's choices: a model whose discards and pile choices the
+opponent keeps making gains weight. With one model (log prior 0) the likelihood is that
+model's, as before. A model of the expert kind scores a discard by agreement with its own
+choice (the deviation cost for any other card), as pile choices are scored.
+
 Events are rows ``(seat, kind, card, flag)`` of :mod:`ginsim.game.history`, seat 0
 being the advised player.
 """
@@ -65,7 +74,8 @@ from ..game.state import (
     ST_TURNS,
     ST_UPCARD,
 )
-from ..strategies.params import P_MEMORY
+from ..strategies.expert_nb import expert_discard_nb
+from ..strategies.params import KIND_EXPERT, P_KIND, P_MEMORY
 from ..strategies.policy_nb import (
     discard_context_nb,
     knock_choice_nb,
@@ -145,6 +155,8 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fre
     hand and is reused."""
     if fresh:
         best_discard_nb(hand, forbidden, 0, tab, hs, True)
+    if int(params[1, P_KIND]) == KIND_EXPERT:
+        return expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs)
     memory = params[1, P_MEMORY] >= 1
     live = fits = near = shunned = sets = runs = 0
     if memory:
@@ -173,12 +185,96 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fre
 
 
 @jit
-def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params, rules,
-                         tab, temperature, log_wait, floor, hs, rng):
+def expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs):
+    """log P(discard ``card``) for an expert model: its own choice with weight 1, every
+    other legal discard ``exp(-DEVIATION / T)`` (the per-card table must be filled)."""
+    choice = expert_discard_nb(params, 1, hand, forbidden, hs, tab)
+    legal = 0
+    rest = hand & ~forbidden
+    while rest != 0:
+        c = lowest_card_nb(rest)
+        rest &= rest - 1
+        if hs[W_DISCARD + c] < NO_DISCARD:
+            legal += 1
+    dev = DEVIATION / temperature
+    total = np.log1p((legal - 1) * np.exp(-dev))
+    return -total if card == choice else -dev - total
+
+
+@jit
+def mixture_log_nb(lk, log_prior):
+    """log sum_k exp(log_prior[k] + lk[k]) (exactly ``log_prior[0] + lk[0]`` for one
+    model)."""
+    if lk.shape[0] == 1:
+        return log_prior[0] + lk[0]
+    top = -np.inf
+    for k in range(lk.shape[0]):
+        top = max(top, log_prior[k] + lk[k])
+    if top == -np.inf:
+        return top
+    total = 0.0
+    for k in range(lk.shape[0]):
+        total += np.exp(log_prior[k] + lk[k] - top)
+    return top + np.log(total)
+
+
+@jit
+def below_floor_nb(lk, log_prior, floor):
+    """Whether the mixture likelihood is surely below ``floor`` (every term only falls):
+    its largest term plus log(models) is."""
+    top = -np.inf
+    for k in range(lk.shape[0]):
+        top = max(top, log_prior[k] + lk[k])
+    return top + np.log(lk.shape[0]) < floor
+
+
+@jit
+def pile_terms_nb(models, lk, kind, top, planned, plan_knock, dev, rules, tab, hs, rng):
+    """Score the opponent's take or pass of ``top`` under every model (``lk`` += the
+    deviation where it disagrees); returns the new ``(planned, plan_knock)`` bit masks
+    (model k took the card it was seen to take / would knock after it)."""
+    planned = np.int64(0)
+    plan_knock = np.int64(0)
+    for k in range(models.shape[0]):
+        take, _, _, knock, big = pile_decision_nb(models[k], 1, hs[ST_HAND + 1], top, hs,
+                                                  rules, tab, rng)
+        if take != (kind == EV_TAKE):
+            lk[k] -= dev
+        if take and kind == EV_TAKE:
+            planned |= np.int64(1) << k
+        if knock or big:
+            plan_knock |= np.int64(1) << k
+    return planned, plan_knock
+
+
+@jit
+def discard_terms_nb(models, lk, card, planned, plan_knock, temperature, log_wait, rules, tab,
+                     hs, rng):
+    """Score the opponent's discard of ``card`` under every model: log(wait) where the
+    model would have knocked, plus the model's log probability of the card."""
+    hand = hs[ST_HAND + 1]
+    forbidden = hs[ST_FORBIDDEN] if popcount_nb(hand) == 11 else 0
+    dw, _, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
+    for k in range(models.shape[0]):
+        if (planned >> k) & 1 == 0:
+            # only the knock: the likelihood scores every discard itself
+            knock, big = knock_choice_nb(models[k], 1, dw, all_melded, hs, rules, rng)
+            if knock or big:
+                lk[k] += log_wait
+        elif (plan_knock >> k) & 1:
+            lk[k] += log_wait
+        lk[k] += discard_log_prob_nb(models[k], hand, forbidden, card, temperature, tab, hs,
+                                     False)
+
+
+@jit
+def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, models,
+                         log_prior, lk, rules, tab, temperature, log_wait, floor, hs, rng):
     """Replay the history with the opponent dealt ``dealt`` (stock draws ``ev_card``)
-    and return the log likelihood of its observed choices under ``params[1]``. Every
-    choice adds a term of at most 0, so the replay stops early, returning a value below
-    ``floor``, once the sum falls below it (a Metropolis move knows its floor first)."""
+    and return the log likelihood of its observed choices under the mixture of
+    ``models[k][1]`` (each model's own log likelihood in ``lk[k]``). Every choice adds a
+    term of at most 0, so the replay stops early, returning a value below ``floor``,
+    once the sum falls below it (a Metropolis move knows its floor first)."""
     clear_position_nb(hs, 0)
     hs[ST_HAND + 1] = dealt
     hs[ST_DEALER] = dealer
@@ -190,10 +286,10 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
         hs[ST_PILE_LEN] = 1
         hs[ST_PILE_MASK] = 1 << upcard
     dev = DEVIATION / temperature
-    memory = params[1, P_MEMORY] >= 1
-    logw = 0.0
-    planned = False
-    plan_knock = False
+    for k in range(lk.shape[0]):
+        lk[k] = 0.0
+    planned = np.int64(0)
+    plan_knock = np.int64(0)
     for i in range(events.shape[0]):
         seat = events[i, 0]
         kind = events[i, 1]
@@ -201,14 +297,10 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if hs[ST_PILE_LEN] > 0 else -1
         if seat == 1 and (kind == EV_PASS or kind == EV_TAKE
                           or (kind == EV_STOCK and events[i, 3] != 0)):
-            take, _, _, knock, big = pile_decision_nb(params, 1, hs[ST_HAND + 1], top, hs,
-                                                      rules, tab, rng)
-            if take != (kind == EV_TAKE):
-                logw -= dev
-                if logw < floor:
-                    return logw
-            planned = take and kind == EV_TAKE
-            plan_knock = knock or big
+            planned, plan_knock = pile_terms_nb(models, lk, kind, top, planned, plan_knock,
+                                                dev, rules, tab, hs, rng)
+            if below_floor_nb(lk, log_prior, floor):
+                return mixture_log_nb(lk, log_prior)
         if kind == EV_PASS:
             hs[ST_PASSED + seat] |= 1 << top
         elif kind == EV_TAKE:
@@ -219,31 +311,20 @@ def replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, pa
             if seat == 1:
                 hs[ST_DECK + hs[ST_POS]] = ev_card[i]
                 draw_stock_nb(hs, 1)
-                planned = False
+                planned = np.int64(0)
             else:
                 hs[ST_POS] += 1
                 hs[ST_TURNS] += 1
         else:
             if seat == 1:
-                hand = hs[ST_HAND + 1]
-                forbidden = hs[ST_FORBIDDEN] if popcount_nb(hand) == 11 else 0
-                if not planned:
-                    # only the knock: the likelihood scores every discard itself
-                    dw, _, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
-                    knock, big = knock_choice_nb(params, 1, dw, all_melded, hs, rules, rng)
-                    plan_knock = knock or big
-                if plan_knock:
-                    logw += log_wait
-                # the per-card table is filled here, or by a model with memory that took
-                # the pile card
-                logw += discard_log_prob_nb(params, hand, forbidden, card, temperature, tab,
-                                            hs, planned and not memory)
-                if logw < floor:
-                    return logw
-                planned = False
+                discard_terms_nb(models, lk, card, planned, plan_knock, temperature, log_wait,
+                                 rules, tab, hs, rng)
+                if below_floor_nb(lk, log_prior, floor):
+                    return mixture_log_nb(lk, log_prior)
+                planned = np.int64(0)
                 hs[ST_FORBIDDEN] = 0
             put_discard_nb(hs, seat, card, 0, False, False, rules)  # seat 0's cards unknown
-    return logw
+    return mixture_log_nb(lk, log_prior)
 
 
 @jit
@@ -275,14 +356,22 @@ def draws_from_source_nb(source, ev_card):
 
 
 @jit
-def state_log_weight_nb(events, dealer, upcard, knock_limit, hand, source, params, rules,
-                        tab, temperature, log_wait, floor, ev_card, hs, rng):
+def state_log_weight_nb(events, dealer, upcard, knock_limit, hand, source, models, log_prior,
+                        lk, rules, tab, temperature, log_wait, floor, ev_card, hs, rng):
     """Log likelihood of a particle: the opponent holds ``hand`` now and its stock draws
-    are ``source`` (:func:`draws_from_source_nb`)."""
+    are ``source`` (:func:`draws_from_source_nb`); each model's own in ``lk``."""
     draws_from_source_nb(source, ev_card)
     dealt = dealt_hand_nb(events, hand, ev_card)
-    return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, params,
-                                rules, tab, temperature, log_wait, floor, hs, rng)
+    return replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card, models,
+                                log_prior, lk, rules, tab, temperature, log_wait, floor, hs,
+                                rng)
+
+
+@jit
+def keep_terms_nb(lks, p, lk):
+    """Particle ``p`` takes the per-model log likelihoods ``lk`` of an accepted move."""
+    for k in range(lk.shape[0]):
+        lks[p, k] = lk[k]
 
 
 @jit
@@ -295,7 +384,8 @@ def move_floor_nb(logl, beta, rng):
 
 @jit
 def swap_move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands, logl, source,
-                 p, params, rules, tab, temperature, log_wait, ev_card, hs, rng):
+                 p, models, log_prior, lks, lk, rules, tab, temperature, log_wait, ev_card, hs,
+                 rng):
     """Swap a hidden card of particle ``p`` for an unseen one, which takes its place in
     the draw order (dealt, or drawn at the same stock event): a symmetric proposal
     under a prior uniform over hands and orders, accepted by the tempered likelihood."""
@@ -312,19 +402,21 @@ def swap_move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands,
     row[a] = -1
     proposal = (hands[p] & ~(1 << a)) | (1 << b)
     floor = move_floor_nb(logl[p], beta, rng)
-    value = state_log_weight_nb(events, dealer, upcard, knock_limit, proposal, row, params,
-                                rules, tab, temperature, log_wait, floor, ev_card, hs, rng)
+    value = state_log_weight_nb(events, dealer, upcard, knock_limit, proposal, row, models,
+                                log_prior, lk, rules, tab, temperature, log_wait, floor,
+                                ev_card, hs, rng)
     if value > floor:
         hands[p] = proposal
         logl[p] = value
+        keep_terms_nb(lks, p, lk)
     else:
         row[a] = row[b]
         row[b] = -1
 
 
 @jit
-def order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source, p, params,
-                  rules, tab, temperature, log_wait, ev_card, hs, rng):
+def order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source, p, models,
+                  log_prior, lks, lk, rules, tab, temperature, log_wait, ev_card, hs, rng):
     """At a random stock draw of the opponent, exchange the card drawn with one it held
     just before (not from the pile): that card is drawn there instead, and the other
     takes its earlier place (dealt or drawn). The same hand now, another order; the
@@ -368,10 +460,12 @@ def order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source
     row[x] = row[y]
     row[y] = at
     floor = move_floor_nb(logl[p], beta, rng)
-    value = state_log_weight_nb(events, dealer, upcard, knock_limit, hands[p], row, params,
-                                rules, tab, temperature, log_wait, floor, ev_card, hs, rng)
+    value = state_log_weight_nb(events, dealer, upcard, knock_limit, hands[p], row, models,
+                                log_prior, lk, rules, tab, temperature, log_wait, floor,
+                                ev_card, hs, rng)
     if value > floor:
         logl[p] = value
+        keep_terms_nb(lks, p, lk)
     else:
         row[y] = row[x]
         row[x] = at
@@ -415,7 +509,8 @@ def next_step_nb(logl, base, beta, target, w):
 
 @jit
 def resample_nb(hands, logl, source, w, tmp_hands, tmp_logl, tmp_source, rng):
-    """Systematic resampling of the particles (hands, likelihoods, draw orders) by ``w``."""
+    """Systematic resampling of the particles (hands, likelihoods, draw orders and, in
+    ``source[:, 52:]``, anything else a particle carries) by ``w``."""
     n = hands.shape[0]
     u = unit_nb(rng, 2) / n
     total = w[0]
@@ -427,22 +522,25 @@ def resample_nb(hands, logl, source, w, tmp_hands, tmp_logl, tmp_source, rng):
             total += w[j]
         tmp_hands[p] = hands[j]
         tmp_logl[p] = logl[j]
-        for card in range(52):
+        for card in range(source.shape[1]):
             tmp_source[p, card] = source[j, card]
     for p in range(n):
         hands[p] = tmp_hands[p]
         logl[p] = tmp_logl[p]
-        for card in range(52):
+        for card in range(source.shape[1]):
             source[p, card] = tmp_source[p, card]
 
 
 @jit
 def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
-                   params, rules, tab, temperature, log_wait, moves, max_stages, hands, logl,
-                   base, w, tmp_hands, tmp_logl, source, tmp_source, ev_card, hs, rng):
+                   models, log_prior, lk, rules, tab, temperature, log_wait, moves, max_stages,
+                   hands, logl, base, w, tmp_hands, tmp_logl, source, tmp_source, ev_card, hs,
+                   rng):
     """Adaptive tempered sequential Monte Carlo over the opponent's hand and the order
     its stock draws brought its cards (``source``, rows of 52 as in
-    :func:`state_log_weight_nb`).
+    :func:`state_log_weight_nb`, then each model's log likelihood as float64 bits in
+    ``source[:, 52 + k]``: rows of ``52 + len(models)``; ``lk`` is a buffer of one per
+    model).
 
     Particles start from the prior (uniform hidden cards; draw orders from the proposal
     of :func:`stock_cards_nb`, weighted by their prior/proposal ratio); the likelihood is
@@ -452,6 +550,8 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
     ``hands`` with normalised weights ``w``; returns the ESS of those final weights.
     """
     n = hands.shape[0]
+    n_models = models.shape[0]
+    lks = source.view(np.float64)[:, 52:52 + n_models]
     rng[0] = stream_key_nb(seed, 0, 1)
     rng[1] = stream_key_nb(seed, 0, 2)
     rng[2] = stream_key_nb(seed, 0, 3)
@@ -469,8 +569,9 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
             if events[i, 0] == 1 and events[i, 1] == EV_STOCK:
                 row[ev_card[i]] = i
         logl[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
-                                       params, rules, tab, temperature, log_wait, -np.inf, hs,
-                                       rng)
+                                       models, log_prior, lk, rules, tab, temperature, log_wait,
+                                       -np.inf, hs, rng)
+        keep_terms_nb(lks, p, lk)
     beta = 0.0
     stage = 0
     while True:
@@ -486,17 +587,18 @@ def smc_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen_cards, n_hi
         for _ in range(moves):
             for p in range(n):
                 swap_move_nb(events, dealer, upcard, knock_limit, unseen, held, beta, hands,
-                             logl, source, p, params, rules, tab, temperature, log_wait,
-                             ev_card, hs, rng)
+                             logl, source, p, models, log_prior, lks, lk, rules, tab,
+                             temperature, log_wait, ev_card, hs, rng)
                 order_move_nb(events, dealer, upcard, knock_limit, beta, hands, logl, source,
-                              p, params, rules, tab, temperature, log_wait, ev_card, hs, rng)
+                              p, models, log_prior, lks, lk, rules, tab, temperature, log_wait,
+                              ev_card, hs, rng)
         stage += 1
 
 
 @jit
 def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidden, held,
-                      params, rules, tab, temperature, log_wait, out_hands, out_logw, ev_card, hs,
-                      rng):
+                      models, log_prior, lk, rules, tab, temperature, log_wait, out_hands,
+                      out_logw, ev_card, hs, rng):
     """Fill ``out_hands[p]`` (the opponent's hand now) and ``out_logw[p]`` for every
     particle ``p``; particle ``p`` draws from the stream ``(seed, p)``."""
     n_unseen = unseen.shape[0]
@@ -508,5 +610,5 @@ def sample_beliefs_nb(seed, events, dealer, upcard, knock_limit, unseen, n_hidde
         dealt, _ = stock_cards_nb(events, hand, held, ev_card, rng)
         out_hands[p] = hand
         out_logw[p] = replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt, ev_card,
-                                           params, rules, tab, temperature, log_wait, -np.inf,
-                                           hs, rng)
+                                           models, log_prior, lk, rules, tab, temperature,
+                                           log_wait, -np.inf, hs, rng)

@@ -1,13 +1,15 @@
 """The Monte Carlo player as a strategy: helpers over the registered ``mc`` preset.
 
 Spec: ``mc:rollouts=N,model=SPEC,rollout=SPEC,particles=N,temperature=T,stages=N,
-wait=P,margin=Z`` (parameters in :mod:`ginsim.strategies.params`). ``model`` is how the
-opponent is modelled (belief and rollouts, default ``memory2``), ``rollout`` how the mc
-player plays on inside rollouts (default ``memory2``); nested specs write their own
-parameters with ``;`` instead of ``,`` (``model=memory2:knock=0``). ``oracle=1`` is a
-diagnostic that hands the belief the opponent's true cards (it cheats; it measures what
-imperfect beliefs cost). An mc seat plays wherever a strategy does: the hand loop
-dispatches its hands to :mod:`ginsim.simulator.mc_nb`.
+wait=P,margin=Z,model2=SPEC,...,prior=A/B/C/D`` (parameters in
+:mod:`ginsim.strategies.params`). ``model`` .. ``model4`` are how the opponent is
+modelled (a mixture in the belief and the rollouts, weighted by ``prior``; the preset
+mixes expert, simple, memory2 and memory2:knock=0), ``rollout`` how the mc player
+plays on inside rollouts (the preset: expert); nested specs write their own parameters
+with ``;`` instead of ``,`` (``model=memory2:knock=0``). ``oracle=1`` is a diagnostic
+that hands the belief the opponent's true cards (it cheats; it measures what imperfect
+beliefs cost). An mc seat plays wherever a strategy does: the hand loop dispatches its
+hands to :mod:`ginsim.simulator.mc_nb`.
 """
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ from ..game.state import (
 from ..strategies.params import (
     KIND_MC,
     MC_MAX_PARTICLES,
+    MC_MODELS,
     P_BASE,
     P_KIND,
     P_MC_MARGIN,
@@ -70,6 +71,7 @@ from ..strategies.params import (
     P_MC_MOVES,
     P_MC_ORACLE,
     P_MC_PARTICLES,
+    P_MC_PRIOR,
     P_MC_ROLLOUT,
     P_MC_ROLLOUTS,
     P_MC_STAGES,
@@ -104,7 +106,10 @@ CANDIDATES = 4  # discards tried by rollouts: the lowest kept deadwood ones
 MC_STREAM = 11
 
 # The mc scratch past HS_SIZE: two hand states (rollout worlds, belief replays), three
-# random streams, the events, the belief's integer and float arrays, three row pairs.
+# random streams, the events, the belief's integer and float arrays, the phases' row
+# pair, the belief's and the rollouts' row pairs per opponent model, the mixture (log
+# priors, a buffer, the number of models, each guess's cumulative model weights), the
+# rollout values and the guesses' draw orders (rows of SOURCE_WIDTH).
 MC_BRANCH = HS_SIZE
 MC_BELIEF = MC_BRANCH + HS_SIZE
 MC_RNG = MC_BELIEF + HS_SIZE
@@ -114,11 +119,19 @@ MC_EV_CARD = MC_REL + 4 * MAX_EVENTS
 MC_CARDS = MC_EV_CARD + MAX_EVENTS  # unseen cards, then a shuffle order (52 each)
 MC_HANDS = MC_CARDS + 104  # particles, then the resampling copy
 MC_FLOATS = MC_HANDS + 2 * MC_MAX_PARTICLES  # four float arrays of MC_MAX_PARTICLES
-MC_ROWS = MC_FLOATS + 4 * MC_MAX_PARTICLES  # phase rows, rollout rows, belief rows
+MC_ROWS = MC_FLOATS + 4 * MC_MAX_PARTICLES  # the phases' row pair
+MC_MODEL_ROWS = MC_ROWS + 2 * P_BASE  # belief rows per model: [k, 0] rollout, [k, 1] model k
+MC_PAIRS = MC_MODEL_ROWS + 2 * MC_MODELS * P_BASE  # rollout rows per model, by absolute seat
+MC_MIX = MC_PAIRS + 2 * MC_MODELS * P_BASE  # log priors, then a buffer (MC_MODELS each)
+MC_N_MODELS = MC_MIX + 2 * MC_MODELS  # the number of models mixed now
+MC_RESP = MC_N_MODELS + 1  # per guess: cumulative posterior weights of the models
 MAX_MC_ROLLOUTS = int(PARAMETERS["rollouts"].high)
-MC_VALUES = MC_ROWS + 6 * P_BASE  # per-rollout values: the rollout strategy's choice, another
-MC_SOURCE = MC_VALUES + 2 * MAX_MC_ROLLOUTS  # each particle's draw order (52 each), the copy
-MC_END = MC_SOURCE + 2 * 52 * MC_MAX_PARTICLES
+MC_VALUES = MC_RESP + MC_MODELS * MC_MAX_PARTICLES  # per-rollout values: the rollout
+# strategy's choice, another
+SOURCE_WIDTH = 52 + MC_MODELS  # a guess's draw order, then its per-model log likelihoods
+MC_SOURCE = MC_VALUES + 2 * MAX_MC_ROLLOUTS  # each particle's source row, then the copy
+MC_END = MC_SOURCE + 2 * SOURCE_WIDTH * MC_MAX_PARTICLES
+GOLDEN_FRACTION = 0.6180339887498949  # spreads the model draws of successive worlds
 
 OPT_DISCARD = 0
 OPT_TAKE = 1
@@ -133,10 +146,29 @@ def is_mc_nb(params, seat):
 
 @jit_inline
 def rows_nb(hs, k):
-    """Row pair ``k`` (0: the phases', 1: rollouts', 2: the belief's) in the scratch
-    (inlined: a kernel without numba's runtime cannot return a view it made)."""
+    """The phases' row pair (``k`` = 0) in the scratch (inlined: a kernel without
+    numba's runtime cannot return a view it made)."""
     start = MC_ROWS + 2 * P_BASE * k
     return hs[start:start + 2 * P_BASE].view(np.float64).reshape(2, P_BASE)
+
+
+@jit_inline
+def model_rows_nb(hs):
+    """The belief's row pairs, one per opponent model: float64[MC_MODELS, 2, P_BASE]."""
+    return hs[MC_MODEL_ROWS:MC_PAIRS].view(np.float64).reshape(MC_MODELS, 2, P_BASE)
+
+
+@jit_inline
+def pairs_nb(hs):
+    """The rollouts' row pairs (by absolute seat), one per opponent model."""
+    return hs[MC_PAIRS:MC_MIX].view(np.float64).reshape(MC_MODELS, 2, P_BASE)
+
+
+@jit_inline
+def mixture_nb(hs):
+    """The log priors of the models mixed now and a buffer of one float per model."""
+    mix = hs[MC_MIX:MC_N_MODELS].view(np.float64)
+    return mix[:MC_MODELS], mix[MC_MODELS:]
 
 
 @jit
@@ -204,9 +236,10 @@ def pick_world_nb(w, u):
 
 
 @jit
-def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, log_wait, stages, moves, key):
-    """Sample ``n`` guesses of the opponent's hand now from the events so far (weights
-    in the float scratch); returns the unseen mask."""
+def beliefs_nb(hs, me, n_ev, n, rules, tab, temperature, log_wait, stages, moves, key):
+    """Sample ``n`` guesses of the opponent's hand now from the events so far under the
+    mixture of models set by :func:`prepare_nb` (weights in the float scratch, each
+    guess's cumulative model weights at ``MC_RESP``); returns the unseen mask."""
     events = hs[MC_EVENTS:MC_REL].reshape(MAX_EVENTS, 4)
     rel = hs[MC_REL:MC_EV_CARD].reshape(MAX_EVENTS, 4)
     for i in range(n_ev):
@@ -224,16 +257,53 @@ def beliefs_nb(hs, me, n_ev, n, brow, rules, tab, temperature, log_wait, stages,
             k += 1
     floats = hs[MC_FLOATS:MC_ROWS].view(np.float64)
     m = MC_MAX_PARTICLES
+    n_models = hs[MC_N_MODELS]
+    log_prior, lk = mixture_nb(hs)
+    width = SOURCE_WIDTH
+    source = hs[MC_SOURCE:MC_SOURCE + width * n].reshape(n, width)
     smc_beliefs_nb(key, rel[:n_ev], np.int64(hs[ST_DEALER] != me), hs[ST_UPCARD],
-                   hs[ST_KNOCK_LIMIT], cards[:k], 10 - popcount_nb(held), held, brow, rules,
+                   hs[ST_KNOCK_LIMIT], cards[:k], 10 - popcount_nb(held), held,
+                   model_rows_nb(hs)[:n_models], log_prior[:n_models], lk[:n_models], rules,
                    tab, temperature, log_wait, moves, stages, hs[MC_HANDS:MC_HANDS + n],
                    floats[:n], floats[3 * m:3 * m + n], floats[m:m + n],
-                   hs[MC_HANDS + m:MC_HANDS + m + n], floats[2 * m:2 * m + n],
-                   hs[MC_SOURCE:MC_SOURCE + 52 * n].reshape(n, 52),
-                   hs[MC_SOURCE + 52 * m:MC_SOURCE + 52 * (m + n)].reshape(n, 52),
+                   hs[MC_HANDS + m:MC_HANDS + m + n], floats[2 * m:2 * m + n], source,
+                   hs[MC_SOURCE + width * m:MC_SOURCE + width * (m + n)].reshape(n, width),
                    hs[MC_EV_CARD:MC_CARDS], hs[MC_BELIEF:MC_BELIEF + HS_SIZE],
                    hs[MC_RNG:MC_RNG + 3].view(np.uint64))
+    responsibilities_nb(source.view(np.float64), n, n_models, log_prior,
+                        hs[MC_RESP:MC_VALUES].view(np.float64))
     return unseen
+
+
+@jit
+def responsibilities_nb(source, n, n_models, log_prior, resp):
+    """Each guess's cumulative posterior weights of the models, ``resp[p * MC_MODELS +
+    k]`` (prior times the model's likelihood, normalised; read from ``source[p, 52:]``)."""
+    for p in range(n):
+        top = -np.inf
+        for k in range(n_models):
+            top = max(top, log_prior[k] + source[p, 52 + k])
+        total = 0.0
+        for k in range(n_models):
+            x = np.exp(log_prior[k] + source[p, 52 + k] - top) if top > -np.inf else 1.0
+            resp[p * MC_MODELS + k] = x
+            total += x
+        c = 0.0
+        for k in range(n_models):
+            c += resp[p * MC_MODELS + k] / total
+            resp[p * MC_MODELS + k] = c
+
+
+@jit
+def world_model_nb(hs, p, u):
+    """The opponent model of a world built on guess ``p``: drawn at ``u`` in [0, 1) from
+    the guess's posterior over the models."""
+    n_models = hs[MC_N_MODELS]
+    resp = hs[MC_RESP:MC_VALUES].view(np.float64)
+    for k in range(n_models - 1):
+        if u < resp[p * MC_MODELS + k]:
+            return k
+    return n_models - 1
 
 
 @jit
@@ -261,14 +331,16 @@ def pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty):
 
 
 @jit
-def option_value_nb(hs, me, kind, card, knock, kept, n, unseen, exclude, rollouts, key, pair,
-                    rules, tab, rng, empty, slot):
+def option_value_nb(hs, me, kind, card, knock, kept, n, unseen, exclude, rollouts, key, rules,
+                    tab, rng, empty, slot):
     """Net points (``me`` minus the opponent) of one option in each of ``rollouts``
     worlds, into value buffer ``slot``: discard ``card`` (knocking if ``knock``), take the
     pile card, draw from the stock (each then discarding as the rollout strategy does)
     or pass the upcard; then both rollout strategies play on. Worlds are the same for
-    every option. Returns the mean."""
+    every option, and so is the opponent's model in each (drawn from its guess's posterior
+    over the models). Returns the mean."""
     values = values_nb(hs, slot)
+    pairs = pairs_nb(hs)
     branch = hs[MC_BRANCH:MC_BRANCH + HS_SIZE]
     branch_rng = hs[MC_RNG:MC_RNG + 3].view(np.uint64)
     order = hs[MC_CARDS + 52:MC_CARDS + 104]
@@ -277,6 +349,7 @@ def option_value_nb(hs, me, kind, card, knock, kept, n, unseen, exclude, rollout
     total = 0.0
     for r in range(rollouts):
         p = pick_world_nb(w, (r + 0.5) / rollouts)
+        pair = pairs[world_model_nb(hs, p, (r * GOLDEN_FRACTION + 0.5 / rollouts) % 1.0)]
         opp_hand = hands[p]
         if (opp_hand & exclude) != 0:
             # the mc seat drew this card from the stock: swap it for another unseen card
@@ -337,19 +410,44 @@ def gain_nb(hs, rollouts, margin):
 
 
 @jit
+def set_models_nb(hs, me, params):
+    """The mixture of mc seat ``me``: for each model with a prior weight above 0 (the
+    first model alone if none has), the belief's and the rollouts' row pairs (its
+    rollout strategy and that model of the opponent) and the normalised log prior."""
+    models = model_rows_nb(hs)
+    pairs = pairs_nb(hs)
+    log_prior, _ = mixture_nb(hs)
+    n_models = 0
+    total = 0.0
+    for k in range(MC_MODELS):
+        weight = params[me, P_MC_PRIOR + k]
+        if weight <= 0.0 and not (k == MC_MODELS - 1 and n_models == 0):
+            continue
+        if weight <= 0.0:  # no model has weight: the first alone
+            k = 0
+            weight = 1.0
+        start = P_MC_MODEL + k * P_BASE
+        copy_row_nb(models[n_models], 0, params, me, P_MC_ROLLOUT)
+        copy_row_nb(models[n_models], 1, params, me, start)
+        copy_row_nb(pairs[n_models], me, params, me, P_MC_ROLLOUT)
+        copy_row_nb(pairs[n_models], 1 - me, params, me, start)
+        log_prior[n_models] = weight
+        total += weight
+        n_models += 1
+    for k in range(n_models):
+        log_prior[k] = np.log(log_prior[k] / total)
+    hs[MC_N_MODELS] = n_models
+
+
+@jit
 def prepare_nb(hs, me, params, n_ev, rules, tab, rng):
     """Rows and belief for a choice of mc seat ``me``: returns ``(particles, unseen,
-    key, rollouts)``; the rollout rows hold its rollout strategy and its model of the
+    key, rollouts)``; the rollout rows hold its rollout strategy and each model of the
     opponent."""
-    pair = rows_nb(hs, 1)
-    brow = rows_nb(hs, 2)
-    copy_row_nb(pair, me, params, me, P_MC_ROLLOUT)
-    copy_row_nb(pair, 1 - me, params, me, P_MC_MODEL)
-    copy_row_nb(brow, 0, params, me, P_MC_ROLLOUT)
-    copy_row_nb(brow, 1, params, me, P_MC_MODEL)
+    set_models_nb(hs, me, params)
     n = min(max(int(params[me, P_MC_PARTICLES]), 1), MC_MAX_PARTICLES)
     key = stream_key_nb(rng[me], hs[ST_TURNS], MC_STREAM)
-    unseen = beliefs_nb(hs, me, n_ev, n, brow, rules, tab, params[me, P_MC_TEMPERATURE],
+    unseen = beliefs_nb(hs, me, n_ev, n, rules, tab, params[me, P_MC_TEMPERATURE],
                         np.log(params[me, P_MC_WAIT]), int(params[me, P_MC_STAGES]),
                         int(params[me, P_MC_MOVES]), key)
     if params[me, P_MC_ORACLE] != 0:  # the diagnostic: every guess is the true hand
@@ -368,7 +466,7 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
     unless ``may_knock``: the knock chart's wait branch); another choice than the
     rollout strategy's must gain ``margin`` standard errors. Applies it; returns
     ``(discard, action)``."""
-    pair = rows_nb(hs, 1)
+    pair = pairs_nb(hs)[0]  # the mc seat's own row is the rollout strategy in every pair
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
     dw, best, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
@@ -386,7 +484,7 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
     # have reused the meld scratch (a random discard's deadwood), so fill it again
     best_discard_nb(hand, forbidden, 0, tab, hs, True)
     option_value_nb(hs, me, np.int64(OPT_DISCARD), choice, choice_knock, choice_kept, n, unseen,
-                    exclude, rollouts, key, pair, rules, tab, rng, empty, np.int64(0))
+                    exclude, rollouts, key, rules, tab, rng, empty, np.int64(0))
     default = choice
     default_knock = choice_knock
     best_gain = 0.0
@@ -408,7 +506,7 @@ def mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts, margin, may_knock, 
             if c == default and (knock == 1) == default_knock:
                 continue
             option_value_nb(hs, me, np.int64(OPT_DISCARD), c, knock == 1, low, n, unseen,
-                            exclude, rollouts, key, pair, rules, tab, rng, empty, np.int64(1))
+                            exclude, rollouts, key, rules, tab, rng, empty, np.int64(1))
             gain = gain_nb(hs, rollouts, margin)
             if gain > best_gain:
                 best_gain = gain
@@ -425,7 +523,7 @@ def mc_draw_choice_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty
     An mc agent asks this from its own view of the hand (``simulator/agents.py``, ``McAgent``)."""
     n, unseen, key, rollouts = prepare_nb(hs, me, params, n_ev, rules, tab, rng)
     margin = params[me, P_MC_MARGIN]
-    pair = rows_nb(hs, 1)
+    pair = pairs_nb(hs)[0]
     take = False
     if pile_allowed and hs[ST_PILE_LEN] > 0:
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
@@ -433,7 +531,7 @@ def mc_draw_choice_nb(hs, me, pile_allowed, params, n_ev, rules, tab, rng, empty
         for slot in range(2):
             kind = OPT_TAKE if take == (slot == 0) else OPT_STOCK
             option_value_nb(hs, me, np.int64(kind), np.int64(-1), np.bool_(False), np.int64(0),
-                            n, unseen, np.int64(0), rollouts, key, pair, rules, tab, rng, empty,
+                            n, unseen, np.int64(0), rollouts, key, rules, tab, rng, empty,
                             np.int64(slot))
         if gain_nb(hs, rollouts, margin) > 0:
             take = not take

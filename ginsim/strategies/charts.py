@@ -29,6 +29,7 @@ from .params import (
     GRID_BUCKETS,
     GRID_DEADWOOD,
     GRID_TAKEN,
+    NESTED,
 )
 
 CHART_DIR = Path(__file__).parent / "chart_data"
@@ -286,14 +287,14 @@ def chart_file(name_or_path: str) -> Path | None:
 
 
 def spec_chart_files(spec: str) -> list[str]:
-    """The ``chart=`` values of a strategy spec (nested ``rollout``/``model`` specs
+    """The ``chart=`` values of a strategy spec (nested ``rollout``/``model``.. specs
     included) that name the user's files, as written, in order and once each."""
     _, _, items = str(spec).partition(":")
     found: list[str] = []
     for _, key, value in spec_items(items.replace(";", ",")):
         if not value:
             continue
-        if key in ("rollout", "model") and ":" in value:
+        if key in NESTED and ":" in value:
             found += spec_chart_files(value)
         elif key == "chart" and chart_file(value) is not None:
             found.append(value)

@@ -76,12 +76,16 @@ P_MC_WAIT = P_MC_ORACLE + 1
 P_MC_MARGIN = P_MC_WAIT + 1
 P_MC_MOVES = P_MC_MARGIN + 1
 P_MC_ROLLOUT = P_MC_MOVES + 1  # P_BASE slots
-P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # P_BASE slots
-P_SIZE = P_MC_MODEL + P_BASE
+MC_MODELS = 4  # opponent models the mc belief mixes at most (model, model2, ...)
+P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # MC_MODELS blocks of P_BASE slots: model k at + k*P_BASE
+P_MC_PRIOR = P_MC_MODEL + MC_MODELS * P_BASE  # MC_MODELS prior weights (0: model unused)
+P_SIZE = P_MC_PRIOR + MC_MODELS
 MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
 MC_MOVES = 4  # the mc belief's default rounds of moves per stage
+MODEL_NAMES = ("model",) + tuple(f"model{k + 1}" for k in range(1, MC_MODELS))
+NESTED = ("rollout",) + MODEL_NAMES  # parameters that hold a plain strategy's vector
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "moves", "rollout", "model")
+                 "moves", "prior", "rollout") + MODEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ class Parameter:
     @property
     def listing(self) -> str:
         """What a spec may give this parameter, for ``ginsim strategies``."""
-        if self.name in ("rollout", "model"):
+        if self.name in NESTED:
             return "a plain strategy spec (not mc)"
         if self.name == "grid":
             return "probabilities in 0..1 (-1: none), set by chart=NAME_OR_FILE"
@@ -244,7 +248,16 @@ PARAMETERS: dict[str, Parameter] = {
                   low=-100, high=2**31, integer=False),
         Parameter("model", P_MC_MODEL, (0,) * P_BASE,
                   "mc: how the opponent is modelled (belief and rollouts), a strategy spec "
-                  "with ';' between its own parameters", low=-100, high=2**31, integer=False),
+                  "with ';' between its own parameters; with model2.. and prior, the first "
+                  "of a mixture", low=-100, high=2**31, integer=False),
+        *(Parameter(name, P_MC_MODEL + k * P_BASE, (0,) * P_BASE,
+                    f"mc: opponent model {k + 1} of the belief's mixture (used when its prior "
+                    f"weight is above 0), a strategy spec as model", low=-100, high=2**31,
+                    integer=False) for k, name in enumerate(MODEL_NAMES) if k > 0),
+        Parameter("prior", P_MC_PRIOR, (1.0,) + (0.0,) * (MC_MODELS - 1),
+                  "mc: prior weights of model, model2, ... in the belief's mixture (0: not "
+                  "used); the weights follow the opponent's choices within each hand",
+                  high=1e6, integer=False),
     )
 }
 

@@ -9,10 +9,15 @@ import numpy as np
 
 from ..game.specs import brief, spec_items, split_spec
 from .charts import load_chart
-from .params import KIND_MC, MC_PARAMETERS, P_BASE, PARAMETERS, Parameter, default_vector
+from .params import KIND_MC, MC_PARAMETERS, NESTED, P_BASE, PARAMETERS, Parameter, default_vector
 
 Value = tuple[float, ...]
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
+
+#: the mc preset's own card play inside rollouts: expert's, which knocks by the modern
+#: equilibrium chart (patient where the chart waits: a rollout that knocks at once is
+#: undercut by patient opponents)
+MC_ROLLOUT = "expert"
 
 #: name -> (one-line description, parameter overrides as spec text)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -49,8 +54,11 @@ PRESETS: dict[str, tuple[str, str]] = {
                "safe=0.25,potential=0.1,outs_value=0.1,take_meld=3,take_any=20,"
                "chart=equilibrium,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
-           "from the table's history (mc:rollouts=64,model=memory2,rollout=memory2)",
-           "kind=mc,rollout=memory2,model=memory2"),
+           "from the table's history, the opponent a mixture of models (expert, simple, "
+           "memory2, memory2:knock=0) weighed by its choices in the hand; its own rollouts "
+           "play expert",
+           "kind=mc,rollout=" + MC_ROLLOUT + ",model=expert,model2=simple,model3=memory2,"
+           "model4=memory2:knock=0,prior=1/1/1/1,stages=7,moves=3"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
@@ -182,7 +190,7 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             raise ValueError(f"{_given_twice(param, seen[param.name], key)} in strategy "
                              f"{brief(spec)}: give each parameter once")
         seen[param.name] = key
-        if param.name in ("rollout", "model"):
+        if param.name in NESTED:
             overrides[param.name] = _nested_vector(param.name, value, spec)
             continue
         if param.name == "chart" and not _numeric(value):
