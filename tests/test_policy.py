@@ -20,10 +20,10 @@ from ginsim.game.state import (
 )
 from ginsim.game.tables import card_tables
 from ginsim.strategies import parse_strategy
+from ginsim.strategies.hand_reading_nb import meld_completions_nb
 from ginsim.strategies.policy_nb import (
     choose_discard_nb,
     knock_threshold_nb,
-    meld_completions_nb,
     pile_decision_nb,
     should_knock_nb,
     undercut_estimate_nb,

@@ -24,15 +24,20 @@ Knocking is the common machinery (thresholds, charts, undercut estimate) of
 from ..game._jit import jit_inline
 from ..game.melds_nb import (
     W_DISCARD,
-    best_discard_nb,
     lowest_card_nb,
     mask_value_nb,
-    min_deadwood_nb,
     popcount_nb,
 )
-from ..game.rules import R_BIG_GIN_BONUS, STOCK_AT_DEAL
+from ..game.rules import STOCK_AT_DEAL
 from ..game.state import FULL_DECK, ST_PILE_MASK, ST_POS
 from ..game.tables import T_RANK_VALUE
+from .hand_reading_nb import (
+    can_join_meld_nb,
+    discard_context_nb,
+    feeding_risk_nb,
+    kept_outs_nb,
+    near_cards_nb,
+)
 from .params import (
     P_DANGER_WEIGHT,
     P_MEMORY,
@@ -44,16 +49,6 @@ from .params import (
     P_X_OUTS_VALUE,
     P_X_POTENTIAL,
     P_X_SAFE,
-    P_X_TAKE_ANY,
-    P_X_TAKE_MELD,
-)
-from .policy_nb import (
-    after_draw_nb,
-    can_join_meld_nb,
-    discard_context_nb,
-    feeding_risk_nb,
-    kept_outs_nb,
-    near_cards_nb,
 )
 
 NEVER_TAKE = 100.0  # take_any at or above this: no pile card is taken unless it melds
@@ -179,30 +174,3 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
             best_score = score
             best_value = value
     return best
-
-
-@jit_inline
-def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
-    """Whether the expert takes the pile's top card into the 10-card ``hand``, and what
-    then: ``(take, discard, kept deadwood, knock, big_gin)`` as
-    :func:`ginsim.strategies.policy_nb.pile_decision_nb`.
-
-    Takes it when it is melded in a best arrangement after the best discard and the
-    deadwood falls by at least ``take_meld`` (or to gin), or when the deadwood falls by
-    at least ``take_any``; always when the 11 cards make big gin under rules that score
-    it.
-    """
-    take_any = params[seat, P_X_TAKE_ANY]
-    if take_any >= NEVER_TAKE and not can_join_meld_nb(hand, top, tab):
-        return False, -1, 0, False, False
-    now = min_deadwood_nb(hand, tab, hs)
-    taken = hand | (1 << top)
-    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
-                                                   params[seat, P_MEMORY] >= 1)
-    gain = now - dw
-    take = (melded and (gain >= params[seat, P_X_TAKE_MELD] or dw == 0)) or gain >= take_any
-    if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
-        return False, -1, 0, False, False
-    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
-                                         rules, tab, rng)
-    return True, card, dw, knock, big

@@ -52,6 +52,7 @@ from ..game.state import (
     ST_TAKEN,
 )
 from ..game.tables import KEY_VALUE, T_RANK_VALUE, T_WRAP
+from .hand_reading_nb import can_join_meld_nb, meld_completions_nb, near_cards_nb
 from .params import (
     DRAW_MELD,
     DRAW_NEVER,
@@ -63,7 +64,6 @@ from .params import (
     P_MEMORY,
     P_OUTS_WEIGHT,
 )
-from .policy_nb import can_join_meld_nb, meld_completions_nb, near_cards_nb
 
 STACK = 64  # a plan lays at most 52 candidates (each holds a card)
 S_I = W_USED

@@ -17,9 +17,6 @@ import numpy as np
 from ..game._jit import jit, jit_inline
 from ..game.bits_nb import nth_card_nb
 from ..game.melds_nb import (
-    BELOW_KING,
-    RANK_COLUMN,
-    SUIT_MASK,
     W_DISCARD,
     best_discard_nb,
     lowest_card_nb,
@@ -29,17 +26,21 @@ from ..game.melds_nb import (
 from ..game.rng_nb import GOLDEN, UNIT, below_nb, mix64_nb, unit_nb
 from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (
-    FULL_DECK,
-    ST_DISCARDED,
     ST_KNOCK_LIMIT,
-    ST_PASSED,
     ST_PILE_MASK,
     ST_PILE_TAKES,
     ST_POS,
     ST_TAKEN,
 )
-from ..game.tables import T_RANK_VALUE, T_WRAP
+from ..game.tables import T_RANK_VALUE
+from .expert_nb import NEVER_TAKE, expert_discard_nb
 from .grid_nb import grid_cell_nb
+from .hand_reading_nb import (
+    can_join_meld_nb,
+    discard_context_nb,
+    feeding_risk_nb,
+    kept_outs_nb,
+)
 from .params import (
     DRAW_IMPROVE,
     DRAW_NEVER,
@@ -56,84 +57,12 @@ from .params import (
     P_MEMORY,
     P_OUTS_WEIGHT,
     P_UNDERCUT,
+    P_X_TAKE_ANY,
+    P_X_TAKE_MELD,
 )
 from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
 
 ALL_RANKS = (1 << 13) - 1
-ABOVE_ACE = FULL_DECK & ~RANK_COLUMN  # every card but the aces
-
-
-@jit
-def can_join_meld_nb(hand, card, tab):
-    """Cheap test: could ``card`` form a meld with cards of ``hand`` at all?"""
-    rank = card % 13
-    if popcount_nb(hand & (RANK_COLUMN << rank)) >= 2:
-        return True
-    shift = 13 * (card // 13)
-    s = ((hand >> shift) & SUIT_MASK) | (1 << rank)
-    if tab[T_WRAP] != 0:
-        # Ranks rank-2 .. rank+2 around the corner, read from the suit repeated thrice.
-        window = ((s | (s << 13) | (s << 26)) >> (rank + 11)) & 31
-    else:
-        low = max(rank - 2, 0)
-        window = (s >> low) & ((1 << (rank - low + 3)) - 1)
-    return (window & (window >> 1) & (window >> 2)) != 0
-
-
-@jit
-def run_completions_nb(m, wrap):
-    """Ranks (a 13-bit mask) not in the suit mask ``m`` that would make or extend a run
-    with two of its ranks (around the corner when ``wrap``)."""
-    mm = m | (m << 13) | (m << 26) if wrap else m << 13
-    c = ((mm << 1) & (mm << 2)) | ((mm >> 1) & (mm << 1)) | ((mm >> 1) & (mm >> 2))
-    return (c >> 13) & SUIT_MASK & ~m
-
-
-@jit
-def set_completions_nb(hand):
-    """Cards not in ``hand`` of a rank it holds at least twice."""
-    a = hand & SUIT_MASK
-    b = (hand >> 13) & SUIT_MASK
-    c = (hand >> 26) & SUIT_MASK
-    d = (hand >> 39) & SUIT_MASK
-    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    return (pairs | (pairs << 13) | (pairs << 26) | (pairs << 39)) & ~hand
-
-
-@jit
-def hand_run_completions_nb(hand, wrap):
-    """Run completions (see :func:`run_completions_nb`) of every suit of ``hand`` at once."""
-    if wrap:
-        out = 0
-        for suit in range(4):
-            out |= run_completions_nb((hand >> (13 * suit)) & SUIT_MASK, True) << (13 * suit)
-        return out
-    below = (hand << 1) & ABOVE_ACE  # card k has its suit's rank k-1 in the hand
-    below2 = (below << 1) & ABOVE_ACE
-    above = (hand >> 1) & BELOW_KING
-    above2 = (above >> 1) & BELOW_KING
-    return ((below & below2) | (below & above) | (above & above2)) & ~hand
-
-
-@jit
-def meld_completions_nb(hand, tab):
-    """Cards not in ``hand`` that would make or extend a meld with two of its cards."""
-    return hand_run_completions_nb(hand, tab[T_WRAP] != 0) | set_completions_nb(hand)
-
-
-@jit
-def near_cards_nb(cards, reach):
-    """Cards of the same rank as some card of ``cards``, or of its suit within ``reach``."""
-    up = cards
-    down = cards
-    out = cards
-    for _ in range(reach):
-        up = (up << 1) & ABOVE_ACE
-        down = (down >> 1) & BELOW_KING
-        out |= up | down
-    ranks = (cards | (cards >> 13) | (cards >> 26) | (cards >> 39)) & SUIT_MASK
-    out |= ranks | (ranks << 13) | (ranks << 26) | (ranks << 39)
-    return out & ~cards
 
 
 @jit
@@ -234,47 +163,6 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
 
 
 @jit_inline
-def discard_context_nb(params, seat, hand, hs, tab):
-    """The masks :func:`memory_discard_score_nb` reads for an 11-card ``hand``:
-    ``(live, fits, near, shunned, sets, runs)``."""
-    opp = 1 - seat
-    known = hs[ST_TAKEN + opp]
-    live = FULL_DECK & ~hand & ~hs[ST_PILE_MASK] & ~known
-    fits = 0
-    near = 0
-    shunned = 0
-    if params[seat, P_MEMORY] >= 2:
-        fits = meld_completions_nb(known, tab)
-        near = near_cards_nb(known, 2)
-        shunned = near_cards_nb(hs[ST_DISCARDED + opp] | hs[ST_PASSED + opp], 1)
-    sets = set_completions_nb(hand)
-    runs = hand_run_completions_nb(hand, tab[T_WRAP] != 0)
-    return live, fits, near, shunned, sets, runs
-
-
-@jit_inline
-def kept_outs_nb(hand, c, sets, runs, tab):
-    """Cards not in ``hand`` that would make or extend a meld with two of the cards kept
-    after discarding ``c`` (``sets``, ``runs``: the 11-card hand's completions)."""
-    kept = hand & ~(1 << c)
-    # Only the discarded card's suit changes its run completions.
-    shift = 13 * (c // 13)
-    suit_runs = run_completions_nb((kept >> shift) & SUIT_MASK, tab[T_WRAP] != 0) << shift
-    column = RANK_COLUMN << (c % 13)  # and only its rank's set completions
-    rank_sets = column & ~kept if popcount_nb(kept & column) >= 2 else 0
-    return (runs & ~(SUIT_MASK << shift)) | suit_runs | (sets & ~column) | rank_sets
-
-
-@jit_inline
-def feeding_risk_nb(c, fits, near, shunned):
-    """Memory 2's risk of discarding ``c``: 2 if it melds with two of the opponent's known
-    cards, 1 if it is near one of them, minus 1 if it is near a card the opponent
-    discarded or passed."""
-    risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
-    return risk - ((shunned >> c) & 1)
-
-
-@jit_inline
 def memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets, runs, hs,
                             tab):
     """Score of discarding ``c`` with memory (lower is better).
@@ -305,7 +193,7 @@ def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, r
         return card, min_deadwood_nb(hand & ~(1 << card), tab, hs)
     if params[seat, P_MEMORY] >= 1:
         if int(params[seat, P_KIND]) == KIND_EXPERT:
-            card = expert_nb.expert_discard_nb(params, seat, hand, forbidden, hs, tab)
+            card = expert_discard_nb(params, seat, hand, forbidden, hs, tab)
         else:
             card = memory_discard_nb(params, seat, hand, forbidden, hs, tab)
         return card, hs[W_DISCARD + card]
@@ -371,7 +259,7 @@ def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
                                                  rng)
         return True, card, dw, knock, big
     if int(params[seat, P_KIND]) == KIND_EXPERT:
-        return expert_nb.expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng)
+        return expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng)
     draw = int(params[seat, P_DRAW])
     if draw == DRAW_NEVER:
         return False, -1, 0, False, False
@@ -415,4 +303,30 @@ def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
 
 
 # The expert card play builds on the kernels above, so its module is imported last.
-from . import expert_nb  # noqa: E402
+
+
+@jit_inline
+def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
+    """Whether the expert takes the pile's top card into the 10-card ``hand``, and what
+    then: ``(take, discard, kept deadwood, knock, big_gin)`` as
+    :func:`ginsim.strategies.policy_nb.pile_decision_nb`.
+
+    Takes it when it is melded in a best arrangement after the best discard and the
+    deadwood falls by at least ``take_meld`` (or to gin), or when the deadwood falls by
+    at least ``take_any``; always when the 11 cards make big gin under rules that score
+    it.
+    """
+    take_any = params[seat, P_X_TAKE_ANY]
+    if take_any >= NEVER_TAKE and not can_join_meld_nb(hand, top, tab):
+        return False, -1, 0, False, False
+    now = min_deadwood_nb(hand, tab, hs)
+    taken = hand | (1 << top)
+    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
+                                                   params[seat, P_MEMORY] >= 1)
+    gain = now - dw
+    take = (melded and (gain >= params[seat, P_X_TAKE_MELD] or dw == 0)) or gain >= take_any
+    if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
+        return False, -1, 0, False, False
+    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
+                                         rules, tab, rng)
+    return True, card, dw, knock, big
