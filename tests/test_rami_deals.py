@@ -211,3 +211,12 @@ def test_store_round_trip_resume_and_damage(tmp_path) -> None:
     with pytest.raises(StoreError, match="damaged") as info:
         load_deals(out)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("start, stop, size", [(0, 10, 3), (5, 6, 4), (7, 7, 2), (0, 12, 4)])
+def test_index_chunks_cover_the_range_once_in_order(start: int, stop: int, size: int) -> None:
+    from ginsim.runner.chunked import index_chunks, run_index_chunks
+    pieces = list(index_chunks(start, stop, size))
+    assert [i for lo, hi in pieces for i in range(lo, hi)] == list(range(start, stop))
+    assert all(0 < hi - lo <= size for lo, hi in pieces)
+    assert run_index_chunks(lambda lo, hi: (lo, hi), start, stop, size, n_jobs=2) == pieces

@@ -1,17 +1,18 @@
-"""Running Rami at scale: deal ranges cut into chunks and played through joblib threads
-(the kernels release the GIL), merged back in deal order. Every deal's cards come from
-``(seed, deal)``, so the records do not depend on the chunk size or the worker count."""
+"""Running Rami at scale: deal and game ranges cut into chunks and played through the
+runner's chunked work (:mod:`ginsim.runner.chunked`: joblib threads, the kernels release
+the GIL), merged back in index order. Every deal's cards come from ``(seed, deal)``, so
+the records do not depend on the chunk size or the worker count."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from ..game.checks import check_int
-from ..runner.runner import resolve_workers
+from ..runner.chunked import run_index_chunks
 from .engine import (
     MAX_DEALS,
     check_strategies,
@@ -23,25 +24,19 @@ from .rules import RamiRules
 DEFAULT_CHUNK = 2_000
 
 
-def _chunks(total: int, chunk: int) -> list[tuple[int, int]]:
-    return [(lo, min(lo + chunk, total)) for lo in range(0, total, chunk)]
-
-
-def _run(play: Any, strategies: Sequence[Any], count: int, seed: int, rules: Any,
-         n_jobs: int | None, chunk: int | None) -> np.ndarray:
+def _run(play: Callable[..., np.ndarray], strategies: Sequence[Any], count: int, seed: int,
+         rules: Any, n_jobs: int | None, chunk: int | None) -> np.ndarray:
     seats = [s.spec for s in check_strategies(strategies)]
     rules = RamiRules.coerce(rules)
     count = check_int(count, "the number of deals or games", 1, MAX_DEALS)
     chunk = check_int(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
-    workers = resolve_workers(n_jobs)
-    pieces = _chunks(count, chunk)
-    if workers == 1 or len(pieces) == 1:
-        parts = [play(seats, start=lo, stop=hi, seed=seed, rules=rules) for lo, hi in pieces]
-    else:
-        parts = Parallel(n_jobs=min(workers, len(pieces)), backend="threading")(
-            delayed(play)(seats, start=lo, stop=hi, seed=seed, rules=rules)
-            for lo, hi in pieces)
-    return np.concatenate(parts)
+    one = partial(_chunk, play, seats, seed, rules)
+    return np.concatenate(run_index_chunks(one, 0, count, chunk, n_jobs))
+
+
+def _chunk(play: Callable[..., np.ndarray], seats: list[str], seed: int, rules: RamiRules,
+           start: int, stop: int) -> np.ndarray:
+    return play(seats, start=start, stop=stop, seed=seed, rules=rules)
 
 
 def _deals(seats: Sequence[str], *, start: int, stop: int, seed: int, rules: RamiRules

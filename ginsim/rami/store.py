@@ -20,6 +20,7 @@ import numpy as np
 from .._version import __version__
 from ..game.checks import check_int, is_int
 from ..game.files import FileDataError, parse_json, read_bounded
+from ..runner.chunked import index_chunks
 from ..runner.chunkfile import read_verified, records_from, records_table, write_chunk
 from ..runner.lock import StoreError, StoreLock
 from .engine import MAX_DEALS, check_strategies, play_deal_records
@@ -135,8 +136,7 @@ def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
     each; returns it."""
     deals, chunk, seed = defn["deals"], defn["chunk"], defn["seed"]
     players = len(seats)
-    for index, start in enumerate(range(0, deals, chunk)):
-        stop = min(start + chunk, deals)
+    for index, (start, stop) in enumerate(index_chunks(0, deals, chunk)):
         name = f"c{index:06d}"
         path = root / "chunks" / f"{name}.parquet"
         stamp = _stamp(defn, index, start, stop)
@@ -161,8 +161,7 @@ def load_deals(store: str | os.PathLike) -> np.ndarray:
     defn = manifest["definition"]
     players = len(defn["strategies"])
     parts = []
-    for index, start in enumerate(range(0, defn["deals"], defn["chunk"])):
-        stop = min(start + defn["chunk"], defn["deals"])
+    for index, (start, stop) in enumerate(index_chunks(0, defn["deals"], defn["chunk"])):
         name = f"c{index:06d}"
         entry = manifest["chunks"].get(name)
         path = root / "chunks" / f"{name}.parquet"
