@@ -14,7 +14,7 @@ from ginsim.rami.melds_nb import LAID_SHIFT, LEFT_LIMIT, OUT_BIT
 from ginsim.rami.moves_nb import (
     MAX_TABLE,
     T_WIDTH,
-    candidates_nb,
+    candidate_moves_nb,
 )
 from ginsim.rami.rules import RamiRules
 
@@ -173,7 +173,7 @@ def test_quick_use_test_never_misses_a_move() -> None:
         for i, (cards, _) in enumerate(table):
             rows[i] = table_row(_text(cards))
         counts = hand_counts(hand)
-        n = candidates_nb(counts, rows, len(table), True, tabs, cand)
+        n = candidate_moves_nb(counts, rows, len(table), True, tabs, cand)
         used = {int(k) for c in range(n) for k in cand[c, C_CARDS:C_CARDS + cand[c, C_NC]]}
         used |= {JOKER} if (cand[:n, C_JOKERS] > 0).any() else set()
         for kind in used:

@@ -10,7 +10,7 @@ import numpy as np
 from ..game.checks import check_int
 from ..game.specs import brief
 from .cards import N_KINDS, deck_kinds
-from .deal_nb import O_SIZE, PS_WIDTH, TR_TABLE, play_deals_nb
+from .deal_nb import O_SIZE, PS_WIDTH, TR_TABLE, DealSetup, DealWork, play_deals_nb
 from .melds_nb import SCRATCH_SIZE
 from .moves_nb import C_WIDTH, MAX_CANDIDATES, MAX_TABLE, T_WIDTH
 from .records import RAMI_RECORD_DTYPE
@@ -31,22 +31,25 @@ def check_strategies(strategies: Any) -> list[RamiStrategy]:
     return [parse_rami_strategy(s) for s in strategies]
 
 
-class DealWork:
-    """Every array one deal loop needs, made once per rules and player count."""
+def deal_setup(rules: RamiRules, params: np.ndarray) -> DealSetup:
+    """What the deal kernels read of a run: the rules packed, their lookup tables, the
+    seats' parameter rows (one per player) and the pack."""
+    return DealSetup(rules.packed(), rami_tables(rules), params, deck_kinds(rules.jokers))
 
-    def __init__(self, rules: RamiRules, players: int, trace_rows: int = 0) -> None:
-        self.base = deck_kinds(rules.jokers)
-        self.deck = self.base.copy()
-        self.draws = np.zeros(len(self.base), dtype=np.uint64)
-        self.state = np.zeros(2, dtype=np.uint64)
-        self.hands = np.zeros((players, N_KINDS), dtype=np.int64)
-        self.table = np.zeros((MAX_TABLE, T_WIDTH), dtype=np.int64)
-        self.pile = np.zeros(len(self.base), dtype=np.int64)
-        self.pstate = np.zeros((players, PS_WIDTH), dtype=np.int64)
-        self.cand = np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64)
-        self.scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        self.outcome = np.zeros(O_SIZE, dtype=np.int64)
-        self.trace = np.zeros((trace_rows, TR_TABLE + MAX_TABLE * T_WIDTH), dtype=np.int64)
+
+def deal_work(rules: RamiRules, players: int) -> DealWork:
+    """Every array one deal loop works in, made once per rules and player count."""
+    cards = rules.deck_size()
+    return DealWork(deck=np.zeros(cards, dtype=np.int64), draws=np.zeros(cards, dtype=np.uint64),
+                    state=np.zeros(2, dtype=np.uint64),
+                    hands=np.zeros((players, N_KINDS), dtype=np.int64),
+                    table=np.zeros((MAX_TABLE, T_WIDTH), dtype=np.int64),
+                    pile=np.zeros(cards, dtype=np.int64),
+                    pstate=np.zeros((players, PS_WIDTH), dtype=np.int64),
+                    cand=np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64),
+                    scratch=np.zeros(SCRATCH_SIZE, dtype=np.int64),
+                    outcome=np.zeros(O_SIZE, dtype=np.int64),
+                    totals=np.zeros((players, 2), dtype=np.int64))
 
 
 def _checked(strategies: Sequence[Any], rules: RamiRules | str | None, seed: int,
@@ -69,28 +72,22 @@ def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
     and player, and the first deal's per-turn trace, cut at ``trace_rows`` rows)."""
     rules, params, seed, start, stop = _checked(strategies, rules, seed, start, stop)
     players = len(params)
-    work = DealWork(rules, players, trace_rows)
+    trace = np.zeros((trace_rows, TR_TABLE + MAX_TABLE * T_WIDTH), dtype=np.int64)
     out = np.zeros((stop - start) * players, dtype=RAMI_RECORD_DTYPE)
-    rows = play_deals_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
-                         work.base, work.deck, work.draws, work.state, work.hands, work.table,
-                         work.pile, work.pstate, work.cand, work.scratch, work.outcome,
-                         work.trace, out)
-    return out, work.trace[:rows]
+    rows = play_deals_nb(seed, start, stop, deal_setup(rules, params), deal_work(rules, players),
+                         trace, out)
+    return out, trace[:rows]
 
 
 def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, seed: int = 0,
                       rules: RamiRules | str | None = None) -> np.ndarray:
     """Games ``start .. stop-1`` to the target: records of :data:`RAMI_GAME_DTYPE`, one
     row per game and player."""
-    from .games_nb import play_games_nb
+    from .games_nb import play_rami_games_nb
     from .records import RAMI_GAME_DTYPE
     rules, params, seed, start, stop = _checked(strategies, rules, seed, start, stop)
     players = len(params)
-    work = DealWork(rules, players)
     out = np.zeros((stop - start) * players, dtype=RAMI_GAME_DTYPE)
-    totals = np.zeros((players, 2), dtype=np.int64)
-    play_games_nb(seed, start, stop, players, rules.packed(), rami_tables(rules), params,
-                  work.base, work.deck, work.draws, work.state, work.hands, work.table,
-                  work.pile, work.pstate, work.cand, work.scratch, work.outcome,
-                  work.trace, totals, out)
+    play_rami_games_nb(seed, start, stop, deal_setup(rules, params), deal_work(rules, players),
+                       out)
     return out

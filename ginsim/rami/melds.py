@@ -20,8 +20,9 @@ from .melds_nb import (
     OUT_BIT,
     S_BEST,
     SCRATCH_SIZE,
+    PlanTurn,
     apply_move_nb,
-    best_plan_nb,
+    best_lay_down_nb,
 )
 from .moves_nb import (
     C_CARDS,
@@ -48,7 +49,7 @@ from .moves_nb import (
     T_SUIT,
     T_SUITS,
     T_WIDTH,
-    candidates_nb,
+    candidate_moves_nb,
     kind_at_nb,
 )
 from .rules import RamiRules
@@ -144,11 +145,12 @@ def plan_arrays(counts: np.ndarray, table: np.ndarray, n_table: int, *, opened: 
     tabs = rami_tables(rules)
     cand = np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    n = candidates_nb(counts, table, n_table, opened, tabs, cand)
-    score, depth = best_plan_nb(counts, n, cand, opened, not others_opened,
-                                rules.open_min if open_min is None else open_min,
-                                must_kind, must_max, rules.packed(), tabs, scratch)
-    return int(score), [int(c) for c in scratch[S_BEST:S_BEST + depth]], cand
+    n = candidate_moves_nb(counts, table, n_table, opened, tabs, cand)
+    turn = PlanTurn(bool(opened), not others_opened,
+                    int(rules.open_min if open_min is None else open_min), int(must_kind),
+                    int(must_max))
+    plan = best_lay_down_nb(counts, n, cand, turn, rules.packed(), tabs, scratch)
+    return int(plan.score), [int(c) for c in scratch[S_BEST:S_BEST + plan.moves]], cand
 
 
 def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opened: bool = True,

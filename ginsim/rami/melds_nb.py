@@ -1,6 +1,6 @@
 """The exact best lay-down of a hand over its candidate moves (:mod:`.moves_nb`).
 
-:func:`best_plan_nb` visits every multiset of pairwise compatible moves (depth-first,
+:func:`best_lay_down_nb` visits every multiset of pairwise compatible moves (depth-first,
 in candidate order, a move again only if the cards are there twice) and keeps the best
 by (goes out, laid value, least value left in hand), under the turn's rules: the first
 lay-down totals at least ``open_min`` at laid values in new melds (optionally holding a
@@ -11,6 +11,8 @@ taken from the discard pile must be used. It prunes only by bounds that cannot d
 better plan: what the remaining moves could still lay, whether they could still go
 out or open. Kernels allocate nothing: the caller hands every array.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -212,13 +214,99 @@ def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
     return loose > 1
 
 
+#: What the search knows of the turn: whether the player opened before it, whether a
+#: dry rami is still possible (no opponent opened), the opening minimum, and a card taken
+#: from the discard pile (``must_kind``, -1 none) of which at most ``must_max`` may stay.
+PlanTurn = namedtuple("PlanTurn", ["opened", "dry_ok", "open_min", "must_kind", "must_max"])
+#: The best lay-down found: its score (see :func:`best_lay_down_nb`) and how many moves
+#: (``scratch[S_BEST:][:moves]``).
+Plan = namedtuple("Plan", ["score", "moves"])
+#: The search's current path: its depth and what the hand holds after its moves.
+_Path = namedtuple("_Path", ["depth", "cards", "left_value", "left_bound", "laid",
+                             "new_value", "pure", "new_jokers", "freed", "held"])
+NOT_OK = -(1 << 62)  # the score of a path that is no valid lay-down
+
+
+@jit_inline
+def _must_keep_nb(counts, turn):
+    """Whether more cards of the taken discard stay in hand than may (it must be used)."""
+    return turn.must_kind >= 0 and counts[turn.must_kind] > turn.must_max
+
+
+@jit_inline
+def _moved_nb(path, cand, c, sign, depth, held, d_cards, d_value, d_bound):
+    """The path after move ``c`` was made (``sign`` 1) or taken back (-1)."""
+    new = sign if cand[c, C_TYPE] <= MOVE_NEW_RUN else 0
+    return _Path(depth, path.cards - sign * d_cards, path.left_value - sign * d_value,
+                 path.left_bound - sign * d_bound, path.laid + sign * cand[c, C_VALUE],
+                 path.new_value + new * cand[c, C_VALUE], path.pure + new * cand[c, C_PURE],
+                 path.new_jokers + new * cand[c, C_NEWJ], path.freed + sign * cand[c, C_FREED],
+                 held)
+
+
+@jit_inline
+def _push_nb(counts, cand, c, scratch, tabs, path):
+    """Make move ``c`` at the end of the path; the next move is looked for from ``c``
+    (the same move again if its cards are there twice)."""
+    d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, 1)
+    held = _held_after_nb(counts, cand, c, path.held)
+    depth = path.depth
+    scratch[S_CHOSEN + depth] = c
+    scratch[S_START + depth] = c + 1
+    scratch[S_START + depth + 1] = c
+    return _moved_nb(path, cand, c, 1, depth + 1, held, d_cards, d_value, d_bound)
+
+
+@jit_inline
+def _pop_nb(counts, cand, scratch, tabs, path):
+    """Take back the path's last move."""
+    depth = path.depth - 1
+    c = scratch[S_CHOSEN + depth]
+    d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, -1)
+    return _moved_nb(path, cand, c, -1, depth, path.held | cand[c, C_MASK], d_cards, d_value,
+                     d_bound)
+
+
+@jit_inline
+def _pruned_nb(counts, path, c, best, exchanges, turn, scratch, tabs):
+    """Whether no move from ``c`` on can extend the path to a plan better than ``best``
+    (or to a valid opening), or the path is as deep as the search goes."""
+    if exchanges:
+        limit = OUT_BIT + ((path.laid + path.left_bound) << LAID_SHIFT) + LEFT_LIMIT
+        reach = path.left_bound
+    else:
+        reach, loose = _reach_nb(counts, scratch[S_SUFFIX + c], path.held, tabs)
+        out_bit = OUT_BIT if loose <= 1 else 0
+        limit = out_bit + ((path.laid + reach) << LAID_SHIFT) + LEFT_LIMIT
+    return best >= limit or path.depth >= MAX_DEPTH or (
+        not turn.opened and not turn.dry_ok and path.new_value < turn.open_min
+        and path.new_value + reach < turn.open_min)
+
+
+@jit_inline
+def _path_score_nb(counts, path, turn, discard_out, pure_needed):
+    """The path's score as a lay-down, or :data:`NOT_OK` if it is none: a card kept to
+    discard (if ruled), every freed joker in a new meld, the taken discard used, and an
+    unopened player's opening valid (or a dry rami)."""
+    out = path.cards == 1 or (path.cards == 0 and not discard_out)
+    if path.cards < (1 if discard_out else 0) or path.new_jokers < path.freed:
+        return NOT_OK
+    if _must_keep_nb(counts, turn):
+        return NOT_OK
+    if not turn.opened and not (
+            (path.new_value >= turn.open_min and (path.pure > 0 or not pure_needed))
+            or (out and turn.dry_ok)):
+        return NOT_OK
+    return (OUT_BIT if out else 0) + (path.laid << LAID_SHIFT) + LEFT_LIMIT - path.left_value
+
+
 @jit
-def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must_max,
-                 rules, tabs, scratch):
-    """The best lay-down of ``counts`` over moves ``cand[:n_cand]`` (see the module
-    docstring). Returns ``(score, moves)``; the moves are ``scratch[S_BEST:][:moves]``
-    and the score packs ``OUT_BIT`` (goes out), the laid value (``>> LAID_SHIFT``) and
-    ``LEFT_LIMIT`` minus the value left in hand. ``counts`` comes back unchanged."""
+def best_lay_down_nb(counts, n_cand, cand, turn, rules, tabs, scratch):
+    """The best lay-down of ``counts`` over moves ``cand[:n_cand]`` on ``turn`` (a
+    :data:`PlanTurn`; see the module docstring). Returns a :data:`Plan`; its moves are
+    ``scratch[S_BEST:][:moves]`` and its score packs ``OUT_BIT`` (goes out), the laid
+    value (``>> LAID_SHIFT``) and ``LEFT_LIMIT`` minus the value left in hand (-1: no
+    valid plan, the taken discard unused). ``counts`` comes back unchanged."""
     n = min(n_cand, MAX_CANDIDATES)
     for c in range(n):  # free every table resource a move could use
         if cand[c, C_RES1] >= 0:
@@ -227,87 +315,37 @@ def best_plan_nb(counts, n_cand, cand, opened, dry_ok, open_min, must_kind, must
             scratch[S_RES + cand[c, C_RES2]] = 0
     exchanges = _suffix_masks_nb(n, cand, scratch)
     held = _held_nb(counts)
-    if not opened and _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
-        if must_kind >= 0 and counts[must_kind] > must_max:
-            return -1, 0
-        return LEFT_LIMIT - _hand_totals_nb(counts, tabs)[1], 0
+    cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
+    best = -1 if _must_keep_nb(counts, turn) else LEFT_LIMIT - left_value  # laying nothing
+    if not turn.opened and _cannot_open_nb(counts, n, cand, turn.dry_ok, turn.open_min, tabs,
+                                           held):
+        return Plan(best, np.int64(0))
     discard_out = rules[R_DISCARD_OUT] != 0
     pure_needed = rules[R_OPEN_PURE_RUN] != 0
-    cards, left_value, left_bound = _hand_totals_nb(counts, tabs)
     cap = tabs[TB_JPM]
-    best = LEFT_LIMIT - left_value  # laying nothing
-    if must_kind >= 0 and counts[must_kind] > must_max:
-        best = -1  # a card taken from the discard pile must be used
-    best_depth = 0
-    laid = 0
-    new_value = 0
-    pure = 0
-    new_jokers = 0
-    freed = 0
-    depth = 0
+    best_depth = np.int64(0)
+    zero = np.int64(0)
+    path = _Path(zero, cards, left_value, left_bound, zero, zero, zero, zero, zero, held)
     scratch[S_START] = 0
     while True:
-        c = scratch[S_START + depth]
-        if exchanges:
-            limit = OUT_BIT + ((laid + left_bound) << LAID_SHIFT) + LEFT_LIMIT
-            reach = left_bound
-        else:
-            reach, loose = _reach_nb(counts, scratch[S_SUFFIX + c], held, tabs)
-            out_bit = OUT_BIT if loose <= 1 else 0
-            limit = out_bit + ((laid + reach) << LAID_SHIFT) + LEFT_LIMIT
-        if best >= limit or depth >= MAX_DEPTH or (
-                not opened and not dry_ok and new_value < open_min
-                and new_value + reach < open_min):
+        c = scratch[S_START + path.depth]
+        if _pruned_nb(counts, path, c, best, exchanges, turn, scratch, tabs):
             c = n
-        while c < n and not _fits_nb(counts, cand, c, scratch, held, cap):
+        while c < n and not _fits_nb(counts, cand, c, scratch, path.held, cap):
             c += 1
         if c < n:
-            d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, 1)
-            held = _held_after_nb(counts, cand, c, held)
-            cards -= d_cards
-            left_value -= d_value
-            left_bound -= d_bound
-            laid += cand[c, C_VALUE]
-            if cand[c, C_TYPE] <= MOVE_NEW_RUN:
-                new_value += cand[c, C_VALUE]
-                new_jokers += cand[c, C_NEWJ]
-                pure += cand[c, C_PURE]
-            freed += cand[c, C_FREED]
-            scratch[S_CHOSEN + depth] = c
-            scratch[S_START + depth] = c + 1
-            depth += 1
-            scratch[S_START + depth] = c
-            out = cards == 1 or (cards == 0 and not discard_out)
-            ok = cards >= (1 if discard_out else 0) and new_jokers >= freed
-            if ok and must_kind >= 0 and counts[must_kind] > must_max:
-                ok = False
-            if ok and not opened:
-                ok = (new_value >= open_min and (pure > 0 or not pure_needed)) or (
-                    out and dry_ok)
-            if ok:
-                score = (OUT_BIT if out else 0) + (laid << LAID_SHIFT) + LEFT_LIMIT - left_value
-                if score > best:
-                    best = score
-                    best_depth = depth
-                    for i in range(depth):
-                        scratch[S_BEST + i] = scratch[S_CHOSEN + i]
+            path = _push_nb(counts, cand, c, scratch, tabs, path)
+            score = _path_score_nb(counts, path, turn, discard_out, pure_needed)
+            if score > best:
+                best = score
+                best_depth = path.depth
+                for i in range(path.depth):
+                    scratch[S_BEST + i] = scratch[S_CHOSEN + i]
+        elif path.depth == 0:
+            break
         else:
-            if depth == 0:
-                break
-            depth -= 1
-            c = scratch[S_CHOSEN + depth]
-            d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, -1)
-            held |= cand[c, C_MASK]
-            cards += d_cards
-            left_value += d_value
-            left_bound += d_bound
-            laid -= cand[c, C_VALUE]
-            if cand[c, C_TYPE] <= MOVE_NEW_RUN:
-                new_value -= cand[c, C_VALUE]
-                new_jokers -= cand[c, C_NEWJ]
-                pure -= cand[c, C_PURE]
-            freed -= cand[c, C_FREED]
-    return best, best_depth
+            path = _pop_nb(counts, cand, scratch, tabs, path)
+    return Plan(best, best_depth)
 
 
 @jit

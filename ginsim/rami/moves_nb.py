@@ -14,6 +14,8 @@ moves that would touch the same end of a meld never combine. The search over the
 :mod:`ginsim.rami.melds_nb`. Kernels allocate nothing: the caller hands every array.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..game._jit import jit, jit_inline
@@ -102,6 +104,136 @@ def _add_card(cand, n, kind):
         cand[n, C_MASK] |= np.int64(1) << kind
 
 
+#: A stretch of run positions ``lo..hi`` of one suit, grown a position at a time: how
+#: many of them the hand misses (the first two: ``gap``, ``gap2``) and their laid value.
+Span = namedtuple("Span", ["suit", "lo", "hi", "missing", "gap", "gap2", "value"])
+
+
+@jit_inline
+def _empty_span_nb(suit, at):
+    """No positions yet, to be grown from ``at`` (up) or ``at - 1`` (down)."""
+    zero = np.int64(0)
+    return Span(np.int64(suit), np.int64(at), np.int64(at - 1), zero, zero, zero, zero)
+
+
+@jit_inline
+def _grow_nb(counts, span, p, tabs):
+    """``span`` with position ``p`` (next to either end) added."""
+    missing = span.missing
+    gap = span.gap
+    gap2 = span.gap2
+    if counts[kind_at_nb(span.suit, p)] == 0:
+        missing += 1
+        if missing == 1:
+            gap = p
+        else:
+            gap2 = p
+    return Span(span.suit, min(span.lo, p), max(span.hi, p), missing, gap, gap2,
+                span.value + tabs[TB_POS + p])
+
+
+@jit_inline
+def _too_open_nb(span, jokers):
+    """Whether ``jokers`` cannot fill the span's missing positions (nor two side by side)."""
+    return span.missing > jokers or (span.missing == 2 and abs(span.gap2 - span.gap) == 1)
+
+
+@jit_inline
+def _covers_nb(span, a, b):
+    """Whether jokers at positions ``a`` and ``b`` fill every missing position."""
+    if span.missing >= 1 and a != span.gap and b != span.gap:
+        return False
+    if span.missing == 2 and a != span.gap2 and b != span.gap2:
+        return False
+    return True
+
+
+@jit_inline
+def _run_move_nb(cand, n, m, side, span, jpos, jpos2):
+    """One run move over the span: a new run (``m < 0``), else a block laid off at end
+    ``side`` (0 low, 1 high) of table run ``m``; jokers at ``jpos``/``jpos2`` (0 none)."""
+    _begin(cand, n, MOVE_NEW_RUN if m < 0 else MOVE_RUN_BLOCK, m, span.value)
+    if n < MAX_CANDIDATES:
+        row = cand[n]
+        row[C_SUIT] = span.suit
+        row[C_LO] = span.lo
+        row[C_HI] = span.hi
+        row[C_JPOS] = jpos
+        row[C_JPOS2] = jpos2
+        used = (1 if jpos > 0 else 0) + (1 if jpos2 > 0 else 0)
+        row[C_JOKERS] = used
+        if m < 0:
+            row[C_NEWJ] = used
+            row[C_PURE] = 1 if used == 0 else 0
+        else:
+            row[C_RES1] = m * RES_SLOTS + (RES_LOW if side == 0 else RES_HIGH)
+            if used > 0:
+                row[C_RES2] = m * RES_SLOTS + RES_JOKER
+        for p in range(span.lo, span.hi + 1):
+            if p != jpos and p != jpos2:
+                _add_card(cand, n, kind_at_nb(span.suit, p))
+    return n + 1
+
+
+@jit_inline
+def _two_jokers_nb(cand, n, m, side, span):
+    """The span's run moves with two jokers, not side by side, covering its missing
+    positions (the others stand for cards held)."""
+    for a in range(span.lo, span.hi + 1):
+        for b in range(a + 2, span.hi + 1):
+            if _covers_nb(span, a, b):
+                n = _run_move_nb(cand, n, m, side, span, a, b)
+    return n
+
+
+@jit_inline
+def _new_runs_nb(cand, n, span, jokers, two):
+    """New runs over the span (3+ positions): with two jokers (``two``, 4+ positions),
+    with one joker filling the one missing position (not at the low end, unless the run
+    ends at the ace: the higher end is listed), or no position missing: the pure run,
+    then a joker standing for each held card (``jokers`` held) but the lowest."""
+    if two and span.hi - span.lo >= 3:
+        n = _two_jokers_nb(cand, n, -1, 0, span)
+    if span.missing == 1 and (span.gap != span.lo or span.hi == 14):
+        n = _run_move_nb(cand, n, -1, 0, span, span.gap, 0)
+    elif span.missing == 0:
+        n = _run_move_nb(cand, n, -1, 0, span, 0, 0)
+        if jokers > 0:
+            for jpos in range(span.lo + 1 if span.hi < 14 else span.lo, span.hi + 1):
+                n = _run_move_nb(cand, n, -1, 0, span, jpos, 0)
+    return n
+
+
+@jit_inline
+def _blocks_nb(cand, n, m, side, span, cap):
+    """Blocks over the span laid off at end ``side`` of table run ``m``: of naturals
+    only, with one joker (for the missing position, or any one), with two (``cap``)."""
+    if span.missing == 0:
+        n = _run_move_nb(cand, n, m, side, span, 0, 0)
+    if span.missing <= 1 and cap >= 1:
+        for q in range(span.lo, span.hi + 1):
+            if span.missing == 0 or q == span.gap:
+                n = _run_move_nb(cand, n, m, side, span, q, 0)
+    if cap >= 2:
+        n = _two_jokers_nb(cand, n, m, side, span)
+    return n
+
+
+@jit_inline
+def _suits_held_nb(counts, rank):
+    """Bit mask of the suits of ``rank`` with a card in hand."""
+    held = 0
+    for suit in range(4):
+        if counts[suit * 13 + rank] > 0:
+            held |= 1 << suit
+    return held
+
+
+@jit_inline
+def _bits4_nb(mask):
+    return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+
+
 @jit
 def _run_candidates_nb(counts, jokers, tabs, cand, n):
     """New runs: 3+ naturals in sequence, or 2+ naturals and a joker standing for any one
@@ -120,111 +252,62 @@ def _run_candidates_nb(counts, jokers, tabs, cand, n):
             if counts[kind_at_nb(suit, lo)] == 0 and (
                     jokers == 0 or counts[kind_at_nb(suit, lo + 1)] == 0):
                 continue  # a missing first card is only a joker's, before a held one
-            gaps = 0
-            gap = 0
-            gap2 = 0
-            value = 0
+            span = _empty_span_nb(suit, lo)
             for hi in range(lo, 15):
                 if lo == 1 and hi == 14:
                     break
-                value += tabs[TB_POS + hi]
-                if counts[kind_at_nb(suit, hi)] == 0:
-                    gaps += 1
-                    if gaps == 1:
-                        gap = hi
-                    else:
-                        gap2 = hi
-                    if gaps > allowed or (gaps == 2 and gap2 == gap + 1):
-                        break
-                if hi - lo < 2:
-                    continue
-                if two and hi - lo >= 3:
-                    n = _two_joker_runs_nb(cand, n, suit, lo, hi, gaps, gap, gap2, value)
-                if gaps == 2:
-                    continue
-                if gaps == 1:
-                    if gap != lo or hi == 14:
-                        _begin(cand, n, MOVE_NEW_RUN, -1, value)
-                        _fill_run(cand, n, suit, lo, hi, gap, 0)
-                        n += 1
-                    continue
-                _begin(cand, n, MOVE_NEW_RUN, -1, value)
-                if n < MAX_CANDIDATES:
-                    cand[n, C_PURE] = 1
-                _fill_run(cand, n, suit, lo, hi, 0, 0)
-                n += 1
-                if jokers > 0:
-                    first = lo + 1 if hi < 14 else lo
-                    for jpos in range(first, hi + 1):
-                        _begin(cand, n, MOVE_NEW_RUN, -1, value)
-                        _fill_run(cand, n, suit, lo, hi, jpos, 0)
-                        n += 1
+                span = _grow_nb(counts, span, hi, tabs)
+                if _too_open_nb(span, allowed):
+                    break
+                if hi - lo >= 2:
+                    n = _new_runs_nb(cand, n, span, jokers, two)
     return n
-
-
-@jit_inline
-def _two_joker_runs_nb(cand, n, suit, lo, hi, gaps, gap, gap2, value):
-    """Run lo..hi with two jokers, not side by side, covering its ``gaps`` missing
-    positions (``gap``, ``gap2``); the others stand for cards held."""
-    for a in range(lo, hi + 1):
-        for b in range(a + 2, hi + 1):
-            if gaps >= 1 and a != gap and b != gap:
-                continue
-            if gaps == 2 and not (a == gap and b == gap2):
-                continue
-            _begin(cand, n, MOVE_NEW_RUN, -1, value)
-            _fill_run(cand, n, suit, lo, hi, a, b)
-            n += 1
-    return n
-
-
-@jit_inline
-def _fill_run(cand, n, suit, lo, hi, jpos, jpos2):
-    if n < MAX_CANDIDATES:
-        cand[n, C_SUIT] = suit
-        cand[n, C_LO] = lo
-        cand[n, C_HI] = hi
-        cand[n, C_JPOS] = jpos
-        cand[n, C_JPOS2] = jpos2
-        used = (1 if jpos > 0 else 0) + (1 if jpos2 > 0 else 0)
-        cand[n, C_JOKERS] = used
-        cand[n, C_NEWJ] = used
-        for p in range(lo, hi + 1):
-            if p != jpos and p != jpos2:
-                _add_card(cand, n, kind_at_nb(suit, p))
 
 
 @jit
 def _set_candidates_nb(counts, jokers, tabs, cand, n):
     """New sets: 3-4 naturals of different suits, or 2-3 and a joker."""
     for rank in range(13):
-        present = 0
-        for suit in range(4):
-            if counts[suit * 13 + rank] > 0:
-                present |= 1 << suit
-        held = (present & 1) + (present >> 1 & 1) + (present >> 2 & 1) + (present >> 3 & 1)
+        present = _suits_held_nb(counts, rank)
+        held = _bits4_nb(present)
         if held < 2 or (held == 2 and jokers == 0):
             continue
         for sub in range(1, 16):
             if sub & present != sub:
                 continue
-            size = (sub & 1) + (sub >> 1 & 1) + (sub >> 2 & 1) + (sub >> 3 & 1)
+            size = _bits4_nb(sub)
             for joker in range(2):
                 total = size + joker
                 if total < 3 or total > 4 or size < 2 or (joker == 1 and jokers == 0):
                     continue
-                _begin(cand, n, MOVE_NEW_SET, -1, total * tabs[TB_SET + rank])
-                if n < MAX_CANDIDATES:
-                    cand[n, C_RANK] = rank
-                    cand[n, C_SUITS] = sub
-                    cand[n, C_JOKERS] = joker
-                    cand[n, C_NEWJ] = joker
-                    cand[n, C_JPOS] = joker
-                for suit in range(4):
-                    if sub >> suit & 1:
-                        _add_card(cand, n, suit * 13 + rank)
-                n += 1
+                n = _set_move_nb(cand, n, -1, rank, sub, -1, joker, tabs)
     return n
+
+
+@jit_inline
+def _set_move_nb(cand, n, m, rank, sub, x, joker, tabs):
+    """A new set (``m < 0``) or cards added to table set ``m`` of ``rank``: the naturals
+    of suits ``sub``, a joker if ``joker``, and with ``x >= 0`` the natural of suit
+    ``x`` exchanged for the table set's joker."""
+    ex = 1 if x >= 0 else 0
+    size = _bits4_nb(sub) + joker + ex
+    _begin(cand, n, MOVE_NEW_SET if m < 0 else MOVE_SET_ADD, m, size * tabs[TB_SET + rank])
+    if n < MAX_CANDIDATES:
+        row = cand[n]
+        row[C_RANK] = rank
+        row[C_SUITS] = sub
+        row[C_JOKERS] = joker - ex
+        row[C_JPOS] = joker
+        if m < 0:
+            row[C_NEWJ] = joker
+        else:
+            row[C_RES1] = m * RES_SLOTS + RES_SET
+            row[C_XSUIT] = x
+            row[C_FREED] = ex
+    for suit in range(4):
+        if sub >> suit & 1 or suit == x:
+            _add_card(cand, n, suit * 13 + rank)
+    return n + 1
 
 
 @jit
@@ -237,67 +320,26 @@ def _run_block_candidates_nb(counts, jokers, table, m, tabs, cand, n):
     hi = table[m, T_HI]
     cap = min(jokers, tabs[TB_JPM]) if table[m, T_JOKER] == 0 else 0
     for side in range(2):
-        missing = 0
-        gap = 0
-        gap2 = 0
-        value = 0
+        span = _empty_span_nb(suit, lo if side == 0 else hi + 1)
         for k in range(1, 14):
             p = lo - k if side == 0 else hi + k
             if p < 1 or p > 14 or (p == 1 and hi == 14) or (p == 14 and lo == 1):
                 break
-            value += tabs[TB_POS + p]
-            if counts[kind_at_nb(suit, p)] == 0:
-                missing += 1
-                if missing == 1:
-                    gap = p
-                else:
-                    gap2 = p
-                if missing > cap or (missing == 2 and abs(gap2 - gap) == 1):
-                    break
-            b_lo = p if side == 0 else hi + 1
-            b_hi = lo - 1 if side == 0 else p
-            if missing == 0:
-                n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, 0, 0, value)
-            if missing <= 1 and cap >= 1:
-                for q in range(b_lo, b_hi + 1):
-                    if missing == 0 or q == gap:
-                        n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, q, 0, value)
-            if cap >= 2:
-                for a in range(b_lo, b_hi + 1):
-                    for b in range(a + 2, b_hi + 1):
-                        if _covers_nb(missing, gap, gap2, a, b):
-                            n = _block_nb(cand, n, m, side, suit, b_lo, b_hi, a, b, value)
+            span = _grow_nb(counts, span, p, tabs)
+            if _too_open_nb(span, cap):
+                break
+            n = _blocks_nb(cand, n, m, side, span, cap)
     return n
 
 
 @jit_inline
-def _covers_nb(missing, gap, gap2, a, b):
-    """Whether joker positions a < b fill every missing position (gap, gap2)."""
-    if missing >= 1 and a != gap and b != gap:
+def _exchange_ok_nb(x, with_exchange, exchanges, has_joker, avail):
+    """Whether suit ``x`` (-1: none) is an exchange for a set's joker this pass allows."""
+    if (x >= 0) != with_exchange:
         return False
-    if missing == 2 and a != gap2 and b != gap2:
+    if x >= 0 and (not exchanges or has_joker == 0 or not avail >> x & 1):
         return False
     return True
-
-
-@jit_inline
-def _block_nb(cand, n, m, side, suit, b_lo, b_hi, jpos, jpos2, value):
-    _begin(cand, n, MOVE_RUN_BLOCK, m, value)
-    if n < MAX_CANDIDATES:
-        cand[n, C_RES1] = m * RES_SLOTS + (RES_LOW if side == 0 else RES_HIGH)
-        cand[n, C_SUIT] = suit
-        cand[n, C_LO] = b_lo
-        cand[n, C_HI] = b_hi
-        used = (1 if jpos > 0 else 0) + (1 if jpos2 > 0 else 0)
-        if used > 0:
-            cand[n, C_RES2] = m * RES_SLOTS + RES_JOKER
-            cand[n, C_JOKERS] = used
-            cand[n, C_JPOS] = jpos
-            cand[n, C_JPOS2] = jpos2
-        for q in range(b_lo, b_hi + 1):
-            if q != jpos and q != jpos2:
-                _add_card(cand, n, kind_at_nb(suit, q))
-    return n + 1
 
 
 @jit
@@ -306,50 +348,28 @@ def _set_add_candidates_nb(counts, jokers, table, m, exchanges, with_exchange, t
     (``with_exchange``) or without the exchange of its joker for a natural of a missing
     suit: one move per combination, so no suit is used twice."""
     rank = table[m, T_RANK]
-    suits = table[m, T_SUITS]
     has_joker = table[m, T_JOKER]
     size = table[m, T_SIZE]
-    missing = 15 & ~suits
-    held = 0
-    for suit in range(4):
-        if counts[suit * 13 + rank] > 0:
-            held |= 1 << suit
-    if missing & held == 0 and (jokers == 0 or has_joker != 0 or with_exchange):
+    avail = (15 & ~table[m, T_SUITS]) & _suits_held_nb(counts, rank)
+    if avail == 0 and (jokers == 0 or has_joker != 0 or with_exchange):
         return n  # nothing of this rank in hand, and no joker to add
+    add_joker = 1 if has_joker == 0 and jokers > 0 else 0
     for x in range(-1, 4):
-        if (x >= 0) != with_exchange:
+        if not _exchange_ok_nb(x, with_exchange, exchanges, has_joker, avail):
             continue
-        if x >= 0 and (not exchanges or has_joker == 0 or not (missing & held) >> x & 1):
-            continue
-        free = missing & held & ~(1 << x if x >= 0 else 0)
+        free = avail & ~(1 << x if x >= 0 else 0)
         for sub in range(16):
             if sub & free != sub:
                 continue
-            count = (sub & 1) + (sub >> 1 & 1) + (sub >> 2 & 1) + (sub >> 3 & 1)
-            for addj in range(2):
-                if addj == 1 and (has_joker != 0 or jokers == 0):
-                    continue
-                if size + count + addj > 4 or (x < 0 and count + addj == 0):
-                    continue
-                ex = 1 if x >= 0 else 0
-                _begin(cand, n, MOVE_SET_ADD, m, (count + addj + ex) * tabs[TB_SET + rank])
-                if n < MAX_CANDIDATES:
-                    cand[n, C_RES1] = m * RES_SLOTS + RES_SET
-                    cand[n, C_RANK] = rank
-                    cand[n, C_SUITS] = sub
-                    cand[n, C_XSUIT] = x
-                    cand[n, C_JOKERS] = addj - ex
-                    cand[n, C_FREED] = ex
-                    cand[n, C_JPOS] = addj
-                for suit in range(4):
-                    if sub >> suit & 1 or suit == x:
-                        _add_card(cand, n, suit * 13 + rank)
-                n += 1
+            count = _bits4_nb(sub)
+            for addj in range(add_joker + 1):
+                if size + count + addj <= 4 and (x >= 0 or count + addj > 0):
+                    n = _set_move_nb(cand, n, m, rank, sub, x, addj, tabs)
     return n
 
 
 @jit
-def candidates_nb(counts, table, n_table, exchanges, tabs, cand):
+def candidate_moves_nb(counts, table, n_table, exchanges, tabs, cand):
     """Every move of the hand ``counts`` against ``table[:n_table]``; returns how many
     (moves past ``MAX_CANDIDATES`` are counted, not written). Exchanges come first, so a
     freed joker is in hand when the search reaches the new melds."""
