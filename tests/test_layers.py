@@ -19,7 +19,8 @@ LEAVES = {"ginsim._version"}
 #: Greek Rami (ginsim/rami) keeps the same layers inside its own package: each module
 #: sits in the layer of its gin counterpart; the package itself loads only game-level names.
 RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb": "game",
-               "scoring": "game", "moves_nb": "game", "melds_nb": "game", "melds": "game",
+               "scoring": "game", "moves_nb": "game", "candidates_nb": "game", "melds_nb": "game",
+               "melds": "game",
                "strategy": "strategies", "policy_nb": "strategies",
                "deal_nb": "simulator", "games_nb": "simulator", "engine": "simulator",
                "records": "simulator", "runner": "runner", "store": "runner",

@@ -8,14 +8,11 @@ import random
 import numpy as np
 import pytest
 
+from ginsim.rami.candidates_nb import candidate_moves_nb
 from ginsim.rami.cards import JOKER, hand_counts, kind_text, parse_hand
 from ginsim.rami.melds import best_lay_down, plan_arrays, row_kinds, table_row
 from ginsim.rami.melds_nb import LAID_SHIFT, LEFT_LIMIT, OUT_BIT
-from ginsim.rami.moves_nb import (
-    MAX_TABLE,
-    T_WIDTH,
-    candidate_moves_nb,
-)
+from ginsim.rami.moves_nb import MAX_TABLE, T_WIDTH
 from ginsim.rami.rules import RamiRules
 
 try:

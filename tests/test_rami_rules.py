@@ -116,3 +116,19 @@ def test_charges_properties() -> None:
             0 if p == winner else 200 for p in range(n)]
 
     check()
+
+
+def test_every_rules_field_is_packed_once_at_its_code() -> None:
+    """The kernels read every field: the packed array holds each one, as an int, at the
+    position its ``R_*`` code names (a new field cannot be left out of the kernels)."""
+    from dataclasses import fields
+
+    from ginsim.rami import rules as rr
+    rules = RamiRules(jokers=2, hand_size=11, starter_fourteen=True, open_min=40,
+                      dry_charge=150, court_value=9)
+    assert sorted(rr.PACKED_FIELDS) == sorted(f.name for f in fields(RamiRules))
+    packed = rules.packed()
+    assert packed.dtype.name == "int64" and len(packed) == rr.R_SIZE
+    assert (packed[rr.R_JOKERS], packed[rr.R_HAND_SIZE], packed[rr.R_STARTER_FOURTEEN],
+            packed[rr.R_OPEN_MIN], packed[rr.R_DRY_CHARGE], packed[rr.R_COURT_VALUE],
+            packed[rr.R_DISCARD_OUT]) == (2, 11, 1, 40, 150, 9, 1)

@@ -162,18 +162,28 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
                 "ginsim rami simulate --players 4")
     rsub = rami.add_subparsers(dest="rami_command", required=True, parser_class=type(rami),
                                metavar="RAMI_COMMAND")
+    _add_play_commands(rsub, make, add_seed, positive)
+    _add_plan_commands(rsub, make)
+    _add_report_command(rsub, make, add_seed, positive)
 
-    def common(p: argparse.ArgumentParser, strategies: bool = True) -> None:
-        if strategies:
-            p.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
-            p.add_argument("--strategies", default="careful",
-                           help="comma list: one rami strategy for everybody or one per "
-                                "seat (naive, simple, careful, patient, dry_hunter, holder, "
-                                "watchful; change parameters with :key=value)")
-        p.add_argument("--rules", default="rami", help=RULES_HELP)
 
+def _common(p: argparse.ArgumentParser, strategies: bool = True) -> None:
+    """The options every rami command shares: the seats' strategies and the rules."""
+    if strategies:
+        p.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
+        p.add_argument("--strategies", default="careful",
+                       help="comma list: one rami strategy for everybody or one per "
+                            "seat (naive, simple, careful, patient, dry_hunter, holder, "
+                            "watchful; change parameters with :key=value)")
+    p.add_argument("--rules", default="rami", help=RULES_HELP)
+
+
+def _add_play_commands(rsub, make: Callable[..., argparse.ArgumentParser],
+                       add_seed: Callable[[argparse.ArgumentParser], None],
+                       positive: Callable[[str], int]) -> None:
+    """``ginsim rami simulate`` and ``ginsim rami games``."""
     sim = make(rsub, "simulate", "play deals and summarise each seat", EXAMPLES["simulate"])
-    common(sim)
+    _common(sim)
     sim.add_argument("--deals", type=positive, default=20_000, help="number of deals")
     sim.add_argument("--csv", metavar="FILE", default=None, help="also write the records")
     sim.add_argument("--out", metavar="DIR", default=None,
@@ -183,11 +193,14 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
     sim.set_defaults(func=_cmd_simulate)
 
     gm = make(rsub, "games", "play whole games to the target", EXAMPLES["games"])
-    common(gm)
+    _common(gm)
     gm.add_argument("--games", type=positive, default=2_000, help="number of games")
     add_seed(gm)
     gm.set_defaults(func=_cmd_games)
 
+
+def _add_plan_commands(rsub, make: Callable[..., argparse.ArgumentParser]) -> None:
+    """``ginsim rami lay-down`` and ``ginsim rami strategies``."""
     ld = make(rsub, "lay-down", "the best lay-down of a hand, by exact search",
               EXAMPLES["lay-down"])
     ld.add_argument("hand", help="the hand after the draw, e.g. \"5H 6H 7H JK 9S\"")
@@ -196,13 +209,18 @@ def add_commands(sub, make: Callable[..., argparse.ArgumentParser],
     ld.add_argument("--unopened", action="store_true", help="you have not opened yet")
     ld.add_argument("--others-opened", action="store_true",
                     help="an opponent has opened (no dry rami; default: if the table has melds)")
-    common(ld, strategies=False)
+    _common(ld, strategies=False)
     ld.set_defaults(func=_cmd_lay_down)
 
     st = make(rsub, "strategies", "list rami strategy presets and parameters (no defaults "
                                   "to set)", EXAMPLES["strategies"])
     st.set_defaults(func=_cmd_strategies)
 
+
+def _add_report_command(rsub, make: Callable[..., argparse.ArgumentParser],
+                        add_seed: Callable[[argparse.ArgumentParser], None],
+                        positive: Callable[[str], int]) -> None:
+    """``ginsim rami report``."""
     rep = make(rsub, "report", "when should I open? run the study and write its report",
                EXAMPLES["report"])
     rep.add_argument("--deals", type=positive, default=None,

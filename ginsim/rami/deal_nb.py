@@ -14,8 +14,8 @@ import numpy as np
 
 from ..game._jit import jit, jit_inline
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
+from .candidates_nb import candidate_moves_nb
 from .melds_nb import OUT_BIT, S_BEST, Plan, PlanTurn, apply_move_nb, best_lay_down_nb
-from .moves_nb import candidate_moves_nb
 from .policy_nb import TurnView, could_use_nb, lays_now_nb, rami_discard_nb, uses_kind_nb
 from .rules import R_HAND_SIZE, R_OPEN_MIN, R_STARTER_FOURTEEN
 from .scoring_nb import blocked_winner_nb, counts_value_nb, deal_charges_nb

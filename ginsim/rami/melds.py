@@ -14,6 +14,7 @@ import numpy as np
 
 from ..game.checks import check_flag
 from ..game.specs import brief
+from .candidates_nb import candidate_moves_nb
 from .cards import JOKER, hand_counts, kind_text, parse_hand
 from .melds_nb import (
     LAID_SHIFT,
@@ -49,7 +50,6 @@ from .moves_nb import (
     T_SUIT,
     T_SUITS,
     T_WIDTH,
-    candidate_moves_nb,
     kind_at_nb,
 )
 from .rules import RamiRules
@@ -64,26 +64,29 @@ def _run_positions(kinds: list[int], jokers_per_meld: int
     """(suit, lo, hi, joker position, second joker position) of kinds read as a run low
     to high (jokers where they stand, never side by side), else None."""
     naturals = [k for k in kinds if k != JOKER]
-    jokers = len(kinds) - len(naturals)
-    if len(kinds) < 3 or len(naturals) < 2 or jokers > jokers_per_meld:
+    if len(kinds) < 3 or len(naturals) < 2 or len(kinds) - len(naturals) > jokers_per_meld:
         return None
     suit = naturals[0] // 13
     if any(k // 13 != suit for k in naturals):
         return None
-    for ace_high in (False, True):
-        first = kinds.index(naturals[0])
-        rank = naturals[0] % 13
-        start = (14 if ace_high and rank == 0 else rank + 1) - first
-        positions = list(range(start, start + len(kinds)))
-        if positions[0] < 1 or positions[-1] > 14 or (positions[0] == 1 and positions[-1] == 14):
-            continue
-        pairs = zip(kinds, positions, strict=True)
-        if all(k == JOKER or kind_at_nb(suit, p) == k for k, p in pairs):
+    first = kinds.index(naturals[0])
+    rank = naturals[0] % 13
+    for at in ((1, 14) if rank == 0 else (rank + 1,)):  # the first natural's position
+        positions = list(range(at - first, at - first + len(kinds)))
+        if _run_fits(kinds, suit, positions):
             spots = [p for k, p in zip(kinds, positions, strict=True) if k == JOKER] + [0, 0]
             if spots[1] and spots[1] == spots[0] + 1:
                 return None  # two jokers side by side
             return suit, positions[0], positions[-1], spots[0], spots[1]
     return None
+
+
+def _run_fits(kinds: list[int], suit: int, positions: list[int]) -> bool:
+    """Whether the kinds stand at these run positions (inside 1..14, not both aces)."""
+    if positions[0] < 1 or positions[-1] > 14 or (positions[0], positions[-1]) == (1, 14):
+        return False
+    return all(k == JOKER or kind_at_nb(suit, p) == k
+               for k, p in zip(kinds, positions, strict=True))
 
 
 def table_row(text: str | Sequence[str], rules: RamiRules | None = None) -> np.ndarray:

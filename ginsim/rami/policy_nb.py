@@ -1,7 +1,7 @@
 """Rami policy kernels: whether to lay the best lay-down now, and what to discard.
 
 ``params`` is one player's int64 vector of :mod:`ginsim.rami.strategy` (``P_*``). The
-kernels read the candidate moves of :func:`ginsim.rami.moves_nb.candidate_moves_nb` and
+kernels read the candidate moves of :func:`ginsim.rami.candidates_nb.candidate_moves_nb` and
 allocate nothing.
 """
 

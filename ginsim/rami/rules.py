@@ -39,22 +39,28 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "court_value": (0, 25),
 }
 
-R_JOKERS = 0
-R_HAND_SIZE = 1
-R_STARTER_FOURTEEN = 2
-R_JOKERS_PER_MELD = 3
-R_OPEN_MIN = 4
-R_OPEN_PURE_RUN = 5
-R_DISCARD_OUT = 6
-R_DRY_CHARGE = 7
-R_SURCHARGE = 8
-R_CAP = 9
-R_CAP_HALF_TARGET = 10
-R_TARGET_PER_OPP = 11
-R_JOKER_VALUE = 12
-R_ACE_VALUE = 13
-R_COURT_VALUE = 14
-R_SIZE = 15
+#: The fields the kernels read, in the order of the packed rules array (every field);
+#: the ``R_*`` codes below are their positions, :meth:`RamiRules.packed` packs them.
+PACKED_FIELDS = ("jokers", "hand_size", "starter_fourteen", "jokers_per_meld", "open_min",
+                 "open_needs_pure_run", "discard_to_go_out", "dry_charge",
+                 "unopened_surcharge", "unopened_cap", "cap_half_target",
+                 "target_per_opponent", "joker_value", "ace_value", "court_value")
+R_JOKERS = PACKED_FIELDS.index("jokers")
+R_HAND_SIZE = PACKED_FIELDS.index("hand_size")
+R_STARTER_FOURTEEN = PACKED_FIELDS.index("starter_fourteen")
+R_JOKERS_PER_MELD = PACKED_FIELDS.index("jokers_per_meld")
+R_OPEN_MIN = PACKED_FIELDS.index("open_min")
+R_OPEN_PURE_RUN = PACKED_FIELDS.index("open_needs_pure_run")
+R_DISCARD_OUT = PACKED_FIELDS.index("discard_to_go_out")
+R_DRY_CHARGE = PACKED_FIELDS.index("dry_charge")
+R_SURCHARGE = PACKED_FIELDS.index("unopened_surcharge")
+R_CAP = PACKED_FIELDS.index("unopened_cap")
+R_CAP_HALF_TARGET = PACKED_FIELDS.index("cap_half_target")
+R_TARGET_PER_OPP = PACKED_FIELDS.index("target_per_opponent")
+R_JOKER_VALUE = PACKED_FIELDS.index("joker_value")
+R_ACE_VALUE = PACKED_FIELDS.index("ace_value")
+R_COURT_VALUE = PACKED_FIELDS.index("court_value")
+R_SIZE = len(PACKED_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -145,20 +151,9 @@ class RamiRules(PresetFields):
         return 104 + self.jokers
 
     def packed(self) -> np.ndarray:
-        """The rules as the int64 array the kernels read (see the ``R_*`` indices)."""
-        out = np.zeros(R_SIZE, dtype=np.int64)
-        for index, name in ((R_JOKERS, "jokers"), (R_HAND_SIZE, "hand_size"),
-                            (R_STARTER_FOURTEEN, "starter_fourteen"),
-                            (R_JOKERS_PER_MELD, "jokers_per_meld"), (R_OPEN_MIN, "open_min"),
-                            (R_OPEN_PURE_RUN, "open_needs_pure_run"),
-                            (R_DISCARD_OUT, "discard_to_go_out"),
-                            (R_DRY_CHARGE, "dry_charge"), (R_SURCHARGE, "unopened_surcharge"),
-                            (R_CAP, "unopened_cap"), (R_CAP_HALF_TARGET, "cap_half_target"),
-                            (R_TARGET_PER_OPP, "target_per_opponent"),
-                            (R_JOKER_VALUE, "joker_value"), (R_ACE_VALUE, "ace_value"),
-                            (R_COURT_VALUE, "court_value")):
-            out[index] = int(getattr(self, name))
-        return out
+        """The rules as the int64 array the kernels read (:data:`PACKED_FIELDS`, at the
+        ``R_*`` indices; flags 0/1)."""
+        return np.array([int(getattr(self, name)) for name in PACKED_FIELDS], dtype=np.int64)
 
 
 def check_players(players: Any) -> int:

@@ -69,7 +69,11 @@ def _manifest_problem(manifest: dict[str, Any]) -> str:
     """What is wrong with a parsed manifest's shape ("" when nothing)."""
     if set(manifest) != {"definition", "chunks"}:
         return "its keys must be definition and chunks"
-    defn = manifest["definition"]
+    return _definition_problem(manifest["definition"]) or _chunks_problem(manifest["chunks"])
+
+
+def _definition_problem(defn: dict[str, Any]) -> str:
+    """What is wrong with a manifest's run definition ("" when nothing)."""
     if set(defn) != DEFINITION_KEYS:
         return f"its definition must hold {', '.join(sorted(DEFINITION_KEYS))}"
     for key in ("seed", "deals", "chunk"):
@@ -78,7 +82,11 @@ def _manifest_problem(manifest: dict[str, Any]) -> str:
     if not isinstance(defn["strategies"], list) or not all(
             isinstance(x, str) for x in defn["strategies"]):
         return "definition.strategies must be a list of strategy specs"
-    chunks = manifest["chunks"]
+    return ""
+
+
+def _chunks_problem(chunks: Any) -> str:
+    """What is wrong with a manifest's chunk entries ("" when nothing)."""
     if not isinstance(chunks, dict) or len(chunks) > MAX_CHUNKS:
         return f"chunks must be an object of at most {MAX_CHUNKS:,} entries"
     for name, entry in chunks.items():
