@@ -16,6 +16,7 @@ import numpy as np
 
 from ..game.cards import card_from_text, card_text
 from ..game.specs import brief
+from .rules import RamiRules
 
 JOKER = 52
 N_KINDS = 53
@@ -23,10 +24,9 @@ N_NATURAL = 52
 COPIES = 2  # two decks
 _TOKEN = re.compile(r"[\s,]+")
 
-#: What a card costs left in hand at the end of a deal: joker 20, ace 11, J/Q/K 10,
-#: 2-10 face value (indexed by kind).
-HAND_VALUE = np.array([(11 if r == 0 else 10 if r >= 10 else r + 1)
-                       for _ in range(4) for r in range(13)] + [20], dtype=np.int64)
+#: What a card costs left in hand at the end of a deal under the default rules: joker
+#: 20, ace 11, J/Q/K 10, 2-10 face value (indexed by kind).
+HAND_VALUE = RamiRules().hand_values()
 
 
 def kind_from_text(token: Any) -> int:

@@ -134,24 +134,26 @@ def _suffix_masks_nb(n, cand, scratch):
 
 
 @jit_inline
+def _sum_in_nb(counts, mask, tabs, laid):
+    """Over the natural kinds of ``mask``: the cards held, or (``laid``) the most they
+    could count laid."""
+    total = 0
+    while mask != 0:
+        k = lowest_card_nb(mask)
+        mask &= mask - 1
+        total += counts[k] * (tabs[TB_MAXLAID + k] if laid else 1)
+    return total
+
+
+@jit_inline
 def _reach_nb(counts, suffix, held, tabs):
     """(most value the moves of ``suffix`` could still lay, cards they cannot lay)."""
-    reach = 0
-    loose = 0
-    m = suffix & held
-    while m != 0:
-        k = lowest_card_nb(m)
-        m &= m - 1
-        reach += counts[k] * tabs[TB_MAXLAID + k]
+    reach = _sum_in_nb(counts, suffix & held, tabs, True)
+    loose = _sum_in_nb(counts, held & ~suffix, tabs, False)
     if suffix & JOKER_BIT:
         reach += counts[JOKER] * tabs[TB_MAXLAID + JOKER]
     else:
         loose += counts[JOKER]
-    rest = held & ~suffix
-    while rest != 0:
-        k = lowest_card_nb(rest)
-        rest &= rest - 1
-        loose += counts[k]
     return reach, loose
 
 
@@ -195,22 +197,12 @@ def _cannot_open_nb(counts, n, cand, dry_ok, open_min, tabs, held):
     for c in range(n):
         if cand[c, C_TYPE] <= MOVE_NEW_RUN:
             used |= cand[c, C_MASK]
-    bound = counts[JOKER] * tabs[TB_MAXLAID + JOKER]
-    m = used
-    while m != 0:
-        k = lowest_card_nb(m)
-        m &= m - 1
-        bound += counts[k] * tabs[TB_MAXLAID + k]
+    bound = counts[JOKER] * tabs[TB_MAXLAID + JOKER] + _sum_in_nb(counts, used, tabs, True)
     if bound >= open_min:
         return False
     if not dry_ok:
         return True
-    loose = 0
-    m = held & ~used
-    while m != 0:
-        k = lowest_card_nb(m)
-        m &= m - 1
-        loose += counts[k]
+    loose = _sum_in_nb(counts, held & ~used, tabs, False)
     return loose > 1
 
 

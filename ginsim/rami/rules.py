@@ -141,10 +141,13 @@ class RamiRules(PresetFields):
         cap = self.unopened_cap
         return min(cap, self.target(players) // 2) if self.cap_half_target else cap
 
+    def rank_values(self) -> list[int]:
+        """What a card of each rank (ace first) is worth: left in hand, or laid in a set."""
+        return [self.ace_value] + list(range(2, 11)) + [self.court_value] * 3
+
     def hand_values(self) -> np.ndarray:
         """What each kind costs left in hand (int64[53], the joker last)."""
-        ranks = [self.ace_value] + list(range(2, 11)) + [self.court_value] * 3
-        return np.array(ranks * 4 + [self.joker_value], dtype=np.int64)
+        return np.array(self.rank_values() * 4 + [self.joker_value], dtype=np.int64)
 
     def deck_size(self) -> int:
         """Cards in the pack: two decks and the jokers."""

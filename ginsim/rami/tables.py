@@ -40,7 +40,7 @@ def rami_tables(rules: RamiRules) -> np.ndarray:
     pos = position_values(rules)
     tabs[TB_POS:TB_POS + 16] = pos
     tabs[TB_HAND:TB_HAND + N_KINDS] = rules.hand_values()
-    set_values = [rules.ace_value] + list(range(2, 11)) + [rules.court_value] * 3
+    set_values = rules.rank_values()
     tabs[TB_SET:TB_SET + 13] = set_values
     for kind in range(JOKER):
         rank = kind % 13
