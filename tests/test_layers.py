@@ -29,8 +29,8 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
 RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
                    "ginsim.game.specs", "ginsim.game.checks", "ginsim.game.files",
-                   "ginsim.game.cards", "ginsim.runner.runner", "ginsim.runner.chunkfile",
-                   "ginsim.runner.lock", "ginsim.runner.chunked", "ginsim._version",
+                   "ginsim.game.cards", "ginsim.runner.chunked", "ginsim.runner.chunkfile",
+                   "ginsim.runner.lock", "ginsim._version",
                    "ginsim.analysis.intervals",
                    "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")
 
