@@ -230,10 +230,11 @@ def _set_adds_nb(cand, n, table, m, free, x, add_joker, tabs):
 
 
 @jit
-def _set_add_candidates_nb(counts, jokers, table, m, exchanges, with_exchange, tabs, cand, n):
+def _set_add_candidates_nb(counts, table, m, exchanges, with_exchange, tabs, cand, n):
     """Cards added to table set ``m`` (missing suits, a joker if it holds none), with
     (``with_exchange``) or without the exchange of its joker for a natural of a missing
     suit: one move per combination, so no suit is used twice."""
+    jokers = counts[JOKER]
     has_joker = table[m, T_JOKER]
     avail = (15 & ~table[m, T_SUITS]) & suits_held_nb(counts, table[m, T_RANK])
     if avail == 0 and (jokers == 0 or has_joker != 0 or with_exchange):
@@ -273,7 +274,7 @@ def candidate_moves_nb(counts, table, n_table, exchanges, tabs, cand):
                     freed += 1
         elif table[m, T_KIND] == KIND_SET:
             before = n
-            n = _set_add_candidates_nb(counts, jokers, table, m, exchanges, True, tabs, cand, n)
+            n = _set_add_candidates_nb(counts, table, m, exchanges, True, tabs, cand, n)
             freed += 1 if n > before else 0
     n = _run_candidates_nb(counts, jokers + freed, tabs, cand, n)
     n = _set_candidates_nb(counts, jokers + freed, tabs, cand, n)
@@ -281,5 +282,5 @@ def candidate_moves_nb(counts, table, n_table, exchanges, tabs, cand):
         if table[m, T_KIND] == KIND_RUN:
             n = _run_block_candidates_nb(counts, jokers, table, m, tabs, cand, n)
         elif table[m, T_KIND] == KIND_SET:
-            n = _set_add_candidates_nb(counts, jokers, table, m, exchanges, False, tabs, cand, n)
+            n = _set_add_candidates_nb(counts, table, m, exchanges, False, tabs, cand, n)
     return n

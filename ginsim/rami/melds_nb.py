@@ -226,8 +226,10 @@ def _must_keep_nb(counts, turn):
 
 
 @jit_inline
-def _moved_nb(path, cand, c, sign, depth, held, d_cards, d_value, d_bound):
-    """The path after move ``c`` was made (``sign`` 1) or taken back (-1)."""
+def _moved_nb(path, cand, c, sign, depth, held, change):
+    """The path after move ``c`` was made (``sign`` 1) or taken back (-1); ``change``:
+    what the move takes from the hand (cards, hand value, bound) of :func:`_move_nb`."""
+    d_cards, d_value, d_bound = change
     new = sign if cand[c, C_TYPE] <= MOVE_NEW_RUN else 0
     return _Path(depth, path.cards - sign * d_cards, path.left_value - sign * d_value,
                  path.left_bound - sign * d_bound, path.laid + sign * cand[c, C_VALUE],
@@ -240,13 +242,13 @@ def _moved_nb(path, cand, c, sign, depth, held, d_cards, d_value, d_bound):
 def _push_nb(counts, cand, c, scratch, tabs, path):
     """Make move ``c`` at the end of the path; the next move is looked for from ``c``
     (the same move again if its cards are there twice)."""
-    d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, 1)
+    change = _move_nb(counts, cand, c, scratch, tabs, 1)
     held = _held_after_nb(counts, cand, c, path.held)
     depth = path.depth
     scratch[S_CHOSEN + depth] = c
     scratch[S_START + depth] = c + 1
     scratch[S_START + depth + 1] = c
-    return _moved_nb(path, cand, c, 1, depth + 1, held, d_cards, d_value, d_bound)
+    return _moved_nb(path, cand, c, 1, depth + 1, held, change)
 
 
 @jit_inline
@@ -254,9 +256,8 @@ def _pop_nb(counts, cand, scratch, tabs, path):
     """Take back the path's last move."""
     depth = path.depth - 1
     c = scratch[S_CHOSEN + depth]
-    d_cards, d_value, d_bound = _move_nb(counts, cand, c, scratch, tabs, -1)
-    return _moved_nb(path, cand, c, -1, depth, path.held | cand[c, C_MASK], d_cards, d_value,
-                     d_bound)
+    change = _move_nb(counts, cand, c, scratch, tabs, -1)
+    return _moved_nb(path, cand, c, -1, depth, path.held | cand[c, C_MASK], change)
 
 
 @jit_inline
