@@ -40,7 +40,7 @@ O_STOCK_LEFT = 4
 O_STARTER = 5
 O_SIZE = 6
 MAX_TURNS = 1000  # a safety net: every deal ends by the stock long before
-NO = np.int64(0)  # typed zero and one for the named tuples (numba types a bare 0 apart)
+NO = np.int64(0)  # int64 zero and one, so that every TurnEnd field keeps one type
 YES = np.int64(1)
 # Trace row layout: per turn after the discard.
 TR_TURN = 0
