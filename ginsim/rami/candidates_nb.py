@@ -84,7 +84,7 @@ def _covers_nb(span, a, b):
     return True
 
 
-@jit_inline
+@jit  # out of line: only jokers_per_meld=2 gets here, and inlined it doubles the compile
 def _two_jokers_nb(cand, n, m, side, span):
     """The span's run moves with two jokers, not side by side, covering its missing
     positions (the others stand for cards held)."""
@@ -104,25 +104,30 @@ def _new_runs_nb(cand, n, span, jokers, two):
     if two and span.hi - span.lo >= 3:
         n = _two_jokers_nb(cand, n, -1, 0, span)
     if span.missing == 1 and (span.gap != span.lo or span.hi == 14):
-        n = run_move_nb(cand, n, -1, 0, span, span.gap, 0)
+        first, last, pure = span.gap, span.gap, 0
     elif span.missing == 0:
-        n = run_move_nb(cand, n, -1, 0, span, 0, 0)
-        if jokers > 0:
-            for jpos in range(span.lo + 1 if span.hi < 14 else span.lo, span.hi + 1):
-                n = run_move_nb(cand, n, -1, 0, span, jpos, 0)
+        first = span.lo + 1 if span.hi < 14 else span.lo
+        last = span.hi if jokers > 0 else first - 1
+        pure = 1
+    else:
+        return n
+    for j in range(first - pure, last + 1):  # first - 1: the pure run, no joker
+        n = run_move_nb(cand, n, -1, 0, span, j if j >= first else 0, 0)
     return n
 
 
 @jit_inline
 def _blocks_nb(cand, n, m, side, span, cap):
     """Blocks over the span laid off at end ``side`` of table run ``m``: of naturals
-    only, with one joker (for the missing position, or any one), with two (``cap``)."""
-    if span.missing == 0:
-        n = run_move_nb(cand, n, m, side, span, 0, 0)
-    if span.missing <= 1 and cap >= 1:
-        for q in range(span.lo, span.hi + 1):
-            if span.missing == 0 or q == span.gap:
-                n = run_move_nb(cand, n, m, side, span, q, 0)
+    only, then with one joker (for the missing position, or any one), then with two
+    (``cap``)."""
+    if span.missing <= 1:
+        for j in range(span.lo - 1, span.hi + 1):  # lo - 1: no joker
+            if j < span.lo and span.missing != 0:
+                continue
+            if j >= span.lo and (cap < 1 or (span.missing == 1 and j != span.gap)):
+                continue
+            n = run_move_nb(cand, n, m, side, span, j if j >= span.lo else 0, 0)
     if cap >= 2:
         n = _two_jokers_nb(cand, n, m, side, span)
     return n
