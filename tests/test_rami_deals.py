@@ -220,3 +220,16 @@ def test_index_chunks_cover_the_range_once_in_order(start: int, stop: int, size:
     assert [i for lo, hi in pieces for i in range(lo, hi)] == list(range(start, stop))
     assert all(0 < hi - lo <= size for lo, hi in pieces)
     assert run_index_chunks(lambda lo, hi: (lo, hi), start, stop, size, n_jobs=2) == pieces
+
+
+def test_rami_starts_no_pool_of_its_own() -> None:
+    """Rami's chunked work goes through the runner (ginsim.runner.chunked): no Rami
+    module imports joblib."""
+    import ast
+    from pathlib import Path
+
+    for path in sorted((Path(rami.__file__).parent).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not any(n.split(".")[0] == "joblib" for n in names), path.name
