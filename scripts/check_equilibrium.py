@@ -4,15 +4,20 @@ response (item 5), and what best responses to it trained on more hands than the
 equilibrium's own (``--adversary-hands``) gain on fresh deals.
 
     python scripts/check_equilibrium.py [--deals N] [--br-hands N] [--seed S]
-        [--adversary-hands N,N,...] [--rules PRESET] [--adversaries-only]
+        [--adversary-hands N,N,...] [--rules PRESET] [--base memory2|expert]
+        [--adversaries-only]
 
 ``--rules PRESET`` checks that preset's shipped chart (``equilibrium_PRESET``) under its
-rules; ``--adversaries-only`` runs only the fresh best responses.
+rules; ``--base expert`` checks the chart made for expert card play
+(``equilibrium_expert[_PRESET]``, best responses with expert card play; only the fresh
+best responses, the folk checks are memory2's); ``--adversaries-only`` runs only the
+fresh best responses.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 
 import pandas as pd
 
@@ -21,7 +26,7 @@ from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
 from ginsim.simulator.response import best_response, paired_gain, with_chart
 from ginsim.strategies.charts import load_chart
-from ginsim.strategies.equilibria import KNOCKING_PRESETS, equilibrium_chart_name
+from ginsim.strategies.equilibria import CHART_BASES, KNOCKING_PRESETS, equilibrium_chart_name
 from ginsim.strategies.presets import parse_strategy
 
 CANDIDATES = ([f"memory2:knock={t}" for t in range(11)]
@@ -40,23 +45,27 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--adversary-hands", default="150000,450000")
     parser.add_argument("--rules", default="modern", choices=KNOCKING_PRESETS)
+    parser.add_argument("--base", default="memory2", choices=CHART_BASES)
     parser.add_argument("--adversaries-only", action="store_true")
     args = parser.parse_args()
     rules = Rules.preset(args.rules)
-    name = equilibrium_chart_name(args.rules)
+    name = equilibrium_chart_name(args.rules, args.base)
     pd.set_option("display.width", 200)
-    if not args.adversaries_only:
+    if not args.adversaries_only and args.base == "memory2":
         folk_checks(args, rules, name)
-    eq = parse_strategy(f"memory2:chart={name}")
+    eq = parse_strategy(f"{args.base}:chart={name}")
     for hands in (int(h) for h in args.adversary_hands.split(",") if h.strip()):
-        br = best_response("memory2", eq, rules, args.seed, hands, passes=3,
+        t0 = time.perf_counter()
+        br = best_response(args.base, eq, rules, args.seed, hands, passes=3,
                            start_chart=load_chart(name), n_jobs=args.jobs,
                            start=deal_block("adversary training", 0, hands))
-        g = paired_gain(with_chart("memory2", br.chart), eq, eq, eq, rules, args.seed,
+        g = paired_gain(with_chart(args.base, br.chart), eq, eq, eq, rules, args.seed,
                         args.deals, args.jobs,
                         start=deal_block("adversary evaluation", 0, args.deals))
-        print(f"{args.rules}: best response trained on {hands:,} hands gains {g.mean:+.3f} "
-              f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals", flush=True)
+        print(f"{args.rules} ({args.base}): best response trained on {hands:,} hands gains "
+              f"{g.mean:+.3f} "
+              f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
     return 0
 
 

@@ -1,11 +1,13 @@
-"""Make the shipped equilibrium knock charts: one per knocking rules preset (memory2
-card play unless ``--base`` says otherwise).
+"""Make the shipped equilibrium knock charts: one per knocking rules preset and card play
+(memory2 unless ``--base expert``).
 
-    python scripts/make_equilibrium.py [--rules PRESET ...] [--hands N] [--iterations K]
-                                       [--seed S] [--start CHART] [--jobs J]
+    python scripts/make_equilibrium.py [--base memory2|expert] [--rules PRESET ...]
+        [--hands N] [--iterations K] [--seed S] [--start CHART] [--target T] [--jobs J]
 
-``modern`` writes ``ginsim/strategies/chart_data/equilibrium.json`` (the ``equilibrium``
-preset); every other preset P writes ``equilibrium_P.json``. Each file records this
+With memory2, ``modern`` writes ``ginsim/strategies/chart_data/equilibrium.json`` (the
+``equilibrium`` preset); every other preset P writes ``equilibrium_P.json``. With expert
+the files are ``equilibrium_expert.json`` and ``equilibrium_expert_P.json``, each
+warm-started from the same preset's memory2 chart. Each file records this
 command, the seed, the date, the hands, the exploitability reached and the rules it was
 made under. Presets whose hands are scored alike (``competitive`` differs from
 ``modern`` only in the game target) share one computation: the second file is a copy
@@ -25,7 +27,12 @@ from pathlib import Path
 from ginsim.analysis.equilibrium import TARGET, equilibrium, summary_text
 from ginsim.game.rules import Rules
 from ginsim.strategies.charts import CHART_DIR, KnockChart, chart_from_dict
-from ginsim.strategies.equilibria import KNOCKING_PRESETS, equilibrium_chart_name, hand_key
+from ginsim.strategies.equilibria import (
+    CHART_BASES,
+    KNOCKING_PRESETS,
+    equilibrium_chart_name,
+    hand_key,
+)
 
 
 def _write(path: Path, chart: KnockChart, spec: str, history: dict | None) -> None:
@@ -38,10 +45,23 @@ def _write(path: Path, chart: KnockChart, spec: str, history: dict | None) -> No
     tmp.replace(path)
 
 
+def _base_flag(args: argparse.Namespace) -> str:
+    return "" if args.base == "memory2" else f" --base {args.base}"
+
+
+def default_start(preset: str, base: str) -> str | None:
+    """Where fictitious play starts: memory2's modern chart from "knock whenever allowed",
+    its other presets from the modern chart; another card play from the same preset's
+    memory2 chart."""
+    if base != "memory2":
+        return equilibrium_chart_name(preset)
+    return None if preset == "modern" else "equilibrium"
+
+
 def make_one(preset: str, args: argparse.Namespace, made: dict[tuple, Path]) -> Path:
     """Compute (or, for hand rules already done, copy) the chart of ``preset``."""
     rules = Rules.preset(preset)
-    name = equilibrium_chart_name(preset)
+    name = equilibrium_chart_name(preset, args.base)
     path = CHART_DIR / f"{name}.json"
     today = dt.date.today().isoformat()
     key = hand_key(Rules.preset(preset))
@@ -50,18 +70,20 @@ def make_one(preset: str, args: argparse.Namespace, made: dict[tuple, Path]) -> 
         info = dict(source["info"])
         info.update({"rules": rules.spec(), "rules_fields": rules.to_dict(),
                      "same_hand_rules_as": source["info"]["rules"], "date": today,
-                     "command": f"python scripts/make_equilibrium.py --rules {preset} (a copy "
+                     "command": f"python scripts/make_equilibrium.py{_base_flag(args)} --rules "
+                                f"{preset} (a copy "
                                 f"of the {source['info']['rules']} chart: same hand rules)"})
         chart = KnockChart(chart_from_dict(source, str(made[key])).p, name, info)
         _write(path, chart, f"{args.base}:chart={name}", None)
         print(f"{preset}: same hand rules as {source['info']['rules']}; wrote {path}",
               flush=True)
         return path
-    start = args.start or (None if preset == "modern" else "equilibrium")
+    start = args.start or default_start(preset, args.base)
     result = equilibrium(rules=rules, base=args.base, hands=args.hands,
                          iterations=args.iterations, seed=args.seed, n_jobs=args.jobs,
                          progress=True, start=start, target=args.target)
-    result.command = (f"python scripts/make_equilibrium.py --rules {preset} --hands "
+    result.command = (f"python scripts/make_equilibrium.py{_base_flag(args)} --rules {preset} "
+                      f"--hands "
                       f"{args.hands} --iterations {args.iterations} --seed {args.seed}"
                       + (f" --start {args.start}" if args.start else "")
                       + (f" --target {args.target:g}" if args.target != TARGET else ""))
@@ -80,7 +102,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", nargs="+", default=list(KNOCKING_PRESETS),
                         choices=KNOCKING_PRESETS, metavar="PRESET")
-    parser.add_argument("--base", default="memory2")
+    parser.add_argument("--base", default="memory2", choices=CHART_BASES)
     parser.add_argument("--hands", type=int, default=150_000)
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--seed", type=int, default=2026)
@@ -91,7 +113,7 @@ def main() -> int:
     args = parser.parse_args()
     made: dict[tuple, Path] = {}
     for preset in KNOCKING_PRESETS:  # charts already shipped count as made
-        path = CHART_DIR / f"{equilibrium_chart_name(preset)}.json"
+        path = CHART_DIR / f"{equilibrium_chart_name(preset, args.base)}.json"
         if preset not in args.rules and path.exists():
             if "same_hand_rules_as" not in json.loads(path.read_text())["info"]:
                 made.setdefault(hand_key(Rules.preset(preset)), path)

@@ -91,7 +91,7 @@ def test_answer_first_short_and_honest(report_dir):
     assert html.index('id="answer"') < html.index("<h2>", html.index('id="answer"') + 60)
     assert len(answer) <= 500 and len(re.findall(r"[.!?](\s|$)", answer)) <= 3
     for words in ("modern rules", "knock at 10 or less", "gin 25", "undercut 25",
-                  "ties undercut", "points per hand", "`memory2`-card-play", "`simple`",
+                  "ties undercut", "points per hand", "`expert` card play for both", "`simple`",
                   "95% bound", "4,000 hands"):
         assert words in answer, words
     assert "exploit" not in answer
@@ -112,7 +112,7 @@ def test_answer_value_is_the_paired_mean_of_this_run():
 
     result = knock_study(hands=2000, seed=5, opponents=("simple",), thresholds=(0, 10),
                          progress=False)
-    hands = simulate("memory2:chart=equilibrium", "simple", hands=2000, seed=5,
+    hands = simulate("expert:chart=equilibrium_expert", "simple", hands=2000, seed=5,
                      duplicate=True)
     per_deal = (hands.points_a - hands.points_b).to_numpy(float).reshape(-1, 2).mean(axis=1)
     value = result.tables["answer_values"].iloc[0]
@@ -135,7 +135,7 @@ def test_knock_card_has_three_panels_read_off_the_shipped_chart(report_dir):
     html = (out / "report.html").read_text()
     card_at = html.index('id="knock-card"')
     assert html.index('id="answer"') < card_at < html.index("<nav")
-    grid = json.loads((CHART_DIR / "equilibrium.json").read_text())["p_knock"]
+    grid = json.loads((CHART_DIR / "equilibrium_expert.json").read_text())["p_knock"]
     labels = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]
     card = results[0].tables["knock_card"]
     assert len(card) == 3 * 10 * 8

@@ -60,6 +60,8 @@ TARGET = 0.10  # stop once the exploitability's 95% upper bound is at most this
 MAX_ITERATIONS = 200  # most fictitious-play iterations
 MAX_PASSES = 50  # most policy-iteration passes per best response
 REPLAY_BLOCK = 1_000  # deals per recorded block of the last exploitability measurement
+#: The card play the report's answer assumes for both players: the strongest plain one.
+ANSWER_BASE = "expert"
 
 
 @dataclass
@@ -360,8 +362,9 @@ def chart_advice(chart: KnockChart, info: dict[str, Any], rules: Rules, where: s
 
 def equilibrium_advice(rules: Rules | str | None = None, chart: str | Path | None = None
                        ) -> KnockAdvice | None:
-    """The report's knock advice for ``rules``: the shipped equilibrium chart made under
-    the same hand rules (:func:`~ginsim.strategies.equilibria.shipped_equilibrium`), or
+    """The report's knock advice for ``rules``: the shipped equilibrium chart for
+    :data:`ANSWER_BASE` card play (memory2's where none is shipped) made under the same
+    hand rules (:func:`~ginsim.strategies.equilibria.shipped_equilibrium`), or
     ``chart``, an ``equilibrium.json`` written by ``ginsim equilibrium``, which must have
     been made under the same hand rules (ValueError otherwise). None when no shipped
     chart matches and no file is given."""
@@ -381,7 +384,7 @@ def equilibrium_advice(rules: Rules | str | None = None, chart: str | Path | Non
                              f"equilibrium --rules {rules.spec()}")
         return chart_advice(loaded, info, rules, f"the chart file {path.name}",
                             f"{info.get('base', 'memory2')}:chart={path}")
-    shipped = shipped_equilibrium(rules)
+    shipped = shipped_equilibrium(rules, ANSWER_BASE) or shipped_equilibrium(rules)
     if shipped is None:
         return None
     name, chart = shipped

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..game.rules import Rules
-from .equilibrium import TARGET, equilibrium, equilibrium_advice, result_advice
+from .equilibrium import ANSWER_BASE, TARGET, equilibrium, equilibrium_advice, result_advice
 from .knock_card import MEASURED_HERE, KnockAdvice, card_words, panel_words, why_words
 from .knock_chart import decisions_frame
 from .sweeps import strategy_matrix
@@ -95,8 +95,8 @@ def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> 
     else:
         bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
                  "bound)" if advice.exploitability is not None else "little")
-        caveat = (f"A `{advice.card_play}`-card-play player who adapts when to knock gains "
-                  f"{bound} against it.")
+        caveat = (f"It assumes `{advice.card_play}` card play for both players: one who "
+                  f"adapts when to knock gains {bound} against it.")
     first = advice.card[advice.card.opp_taken.astype(str) == "0"]
     for what in (card_words(advice.card),
                  f"opponent took no pile card: {panel_words(first)}; after pile takes, see "
@@ -120,9 +120,10 @@ def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None
                    ) -> tuple[KnockAdvice | None, str]:
     """The equilibrium advice for ``rules``: from ``chart`` (a file), the shipped chart
     made under the same hand rules, or one computed in this run (``hands`` per pass,
-    warm-started from the modern chart; a progress line and its cost on stderr). Returns
-    (advice, "") or (None, why there is none). Below :data:`MIN_ANSWER_HANDS` nothing is
-    computed: a best response trained on fewer hands cannot test the chart."""
+    :data:`ANSWER_BASE` card play, warm-started from its modern chart; a progress line and
+    its cost on stderr). Returns (advice, "") or (None, why there is none). Below
+    :data:`MIN_ANSWER_HANDS` nothing is computed: a best response trained on fewer hands
+    cannot test the chart."""
     advice = equilibrium_advice(rules, chart)
     if advice is not None:
         return advice, ""
@@ -135,8 +136,9 @@ def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None
         print(f"no shipped knock chart for {rules.spec()} rules: computing an equilibrium in "
               f"this run ({hands:,} hands per pass; about a minute per 100,000 hands on "
               "two cores) ...", file=sys.stderr, flush=True)
-    result = equilibrium(rules=rules, hands=hands, seed=seed,
-                         n_jobs=n_jobs or 2, start="equilibrium", progress=bool(progress))
+    result = equilibrium(rules=rules, base=ANSWER_BASE, hands=hands, seed=seed,
+                         n_jobs=n_jobs or 2, start="equilibrium_expert",
+                         progress=bool(progress))
     if progress is not False:
         print(f"equilibrium computed in {time.perf_counter() - t0:.0f} s: exploitability "
               f"{result.exploitability[0]:+.3f} (95% CI {result.exploitability[1]:+.3f} "

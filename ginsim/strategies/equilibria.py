@@ -18,13 +18,23 @@ KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "t
                     "big_gin", "eleven", "last_discard")
 
 
-def equilibrium_chart_name(preset: str) -> str:
-    """The shipped chart of ``preset``: ``equilibrium`` for modern (the preset of that
-    name), else ``equilibrium_PRESET``."""
+#: The card plays the shipped charts are made for: memory2 (the ``equilibrium`` preset's)
+#: and expert (the ``expert`` preset's, and the report's answer).
+CHART_BASES = ("memory2", "expert")
+
+
+def equilibrium_chart_name(preset: str, base: str = "memory2") -> str:
+    """The shipped chart of ``preset`` for ``base`` card play: ``equilibrium`` for modern
+    and memory2 (the preset of that name), else ``equilibrium_PRESET``; with expert card
+    play ``equilibrium_expert`` and ``equilibrium_expert_PRESET``."""
     if preset not in KNOCKING_PRESETS:
         raise ValueError(f"no equilibrium chart for rules preset {preset!r}: choose one of "
                          f"{', '.join(KNOCKING_PRESETS)}")
-    return "equilibrium" if preset == "modern" else f"equilibrium_{preset}"
+    if base not in CHART_BASES:
+        raise ValueError(f"no shipped equilibrium charts for {base!r} card play: choose one "
+                         f"of {', '.join(CHART_BASES)}")
+    stem = "equilibrium" if base == "memory2" else f"equilibrium_{base}"
+    return stem if preset == "modern" else f"{stem}_{preset}"
 
 
 def hand_key(rules: Rules) -> tuple[int, ...]:
@@ -35,12 +45,12 @@ def hand_key(rules: Rules) -> tuple[int, ...]:
 
 
 @cache
-def _shipped() -> tuple[tuple[tuple[int, ...], str, KnockChart], ...]:
-    """(hand key, name, chart) of every shipped equilibrium chart, each file read once
-    through the chart reader."""
+def _shipped(base: str) -> tuple[tuple[tuple[int, ...], str, KnockChart], ...]:
+    """(hand key, name, chart) of every shipped equilibrium chart for ``base`` card play,
+    each file read once through the chart reader."""
     out = []
     for preset in KNOCKING_PRESETS:
-        name = equilibrium_chart_name(preset)
+        name = equilibrium_chart_name(preset, base)
         try:
             chart = load_chart(name)
             out.append((hand_key(Rules(**chart.info["rules_fields"])), name, chart))
@@ -49,9 +59,11 @@ def _shipped() -> tuple[tuple[tuple[int, ...], str, KnockChart], ...]:
     return tuple(out)
 
 
-def shipped_equilibrium(rules: Rules) -> tuple[str, KnockChart] | None:
+def shipped_equilibrium(rules: Rules, base: str = "memory2"
+                        ) -> tuple[str, KnockChart] | None:
     """The name and chart (its ``info`` the file's record) of the shipped equilibrium
-    chart made under hand rules equal to ``rules``' (None when no shipped chart was)."""
+    chart for ``base`` card play made under hand rules equal to ``rules``' (None when no
+    shipped chart was)."""
     key = hand_key(rules)
-    return next(((name, chart) for shipped_key, name, chart in _shipped()
+    return next(((name, chart) for shipped_key, name, chart in _shipped(base)
                  if shipped_key == key), None)

@@ -15,8 +15,8 @@ Value = tuple[float, ...]
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
 #: the mc preset's own card play inside rollouts: expert's, which knocks by the modern
-#: equilibrium chart (patient where the chart waits: a rollout that knocks at once is
-#: undercut by patient opponents)
+#: equilibrium chart for expert card play (patient where the chart waits: a rollout that
+#: knocks at once is undercut by patient opponents)
 MC_ROLLOUT = "expert"
 
 #: name -> (one-line description, parameter overrides as spec text)
@@ -49,10 +49,11 @@ PRESETS: dict[str, tuple[str, str]] = {
                   "opponent holds cards it took from the pile", "memory=2,outs=1,chart=pile_wary"),
     "expert": ("memory2's information weighed by the stage of the hand, the safety of each "
                "discard and what it could become; pile takes by exact deadwood gain; "
-               "tuned by scripts/tune_strategy.py",
+               "tuned by scripts/tune_strategy.py; knocks by the modern equilibrium chart "
+               "for its own card play (chart=equilibrium_expert_PRESET for other rules)",
                "kind=expert,memory=2,outs=1.5,outs_late=0.125,danger=1,danger_late=1.5,"
                "safe=0.25,potential=0.1,outs_value=0.1,take_meld=3,take_any=20,"
-               "chart=equilibrium,lay=3"),
+               "chart=equilibrium_expert,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
            "memory2, memory2:knock=0) weighed by its choices in the hand; its own rollouts "
