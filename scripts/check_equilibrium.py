@@ -24,7 +24,8 @@ import pandas as pd
 from ginsim.analysis.equilibrium import candidate_gains
 from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
-from ginsim.simulator.response import best_response, paired_gain, with_chart
+from ginsim.runner.responses import best_response, paired_gain
+from ginsim.simulator.response import with_chart
 from ginsim.strategies.charts import load_chart
 from ginsim.strategies.equilibria import CHART_BASES, KNOCKING_PRESETS, equilibrium_chart_name
 from ginsim.strategies.presets import parse_strategy

@@ -27,13 +27,9 @@ import pandas as pd
 from ginsim.analysis.equilibrium import chart_grid, equilibrium
 from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
+from ginsim.runner.responses import best_response, deal_points
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.response import (
-    best_response,
-    deal_points,
-    gain_of,
-    with_chart,
-)
+from ginsim.simulator.response import gain_of, with_chart
 from ginsim.strategies.charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 

@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from ginsim.game.rules import Rules
+from ginsim.runner.responses import TRAIN_REGION, cell_evidence
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.response import MIN_CELL_POINTS, TRAIN_REGION, cell_evidence, with_chart
+from ginsim.simulator.response import MIN_CELL_POINTS, with_chart
 from ginsim.strategies.charts import SHAPE, KnockChart
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import parse_strategy

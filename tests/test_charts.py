@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from ginsim.analysis import run_simulation
+from ginsim.runner.responses import cell_evidence
 from ginsim.simulator.chart import knock_decisions
 from ginsim.simulator.engine import play_records
-from ginsim.simulator.response import cell_evidence
 from ginsim.strategies.charts import SHAPE, KnockChart, load_chart, read_chart_file
 from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy

@@ -9,15 +9,9 @@ import pytest
 
 from ginsim.analysis.equilibrium import equilibrium, summary_text
 from ginsim.game.rules import Rules
+from ginsim.runner.responses import best_response, paired_diff, paired_gain
 from ginsim.simulator.chart import knock_decisions
-from ginsim.simulator.response import (
-    best_response,
-    block_sums,
-    gain_from_blocks,
-    paired_diff,
-    paired_gain,
-    with_chart,
-)
+from ginsim.simulator.response import block_sums, gain_from_blocks, with_chart
 from ginsim.strategies.charts import CHART_DIR, KnockChart, load_chart
 from ginsim.strategies.equilibria import (
     KNOCKING_PRESETS,

@@ -54,7 +54,7 @@ def layer(module: str) -> int | None:
             return LAYERS.index("game")
         assert parts[2] in RAMI_LAYERS, f"{module} is in no layer: add it to RAMI_LAYERS"
         return LAYERS.index(RAMI_LAYERS[parts[2]])
-    name = "cli" if parts[1] == "__main__" else parts[1]
+    name = "cli" if parts[1] in ("__main__", "commands") else parts[1]
     assert name in LAYERS, f"{module} is in no layer: add its folder to LAYERS"
     return LAYERS.index(name)
 
@@ -119,6 +119,24 @@ def test_rami_and_gin_stay_apart() -> None:
             if not inside and target.startswith("ginsim.rami") and path.name != "cli.py":
                 leaks.append(where)
     assert not leaks, "gin and rami must not leak into each other:\n" + "\n".join(leaks)
+
+
+#: The modules that may start a joblib pool: the one chunk executor, and Rami's runner.
+JOBLIB_USERS = {"ginsim.runner.pool", "ginsim.rami.runner"}
+
+
+def test_only_the_chunk_executor_starts_joblib_pools() -> None:
+    """Chunked parallel work runs through ginsim.runner.pool.map_chunks: no other gin
+    module imports joblib (inside functions too)."""
+    users = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n == "joblib" or n.startswith("joblib.") for n in names):
+                users.add(module_name(path))
+    assert users <= JOBLIB_USERS, f"joblib imported outside the chunk executor: {users}"
+    assert "ginsim.runner.pool" in users
 
 
 def test_core_loads_no_data_or_plotting_stack() -> None:

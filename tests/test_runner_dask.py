@@ -8,7 +8,7 @@ from distributed import LocalCluster
 
 import ginsim
 from ginsim.cli import main
-from ginsim.runner import runner
+from ginsim.runner import pool
 from ginsim.runner.jobs import Job
 from ginsim.runner.runner import run
 
@@ -62,7 +62,7 @@ def test_unreachable_scheduler_is_a_one_line_error(capsys):
 
 def test_dask_without_a_scheduler_starts_and_closes_a_local_cluster(local, monkeypatch):
     # In-process workers keep this cheap; the code path is the one --backend dask takes.
-    monkeypatch.setattr(runner, "LOCAL_CLUSTER_OPTIONS",
+    monkeypatch.setattr(pool, "LOCAL_CLUSTER_OPTIONS",
                         {"processes": False, "threads_per_worker": 1})
     result = run([JOB], records="summary", backend="dask", n_jobs=2, chunk_hands=4_000)
     assert result.backend == "dask" and result.chunks_played == 4

@@ -13,6 +13,8 @@ from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..simulator.advise import (
+    Position,
+    Situation,
     draw_position,
     history_situation,
     make_position,
@@ -66,6 +68,28 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     warnings) when the ESS is below 10% of the samples.
     """
     rules = Rules.coerce(rules)
+    seed, rollouts = _checked_request(rules, seed, rollouts, drawn, drawn_from, history)
+    shorthand = {"pile": pile, "opponent_took": opponent_took,
+                 "opponent_passed": opponent_passed, "stock_left": stock_left}
+    if history is not None:
+        _only_one_view(shorthand)
+        situation = history_situation(history, hand, drawn, drawn_from, rules,
+                                      opponent if model is None else model, rollouts, seed,
+                                      *_belief_options(temperature, wait))
+        return _situation_table(situation, strategy, opponent, rules, seed)
+    _needs_history(model=model, temperature=temperature, wait=wait)
+    view = (pile or "", opponent_took or "", opponent_passed or "",
+            STOCK_LEFT if stock_left is None else stock_left)
+    if drawn is None:
+        situation = shorthand_situation(draw_position(hand, *view), rollouts, seed, rules)
+        return _situation_table(situation, strategy, opponent, rules, seed)
+    position = make_position(hand, drawn, *view, drawn_from)
+    return _position_table(position, strategy, opponent, rules, rollouts, seed)
+
+
+def _checked_request(rules: Rules, seed: int, rollouts: int, drawn: str | None,
+                     drawn_from: str, history: str | list[str] | None) -> tuple[int, int]:
+    """The seed and rollouts checked, once the rules and ``drawn_from`` fit the advisor."""
     if rules.mahjong:
         raise ValueError("advise weighs knocking-gin turns; Mahjong gin is not one it plays: "
                          "give knocking rules such as modern")
@@ -75,36 +99,30 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     if drawn is None and drawn_from != "stock" and history is None:
         raise ValueError("drawn_from (--drawn-from) says where the drawn card came from: "
                          "give drawn (--drawn) with it, or leave it out")
-    shorthand = {"pile": pile, "opponent_took": opponent_took,
-                 "opponent_passed": opponent_passed, "stock_left": stock_left}
-    if history is not None:
-        _only_one_view(shorthand)
-        situation = history_situation(history, hand, drawn, drawn_from, rules,
-                                      opponent if model is None else model, rollouts, seed,
-                                      *_belief_options(temperature, wait))
-    else:
-        _needs_history(model=model, temperature=temperature, wait=wait)
-        pile, opponent_took, opponent_passed = (v or "" for v in (pile, opponent_took,
-                                                                  opponent_passed))
-        stock_left = STOCK_LEFT if stock_left is None else stock_left
-        situation = None if drawn is not None else shorthand_situation(
-            draw_position(hand, pile, opponent_took, opponent_passed, stock_left),
-            rollouts, seed, rules)
-    if situation is None:
-        position = make_position(hand, drawn, pile, opponent_took, opponent_passed,
-                                 stock_left, drawn_from)
-        options, kept, net, flags = run_rollouts(position, strategy, opponent, rules,
-                                                 rollouts, seed)
-        opp, _, _ = sample_worlds(position, rollouts, np.random.default_rng(seed))
-        options = np.column_stack([np.full(len(options), OPT_DISCARD), options, kept])
-        ess = float(rollouts)
-    else:
-        if situation.stocks.shape[1] < rules.stock_floor:
-            raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
-                             f"floor {rules.stock_floor} of these rules")
-        options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
-        opp, ess, rollouts = situation.opp_hands, situation.ess, situation.particles
-    return _table(options, net, flags, _mean_deadwood(opp, rules), ess, rollouts)
+    return seed, rollouts
+
+
+def _position_table(position: Position, strategy: str | Strategy, opponent: str | Strategy,
+                    rules: Rules, rollouts: int, seed: int) -> pd.DataFrame:
+    """The table of a position after the draw (shorthand): every discard and knock,
+    played out in ``rollouts`` nearly uniform worlds."""
+    options, kept, net, flags = run_rollouts(position, strategy, opponent, rules, rollouts,
+                                             seed)
+    opp, _, _ = sample_worlds(position, rollouts, np.random.default_rng(seed))
+    options = np.column_stack([np.full(len(options), OPT_DISCARD), options, kept])
+    return _table(options, net, flags, _mean_deadwood(opp, rules), float(rollouts), rollouts)
+
+
+def _situation_table(situation: Situation, strategy: str | Strategy, opponent: str | Strategy,
+                     rules: Rules, seed: int) -> pd.DataFrame:
+    """The table of a sampled situation (a history's posterior, or a shorthand position
+    before the draw): every option played out in the situation's worlds."""
+    if situation.stocks.shape[1] < rules.stock_floor:
+        raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
+                         f"floor {rules.stock_floor} of these rules")
+    options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
+    return _table(options, net, flags, _mean_deadwood(situation.opp_hands, rules),
+                  situation.ess, situation.particles)
 
 
 def _belief_options(temperature: float | None, wait: float | None) -> tuple[float, float]:

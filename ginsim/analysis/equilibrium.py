@@ -2,7 +2,7 @@
 
 Fictitious play over knock charts, both seats with the same base card play: start from
 "knock whenever allowed"; each iteration finds a best response (policy iteration on
-counterfactual branches, :func:`ginsim.simulator.response.best_response`) to the
+counterfactual branches, :func:`ginsim.runner.responses.best_response`) to the
 current average chart and measures its gain on fresh duplicate deals (the average's
 exploitability). It stops when the 95% upper bound is at most ``target`` points per
 hand, or after ``iterations``; otherwise the response joins the mixture (equal weights)
@@ -14,9 +14,8 @@ strategy as shipped.
 
 from __future__ import annotations
 
-import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +25,21 @@ import pandas as pd
 from ..game.checks import check_flag, check_jobs, check_number
 from ..game.deal_ranges import REGION_SPAN, deal_block
 from ..game.rules import Rules, brief
+from ..runner.responses import (
+    Response,
+    best_response,
+    cell_evidence,
+    deal_points,
+    paired_diff,
+    paired_gain,
+)
 from ..simulator.limits import (
     MAX_EQUILIBRIUM_HANDS,
     check_equilibrium_hands,
     check_int,
     check_seed,
 )
-from ..simulator.response import (
-    Gain,
-    best_response,
-    block_sums,
-    cell_evidence,
-    deal_points,
-    gain_of,
-    paired_diff,
-    paired_gain,
-    with_chart,
-)
+from ..simulator.response import Gain, block_sums, gain_of, with_chart
 from ..strategies.charts import (
     SHAPE,
     KnockChart,
@@ -51,102 +48,17 @@ from ..strategies.charts import (
     load_chart,
 )
 from ..strategies.equilibria import hand_key, shipped_equilibrium
-from ..strategies.presets import parse_strategy
+from ..strategies.presets import Strategy, parse_strategy
+from .equilibrium_result import TARGET, EquilibriumResult
 from .knock_card import KnockAdvice, knock_card
 
 DEFAULT_HANDS = 100_000
 DEFAULT_ITERATIONS = 40
-TARGET = 0.10  # stop once the exploitability's 95% upper bound is at most this
 MAX_ITERATIONS = 200  # most fictitious-play iterations
 MAX_PASSES = 50  # most policy-iteration passes per best response
 REPLAY_BLOCK = 1_000  # deals per recorded block of the last exploitability measurement
 #: The card play the report's answer assumes for both players: the strongest plain one.
 ANSWER_BASE = "expert"
-
-
-@dataclass
-class EquilibriumResult:
-    """Outcome of :func:`equilibrium`. ``chart`` is the average chart as a table
-    (stock, deadwood, opp_taken, p_knock, n), ``mixture`` the (chart, weight) pairs,
-    ``exploitability`` and ``value`` (mean, low, high) points per hand."""
-
-    rules: Rules
-    base: str
-    average: KnockChart
-    mixture: list[tuple[KnockChart, float]]
-    exploitability: tuple[float, float, float]
-    value: tuple[float, float, float]
-    history: pd.DataFrame
-    counts: np.ndarray
-    hands: int
-    iterations: int
-    seed: int
-    seconds: float
-    command: str = ""
-    chart_path: str = "equilibrium.json"
-    start_name: str = "always"
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def measured(self) -> bool:
-        """Whether the last best response could move at all: its paired gain has a
-        spread. With too few hands no cell reaches the evidence a change needs, the
-        response replays the average and every deal's gain is 0 (a zero-width interval
-        that says nothing about exploitability)."""
-        low, high = self.exploitability[1], self.exploitability[2]
-        return bool(high > low)
-
-    @property
-    def converged(self) -> bool:
-        return bool(self.measured and self.exploitability[2] <= TARGET)
-
-    @property
-    def spec(self) -> str:
-        """A strategy spec for ``--a``: the base card play with the saved chart file."""
-        return f"{self.base}:chart={self.chart_path}"
-
-    @property
-    def chart(self) -> pd.DataFrame:
-        labels = bucket_labels()
-        rows = [(labels[b], d + 1, ("0", "1", "2+")[t], float(self.average.p[b, d, t]),
-                 int(self.counts[b, d, t]))
-                for b in range(SHAPE[0]) for d in range(SHAPE[1]) for t in range(SHAPE[2])]
-        frame = pd.DataFrame(rows, columns=["stock", "deadwood", "opp_taken", "p_knock", "n"])
-        frame["stock"] = pd.Categorical(frame["stock"], labels, ordered=True)
-        return frame
-
-    def info(self) -> dict[str, Any]:
-        """Provenance written into the chart file."""
-        return {"command": self.command, "rules": self.rules.spec(),
-                "rules_fields": self.rules.to_dict(), "base": self.base, "seed": self.seed,
-                "hands": self.hands, "iterations": self.iterations,
-                "exploitability": [float(v) for v in self.exploitability],
-                "value": [float(v) for v in self.value],
-                "value_against": self.base, "converged": bool(self.converged),
-                "measured": bool(self.measured), "start_chart": self.start_name,
-                "mixture_weights": [float(w) for _, w in self.mixture],
-                "seconds": round(self.seconds, 1), **self.extra}
-
-    def save(self, out: str | Path) -> dict[str, Path]:
-        """Write ``equilibrium.json`` (the average chart, with ``spec`` and provenance),
-        ``equilibrium.csv`` (its cells) and ``history.csv`` into directory ``out``."""
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"--out {out} is a file; give a directory")
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / "equilibrium.json"
-        self.chart_path = str(path)
-        chart = KnockChart(self.average.p, "equilibrium", self.info())
-        data = json.loads(chart.to_json())
-        data["spec"] = self.spec
-        data["mixture"] = [{"weight": w, "p_knock": c.p.astype(int).tolist()}
-                           for c, w in self.mixture]
-        path.write_text(json.dumps(data, indent=1))
-        files = {"json": path, "csv": out / "equilibrium.csv",
-                 "history": out / "history.csv"}
-        self.chart.to_csv(files["csv"], index=False)
-        self.history.to_csv(files["history"], index=False)
-        return files
 
 
 def _mean_chart(mixture: list[tuple[KnockChart, float]], reach: list[np.ndarray]
@@ -163,6 +75,34 @@ def _mean_chart(mixture: list[tuple[KnockChart, float]], reach: list[np.ndarray]
     return KnockChart(np.round(np.clip(p, 0, 1), 6), "average")
 
 
+@dataclass(frozen=True)
+class _Setting:
+    """What every measurement of one equilibrium search shares."""
+
+    rules: Rules
+    base: Strategy
+    seed: int
+    hands: int
+    n_jobs: int
+    passes: int
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One fictitious-play iteration: the average chart, the best response to it and the
+    response's paired gain per evaluation deal (``diff``)."""
+
+    average: KnockChart
+    response: Response
+    diff: np.ndarray
+    gain: Gain
+
+    @property
+    def counts(self) -> np.ndarray:
+        """The response's decision points per cell (in the chart's shape)."""
+        return self.response.evidence[0].reshape(SHAPE)
+
+
 def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
                 hands: int = DEFAULT_HANDS, iterations: int = DEFAULT_ITERATIONS,
                 seed: int = 0, n_jobs: int = 2, passes: int = 3,
@@ -176,6 +116,25 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
     rules converges in fewer iterations, and the stopping test is the same."""
     t0 = time.perf_counter()
     rules = Rules.coerce(rules)
+    base_strategy = _checked_base(rules, base)
+    hands = check_equilibrium_hands(hands)
+    iterations = check_int(iterations, "iterations", 1, MAX_ITERATIONS)
+    setting = _Setting(rules, base_strategy, check_seed(seed), hands, check_jobs(n_jobs),
+                       check_int(passes, "passes", 1, MAX_PASSES))
+    if setting.hands * iterations > REGION_SPAN:
+        raise ValueError(f"equilibrium plays up to iterations x hands = "
+                         f"{iterations * setting.hands:,} training hands, at most "
+                         f"{REGION_SPAN:,}: lower iterations or hands")
+    target = check_number(target, "target", 0, 1000, low_open=True, hint="points per hand")
+    progress = check_flag(progress, "progress")
+    start = _start_chart(start)
+    mixture = [(start, 1.0)]
+    history, last = _fictitious_play(setting, mixture, iterations, target, progress, t0)
+    return _result(setting, mixture, history, last, iterations, start.name, t0)
+
+
+def _checked_base(rules: Rules, base: str) -> Strategy:
+    """The base card play, once ``rules`` are known to knock and ``base`` reads a chart."""
     if not rules.knocks:
         raise ValueError(f"rules {rules.spec()!r} allow no knocking (gin only), so there is "
                          f"no knock chart to find: give rules with a knock limit")
@@ -184,75 +143,96 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
         raise ValueError(f"equilibrium base {brief(base)} is the mc player, which searches "
                          f"every choice itself and reads no knock chart: give a plain "
                          f"strategy such as memory2")
-    hands = check_equilibrium_hands(hands)
-    iterations = check_int(iterations, "iterations", 1, MAX_ITERATIONS)
-    seed = check_seed(seed)
-    n_jobs = check_jobs(n_jobs)
-    passes = check_int(passes, "passes", 1, MAX_PASSES)
-    if hands * iterations > REGION_SPAN:
-        raise ValueError(f"equilibrium plays up to iterations x hands = {iterations * hands:,} "
-                         f"training hands, at most {REGION_SPAN:,}: lower iterations or hands")
-    target = check_number(target, "target", 0, 1000, low_open=True,
-                          hint="points per hand")
-    progress = check_flag(progress, "progress")
+    return base_strategy
+
+
+def _start_chart(start: KnockChart | str | None) -> KnockChart:
+    """The chart fictitious play starts from: ``start``, or "knock whenever allowed"."""
     if start is None:
-        start = constant_chart(1, "always")
-    elif isinstance(start, str):
-        start = load_chart(start)
-    elif not isinstance(start, KnockChart):
+        return constant_chart(1, "always")
+    if isinstance(start, str):
+        return load_chart(start)
+    if not isinstance(start, KnockChart):
         raise ValueError(f"start must be a knock chart or a chart name, got {brief(start)}")
-    mixture = [(start, 1.0)]
-    me = with_chart(base_strategy, start)
-    reach_start = deal_block("reach", -1, hands)
-    reach = [cell_evidence(me, me, rules, seed, reach_start, hands, n_jobs)[0].reshape(SHAPE)]
-    history = []
+    return start
+
+
+def _fictitious_play(s: _Setting, mixture: list[tuple[KnockChart, float]], iterations: int,
+                     target: float, progress: bool, t0: float) -> tuple[list[dict], _Step]:
+    """Best responses to the running average until one gains at most ``target`` (upper
+    bound) or ``iterations`` ran; each other response joins ``mixture``. Returns the
+    history rows and the last iteration."""
+    me = with_chart(s.base, mixture[0][0])
+    reach_start = deal_block("reach", -1, s.hands)
+    reach = [cell_evidence(me, me, s.rules, s.seed, reach_start, s.hands,
+                           s.n_jobs)[0].reshape(SHAPE)]
+    history: list[dict] = []
     previous = None
-    gain = Gain(np.inf, np.inf, np.inf, 0)
-    counts = np.zeros(SHAPE, dtype=np.int64)
     for k in range(iterations):
-        average = _mean_chart(mixture, reach)
-        opponent = with_chart(base_strategy, average)
-        response = best_response(base_strategy, opponent, rules, seed, hands, passes=passes,
-                                 start_chart=previous or average, n_jobs=n_jobs,
-                                 name=f"response{k + 1}",
-                                 start=deal_block("training", k, hands))
-        diff = paired_diff(with_chart(base_strategy, response.chart), opponent, opponent,
-                           opponent, rules, seed, hands, n_jobs,
-                           start=deal_block("evaluation", k, hands))
-        gain = gain_of(diff)
-        counts = response.evidence[0].reshape(SHAPE)
-        mixed = int(((average.p > 0) & (average.p < 1)).sum())
-        history.append({"iteration": k + 1, "exploitability": gain.mean, "low": gain.low,
-                        "high": gain.high, "policy_passes": len(response.changes),
-                        "cells_changed": sum(response.changes), "mixed_cells": mixed,
-                        "knock_share": float(response.chart.p.mean()),
-                        "seconds": round(time.perf_counter() - t0, 1)})
+        step = _iteration(s, k, _mean_chart(mixture, reach), previous)
+        history.append(_history_row(k, step, t0))
         if progress:
-            h = history[-1]
-            print(f"  iteration {k + 1}: exploitability {gain.mean:+.3f} "
-                  f"({gain.low:+.3f} to {gain.high:+.3f}), {h['seconds']:.0f} s", flush=True)
-        if gain.high <= target or k == iterations - 1:
-            break
-        mixture.append((response.chart, 1.0))
-        reach.append(counts)
-        previous = response.chart
+            print(f"  iteration {k + 1}: exploitability {step.gain.mean:+.3f} "
+                  f"({step.gain.low:+.3f} to {step.gain.high:+.3f}), "
+                  f"{history[-1]['seconds']:.0f} s", flush=True)
+        if step.gain.high <= target or k == iterations - 1:
+            return history, step
+        mixture.append((step.response.chart, 1.0))
+        reach.append(step.counts)
+        previous = step.response.chart
+    raise AssertionError("unreachable: the last iteration returns")
+
+
+def _iteration(s: _Setting, k: int, average: KnockChart, previous: KnockChart | None
+               ) -> _Step:
+    """Iteration ``k``: a best response to ``average`` on training block ``k`` (policy
+    iteration from the previous response, or from the average), its gain on
+    evaluation block ``k``."""
+    opponent = with_chart(s.base, average)
+    response = best_response(s.base, opponent, s.rules, s.seed, s.hands, passes=s.passes,
+                             start_chart=previous or average, n_jobs=s.n_jobs,
+                             name=f"response{k + 1}",
+                             start=deal_block("training", k, s.hands))
+    diff = paired_diff(with_chart(s.base, response.chart), opponent, opponent, opponent,
+                       s.rules, s.seed, s.hands, s.n_jobs,
+                       start=deal_block("evaluation", k, s.hands))
+    return _Step(average, response, diff, gain_of(diff))
+
+
+def _history_row(k: int, step: _Step, t0: float) -> dict:
+    """The history table's row of iteration ``k``."""
+    p = step.average.p
+    return {"iteration": k + 1, "exploitability": step.gain.mean, "low": step.gain.low,
+            "high": step.gain.high, "policy_passes": len(step.response.changes),
+            "cells_changed": sum(step.response.changes),
+            "mixed_cells": int(((p > 0) & (p < 1)).sum()),
+            "knock_share": float(step.response.chart.p.mean()),
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _result(s: _Setting, mixture: list[tuple[KnockChart, float]], history: list[dict],
+            last: _Step, iterations: int, start_name: str, t0: float) -> EquilibriumResult:
+    """The search's result: the mixture normalised, the value of the last average (the
+    chart the last exploitability was measured against; the last response did not join
+    the mixture) against the base strategy on the evaluation deals after every
+    iteration's, and the last measurement's replay record."""
     total = sum(w for _, w in mixture)
     mixture = [(c, w / total) for c, w in mixture]
-    # ``average`` is the chart the last exploitability was measured against (the last
-    # response did not join the mixture).
-    eq = with_chart(base_strategy, average)
-    value = paired_gain(eq, base_strategy, base_strategy, base_strategy, rules, seed, hands,
-                        n_jobs, start=iterations * hands)
+    eq = with_chart(s.base, last.average)
+    value = paired_gain(eq, s.base, s.base, s.base, s.rules, s.seed, s.hands, s.n_jobs,
+                        start=deal_block("evaluation", iterations, s.hands))
+    gain = last.gain
     return EquilibriumResult(
-        rules=rules, base=base_strategy.spec, average=average, mixture=mixture,
+        rules=s.rules, base=s.base.spec, average=last.average, mixture=mixture,
         exploitability=(float(gain.mean), float(gain.low), float(gain.high)),
         value=(float(value.mean), float(value.low), float(value.high)),
-        history=pd.DataFrame(history), counts=counts, hands=hands, iterations=len(history),
-        seed=seed, seconds=time.perf_counter() - t0, start_name=start.name,
+        history=pd.DataFrame(history), counts=last.counts, hands=s.hands,
+        iterations=len(history), seed=s.seed, seconds=time.perf_counter() - t0,
+        start_name=start_name,
         extra={"exploitability_replay": {
-            "response": response.chart.p.astype(int).tolist(), "seed": seed,
-            "start": (len(history) - 1) * hands, "deals": hands, "block": REPLAY_BLOCK,
-            "blocks": block_sums(diff, REPLAY_BLOCK)}})
+            "response": last.response.chart.p.astype(int).tolist(), "seed": s.seed,
+            "start": deal_block("evaluation", len(history) - 1, s.hands), "deals": s.hands,
+            "block": REPLAY_BLOCK, "blocks": block_sums(last.diff, REPLAY_BLOCK)}})
 
 
 def chart_grid(chart: KnockChart, taken: int = 0) -> str:

@@ -79,33 +79,56 @@ def knock_card(p_knock: pd.DataFrame | np.ndarray, edges: Sequence[int] = DISPLA
     ``deadwood``, ``stock`` (ordered, most cards left first), ``p_knock``, ``n``
     (missing when not measured cell by cell); rows by panel, stock, deadwood.
     """
-    if isinstance(p_knock, pd.DataFrame):
-        missing = [c for c in ("deadwood", "stock", "p_knock") if c not in p_knock.columns]
-        if missing:
-            raise ValueError(f"knock_card: missing column '{missing[0]}' (need deadwood, "
-                             "stock, p_knock)")
-        card = p_knock[[c for c in CARD_COLUMNS if c in p_knock.columns]].copy()
-        if "n" not in card:
-            card["n"] = np.nan
-        card["stock"] = card["stock"].astype(str)
-        if "opp_taken" not in card:
-            card = pd.concat([card.assign(opp_taken=t) for t in TAKEN_LABELS])
-        card["opp_taken"] = card["opp_taken"].astype(str)
-    else:
-        grid = np.asarray(p_knock, dtype=float)
-        if grid.ndim == 2:
-            grid = np.repeat(grid[:, :, None], len(TAKEN_LABELS), axis=2)
-        labels = bucket_labels(edges)
-        if grid.ndim != 3 or grid.shape[1:] != (len(labels), len(TAKEN_LABELS)):
-            raise ValueError(f"knock_card: expected an array of shape (deadwood, "
-                             f"{len(labels)} stock buckets[, 3 panels]), got {grid.shape}")
-        counts = np.full(grid.shape, np.nan) if n is None else np.asarray(n, dtype=float)
-        if counts.ndim == 2:
-            counts = np.repeat(counts[:, :, None], len(TAKEN_LABELS), axis=2)
-        rows = [(TAKEN_LABELS[t], d + 1, labels[b], grid[d, b, t], counts[d, b, t])
-                for t in range(grid.shape[2]) for b in range(grid.shape[1])
-                for d in range(grid.shape[0])]
-        card = pd.DataFrame(rows, columns=list(CARD_COLUMNS))
+    card = (_card_of_frame(p_knock) if isinstance(p_knock, pd.DataFrame)
+            else _card_of_array(p_knock, edges, n))
+    _check_card(card)
+    card["opp_taken"] = pd.Categorical(card["opp_taken"], TAKEN_LABELS, ordered=True)
+    card["stock"] = pd.Categorical(card["stock"], in_play_order(card["stock"]), ordered=True)
+    card["deadwood"] = card["deadwood"].astype(int)
+    card["action"] = [cell_action(v) for v in card["p_knock"]]
+    return card.sort_values(["opp_taken", "stock", "deadwood"], kind="stable"
+                            ).reset_index(drop=True)
+
+
+def _card_of_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The card's columns from a tidy table; one without ``opp_taken`` in every panel."""
+    missing = [c for c in ("deadwood", "stock", "p_knock") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"knock_card: missing column '{missing[0]}' (need deadwood, "
+                         "stock, p_knock)")
+    card = frame[[c for c in CARD_COLUMNS if c in frame.columns]].copy()
+    if "n" not in card:
+        card["n"] = np.nan
+    card["stock"] = card["stock"].astype(str)
+    if "opp_taken" not in card:
+        card = pd.concat([card.assign(opp_taken=t) for t in TAKEN_LABELS])
+    card["opp_taken"] = card["opp_taken"].astype(str)
+    return card
+
+
+def _per_panel(grid: np.ndarray) -> np.ndarray:
+    """A (deadwood, bucket) grid repeated for each panel; a 3-d grid as it is."""
+    return np.repeat(grid[:, :, None], len(TAKEN_LABELS), axis=2) if grid.ndim == 2 else grid
+
+
+def _card_of_array(p_knock: np.ndarray, edges: Sequence[int], n: np.ndarray | None
+                   ) -> pd.DataFrame:
+    """The card's columns from a (deadwood, bucket[, panel]) array (and counts ``n``)."""
+    grid = _per_panel(np.asarray(p_knock, dtype=float))
+    labels = bucket_labels(edges)
+    if grid.ndim != 3 or grid.shape[1:] != (len(labels), len(TAKEN_LABELS)):
+        raise ValueError(f"knock_card: expected an array of shape (deadwood, "
+                         f"{len(labels)} stock buckets[, 3 panels]), got {grid.shape}")
+    counts = _per_panel(np.full(grid.shape, np.nan) if n is None
+                        else np.asarray(n, dtype=float))
+    rows = [(TAKEN_LABELS[t], d + 1, labels[b], grid[d, b, t], counts[d, b, t])
+            for t in range(grid.shape[2]) for b in range(grid.shape[1])
+            for d in range(grid.shape[0])]
+    return pd.DataFrame(rows, columns=list(CARD_COLUMNS))
+
+
+def _check_card(card: pd.DataFrame) -> None:
+    """ValueErrors for probabilities outside 0..1, unknown panels and repeated cells."""
     p = card["p_knock"].to_numpy(dtype=float)
     if not np.all((p >= 0) & (p <= 1)):
         raise ValueError("knock_card: p_knock must lie in 0..1 (a knock probability)")
@@ -115,12 +138,6 @@ def knock_card(p_knock: pd.DataFrame | np.ndarray, edges: Sequence[int] = DISPLA
     if card.duplicated(["opp_taken", "deadwood", "stock"]).any():
         raise ValueError("knock_card: more than one row for some (opp_taken, deadwood, "
                          "stock) cell")
-    card["opp_taken"] = pd.Categorical(card["opp_taken"], TAKEN_LABELS, ordered=True)
-    card["stock"] = pd.Categorical(card["stock"], in_play_order(card["stock"]), ordered=True)
-    card["deadwood"] = card["deadwood"].astype(int)
-    card["action"] = [cell_action(v) for v in card["p_knock"]]
-    return card.sort_values(["opp_taken", "stock", "deadwood"], kind="stable"
-                            ).reset_index(drop=True)
 
 
 def threshold_card(threshold: int | Sequence[int], knock_limit: int = 10,

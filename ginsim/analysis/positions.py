@@ -40,38 +40,48 @@ MAX_TRACE_PER_HAND = 120
 ACTIONS = ("discard", "knock", "big_gin", "dead", "last_discard")  # ACTION_* codes
 
 
+def _offer_events(seat: int, source: int, dealer: int, upcard: int
+                  ) -> list[tuple[int, int, int, int]]:
+    """The upcard offer's passes that the hand's first turn row implies: the non-dealer
+    passed when the dealer took the upcard; both passed when the non-dealer drew from
+    the stock."""
+    nondealer = 1 - dealer
+    if seat == dealer and source == SOURCE_PILE:
+        return [(nondealer, EV_PASS, upcard, 1)]
+    if seat == nondealer and source != SOURCE_PILE:
+        return [(nondealer, EV_PASS, upcard, 1), (dealer, EV_PASS, upcard, 1)]
+    return []
+
+
+def _took(events: list[tuple[int, int, int, int]], seat: int, card: int) -> int:
+    """1 when ``seat`` took ``card`` from the pile earlier in ``events``, else 0."""
+    return 1 if any(e[0] == seat and e[1] == EV_TAKE and e[2] == card for e in events) else 0
+
+
 def _hand_events(rows: np.ndarray, dealer: int, upcard: int):
     """Yield ``(row, events so far, pile before the discard)`` for each turn row,
     building the history events (seat, kind, card, flag) from the trace."""
     events: list[tuple[int, int, int, int]] = []
     pile = [upcard] if upcard >= 0 else []
-    nondealer = 1 - dealer
     first = upcard >= 0
     for row in rows:
         seat = int(row[TRACE_SEAT])
         if seat < 0:
             continue
-        source, drawn, discard = int(row[TRACE_SOURCE]), int(row[TRACE_DRAWN]), int(
-            row[TRACE_DISCARD])
+        source, drawn, discard = (int(row[TRACE_SOURCE]), int(row[TRACE_DRAWN]),
+                                  int(row[TRACE_DISCARD]))
         if first:
-            if seat == dealer and source == SOURCE_PILE:
-                events.append((nondealer, EV_PASS, upcard, 1))
-            elif seat == nondealer and source != SOURCE_PILE:
-                events.append((nondealer, EV_PASS, upcard, 1))
-                events.append((dealer, EV_PASS, upcard, 1))
+            events += _offer_events(seat, source, dealer, upcard)
         if source == SOURCE_PILE:
             pile.pop()
             events.append((seat, EV_TAKE, drawn, 1))
-        elif source != SOURCE_DEAL:
-            allowed = 1 if pile and not (first and seat == nondealer) else 0
+        elif source != SOURCE_DEAL:  # the pile was open to take unless at the offer
+            allowed = 1 if pile and not (first and seat == 1 - dealer) else 0
             events.append((seat, EV_STOCK, -1, allowed))
         first = False
-        drawn_events = list(events)
-        before = list(pile)
+        drawn_events, before = list(events), list(pile)
         if int(row[TRACE_ACTION]) != ACTION_BIG_GIN and discard >= 0:
-            from_pile = 1 if any(e[0] == seat and e[1] == EV_TAKE and e[2] == discard
-                                 for e in events) else 0
-            events.append((seat, EV_DISCARD, discard, from_pile))
+            events.append((seat, EV_DISCARD, discard, _took(events, seat, discard)))
             pile.append(discard)
         yield row, drawn_events, before
 

@@ -110,23 +110,10 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
         raise ValueError(f"{path} is unfinished ({len(store.done)} of {len(store.chunks)} "
                          f"chunks stored{waiting}): run the same command again to finish "
                          f"it, or load(..., partial=True)")
-    accs = [layout(job.rules).empty() for job in store.jobs]
     full = store.records == "full"
     stored = sum(c.hands for c in store.done)
     keep = full and stored <= MAX_RECORDS_IN_MEMORY
-    parts: list[list[np.ndarray]] = [[] for _ in store.jobs]
-    for chunk in sorted(store.done, key=lambda c: (c.job, c.index)):
-        if full:
-            recs = store.read_records(chunk)
-            if keep:
-                parts[chunk.job].append(recs)
-            job = store.jobs[chunk.job]
-            add_sparse(accs[chunk.job], layout(job.rules).sparse(recs, job.duplicate))
-        else:
-            add_sparse(accs[chunk.job], store.read_sparse(chunk))
-    records = None
-    if keep:
-        records = [np.concatenate(p) if p else np.empty(0, dtype=RECORD_DTYPE) for p in parts]
+    accs, records = _read_chunks(store, keep)
     manifest = dict(store.manifest, path=str(path))
     result = Result(store.jobs, store.records, accs, records, manifest)
     if full and not keep:
@@ -135,3 +122,24 @@ def load(path: str | os.PathLike, *, partial: bool = False) -> Result:
                              f"the tables are complete, and the chunk files under "
                              f"{path}/chunks can be read one at a time with pyarrow")
     return result
+
+
+def _read_chunks(store: Store, keep: bool) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
+    """Every finished chunk of ``store`` read and verified, in chunk order: the table
+    accumulators per job (made from the records in full mode) and, with ``keep``, the
+    records per job."""
+    accs = [layout(job.rules).empty() for job in store.jobs]
+    full = store.records == "full"
+    parts: list[list[np.ndarray]] = [[] for _ in store.jobs]
+    for chunk in sorted(store.done, key=lambda c: (c.job, c.index)):
+        if not full:
+            add_sparse(accs[chunk.job], store.read_sparse(chunk))
+            continue
+        recs = store.read_records(chunk)
+        if keep:
+            parts[chunk.job].append(recs)
+        job = store.jobs[chunk.job]
+        add_sparse(accs[chunk.job], layout(job.rules).sparse(recs, job.duplicate))
+    if not keep:
+        return accs, None
+    return accs, [np.concatenate(p) if p else np.empty(0, dtype=RECORD_DTYPE) for p in parts]

@@ -124,44 +124,61 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     matrix = threshold_matrix(grid, max(deals // 4, 1), seed + 1, rules, n_jobs=n_jobs,
                               progress=progress)
     baseline = runs.hands[(f"simple:knock={max(thresholds)}", opponents[0], rules.spec())]
-    cells = cells_from_hands(baseline)
     chart_frame = decisions_frame("simple", opponents[0], hands, seed + 2, rules)
     knock_chart = chart_table(chart_frame)
-    tables = {
-        "threshold_sweep": sweep,
-        "best_response": best,
-        "threshold_matrix": matrix,
-        "undercut_by_deadwood": undercut_by_deadwood(cells),
-        "undercut_by_deadwood_stock": stock_in_play_order(undercut_by_deadwood_stock(cells)),
-        "knock_chart": knock_chart,
-        "outcome_mix": outcome_mix(cells, label=f"simple:knock={max(thresholds)} vs "
-                                                f"{opponents[0]}"),
-        "hand_length": hand_length(turns_from_hands(baseline)),
-    }
+    tables = {"threshold_sweep": sweep, "best_response": best, "threshold_matrix": matrix,
+              **_baseline_tables(baseline, f"simple:knock={max(thresholds)} vs "
+                                           f"{opponents[0]}"),
+              "knock_chart": knock_chart}
+    tables = {k: tables[k] for k in KNOCK_TABLES}  # in the report's order
     if advice is not None:
         tables["knock_card"] = advice.card
         tables["answer_values"] = advice.values
     notes = {"chart_words": plain_words(knock_chart, opponents[0])}
-    width = float((sweep["high"] - sweep["low"]).max() / 2)
     played = runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands + answer_hands
-    wall = time.perf_counter() - t0
+    extra = _knock_methods(sweep, thresholds, opponents, deals, len(chart_frame), played,
+                           advice)
+    methods = _methods(rules, hands, seed, time.perf_counter() - t0, extra)
+    return StudyResult("knock", knock_answer(advice, rules, reason), tables, notes=notes,
+                       methods=methods, rules=rules, advice=advice)
+
+
+#: The knock study's tables in the order they are made and reported.
+KNOCK_TABLES = ("threshold_sweep", "best_response", "threshold_matrix",
+                "undercut_by_deadwood", "undercut_by_deadwood_stock", "knock_chart",
+                "outcome_mix", "hand_length")
+
+
+def _baseline_tables(baseline: pd.DataFrame, label: str) -> dict[str, pd.DataFrame]:
+    """The tables of the baseline comparison's hands (``label`` names it): undercuts by
+    deadwood (and stock left), how hands end, how long they last."""
+    cells = cells_from_hands(baseline)
+    return {"undercut_by_deadwood": undercut_by_deadwood(cells),
+            "undercut_by_deadwood_stock": stock_in_play_order(undercut_by_deadwood_stock(cells)),
+            "outcome_mix": outcome_mix(cells, label=label),
+            "hand_length": hand_length(turns_from_hands(baseline))}
+
+
+def _knock_methods(sweep: pd.DataFrame, thresholds: Sequence[int], opponents: Sequence[str],
+                   deals: int, decisions: int, played: int, advice: KnockAdvice | None
+                   ) -> dict[str, str]:
+    """The knock study's own lines of the methods table."""
+    width = float((sweep["high"] - sweep["low"]).max() / 2)
     extra = {
         "sweep": f"`simple:knock=t` for t = {number_ranges(sorted(thresholds))} against "
                  f"{', '.join(f'`{o}`' for o in opponents)}, {deals:,} duplicate deals "
                  "each (every deal played twice, seats swapped)",
         "intervals": f"paired by deal, normal 95%; widest half-width {width:.3f} points/hand",
-        "knock chart": f"{len(chart_frame):,} decision points of `simple` against "
+        "knock chart": f"{decisions:,} decision points of `simple` against "
                        f"`{opponents[0]}`, knock now vs wait one turn from the same cards",
         "hands played": f"{played:,}",
     }
-    if advice is not None:
-        extra = {"answer": f"the knock card is {advice.source}; its values against "
-                           f"{', '.join(f'`{o}`' for o in opponents)} were measured in this "
-                           f"run on the sweep's deals; its exploitability is from "
-                           f"{advice.provenance}", **extra}
-    methods = _methods(rules, hands, seed, wall, extra)
-    return StudyResult("knock", knock_answer(advice, rules, reason), tables, notes=notes,
-                       methods=methods, rules=rules, advice=advice)
+    if advice is None:
+        return extra
+    return {"answer": f"the knock card is {advice.source}; its values against "
+                      f"{', '.join(f'`{o}`' for o in opponents)} were measured in this "
+                      f"run on the sweep's deals; its exploitability is from "
+                      f"{advice.provenance}", **extra}
 
 
 def mirror(a: str, b: str) -> bool:

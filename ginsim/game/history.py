@@ -23,7 +23,7 @@ error naming the event.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -120,130 +120,170 @@ def parse_history(history: str | Sequence[str], rules: Rules | str | None = None
     tokens = _tokens(history)
     if len(tokens) > MAX_EVENTS:
         raise ValueError(f"a history holds at most {MAX_EVENTS} events, got {len(tokens)}")
+    dealer, upcard, pos = _header(tokens, rules.deal == "eleven")
+    replay = _Replay.start(rules, dealer, upcard)
+    for k, token in enumerate(tokens[pos:], start=pos + 1):
+        replay.apply(token, f"event {k} {token!r}")
+    return replay.history()
+
+
+def _header(tokens: list[str], eleven: bool) -> tuple[int, int, int]:
+    """The dealer, the upcard (-1 with the eleven-card deal) and how many tokens they
+    take."""
     if not tokens or not tokens[0].startswith("dealer:"):
         raise ValueError(f"a history starts with the dealer, e.g. 'dealer:op', got "
                          f"{brief(tokens[0] if tokens else '')} (example: {EXAMPLE})")
     dealer_name = tokens[0].split(":", 1)[1]
     if dealer_name not in SEATS:
         raise ValueError(f"event 1 {tokens[0]!r}: the dealer is 'me' or 'op'")
-    dealer = SEATS[dealer_name]
-    eleven = rules.deal == "eleven"
-    pos = 1
-    upcard = -1
-    pile: list[int] = []
-    pile_by: list[int] = []
-    if not eleven:
-        if len(tokens) < 2 or not tokens[1].startswith("up:"):
-            raise ValueError(f"event 2: after the dealer comes the upcard, e.g. 'up:7H', got "
-                             f"{brief(tokens[1] if len(tokens) > 1 else '')}")
-        upcard = _card(tokens[1].split(":", 1)[1], f"event 2 {tokens[1]!r}")
-        pile, pile_by = [upcard], [-1]
-        pos = 2
-    nondealer = 1 - dealer
-    taken, discarded, passed = [0, 0], [0, 0], [0, 0]
-    draws = [0, 0]
-    stock = 31
-    # place of each card known to be somewhere: 'pile', or held by a seat after a pickup
-    place: dict[int, str] = {upcard: "pile"} if upcard >= 0 else {}
-    from_pile: list[set[int]] = [set(), set()]  # pile pickups each seat still holds
-    events: list[tuple[int, int, int, int]] = []
-    offers = 0 if not eleven else 2  # 0/1: upcard offer to nondealer/dealer; 2: play;
-    # 3: both passed the upcard, the non-dealer must draw from the stock
-    to_move = nondealer
-    drawn = eleven  # the eleven-card deal's non-dealer starts by discarding
-    last_drawn = -1
-    for k, token in enumerate(tokens[pos:], start=pos + 1):
-        where = f"event {k} {token!r}"
-        who_text, sep, act = token.partition(":")
-        if not sep or who_text not in SEATS:
+    if eleven:
+        return SEATS[dealer_name], -1, 1
+    if len(tokens) < 2 or not tokens[1].startswith("up:"):
+        raise ValueError(f"event 2: after the dealer comes the upcard, e.g. 'up:7H', got "
+                         f"{brief(tokens[1] if len(tokens) > 1 else '')}")
+    return SEATS[dealer_name], _card(tokens[1].split(":", 1)[1], f"event 2 {tokens[1]!r}"), 2
+
+
+@dataclass
+class _Replay:
+    """The public state of a hand while its history is replayed, event by event."""
+
+    rules: Rules
+    dealer: int
+    upcard: int
+    pile: list[int]
+    pile_by: list[int]  # who discarded each pile card (-1: the upcard)
+    #: 0/1: the upcard is offered to the non-dealer/dealer; 2: play; 3: both passed the
+    #: upcard, the non-dealer must draw from the stock
+    offers: int
+    to_move: int
+    drawn: bool
+    #: place of each card known to be somewhere: 'pile', or the seat name holding it
+    place: dict[int, str]
+    taken: list[int] = field(default_factory=lambda: [0, 0])
+    discarded: list[int] = field(default_factory=lambda: [0, 0])
+    passed: list[int] = field(default_factory=lambda: [0, 0])
+    draws: list[int] = field(default_factory=lambda: [0, 0])
+    stock: int = 31
+    from_pile: list[set[int]] = field(default_factory=lambda: [set(), set()])
+    events: list[tuple[int, int, int, int]] = field(default_factory=list)
+    last_drawn: int = -1
+
+    @classmethod
+    def start(cls, rules: Rules, dealer: int, upcard: int) -> _Replay:
+        """The hand after the deal: the upcard offered to the non-dealer, or (eleven-card
+        deal) the non-dealer to discard first."""
+        eleven = upcard < 0
+        return cls(rules, dealer, upcard, [] if eleven else [upcard],
+                   [] if eleven else [-1], 2 if eleven else 0, 1 - dealer, eleven,
+                   {} if eleven else {upcard: "pile"})
+
+    def apply(self, token: str, where: str) -> None:
+        """Replay one ``WHO:ACTION`` event; ValueError (starting with ``where``) when it
+        is not the player's turn or breaks the rules."""
+        who, sep, act = token.partition(":")
+        if not sep or who not in SEATS:
             raise ValueError(f"{where}: an event is WHO:ACTION with WHO 'me' or 'op' (see the "
                              f"notation, e.g. {EXAMPLE})")
-        seat = SEATS[who_text]
-        if seat != to_move:
-            raise ValueError(f"{where}: it is {SEAT_NAMES[to_move]}'s turn to "
-                             f"{'discard' if drawn else 'draw'}")
-        first = offers < 2
+        seat = SEATS[who]
+        if seat != self.to_move:
+            raise ValueError(f"{where}: it is {SEAT_NAMES[self.to_move]}'s turn to "
+                             f"{'discard' if self.drawn else 'draw'}")
         if act == "pass":
-            if not first or drawn:
-                raise ValueError(f"{where}: 'pass' declines the upcard, only in the first-turn "
-                                 f"offers; later a player declines the pile by drawing from the "
-                                 f"stock")
-            events.append((seat, EV_PASS, pile[-1], 1))
-            passed[seat] |= 1 << pile[-1]
-            offers += 1
-            if offers == 1:
-                to_move = dealer
-            else:
-                to_move, offers = nondealer, 3  # both passed: the non-dealer draws stock
-            continue
-        if act == "stock" or act.startswith("+"):
-            if drawn:
-                raise ValueError(f"{where}: {who_text} already holds 11 cards and must "
+            self._pass(seat, where)
+        elif act == "stock" or act.startswith("+"):
+            if self.drawn:
+                raise ValueError(f"{where}: {who} already holds 11 cards and must "
                                  f"discard first")
             if act == "stock":
-                if offers < 2:
-                    up = format_cards([upcard])
-                    raise ValueError(f"{where}: the upcard is offered first; use "
-                                     f"'{who_text}:pass' or '{who_text}:+{up}'")
-                if stock <= rules.stock_floor:
-                    raise ValueError(f"{where}: the stock is down to the floor "
-                                     f"({rules.stock_floor}); the hand is over")
-                allowed = 1 if pile and offers == 2 else 0
-                if allowed:
-                    passed[seat] |= 1 << pile[-1]
-                events.append((seat, EV_STOCK, -1, allowed))
-                stock -= 1
-                draws[seat] += 1
-                last_drawn = -1
+                self._stock(seat, who, where)
             else:
-                card = _card(act[1:], where)
-                if stock <= rules.stock_floor and not rules.last_discard_rule:
-                    raise ValueError(f"{where}: the stock is down to the floor "
-                                     f"({rules.stock_floor}); the hand is over (only the "
-                                     f"last-discard rule lets the final discard be taken)")
-                if offers == 3:
-                    raise ValueError(f"{where}: both players passed the upcard, so "
-                                     f"{who_text} must draw from the stock")
-                if not pile or pile[-1] != card:
-                    top = format_cards([pile[-1]]) if pile else "nothing (empty pile)"
-                    raise ValueError(f"{where}: {format_cards([card])} is not on top of the "
-                                     f"pile (the top is {top})")
-                pile.pop()
-                pile_by.pop()
-                taken[seat] |= 1 << card
-                from_pile[seat].add(card)
-                place[card] = who_text
-                events.append((seat, EV_TAKE, card, 1))
-                last_drawn = card
-            offers = 2
-            drawn = True
-            continue
-        if act.startswith("-"):
-            card = _card(act[1:], where)
-            if not drawn:
-                raise ValueError(f"{where}: {who_text} must draw before discarding")
-            if card == last_drawn:
-                raise ValueError(f"{where}: {format_cards([card])} was just taken from the "
-                                 f"pile and cannot be discarded this turn")
-            if card in place and place[card] != who_text:
-                held = ("the pile" if place[card] == "pile" else "my hand"
-                        if place[card] == "me" else "the opponent's hand")
-                raise ValueError(f"{where}: {format_cards([card])} is in {held}, so "
-                                 f"{who_text} cannot discard it")
-            flag = 1 if card in from_pile[seat] else 0
-            from_pile[seat].discard(card)
-            taken[seat] &= ~(1 << card)
-            discarded[seat] |= 1 << card
-            place[card] = "pile"
-            pile.append(card)
-            pile_by.append(seat)
-            events.append((seat, EV_DISCARD, card, flag))
-            drawn = False
-            last_drawn = -1
-            to_move = 1 - seat
-            continue
-        raise ValueError(f"{where}: unknown action {act!r}; use pass, stock, +CARD or -CARD")
-    return History(dealer, upcard, np.array(events, dtype=np.int64).reshape(-1, 4),
-                   tuple(pile), tuple(pile_by), (taken[0], taken[1]),
-                   (discarded[0], discarded[1]), (passed[0], passed[1]),
-                   (draws[0], draws[1]), stock, to_move, drawn, last_drawn, offers < 2)
+                self._take(seat, who, _card(act[1:], where), where)
+            self.offers, self.drawn = 2, True
+        elif act.startswith("-"):
+            self._discard(seat, who, _card(act[1:], where), where)
+        else:
+            raise ValueError(f"{where}: unknown action {act!r}; use pass, stock, +CARD or "
+                             f"-CARD")
+
+    def _pass(self, seat: int, where: str) -> None:
+        if self.offers >= 2 or self.drawn:
+            raise ValueError(f"{where}: 'pass' declines the upcard, only in the first-turn "
+                             f"offers; later a player declines the pile by drawing from the "
+                             f"stock")
+        self.events.append((seat, EV_PASS, self.pile[-1], 1))
+        self.passed[seat] |= 1 << self.pile[-1]
+        self.offers += 1
+        if self.offers == 1:
+            self.to_move = self.dealer
+        else:  # both passed: the non-dealer draws from the stock
+            self.to_move, self.offers = 1 - self.dealer, 3
+
+    def _stock(self, seat: int, who: str, where: str) -> None:
+        if self.offers < 2:
+            up = format_cards([self.upcard])
+            raise ValueError(f"{where}: the upcard is offered first; use "
+                             f"'{who}:pass' or '{who}:+{up}'")
+        if self.stock <= self.rules.stock_floor:
+            raise ValueError(f"{where}: the stock is down to the floor "
+                             f"({self.rules.stock_floor}); the hand is over")
+        allowed = 1 if self.pile and self.offers == 2 else 0
+        if allowed:
+            self.passed[seat] |= 1 << self.pile[-1]
+        self.events.append((seat, EV_STOCK, -1, allowed))
+        self.stock -= 1
+        self.draws[seat] += 1
+        self.last_drawn = -1
+
+    def _take(self, seat: int, who: str, card: int, where: str) -> None:
+        if self.stock <= self.rules.stock_floor and not self.rules.last_discard_rule:
+            raise ValueError(f"{where}: the stock is down to the floor "
+                             f"({self.rules.stock_floor}); the hand is over (only the "
+                             f"last-discard rule lets the final discard be taken)")
+        if self.offers == 3:
+            raise ValueError(f"{where}: both players passed the upcard, so "
+                             f"{who} must draw from the stock")
+        if not self.pile or self.pile[-1] != card:
+            top = format_cards([self.pile[-1]]) if self.pile else "nothing (empty pile)"
+            raise ValueError(f"{where}: {format_cards([card])} is not on top of the "
+                             f"pile (the top is {top})")
+        self.pile.pop()
+        self.pile_by.pop()
+        self.taken[seat] |= 1 << card
+        self.from_pile[seat].add(card)
+        self.place[card] = who
+        self.events.append((seat, EV_TAKE, card, 1))
+        self.last_drawn = card
+
+    def _discard(self, seat: int, who: str, card: int, where: str) -> None:
+        if not self.drawn:
+            raise ValueError(f"{where}: {who} must draw before discarding")
+        if card == self.last_drawn:
+            raise ValueError(f"{where}: {format_cards([card])} was just taken from the "
+                             f"pile and cannot be discarded this turn")
+        held = self.place.get(card, who)
+        if held != who:
+            held = ("the pile" if held == "pile" else "my hand" if held == "me"
+                    else "the opponent's hand")
+            raise ValueError(f"{where}: {format_cards([card])} is in {held}, so "
+                             f"{who} cannot discard it")
+        flag = 1 if card in self.from_pile[seat] else 0
+        self.from_pile[seat].discard(card)
+        self.taken[seat] &= ~(1 << card)
+        self.discarded[seat] |= 1 << card
+        self.place[card] = "pile"
+        self.pile.append(card)
+        self.pile_by.append(seat)
+        self.events.append((seat, EV_DISCARD, card, flag))
+        self.drawn = False
+        self.last_drawn = -1
+        self.to_move = 1 - seat
+
+    def history(self) -> History:
+        """The replayed history and the public state it leads to."""
+        return History(self.dealer, self.upcard,
+                       np.array(self.events, dtype=np.int64).reshape(-1, 4),
+                       tuple(self.pile), tuple(self.pile_by), tuple(self.taken),
+                       tuple(self.discarded), tuple(self.passed), tuple(self.draws),
+                       self.stock, self.to_move, self.drawn, self.last_drawn,
+                       self.offers < 2)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .checks import check_choice, check_flag, check_int
+from .rules_presets import PRESETS
 from .specs import PresetFields, brief
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
@@ -212,6 +213,13 @@ class Rules(PresetFields):
     mahjong_final_meld: bool = False
 
     def __post_init__(self) -> None:
+        self._check_field_values()
+        self._check_variants()
+        self._check_dependent_fields()
+
+    def _check_field_values(self) -> None:
+        """Each field on its own: integers within :data:`INT_BOUNDS`, flags, the words of
+        :data:`CHOICE_FIELDS`, suit letters."""
         for name, (low, high) in INT_BOUNDS.items():
             value = getattr(self, name)
             if not (name == "big_gin_bonus" and value is None):
@@ -224,6 +232,10 @@ class Rules(PresetFields):
                 s not in SUITS_TEXT for s in self.double_suits.upper()):
             raise ValueError(f"Rules.double_suits must be up to 4 suit letters from {SUITS_TEXT}, "
                              f"e.g. 'S' or 'SH', got {brief(self.double_suits)}")
+
+    def _check_variants(self) -> None:
+        """Variants that exclude each other: Oklahoma needs an upcard and sets the knock
+        limit itself; Mahjong gin has no knocking."""
         if self.oklahoma and self.deal == "eleven":
             raise ValueError("Rules.oklahoma needs an upcard: use deal='upcard' with it")
         if self.oklahoma and self.knock_limit != 10:
@@ -233,7 +245,6 @@ class Rules(PresetFields):
             raise ValueError("Rules.mahjong has no knocking: use it with oklahoma=False, "
                              "last_discard_rule=False, big_gin_bonus=None and knock_limit "
                              "left at 10")
-        self._check_dependent_fields()
 
     def _check_dependent_fields(self) -> None:
         """A field that only a switch reads (:data:`DEPENDENT_FIELDS`) keeps its default
@@ -367,39 +378,3 @@ def parse_rules(spec: str) -> Rules:
     """
     return Rules.from_spec(spec, MAX_RULES_SPEC_CHARS, _field_value, "knock_limit=8",
                            blank_ok=("double_suits",))  # no suit doubles: empty
-
-
-#: name -> (one-line description, field overrides)
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "modern": ("knock at 10, gin 25, undercut 25, tie is an undercut, boxes 25, "
-               "shutout +100 (the default)", {}),
-    "classic": ("older tables: gin bonus 20, undercut bonus 10, boxes 20, shutout doubles",
-                {"gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20, "shutout": "double"}),
-    "palace": ("gin bonus 25, undercut bonus 20, shutout +100",
-               {"undercut_bonus": 20}),
-    "competitive": ("modern scoring played to 250", {"target": 250}),
-    "oklahoma": ("the upcard sets the knock limit (ace: gin only), a spade upcard doubles "
-                 "the hand, extra boxes for undercut and gin, game to 150",
-                 {"oklahoma": True, "target": 150, "oklahoma_boxes": True}),
-    "straight": ("no knocking: a hand ends only by gin or a dead hand",
-                 {"knock_limit": 0}),
-    "tedesco": ("Oklahoma with aces high or low, runs around the corner (K-A-2), an "
-                "unmelded ace costs 15",
-                {"oklahoma": True, "target": 150, "run_wrap": True, "ace_value": 15}),
-    "big_gin": ("modern plus big gin: 11 melded cards without a discard score 31 + D",
-                {"big_gin_bonus": 31}),
-    "eleven": ("modern with the eleven-card deal: no upcard, the non-dealer discards first",
-               {"deal": "eleven"}),
-    "last_discard": ("modern plus the 50th-card rule: the final discard may be taken to "
-                     "knock", {"last_discard_rule": True}),
-    "mahjong": ("Mahjong gin: no knocking, several pile cards may be taken (the lowest laid "
-                "at once), melds face up on the table that either player extends, gin 25 "
-                "plus the cards left in the loser's hand", {"mahjong": True}),
-    "single_hand": ("modern, one hand is the whole match", {"target": 1, "shutout": "none",
-                                                            "game_bonus": 0}),
-    "eaai": ("the EAAI challenge framework's referee: knock at 10, gin 25, undercut 25 (a "
-             "tie too), game to 100 with no game, box or shutout bonus, the defender melds "
-             "before laying off, the players start hands in turn (a dead hand is dealt again)",
-             {"layoff": "melds_first", "next_dealer": "alternate", "game_bonus": 0,
-              "box_bonus": 0, "shutout": "none"}),
-}

@@ -10,7 +10,7 @@ from importlib import import_module
 
 _HOMES = {
     "ReportSpec": "builder", "Section": "builder", "build_report": "builder",
-    "figure_bytes": "charts", "hand_length_chart": "charts", "heatmap_chart": "charts",
+    "figure_bytes": "charts", "hand_length_chart": "charts", "heatmap_chart": "heatmap",
     "outcome_mix_chart": "charts", "save_figure": "charts", "threshold_chart": "charts",
     "undercut_chart": "charts", "variant_chart": "charts", "markdown_table": "text",
 }

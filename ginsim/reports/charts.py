@@ -14,12 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
-from matplotlib.colors import Normalize, TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch, Rectangle
-from matplotlib.patheffects import withStroke
+from matplotlib.patches import Patch
 
 from ._files import write_bytes_atomic
 from .style import (
@@ -103,78 +100,6 @@ def threshold_chart(df: pd.DataFrame,
     ax.legend([*handles, star], [*labels, "best threshold"], title="Opponent", fontsize=8)
     add_caption(fig, f"{count_text(df['n'].sum(), 'hands')}; shaded: 95% CI; "
                      "star: best threshold per opponent")
-    return fig
-
-
-def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, value_label: str,
-                  diverging: bool = False, annotate: bool = True, fmt: str = "{:.1f}",
-                  x_label: str | None = None, y_label: str | None = None,
-                  unit: str = "hands", min_n: int | None = None, show_n: bool = False,
-                  missing: str = "no data") -> Figure:
-    """Heatmap of long-format ``value`` over ``x`` x ``y`` (one row per cell).
-
-    ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
-    ``unclear`` cells (numbers stay on a white box above the hatching); an optional ``n``
-    column gives the caption's sample size (in ``unit``), the per-cell counts when
-    ``show_n``, and with ``min_n`` greys out cells with fewer than ``min_n`` (the colour
-    scale is set by the other cells); ``missing`` says what a grey cell without a row
-    is. A categorical ``x`` or ``y`` keeps its order.
-    """
-    require_columns(df, [x, y, value], "heatmap_chart")
-    if (show_n or min_n) and "n" not in df.columns:
-        raise ValueError("heatmap_chart: show_n and min_n need an 'n' column")
-    if df.duplicated([x, y]).any():
-        raise ValueError(f"heatmap_chart: more than one row for some ({x}, {y}) cell")
-    xs, ys = ordered(df[x]), ordered(df[y])
-    frame = df.assign(**{x: df[x].astype(object), y: df[y].astype(object)})
-
-    def grid_of(column: str) -> pd.DataFrame:
-        return frame.pivot(index=y, columns=x, values=column).reindex(index=ys, columns=xs)
-
-    values = grid_of(value).to_numpy(dtype=float)
-    counts = grid_of("n").to_numpy(dtype=float) if "n" in df.columns else None
-    thin = np.zeros(values.shape, dtype=bool)
-    if min_n and counts is not None:
-        thin = np.nan_to_num(counts, nan=0.0) < min_n
-    data = np.ma.masked_invalid(np.where(thin, np.nan, values))
-    fig = new_figure()
-    ax = fig.add_subplot()
-    if diverging:
-        limit = float(np.abs(data).max()) if data.count() else 1.0
-        limit = limit if limit > 0 else 1.0
-        cmap, norm = "RdBu", TwoSlopeNorm(vcenter=0.0, vmin=-limit, vmax=limit)
-    else:
-        finite = data.compressed()
-        low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
-        cmap, norm = "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)
-    image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
-                      aspect="auto", origin="upper", interpolation="nearest")
-    ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=8)
-    ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
-    ax.set_title(title)
-    ax.set_xlabel(x_label or x)
-    ax.set_ylabel(y_label or y)
-    fig.colorbar(image, ax=ax, label=value_label)
-    unclear = np.zeros(values.shape, dtype=bool)
-    if "verdict" in df.columns:
-        unclear = (grid_of("verdict").to_numpy() == "unclear") & ~thin
-        for (row, col) in zip(*np.nonzero(unclear), strict=True):
-            ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
-                                   edgecolor=(0, 0, 0, 0.25), linewidth=0, zorder=2,
-                                   gid="unclear"))
-    if annotate:
-        _annotate(ax, values, data, image, fmt, counts if show_n else None, unclear)
-    notes = [count_text(df["n"].sum(), unit)] if "n" in df.columns else []
-    if show_n:
-        notes.append("small numbers: n per cell")
-    if thin.any():
-        notes.append(f"grey: fewer than {min_n} {unit} (not coloured)")
-    elif data.count() < data.size:
-        notes.append(f"grey: {missing}")
-    if unclear.any():
-        notes.append("hatched: unclear (95% CI includes 0)")
-    if notes:
-        add_caption(fig, "; ".join(notes))
     return fig
 
 
@@ -325,28 +250,3 @@ def _statistic_title(statistic: str) -> str:
     if words.startswith("rate "):
         words = words[5:] + " rate"
     return words[:1].upper() + words[1:]
-
-
-def _annotate(ax, values: np.ndarray, data: np.ma.MaskedArray, image, fmt: str,
-              counts: np.ndarray | None, boxed: np.ndarray) -> None:
-    """Write each cell's value (and n): light text on dark cells, a white box over
-    hatching, grey text on greyed-out cells."""
-    masked = np.ma.getmaskarray(data)
-    for row, col in zip(*np.nonzero(~np.isnan(values)), strict=True):
-        value = float(values[row, col])
-        if masked[row, col]:
-            dark, ink = False, "#555555"
-        else:
-            red, green, blue, _ = image.cmap(image.norm(value))
-            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5 and not boxed[row, col]
-            ink = "white" if dark else "black"
-        text = fmt.format(value)
-        if counts is not None and np.isfinite(counts[row, col]):
-            text += f"\n{int(counts[row, col]):,}"
-        box = ({"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.85,
-                "linewidth": 0} if boxed[row, col] else None)
-        ax.text(col, row, text, ha="center", va="center",
-                fontsize=6.5 if counts is not None else 7, zorder=3, color=ink, bbox=box,
-                linespacing=0.95,
-                path_effects=[] if dark or box else [withStroke(linewidth=1.5,
-                                                               foreground="white")])

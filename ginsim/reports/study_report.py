@@ -21,12 +21,12 @@ from .builder import ReportSpec, Section, build_report
 from .card_chart import LEGEND, card_panels, knock_card_chart
 from .charts import (
     hand_length_chart,
-    heatmap_chart,
     outcome_mix_chart,
     threshold_chart,
     undercut_chart,
     variant_chart,
 )
+from .heatmap import DEADWOOD_AXIS, STOCK_AXIS, heatmap_chart
 from .style import append_caption
 from .text import format_percent, header, people_table
 from .words import GLOSSARY, RULE_BOOK, rules_table
@@ -73,7 +73,38 @@ def _exploit_lead(r, sweep) -> str:
 def knock_sections(result: StudyResult) -> list[Section]:
     """Sections of the ``knock`` study."""
     t = result.tables
-    sweep, best = t["threshold_sweep"], t["best_response"]
+    sweep = t["threshold_sweep"]
+    opponent = sweep.opponent.iloc[0]
+    # The study's baseline run: the highest threshold against the first opponent.
+    knocker = f"simple:knock={int(sweep.threshold.max())}"
+    return [
+        *_exploit_sections(t["best_response"], sweep),
+        Section("Expected points by knock threshold",
+                "Each line is `simple:knock=t` (knock at deadwood t or less) against one "
+                "fixed opponent over the same duplicate deals; the star marks the best "
+                "threshold.",
+                threshold_chart(sweep, title="Expected points per hand of simple:knock=t "
+                                             "against each opponent"), "threshold_sweep",
+                sweep, "threshold_sweep"),
+        _decision_chart_section(t["knock_chart"], opponent, result),
+        _undercut_section(t["undercut_by_deadwood"], knocker, opponent),
+        _undercut_stock_section(t["undercut_by_deadwood_stock"],
+                                f"Knocks by `{knocker}` against `{opponent}`: later knocks "
+                                "face opponents who have had more draws to bring their "
+                                "deadwood down.", f": {knocker} vs {opponent}"),
+        _matrix_section(t["threshold_matrix"]),
+        Section("How hands end", f"Outcome shares for `{knocker}` against `{opponent}`.",
+                outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"],
+                "outcome_mix", n_unit="hands in all"),
+        Section("Hand length", "Draws per hand (both players, a taken upcard included).",
+                hand_length_chart(t["hand_length"], title=f"How long hands last: {knocker} "
+                                                          f"vs {opponent}"),
+                "hand_length", t["hand_length"], "hand_length"),
+    ]
+
+
+def _exploit_sections(best, sweep) -> list[Section]:
+    """One section per opponent: the best fixed threshold against it."""
     sections = []
     for r in best.itertuples():
         row = best[best.opponent == r.opponent]
@@ -84,22 +115,18 @@ def knock_sections(result: StudyResult) -> list[Section]:
                                 _exploit_lead(r, sweep), table=row, shown=shown,
                                 table_name=f"exploit_{r.opponent}".replace(":", "_")
                                 .replace("=", "_").replace(",", "_")))
-    sections.append(Section(
-        "Expected points by knock threshold",
-        "Each line is `simple:knock=t` (knock at deadwood t or less) against one fixed "
-        "opponent over the same duplicate deals; the star marks the best threshold.",
-        threshold_chart(sweep, title="Expected points per hand of simple:knock=t against "
-                                     "each opponent"), "threshold_sweep", sweep,
-        "threshold_sweep"))
-    chart = t["knock_chart"]
+    return sections
+
+
+def _decision_chart_section(chart, opponent: str, result: StudyResult) -> Section:
+    """The counterfactual knock chart: knock now or wait a turn, cell by cell."""
     trusted = chart[chart.n >= MIN_CELL]
-    opponent = sweep.opponent.iloc[0]
     advice = result.advice
     differs = (f" This chart is about `simple` against the fixed `{opponent}` bot; the knock "
                f"card above is the equilibrium among players with `{advice.card_play}` card "
                "play, so the two differ where their opponents do." if advice is not None
                and advice.exploits is None else "")
-    sections.append(Section(
+    return Section(
         f"Knock now or wait a turn? `simple` against `{opponent}` (counterfactual chart)",
         f"At every point where `simple` could knock against `{opponent}`, the hand was played "
         f"on twice from the same cards: knocking now, and waiting one turn (then knocking as "
@@ -112,30 +139,28 @@ def knock_sections(result: StudyResult) -> list[Section]:
         heatmap_chart(chart, x="stock", y="deadwood", value="gain",
                       title=f"Gain of knocking now over waiting one turn: simple vs {opponent}",
                       value_label="points per decision", diverging=True, fmt="{:+.1f}",
-                      x_label="Cards left in the stock (play runs left to right)",
-                      y_label="Knocker deadwood (points)", unit="decisions", min_n=MIN_CELL,
-                      show_n=True),
-        "knock_chart", chart, "knock_chart", n_unit="decisions"))
-    under = t["undercut_by_deadwood"]
+                      x_label=STOCK_AXIS, y_label=DEADWOOD_AXIS, unit="decisions",
+                      min_n=MIN_CELL, show_n=True),
+        "knock_chart", chart, "knock_chart", n_unit="decisions")
+
+
+def _undercut_section(under, knocker: str, opponent: str) -> Section:
+    """How often the baseline's knocks are undercut, by the knocker's deadwood."""
     worst = under.loc[under.rate.idxmax()]
-    # The study's baseline run: the highest threshold against the first opponent.
-    knocker = f"simple:knock={int(sweep.threshold.max())}"
-    sections.append(Section(
+    return Section(
         "How often a knock is undercut",
         f"Of knocks by `{knocker}` against `{opponent}`, the undercut rate climbs "
         f"with the knocker's deadwood, to {_pct(worst.rate)} at {int(worst.deadwood)} "
         f"(95% CI {_pct(worst.low)} to {_pct(worst.high)}, {int(worst.n):,} knocks).",
         undercut_chart(under, title=f"Undercut rate by knocker deadwood: {knocker} vs "
                                     f"{opponent}"),
-        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit="knocks"))
-    sections.append(_undercut_stock_section(t["undercut_by_deadwood_stock"],
-                                            f"Knocks by `{knocker}` against `{opponent}`: "
-                                            "later knocks face opponents who have had more "
-                                            "draws to bring their deadwood down.",
-                                            f": {knocker} vs {opponent}"))
-    matrix = t["threshold_matrix"]
+        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit="knocks")
+
+
+def _matrix_section(matrix) -> Section:
+    """Threshold against threshold, each pair once."""
     upper = matrix[matrix.threshold_a < matrix.threshold_b]
-    sections.append(Section(
+    return Section(
         "Threshold against threshold",
         "Mean points per hand of the row player's knock threshold against the column "
         "player's, both with `simple`'s card play (paired duplicate deals). Each pair is "
@@ -148,17 +173,7 @@ def knock_sections(result: StudyResult) -> list[Section]:
                       y_label="Own knock threshold", unit="hands",
                       missing="each pair is shown once (the other half has the sign "
                               "flipped; the diagonal is a mirror match)"),
-        "threshold_matrix", upper, "threshold_matrix"))
-    sections.append(Section(
-        "How hands end", f"Outcome shares for `{knocker}` against `{opponent}`.",
-        outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"], "outcome_mix",
-        n_unit="hands in all"))
-    sections.append(Section(
-        "Hand length", "Draws per hand (both players, a taken upcard included).",
-        hand_length_chart(t["hand_length"], title=f"How long hands last: {knocker} vs "
-                                                  f"{opponent}"),
-        "hand_length", t["hand_length"], "hand_length"))
-    return sections
+        "threshold_matrix", upper, "threshold_matrix")
 
 
 def _undercut_stock_section(table, text: str, players: str = "") -> Section:
@@ -168,8 +183,8 @@ def _undercut_stock_section(table, text: str, players: str = "") -> Section:
                       value="rate_pct",
                       title=f"Undercut rate (%) by deadwood and stock left{players}",
                       value_label="undercut rate (%)",
-                      x_label="Cards left in the stock (play runs left to right)",
-                      y_label="Knocker deadwood (points)", unit="knocks", min_n=MIN_CELL),
+                      x_label=STOCK_AXIS, y_label=DEADWOOD_AXIS, unit="knocks",
+                      min_n=MIN_CELL),
         "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock", n_unit="knocks")
 
 
@@ -299,29 +314,40 @@ def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
     sections: list[Section] = []
     methods: dict[str, str] = {}
     for i, result in enumerate(results):
-        part = SECTIONS[result.name](result)
-        if i > 0 and part:
-            part[0].text = f"{result.answer}\n\n{part[0].text}"
-        rules_note = (f"rules: {result.rules.spec()}" if result.rules is not None else "")
-        if result.name == "variants":
-            rules_note = "rules: as each bar names them (a preset or a spec)" + (
-                f"; games under {result.rules.spec()}" if result.rules is not None else "")
-        for section in part:
-            if section.figure is not None and rules_note:
-                append_caption(section.figure, rules_note)
-        sections += part
+        sections += _study_sections(result, lead_with_answer=i > 0)
         lead = f"{STUDY_NAMES[result.name]}: " if len(results) > 1 else ""
         methods.update({f"{lead}{k}": v for k, v in result.methods.items()})
     rules = next((r.rules for r in results if r.rules is not None), None)
     sections += word_sections(rules)
     title = TITLES[results[0].name] if len(results) == 1 else "ginsim strategy report"
-    carded = next((r for r in results if r.advice is not None), None)
-    card = card_figure(carded) if carded is not None else None
+    carded = next((r for r in results if r.advice is not None), None)  # its card leads
     return ReportSpec(title=title, answer=results[0].answer, sections=sections,
-                      methods=methods, card=card,
-                      card_panels=card_panels(carded.advice.card) if card else [],
-                      card_note=card_note(carded) if card else "",
+                      methods=methods, card=card_figure(carded) if carded else None,
+                      card_panels=card_panels(carded.advice.card) if carded else [],
+                      card_note=card_note(carded) if carded else "",
                       subtitle="gin rummy strategy lab: simulated evidence with 95% intervals")
+
+
+def _study_sections(result: StudyResult, lead_with_answer: bool) -> list[Section]:
+    """A study's sections, each figure captioned with the rules it was played under;
+    with ``lead_with_answer`` the first section opens with the study's answer."""
+    part = SECTIONS[result.name](result)
+    if lead_with_answer and part:
+        part[0].text = f"{result.answer}\n\n{part[0].text}"
+    rules_note = _rules_note(result)
+    for section in part:
+        if section.figure is not None and rules_note:
+            append_caption(section.figure, rules_note)
+    return part
+
+
+def _rules_note(result: StudyResult) -> str:
+    """The caption line naming a study's rules (the variants study names its own)."""
+    spec = result.rules.spec() if result.rules is not None else None
+    if result.name == "variants":
+        return "rules: as each bar names them (a preset or a spec)" + (
+            f"; games under {spec}" if spec is not None else "")
+    return f"rules: {spec}" if spec is not None else ""
 
 
 def write_report(results: Sequence[StudyResult], out_dir: str | Path, svg: bool = False

@@ -101,6 +101,57 @@ def two_player_game_lines(head: str, summary) -> list[str]:
     return lines
 
 
+def rules_lines(presets: dict, rules_class: type, dependent: dict[str, str],
+                max_game_stock_floor: int) -> list[str]:
+    """``ginsim rules``: the presets with their words, the fields of ``rules_class`` (a
+    dataclass) and which fields interact (``dependent``: field -> the switch it needs)."""
+    from dataclasses import fields
+
+    lines = ["rules presets (use --rules NAME, or rules=NAME in Python):"]
+    lines += [f"  {name:<13} {text}" for name, (text, _) in presets.items()]
+    lines.append("change fields after a colon: --rules 'modern:undercut_on_tie=false,"
+                 "undercut_bonus=10'")
+    lines.append(f"fields: {', '.join(f.name for f in fields(rules_class))}")
+    needs = "; ".join(
+        f"{', '.join(n for n, s in dependent.items() if s == switch)} need {switch}"
+        for switch in dict.fromkeys(dependent.values()))
+    lines.append("fields that interact (a conflict is refused, not resolved silently): "
+                 "oklahoma sets the knock limit from the upcard, so knock_limit stays 10 "
+                 f"with it; {needs}; mahjong has no knocking; whole games take stock_floor "
+                 f"at most {max_game_stock_floor}")
+    return lines
+
+
+def game_mode_lines(summary, head: str, names: list[str], system: str, team_target: int,
+                    match_total: int) -> list[str]:
+    """``ginsim games`` for three players, two teams, Hollywood sessions or multi-matches
+    (``summary`` indexed by group and statistic; ``head`` the line's common start)."""
+    def rate(group: str, statistic: str) -> str:
+        row = summary.loc[(group, statistic)]
+        return f"{pct(row.value)} [{pct(row.low)}, {pct(row.high)}]"
+
+    def value(group: str, statistic: str) -> float:
+        return float(summary.loc[(group, statistic)].value)
+
+    if len(names) == 3:
+        return [head + f"three-player games: {', '.join(names)}"] + [
+            f"  player {p} ({name}): wins {rate(f'player {p}', 'p_wins')}, mean score "
+            f"{value(f'player {p}', 'mean_score'):.1f}" for p, name in enumerate(names)]
+    if len(names) == 4:
+        return [head + f"team games to {team_target}: ({names[0]}, {names[1]}) vs "
+                       f"({names[2]}, {names[3]})",
+                f"  team 1 wins {rate('team 1', 'p_wins')}; mean rounds "
+                f"{value('team 1', 'mean_rounds'):.1f}"]
+    a, b = names
+    if system == "hollywood":
+        return [head + f"Hollywood sessions: {a} (a) vs {b} (b)"] + [
+            f"  game {c}: a wins {rate(f'game {c}', 'p_a_wins')}, mean margin for a "
+            f"{value(f'game {c}', 'mean_margin_a'):+.1f}" for c in (1, 2, 3)]
+    return [head + f"multi-matches to {match_total}: {a} (a) vs {b} (b)",
+            f"  a wins {rate('a', 'p_a_wins')}; mean matches "
+            f"{value('a', 'mean_matches'):.2f}, mean hands {value('a', 'mean_hands'):.1f}"]
+
+
 def chart_text(chart, min_cell: int) -> str:
     """The knock chart as a text grid: rows deadwood, columns stock left in play order;
     each cell the gain of knocking now with K (knock), w (wait), ? (unclear), or . when
@@ -122,6 +173,13 @@ def chart_text(chart, min_cell: int) -> str:
                 row.append(f"{r.gain:+6.1f} {mark}")
         lines.append(f"{int(d):>8} | " + " ".join(row))
     return "\n".join(lines)
+
+
+def report_written_line(paths: dict, replacing: bool, seconds: float) -> str:
+    """The last line of ``ginsim report``: where the report went and how long it took
+    (``paths``: the files written, report.html and report.md among them)."""
+    return (f"report {'replaced' if replacing else 'written'}: {paths['report.html']} (and "
+            f"report.md, {len(paths) - 2} figures and tables) in {seconds:.1f} s")
 
 
 def advice_lines(table) -> list[str]:

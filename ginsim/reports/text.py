@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -152,17 +154,23 @@ def people_table(table: pd.DataFrame) -> pd.DataFrame:
             out[title] = [format_interval(float(v), float(lo), float(hi), k)
                           for v, lo, hi, k in zip(values, frame["low"], frame["high"], kinds,
                                                   strict=True)]
-        elif column == "statistic":
-            out[header(column)] = [STATISTICS.get(str(v), (str(v), ""))[0] for v in values]
-        elif column in RATE_COLUMNS:
-            out[header(column)] = [format_percent(float(v)) for v in values]
-        elif column in POINT_COLUMNS:
-            out[header(column)] = [format_points(float(v), signed=True) for v in values]
-        elif column == "outcome":
-            out[header(column)] = [str(v).replace("_", " ") for v in values]
         else:
-            out[header(column)] = [format_cell(v) for v in values]
+            cell = _cell_format(column)
+            out[header(column)] = [cell(v) for v in values]
     return pd.DataFrame(out)
+
+
+def _cell_format(column: str) -> Callable[[Any], str]:
+    """How :func:`people_table` writes a cell of ``column`` (other than an interval)."""
+    if column == "statistic":
+        return lambda v: STATISTICS.get(str(v), (str(v), ""))[0]
+    if column in RATE_COLUMNS:
+        return lambda v: format_percent(float(v))
+    if column in POINT_COLUMNS:
+        return lambda v: format_points(float(v), signed=True)
+    if column == "outcome":
+        return lambda v: str(v).replace("_", " ")
+    return format_cell
 
 
 def _row_kinds(frame: pd.DataFrame, column: str) -> list[str]:

@@ -165,23 +165,46 @@ def check_manifest_schema(manifest: dict[str, Any]) -> None:
         if key not in manifest:
             raise KeyError(key)
     for key, value in manifest.items():
-        want = MANIFEST_TYPES.get(key)
-        if want is None:
-            raise ValueError(f"unknown key {brief(key, 40)}")
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise ValueError(f"{key} must be of type {getattr(want, '__name__', want)}, got "
-                             f"{brief(value, 40)}")
+        _check_type(key, value)
+    for check in VALUE_CHECKS:
+        check(manifest)
+
+
+def _check_type(key: str, value: Any) -> None:
+    """ValueError unless ``key`` is a manifest key and ``value`` has its type."""
+    want = MANIFEST_TYPES.get(key)
+    if want is None:
+        raise ValueError(f"unknown key {brief(key, 40)}")
+    if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+        raise ValueError(f"{key} must be of type {getattr(want, '__name__', want)}, got "
+                         f"{brief(value, 40)}")
+
+
+def _check_run_id(manifest: dict[str, Any]) -> None:
     if RUN_ID.fullmatch(manifest["run_id"]) is None:
         raise ValueError(f"run_id must be 16 hex digits, got {brief(manifest['run_id'])}")
+
+
+def _check_records(manifest: dict[str, Any]) -> None:
     if manifest["records"] not in RECORD_MODES:
         raise ValueError(f"records must be full or summary, got {brief(manifest['records'])}")
+
+
+def _check_lists(manifest: dict[str, Any]) -> None:
     if not manifest["jobs"] or not all(isinstance(j, dict) for j in manifest["jobs"]):
         raise ValueError("jobs must be a non-empty list of objects")
     if not all(isinstance(c, dict) for c in manifest["chunks"]):
         raise ValueError("chunks must be a list of objects")
+
+
+def _check_inputs(manifest: dict[str, Any]) -> None:
     for name, digest in manifest.get("inputs", {}).items():
         if not isinstance(digest, str) or SHA256.fullmatch(digest) is None:
             raise ValueError(f"inputs[{brief(name, 60)}] must be a SHA-256 in hex")
+
+
+#: The checks of values a type alone does not settle, in the order they are made.
+VALUE_CHECKS = (_check_run_id, _check_records, _check_lists, _check_inputs)
 
 
 def _one_line(exc: BaseException, limit: int = 160) -> str:

@@ -1,5 +1,5 @@
-"""Run jobs at scale: chunks through joblib (threads, processes or Dask), merged as they
-finish, optionally written to a result store and resumed from it.
+"""Run jobs at scale: chunks through :func:`~ginsim.runner.pool.map_chunks` (threads,
+processes or Dask), merged as they finish, optionally written to a result store and resumed from it.
 
 Every hand's randomness comes from ``(seed, hand)``, so the records and tables do not
 depend on ``n_jobs``, the chunk size or the backend. Chunks finish in any order; records
@@ -15,11 +15,10 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
 from ..game.rules import brief
@@ -29,14 +28,10 @@ from ..simulator.records import RECORD_DTYPE
 from .aggregate import SLICE_HANDS, SparseTables, add_sparse, layout
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
 from .manifest import RECORD_MODES
+from .pool import BACKENDS, in_process, map_chunks
+from .pool import resolve_workers as resolve_workers
 from .store import Store, StoreNotice
 
-#: ``local`` is the default: threads. The kernels release the GIL, threads start at once
-#: and share the loaded numba code; see the README ("Running at scale") for the figures.
-BACKENDS = ("local", "threads", "processes", "dask")
-#: How ``backend="dask"`` without a scheduler starts its LocalCluster: one process per
-#: worker, like a real cluster (so pickling and worker start-up are part of the figures).
-LOCAL_CLUSTER_OPTIONS = {"processes": True, "threads_per_worker": 1}
 PROGRESS_DELAY_S = 0.5  # the bar (on a TTY) appears only once a run has taken this long
 
 
@@ -106,16 +101,6 @@ def _slices(job: Job, chunk: Chunk) -> Iterator[np.ndarray]:
         yield records
 
 
-def resolve_workers(n_jobs: int | None) -> int:
-    """Worker count: ``None`` or -1 is every core; otherwise a positive int."""
-    cores = os.cpu_count() or 1
-    if n_jobs is None or n_jobs == -1:
-        return cores
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive int or -1 (every core), got {brief(n_jobs)}")
-    return int(n_jobs)
-
-
 def check_options(records: str, backend: str, scheduler: str | None) -> None:
     """One-line ValueErrors for bad mode/backend combinations."""
     if records not in RECORD_MODES:
@@ -160,8 +145,9 @@ def run(jobs: list[Job], *, records: str = "summary", n_jobs: int | None = None,
                 _resume(result, store, done, keep)
             bar = stack.enter_context(_progress_bar(total, result.hands_resumed, progress))
             t0 = time.perf_counter()
-            tasks = _tasks(result, todo, keep)
-            for res in _execute(tasks, count, workers, backend, scheduler):
+            for res in map_chunks(play_chunk, _calls(result, todo, keep), n_jobs=workers,
+                                  backend=backend, ordered=False, count=count,
+                                  scheduler=scheduler):
                 _take(result, res, store, keep)
                 bar.update(res.chunk.hands)
                 if on_chunk is not None:
@@ -203,17 +189,12 @@ def _new_result(jobs: list[Job], records: str, keep: bool, workers: int, backend
                      store=str(out) if out is not None else None)
 
 
-def _in_process(workers: int, backend: str) -> bool:
-    """Whether chunks run in this process, one after another (no pool to start)."""
-    return workers == 1 and backend in ("local", "threads", "processes")
-
-
-def _tasks(result: RunResult, todo: Iterator[Chunk], keep: bool) -> Iterator:
-    """A joblib task per chunk; in-process ones write their records straight into the
-    run's arrays."""
-    into = keep and _in_process(result.workers, result.backend)
-    return (delayed(play_chunk)(result.jobs[c.job], c, result.records_mode == "full",
-                                _slot(result, c) if into else None) for c in todo)
+def _calls(result: RunResult, todo: Iterator[Chunk], keep: bool) -> Iterator[tuple]:
+    """:func:`play_chunk`'s arguments per chunk; in-process ones write their records
+    straight into the run's arrays."""
+    into = keep and in_process(result.workers, result.backend)
+    return ((result.jobs[c.job], c, result.records_mode == "full",
+             _slot(result, c) if into else None) for c in todo)
 
 
 def _resume(result: RunResult, store: Store, done: list[Chunk], keep: bool) -> None:
@@ -267,55 +248,3 @@ def _slot(result: RunResult, chunk: Chunk) -> np.ndarray:
     """The rows of the run's record array that ``chunk`` fills."""
     first = result.jobs[chunk.job].start
     return result.records[chunk.job][chunk.start - first:chunk.stop - first]
-
-
-def _execute(tasks: Iterator, count: int, workers: int, backend: str,
-             scheduler: str | None) -> Iterator[ChunkResult]:
-    """Results of ``tasks`` in completion order, on the chosen backend."""
-    if count == 0:
-        return
-    with warnings.catch_warnings():
-        # joblib warns, besides our own one-line error, that it cancelled the tasks in
-        # flight when a run stops (a full disk, Ctrl-C): the user needs only the error.
-        warnings.filterwarnings("ignore", category=UserWarning, module=r"joblib(\.|$)")
-        yield from _results(tasks, count, workers, backend, scheduler)
-
-
-def _results(tasks: Iterator, count: int, workers: int, backend: str,
-             scheduler: str | None) -> Iterator[ChunkResult]:
-    if _in_process(workers, backend):
-        for fn, args, kwargs in tasks:  # in-process: no pool to start
-            yield fn(*args, **kwargs)
-        return
-    if backend == "dask":
-        with dask_client(scheduler, workers):
-            with parallel_config(backend="dask"):
-                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
-        return
-    name = "loky" if backend == "processes" else "threading"
-    yield from Parallel(n_jobs=min(workers, count), backend=name,
-                        return_as="generator_unordered")(tasks)
-
-
-@contextmanager
-def dask_client(scheduler: str | None, workers: int) -> Iterator[object]:
-    """A ``distributed.Client``: connected to ``scheduler``, or to a LocalCluster of
-    ``workers`` single-threaded worker processes started (and closed) here."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise ValueError("the dask backend needs dask.distributed: "
-                         "pip install 'ginsim[dask]'") from None
-    if scheduler is not None:
-        try:
-            client = Client(scheduler)  # waits distributed.comm.timeouts.connect
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ValueError(f"could not reach the Dask scheduler at {scheduler} ({exc}); "
-                             f"check the address (tcp://HOST:PORT) or drop --scheduler to "
-                             f"start a local cluster") from None
-        with client:
-            yield client
-        return
-    with LocalCluster(n_workers=workers, dashboard_address=":0",
-                      **LOCAL_CLUSTER_OPTIONS) as cluster, Client(cluster) as client:
-        yield client

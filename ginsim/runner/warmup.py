@@ -114,13 +114,24 @@ def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,
     if not cold:
         return 0.0
     t0 = time.perf_counter()
-    tty = sys.stderr.isatty()
     if show:
         print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}",
               file=sys.stderr, flush=True)
-    with tqdm(total=len(cold), unit="group", file=sys.stderr, disable=not (show and tty),
+    _compile_groups(cold, rules, show)
+    wall = time.perf_counter() - t0
+    if show:
+        print(f"compiled in {wall:.0f} s; later runs load them from the cache",
+              file=sys.stderr, flush=True)
+    return wall
+
+
+def _compile_groups(groups: Sequence[KernelGroup], rules: Rules, show: bool) -> None:
+    """Compile ``groups`` under ``rules``: a bar on a TTY, else (with ``show``) a line of
+    seconds per group."""
+    tty = sys.stderr.isatty()
+    with tqdm(total=len(groups), unit="group", file=sys.stderr, disable=not (show and tty),
               bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]", dynamic_ncols=True) as bar:
-        for group in cold:
+        for group in groups:
             bar.set_description(group.name)
             start = time.perf_counter()
             group.compile(rules)
@@ -128,8 +139,3 @@ def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,
             if show and not tty:
                 print(f"  {group.name}: {time.perf_counter() - start:.0f} s", file=sys.stderr,
                       flush=True)
-    wall = time.perf_counter() - t0
-    if show:
-        print(f"compiled in {wall:.0f} s; later runs load them from the cache",
-              file=sys.stderr, flush=True)
-    return wall

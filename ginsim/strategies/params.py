@@ -141,6 +141,54 @@ class Parameter:
         return tuple(float(v) for v in values)
 
 
+#: The expert block (read only for KIND_EXPERT rows): name, slot, default, bound (values
+#: lie in -bound..bound, real numbers) and help. Every row has the same shape, so one
+#: definition in :data:`PARAMETERS` makes them all.
+EXPERT_WEIGHTS: tuple[tuple[str, int, float, float, str], ...] = (
+    ("outs_late", P_X_OUTS_LATE, 1.0, 50,
+     "expert: deadwood points a live out is worth with the stock empty (outs is the value "
+     "at the deal; linear in the stock between)"),
+    ("danger_late", P_X_DANGER_LATE, 2.0, 50,
+     "expert: points per unit of feeding risk with the stock empty (danger is the value at "
+     "the deal)"),
+    ("safe", P_X_SAFE, 0.0, 50,
+     "expert: points credited to discarding a card that makes no meld with any cards the "
+     "opponent could hold"),
+    ("potential", P_X_POTENTIAL, 0.0, 50,
+     "expert: points per live card that would pair with, or sit next to, the card discarded "
+     "(what the discard gives up beyond its outs)"),
+    ("take_meld", P_X_TAKE_MELD, -100.0, 100,
+     "expert: take a pile card that melds only if it lowers the hand's deadwood by at least "
+     "this (after the discard)"),
+    ("take_any", P_X_TAKE_ANY, 100.0, 100,
+     "expert: take any other pile card if it lowers the hand's deadwood by at least this "
+     "(100: never)"),
+    ("lookahead", P_X_LOOKAHEAD, 0.0, 50,
+     "expert: weight of the one-ply lookahead, the expected deadwood a draw that melds "
+     "nothing cuts from the hand kept (it replaces the highest unmelded card when lower)"),
+    ("outs_value", P_X_OUTS_VALUE, 0.0, 50,
+     "expert: outs weighed by what they meld: points per 10 points of live outs' value (an "
+     "out of a king pair melds more than one of a deuce pair)"),
+    ("contested", P_X_CONTESTED, 0.0, 10,
+     "expert, memory 2: share of a live out's worth it loses when it would also meld with "
+     "the opponent's known cards (the opponent keeps it if drawn)"),
+)
+#: The mc block's nested strategies (:data:`NESTED`): name, first slot and help. Each holds
+#: a plain strategy's whole P_BASE vector, so one definition in :data:`PARAMETERS` makes
+#: them all.
+NESTED_BLOCKS: tuple[tuple[str, int, str], ...] = (
+    ("rollout", P_MC_ROLLOUT,
+     "mc: how the mc player plays on inside rollouts, a strategy spec with ';' between its "
+     "own parameters (rollout=memory2:knock=8;undercut=1)"),
+    ("model", P_MC_MODEL,
+     "mc: how the opponent is modelled (belief and rollouts), a strategy spec with ';' "
+     "between its own parameters; with model2.. and prior, the first of a mixture"),
+    *((name, P_MC_MODEL + k * P_BASE,
+       f"mc: opponent model {k + 1} of the belief's mixture (used when its prior weight is "
+       f"above 0), a strategy spec as model") for k, name in enumerate(MODEL_NAMES) if k > 0),
+)
+
+
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
@@ -181,39 +229,8 @@ PARAMETERS: dict[str, Parameter] = {
                   "knock probability per cell of a knock chart (stock bucket x deadwood x "
                   "opponent's pile takes); set through chart=NAME_OR_FILE; -1 = no chart",
                   low=-1, high=1, integer=False),
-        Parameter("outs_late", P_X_OUTS_LATE, (1.0,),
-                  "expert: deadwood points a live out is worth with the stock empty (outs "
-                  "is the value at the deal; linear in the stock between)", low=-50, high=50,
-                  integer=False),
-        Parameter("danger_late", P_X_DANGER_LATE, (2.0,),
-                  "expert: points per unit of feeding risk with the stock empty (danger is "
-                  "the value at the deal)", low=-50, high=50, integer=False),
-        Parameter("safe", P_X_SAFE, (0.0,),
-                  "expert: points credited to discarding a card that makes no meld with "
-                  "any cards the opponent could hold", low=-50, high=50, integer=False),
-        Parameter("potential", P_X_POTENTIAL, (0.0,),
-                  "expert: points per live card that would pair with, or sit next to, the "
-                  "card discarded (what the discard gives up beyond its outs)", low=-50,
-                  high=50, integer=False),
-        Parameter("take_meld", P_X_TAKE_MELD, (-100.0,),
-                  "expert: take a pile card that melds only if it lowers the hand's "
-                  "deadwood by at least this (after the discard)", low=-100, high=100,
-                  integer=False),
-        Parameter("take_any", P_X_TAKE_ANY, (100.0,),
-                  "expert: take any other pile card if it lowers the hand's deadwood by at "
-                  "least this (100: never)", low=-100, high=100, integer=False),
-        Parameter("lookahead", P_X_LOOKAHEAD, (0.0,),
-                  "expert: weight of the one-ply lookahead, the expected deadwood a draw "
-                  "that melds nothing cuts from the hand kept (it replaces the highest "
-                  "unmelded card when lower)", low=-50, high=50, integer=False),
-        Parameter("outs_value", P_X_OUTS_VALUE, (0.0,),
-                  "expert: outs weighed by what they meld: points per 10 points of live "
-                  "outs' value (an out of a king pair melds more than one of a deuce pair)",
-                  low=-50, high=50, integer=False),
-        Parameter("contested", P_X_CONTESTED, (0.0,),
-                  "expert, memory 2: share of a live out's worth it loses when it would also "
-                  "meld with the opponent's known cards (the opponent keeps it if drawn)",
-                  low=-10, high=10, integer=False),
+        *(Parameter(name, index, (default,), text, low=-bound, high=bound, integer=False)
+          for name, index, default, bound, text in EXPERT_WEIGHTS),
         Parameter("rollouts", P_MC_ROLLOUTS, (64,),
                   "mc: rollouts per option (worlds each choice is played out in)", low=1,
                   high=4096),
@@ -242,18 +259,8 @@ PARAMETERS: dict[str, Parameter] = {
                   "Mahjong gin: lay melds and extensions only once the opponent holds at "
                   "most this many cards (before that, only what a multi-card take obliges); "
                   "52 lays each as soon as it is formed", high=52),
-        Parameter("rollout", P_MC_ROLLOUT, (0,) * P_BASE,
-                  "mc: how the mc player plays on inside rollouts, a strategy spec with ';' "
-                  "between its own parameters (rollout=memory2:knock=8;undercut=1)",
-                  low=-100, high=2**31, integer=False),
-        Parameter("model", P_MC_MODEL, (0,) * P_BASE,
-                  "mc: how the opponent is modelled (belief and rollouts), a strategy spec "
-                  "with ';' between its own parameters; with model2.. and prior, the first "
-                  "of a mixture", low=-100, high=2**31, integer=False),
-        *(Parameter(name, P_MC_MODEL + k * P_BASE, (0,) * P_BASE,
-                    f"mc: opponent model {k + 1} of the belief's mixture (used when its prior "
-                    f"weight is above 0), a strategy spec as model", low=-100, high=2**31,
-                    integer=False) for k, name in enumerate(MODEL_NAMES) if k > 0),
+        *(Parameter(name, index, (0,) * P_BASE, text, low=-100, high=2**31, integer=False)
+          for name, index, text in NESTED_BLOCKS),
         Parameter("prior", P_MC_PRIOR, (1.0,) + (0.0,) * (MC_MODELS - 1),
                   "mc: prior weights of model, model2, ... in the belief's mixture (0: not "
                   "used); the weights follow the opponent's choices within each hand",

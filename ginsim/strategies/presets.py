@@ -77,6 +77,11 @@ class Strategy:
         if self.preset not in PRESETS:
             raise ValueError(f"unknown strategy {brief(self.preset)}: choose one of "
                              f"{', '.join(PRESETS)}")
+        self._check_overrides()
+        self._check_mc_parameters()
+
+    def _check_overrides(self) -> None:
+        """Each override a known parameter with a valid value; at most one knock chart."""
         if not isinstance(self.overrides, dict):
             raise ValueError(f"Strategy overrides must be a dict of parameter values, got "
                              f"{brief(self.overrides)}")
@@ -90,17 +95,23 @@ class Strategy:
                 _as_tuple(grid)) >= 0:
             raise ValueError(f"two charts in strategy {brief(self.spec)}: give chart bits or "
                              f"a knock grid (a named chart), not both")
+
+    def _check_mc_parameters(self) -> None:
+        """``kind=mc`` only as the mc preset, which takes only :data:`MC_PARAMETERS`
+        (and no other strategy takes those)."""
         merged = self.parameters()
         is_mc = merged.get("kind", (0,))[0] == KIND_MC
         if is_mc != (self.preset == "mc"):
             raise ValueError(f"kind=mc in strategy {brief(self.spec)}: the mc player is the "
                              f"mc preset (write mc:rollouts=64,...)")
-        misplaced = [name for name in MC_PARAMETERS if name in merged and not is_mc]
-        misplaced += [name for name in self.overrides if is_mc and name not in MC_PARAMETERS]
-        if misplaced and is_mc:
-            raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)}: mc takes "
-                             f"{', '.join(MC_PARAMETERS)} (card play goes in rollout=, e.g. "
-                             f"rollout=memory2:{misplaced[0]}=...)")
+        if is_mc:
+            misplaced = [name for name in self.overrides if name not in MC_PARAMETERS]
+            if misplaced:
+                raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)}: mc takes "
+                                 f"{', '.join(MC_PARAMETERS)} (card play goes in rollout=, "
+                                 f"e.g. rollout=memory2:{misplaced[0]}=...)")
+            return
+        misplaced = [name for name in MC_PARAMETERS if name in merged]
         if misplaced:
             raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)} applies only to "
                              f"the mc strategy (write mc:{misplaced[0]}=...)")
