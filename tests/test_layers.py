@@ -29,7 +29,7 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
 RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
                    "ginsim.game.specs", "ginsim.game.checks", "ginsim.game.files",
-                   "ginsim.game.cards", "ginsim.runner.chunked", "ginsim.runner.chunkfile",
+                   "ginsim.game.cards", "ginsim.runner.pool", "ginsim.runner.chunkfile",
                    "ginsim.runner.lock", "ginsim._version",
                    "ginsim.analysis.intervals",
                    "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")
@@ -121,8 +121,8 @@ def test_rami_and_gin_stay_apart() -> None:
     assert not leaks, "gin and rami must not leak into each other:\n" + "\n".join(leaks)
 
 
-#: The modules that may start a joblib pool: the one chunk executor, and Rami's runner.
-JOBLIB_USERS = {"ginsim.runner.pool", "ginsim.rami.runner"}
+#: The one module that may start a joblib pool: the chunk executor (gin's and Rami's).
+JOBLIB_USERS = {"ginsim.runner.pool"}
 
 
 def test_only_the_chunk_executor_starts_joblib_pools() -> None:

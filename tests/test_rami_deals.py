@@ -215,7 +215,7 @@ def test_store_round_trip_resume_and_damage(tmp_path) -> None:
 
 @pytest.mark.parametrize("start, stop, size", [(0, 10, 3), (5, 6, 4), (7, 7, 2), (0, 12, 4)])
 def test_index_chunks_cover_the_range_once_in_order(start: int, stop: int, size: int) -> None:
-    from ginsim.runner.chunked import index_chunks, run_index_chunks
+    from ginsim.runner.pool import index_chunks, run_index_chunks
     pieces = list(index_chunks(start, stop, size))
     assert [i for lo, hi in pieces for i in range(lo, hi)] == list(range(start, stop))
     assert all(0 < hi - lo <= size for lo, hi in pieces)
@@ -223,7 +223,7 @@ def test_index_chunks_cover_the_range_once_in_order(start: int, stop: int, size:
 
 
 def test_rami_starts_no_pool_of_its_own() -> None:
-    """Rami's chunked work goes through the runner (ginsim.runner.chunked): no Rami
+    """Rami's chunked work goes through the runner (ginsim.runner.pool): no Rami
     module imports joblib."""
     import ast
     from pathlib import Path

@@ -1,5 +1,5 @@
 """Running Rami at scale: deal and game ranges cut into chunks and played through the
-runner's chunked work (:mod:`ginsim.runner.chunked`: joblib threads, the kernels release
+runner's chunked work (:mod:`ginsim.runner.pool`: joblib threads, the kernels release
 the GIL), merged back in index order. Every deal's cards come from ``(seed, deal)``, so
 the records do not depend on the chunk size or the worker count."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..game.checks import check_int
-from ..runner.chunked import run_index_chunks
+from ..runner.pool import run_index_chunks
 from .engine import (
     MAX_DEALS,
     check_strategies,

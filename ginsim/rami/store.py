@@ -20,9 +20,9 @@ import numpy as np
 from .._version import __version__
 from ..game.checks import check_int, is_int
 from ..game.files import FileDataError, parse_json, read_bounded
-from ..runner.chunked import index_chunks
 from ..runner.chunkfile import read_verified, records_from, records_table, write_chunk
 from ..runner.lock import StoreError, StoreLock
+from ..runner.pool import index_chunks
 from .engine import MAX_DEALS, check_strategies, play_deal_records
 from .records import RAMI_RECORD_DTYPE
 from .rules import RamiRules

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from ..game.rules import brief
+from ..game.specs import brief
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
 #: and share the loaded numba code; see the README ("Running at scale") for the figures.
@@ -31,10 +31,17 @@ BACKENDS = ("local", "threads", "processes", "dask")
 LOCAL_CLUSTER_OPTIONS = {"processes": True, "threads_per_worker": 1}
 
 
+def index_chunks(start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:
+    """``start .. stop-1`` as ``(lo, hi)`` chunks of ``size`` (>= 1) indices, the last
+    possibly shorter, in order; made as they are taken, so any range costs the same
+    memory (a store's manifest may name a huge one). The caller checks the bounds."""
+    return ((lo, min(lo + size, stop)) for lo in range(start, stop, size))
+
+
 def spans(start: int, count: int, size: int) -> list[tuple[int, int]]:
     """``(first, n)`` pieces of at most ``size`` indices that cover indices
     ``start .. start+count-1`` in order (the last piece may be shorter)."""
-    return [(s, min(size, start + count - s)) for s in range(start, start + count, size)]
+    return [(lo, hi - lo) for lo, hi in index_chunks(start, start + count, size)]
 
 
 def resolve_workers(n_jobs: int | None) -> int:
@@ -113,3 +120,10 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[object]:
     with LocalCluster(n_workers=workers, dashboard_address=":0",
                       **LOCAL_CLUSTER_OPTIONS) as cluster, Client(cluster) as client:
         yield client
+
+
+def run_index_chunks(play: Callable[[int, int], Any], start: int, stop: int, size: int,
+                     n_jobs: int | None = 1) -> list[Any]:
+    """``play(lo, hi)`` for every chunk of :func:`index_chunks`, in index order, through
+    :func:`map_chunks` on threads (the kernels release the GIL)."""
+    return list(map_chunks(play, list(index_chunks(start, stop, size)), n_jobs=n_jobs))
