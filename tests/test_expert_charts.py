@@ -9,14 +9,8 @@ import pytest
 
 from ginsim.analysis.equilibrium import ANSWER_BASE, equilibrium_advice
 from ginsim.game.rules import Rules
-from ginsim.simulator.response import (
-    best_response,
-    block_sums,
-    gain_from_blocks,
-    paired_diff,
-    paired_gain,
-    with_chart,
-)
+from ginsim.runner.responses import best_response, paired_diff, paired_gain
+from ginsim.simulator.response import block_sums, gain_from_blocks, with_chart
 from ginsim.strategies.charts import CHART_DIR, KnockChart, load_chart
 from ginsim.strategies.equilibria import (
     KNOCKING_PRESETS,

@@ -21,6 +21,8 @@ Knocking is the common machinery (thresholds, charts, undercut estimate) of
 :func:`ginsim.strategies.policy_nb.knock_probability_nb`.
 """
 
+from collections import namedtuple
+
 from ..game._jit import jit_inline
 from ..game.melds_nb import (
     W_DISCARD,
@@ -117,6 +119,65 @@ def replacement_cuts_nb(live, t1, t2, tab):
     return cut1 / n, cut2 / n
 
 
+#: The expert's discard weights at this stage of the hand (see :func:`expert_weights_nb`).
+ExpertWeights = namedtuple("ExpertWeights", "outs danger safe potential look value contested")
+#: What the expert reads of the hand and the pile before scoring its discards: the masks
+#: of :func:`~ginsim.strategies.hand_reading_nb.discard_context_nb`, the cards the opponent
+#: may hold, and the draw lookahead (:func:`top_free_values_nb`, :func:`replacement_cuts_nb`).
+ExpertView = namedtuple("ExpertView",
+                        "hand live fits near shunned sets runs may_hold t1 n1 least cut1 cut2")
+
+
+@jit_inline
+def expert_weights_nb(params, seat, hs):
+    """The discard weights of ``seat``'s expert row, staged by the stock left."""
+    outs_w = staged_nb(params, seat, hs, P_OUTS_WEIGHT, P_X_OUTS_LATE)
+    danger_w = staged_nb(params, seat, hs, P_DANGER_WEIGHT, P_X_DANGER_LATE)
+    if params[seat, P_MEMORY] < 2:
+        danger_w = 0.0
+    return ExpertWeights(outs_w, danger_w, params[seat, P_X_SAFE], params[seat, P_X_POTENTIAL],
+                         params[seat, P_X_LOOKAHEAD], params[seat, P_X_OUTS_VALUE] * outs_w / 10.0,
+                         params[seat, P_X_CONTESTED] * outs_w)
+
+
+@jit_inline
+def expert_view_nb(params, seat, hand, forbidden, look, hs, tab):
+    """The :class:`ExpertView` of an 11-card ``hand`` (the lookahead only when ``look``
+    weighs it)."""
+    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, hs, tab)
+    t1, n1, least, cut1, cut2 = 0, 0, 0, 0.0, 0.0
+    if look != 0.0:
+        t1, t2, n1, least = top_free_values_nb(hand, forbidden, hs, tab)
+        cut1, cut2 = replacement_cuts_nb(live, t1, t2, tab)
+    may_hold = FULL_DECK & ~hand & ~hs[ST_PILE_MASK]
+    return ExpertView(hand, live, fits, near, shunned, sets, runs, may_hold, t1, n1, least,
+                      cut1, cut2)
+
+
+@jit_inline
+def expert_card_score_nb(w, view, c, hs, tab):
+    """The expert's score of discarding ``c`` (lower is better): see
+    :func:`expert_discard_nb`."""
+    value = tab[T_RANK_VALUE + c % 13]
+    outs = kept_outs_nb(view.hand, c, view.sets, view.runs, tab) & view.live
+    score = hs[W_DISCARD + c] - w.outs * popcount_nb(outs)
+    if w.value != 0.0:
+        score -= w.value * mask_value_nb(outs, tab)
+    if w.contested != 0.0:
+        score += w.contested * popcount_nb(outs & view.fits)
+    if w.danger != 0.0:
+        score += w.danger * feeding_risk_nb(c, view.fits, view.near, view.shunned)
+    if w.safe != 0.0 and not can_join_meld_nb(view.may_hold, c, tab):
+        score -= w.safe
+    if w.potential != 0.0:
+        score += w.potential * popcount_nb(near_cards_nb(1 << c, 2) & view.live)
+    if w.look != 0.0:
+        # Discarding the only free card of the top value leaves the next one on top.
+        alone = view.n1 == 1 and value == view.t1 and hs[W_DISCARD + c] + value == view.least
+        score -= w.look * (view.cut2 if alone else view.cut1)
+    return score
+
+
 @jit_inline
 def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
     """The expert's discard from an 11-card ``hand`` (lowest score; ties to the higher
@@ -130,21 +191,8 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
     (:func:`replacement_cuts_nb`). Needs ``hs[W_DISCARD:]`` from
     ``best_discard_nb(..., per_card=True)``.
     """
-    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, hs, tab)
-    outs_w = staged_nb(params, seat, hs, P_OUTS_WEIGHT, P_X_OUTS_LATE)
-    danger_w = staged_nb(params, seat, hs, P_DANGER_WEIGHT, P_X_DANGER_LATE)
-    if params[seat, P_MEMORY] < 2:
-        danger_w = 0.0
-    safe_w = params[seat, P_X_SAFE]
-    potential_w = params[seat, P_X_POTENTIAL]
-    look_w = params[seat, P_X_LOOKAHEAD]
-    value_w = params[seat, P_X_OUTS_VALUE] * outs_w / 10.0
-    contested_w = params[seat, P_X_CONTESTED] * outs_w
-    t1, n1, least, cut1, cut2 = 0, 0, 0, 0.0, 0.0
-    if look_w != 0.0:
-        t1, t2, n1, least = top_free_values_nb(hand, forbidden, hs, tab)
-        cut1, cut2 = replacement_cuts_nb(live, t1, t2, tab)
-    opponent_may_hold = FULL_DECK & ~hand & ~hs[ST_PILE_MASK]
+    w = expert_weights_nb(params, seat, hs)
+    view = expert_view_nb(params, seat, hand, forbidden, w.look, hs, tab)
     best = -1
     best_score = 1e18
     best_value = -1
@@ -152,23 +200,8 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
+        score = expert_card_score_nb(w, view, c, hs, tab)
         value = tab[T_RANK_VALUE + c % 13]
-        outs = kept_outs_nb(hand, c, sets, runs, tab)
-        score = hs[W_DISCARD + c] - outs_w * popcount_nb(outs & live)
-        if value_w != 0.0:
-            score -= value_w * mask_value_nb(outs & live, tab)
-        if contested_w != 0.0:
-            score += contested_w * popcount_nb(outs & live & fits)
-        if danger_w != 0.0:
-            score += danger_w * feeding_risk_nb(c, fits, near, shunned)
-        if safe_w != 0.0 and not can_join_meld_nb(opponent_may_hold, c, tab):
-            score -= safe_w
-        if potential_w != 0.0:
-            score += potential_w * popcount_nb(near_cards_nb(1 << c, 2) & live)
-        if look_w != 0.0:
-            # Discarding the only free card of the top value leaves the next one on top.
-            alone = n1 == 1 and value == t1 and hs[W_DISCARD + c] + value == least
-            score -= look_w * (cut2 if alone else cut1)
         if score < best_score or (score == best_score and value >= best_value):
             best = c
             best_score = score
