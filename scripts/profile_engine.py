@@ -30,6 +30,7 @@ from ginsim.game.state import (
     ST_POS,
 )
 from ginsim.game.tables import card_tables
+from ginsim.simulator.buffers import HandBuffers, new_mc_memory
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.hand_nb import simulate_nb
 from ginsim.simulator.phases_nb import (
@@ -138,8 +139,8 @@ def main() -> None:
     depth = [_best_seconds(_hands_to_depth, n, d, seed, params, packed, tab, trace, hs, rng)
              for d in range(3)]
     out = np.zeros(n, dtype=RECORD_DTYPE)
-    full = _best_seconds(simulate_nb, seed, 0, n, False, params, packed, tab, out, trace, hs,
-                         rng)
+    full = _best_seconds(simulate_nb, seed, 0, n, False, params, packed, tab,
+                         HandBuffers(out, trace, hs, rng, new_mc_memory()))
     sample = max(n // 10, 2000)
     pos = _positions(args.a, args.b, sample, rules)
     decisions, discards = pos["turns"] / sample  # per hand

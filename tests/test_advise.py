@@ -7,10 +7,9 @@ from ginsim.analysis.advise import advice_words, advise
 from ginsim.game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
 from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
-from ginsim.game.state import ST_PILE_TAKES
+from ginsim.game.state import HS_SIZE, ST_PILE_TAKES
 from ginsim.simulator.advise import history_situation, make_position, sample_worlds
 from ginsim.simulator.advise_nb import set_public_nb
-from ginsim.simulator.hand_nb import SCRATCH_SIZE
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
@@ -150,7 +149,7 @@ def test_worlds_carry_each_seats_pile_takes():
     words = history.split()
     takes = [sum(w.startswith(f"{who}:+") for w in words) for who in ("me", "op")]
     assert takes == [1, 2]
-    hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    hs = np.zeros(HS_SIZE, dtype=np.int64)
     set_public_nb(hs, sit.public)
     assert [hs[ST_PILE_TAKES], hs[ST_PILE_TAKES + 1]] == takes
 

@@ -24,18 +24,16 @@ from ginsim.game.state import HS_SIZE, ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST
 from ginsim.game.tables import card_tables
 from ginsim.simulator.belief import knock_limit_of, sample_beliefs, unseen_mask
 from ginsim.simulator.belief_nb import (
-    DEVIATION,
     KEEP_DRAWN,
     TEMPERATURE,
     WAIT,
-    discard_log_prob_nb,
     hidden_hand_nb,
-    replay_log_weight_nb,
     resample_nb,
     stock_cards_nb,
 )
+from ginsim.simulator.belief_replay_nb import DEVIATION, discard_log_prob_nb, replay_log_weight_nb
+from ginsim.simulator.belief_types import Likelihood, PublicHistory, Replay
 from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.hand_nb import SCRATCH_SIZE
 from ginsim.simulator.records import (
     TRACE_DRAWN,
     TRACE_HAND,
@@ -81,12 +79,10 @@ def true_histories(opponent: str, hands: int, seed: int):
 
 def replay(history, wait: float = WAIT) -> float:
     ev, cards, dealer, upcard, dealt = history
-    return replay_log_weight_nb(ev, dealer, upcard, 10, dealt, cards,
-                                np.stack([seat_params("memory2", "memory2")]), np.zeros(1),
-                                np.zeros(1), RULES.packed(),
-                                card_tables(RULES), TEMPERATURE, np.log(wait), -np.inf,
-                                np.zeros(SCRATCH_SIZE, dtype=np.int64),
-                                np.zeros(3, dtype=np.uint64))
+    like = Likelihood(np.stack([seat_params("memory2", "memory2")]), np.zeros(1), np.zeros(1),
+                      TEMPERATURE, np.log(wait), RULES.packed(), card_tables(RULES))
+    work = Replay(cards, np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+    return replay_log_weight_nb(PublicHistory(ev, dealer, upcard, 10), dealt, like, -np.inf, work)
 
 
 def test_the_true_deal_and_draws_pay_no_deviation():
@@ -118,7 +114,7 @@ def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
             assert logp[cards.index(chosen)] == pytest.approx(logp.max(), abs=1e-12)
             # ordered as the policy prefers (a lower kept deadwood alone is not enough)
             context = discard_context_nb(params, 1, hand, hs, tab)
-            score = np.array([memory_discard_score_nb(params, 1, hand, c, *context, hs, tab)
+            score = np.array([memory_discard_score_nb(params, 1, hand, c, context, hs, tab)
                               for c in cards])
             for i in range(11):
                 for j in range(11):
@@ -200,10 +196,10 @@ def importance_sample(events, dealer, upcard, knock_limit, unseen_cards, n_hidde
     for p in range(hands.shape[0]):
         hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
         dealt, logc = stock_cards_nb(events, hands[p], held, ev_card, rng)
-        logw[p] = logc + replay_log_weight_nb(events, dealer, upcard, knock_limit, dealt,
-                                              ev_card, params, np.zeros(1), np.zeros(1),
-                                              rules, tab, TEMPERATURE,
-                                              np.log(WAIT), -np.inf, hs, rng)
+        like = Likelihood(params, np.zeros(1), np.zeros(1), TEMPERATURE, np.log(WAIT), rules,
+                          tab)
+        logw[p] = logc + replay_log_weight_nb(PublicHistory(events, dealer, upcard, knock_limit),
+                                              dealt, like, -np.inf, Replay(ev_card, hs, rng))
 
 
 def test_the_sampler_agrees_with_importance_sampling_early_in_the_hand():
@@ -228,7 +224,7 @@ def test_the_sampler_agrees_with_importance_sampling_early_in_the_hand():
         importance_sample(events, hist.dealer, hist.upcard, knock_limit_of(hist, RULES), cards,
                           10 - bin(held).count("1"), held, params, RULES.packed(), tab, hands,
                           logw, np.full(len(events), -1, dtype=np.int64),
-                          np.zeros(SCRATCH_SIZE, dtype=np.int64), rng)
+                          np.zeros(HS_SIZE, dtype=np.int64), rng)
         w = np.exp(logw - logw.max())
         w /= w.sum()
         ess = 1 / (w ** 2).sum()

@@ -163,15 +163,17 @@ def test_three_player_seating_follows_the_rule():
     import ginsim.simulator.games as sg
     from ginsim.game.game_scoring import pack_game_rules
     from ginsim.game.tables import card_tables
+    from ginsim.simulator.buffers import Schedule
     from ginsim.simulator.games_nb import play_three_nb
     from ginsim.strategies import parse_strategy
     from ginsim.strategies.params import P_SIZE
 
     params = np.stack([parse_strategy("simple").vector] * 3)
     pair = np.zeros((2, P_SIZE))
+    schedule = Schedule(MODERN.packed(), card_tables(MODERN), pack_game_rules(MODERN), 0, 0,
+                        sg.MAX_HANDS)
     records, meta = sg._play_chunks(play_three_nb, 50, sg.MAX_HANDS, np.uint64(1), params, pair,
-                                    MODERN.packed(), card_tables(MODERN),
-                                    pack_game_rules(MODERN), sg.MAX_HANDS)
+                                    schedule)
     for g in range(50):
         idx = np.flatnonzero(meta[:, 0] == g)
         for i, j in zip(idx[:-1], idx[1:], strict=True):

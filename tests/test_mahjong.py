@@ -49,17 +49,17 @@ from ginsim.simulator.mahjong_nb import (
     ERR_STUCK,
     OK,
     deal_mahjong_nb,
-    discard_nb,
     extend_meld_nb,
     go_out_nb,
     lay_meld_nb,
-    play_turn_nb,
-    showdown_nb,
+    mahjong_discard_nb,
+    mahjong_showdown_nb,
+    mahjong_turn_nb,
     take_pile_nb,
 )
 from ginsim.simulator.phases_nb import seat_streams_nb, shuffle_deck_nb
 from ginsim.simulator.records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
-from ginsim.strategies.mahjong_nb import NO_LIMIT, best_plan_nb
+from ginsim.strategies.mahjong_plan_nb import NO_LIMIT, best_plan_nb
 
 RULES = Rules.preset("mahjong")
 TAB = card_tables(RULES)
@@ -134,10 +134,10 @@ def test_a_multi_card_take_lays_its_lowest_card():
     assert hs[ST_PILE_LEN] == 0 and hs[ST_PILE_MASK] == 0
     assert hs[ST_MUST_LAY] == mask("5H") and hs[ST_FORBIDDEN] == mask("5H 3H 8S")
     assert hs[ST_PILE_CARDS] == 3 and hs[ST_MAX_PILE_TAKE] == 3 and hs[ST_TURNS] == 1
-    assert discard_nb(hs, 0, parse("KC")[0], packed()) == -ERR_MUST_LAY
+    assert mahjong_discard_nb(hs, 0, parse("KC")[0], packed()) == -ERR_MUST_LAY
     assert lay_meld_nb(hs, 0, mask("3H 4H 5H 6H"), TAB) == OK
-    assert discard_nb(hs, 0, parse("8S")[0], packed()) == -ERR_FORBIDDEN
-    assert discard_nb(hs, 0, parse("KC")[0], packed()) >= 0
+    assert mahjong_discard_nb(hs, 0, parse("8S")[0], packed()) == -ERR_FORBIDDEN
+    assert mahjong_discard_nb(hs, 0, parse("KC")[0], packed()) >= 0
     assert int(hs[ST_TABLE]) == mask("3H 4H 5H 6H") and hs[ST_TABLE_N] == 1
     assert_conserved(hs)
 
@@ -155,7 +155,7 @@ def test_a_take_whose_lowest_card_cannot_be_laid_is_refused():
                   "5H 3H 8S", table=("6H 7H 8H", "9C TC JC"))
     assert take_pile_nb(hs, 0, 3, packed(), TAB) == OK
     assert extend_meld_nb(hs, 0, 0, mask("5H"), TAB) == OK
-    assert discard_nb(hs, 0, parse("KC")[0], packed()) >= 0
+    assert mahjong_discard_nb(hs, 0, parse("KC")[0], packed()) >= 0
 
 
 def test_a_take_that_leaves_no_legal_discard_is_refused():
@@ -184,15 +184,15 @@ def test_the_opponents_melds_are_extended():
 def test_going_out_scores_the_bonus_and_every_card_left_in_the_other_hand():
     hs = position("4H 5H 6H 9C", "KS KD 2C 3C 4C QH", "TS", table=("7S 8S 9S",))
     assert lay_meld_nb(hs, 0, mask("4H 5H 6H"), TAB) == OK
-    assert discard_nb(hs, 0, parse("9C")[0], packed()) == ACTION_KNOCK
+    assert mahjong_discard_nb(hs, 0, parse("9C")[0], packed()) == ACTION_KNOCK
     assert hs[ST_ENDING] == ENDING_KNOCK and hs[ST_KNOCKER] == 0
-    showdown_nb(hs, packed(), TAB)
+    mahjong_showdown_nb(hs, packed(), TAB)
     left = parse("KS KD 2C 3C 4C QH")
     assert hs[RES_KNOCKER] == 0
     assert hs[RES_POINTS] == 25 + sum(card_value(c) for c in left) and hs[RES_POINTS + 1] == 0
     assert hs[RES_DEFENDER_BEFORE] == ref_min_deadwood(left)
     melds_count = RULES.with_(mahjong_final_meld=True)
-    showdown_nb(hs, melds_count.packed(), TAB)
+    mahjong_showdown_nb(hs, melds_count.packed(), TAB)
     assert hs[RES_POINTS] == 25 + ref_min_deadwood(left) == hs[RES_DEFENDER_DEADWOOD] + 25
 
 
@@ -290,7 +290,7 @@ def test_cards_are_conserved_after_every_turn(a, b, rules):
         seat = 1 - hand_id % 2
         first = rules.deal == "eleven"
         while hs[ST_ENDING] < 0:
-            play_turn_nb(hs, seat, not first, params, packed_rules, tab, rng, NO_TRACE)
+            mahjong_turn_nb(hs, seat, not first, params, packed_rules, tab, rng, NO_TRACE)
             first = False
             assert_conserved(hs)
             assert hs[ST_MUST_LAY] == 0
@@ -340,7 +340,7 @@ def test_lay_holds_melds_until_the_opponent_is_down_to_that_many_cards(lay, laid
     hs = position("4H 5H 6H KC QD 9S 2C 8D 7C JD", "AS AD AC 3S 4S 5C 6C 9D 9C KD", "TS")
     params = seat_params(f"simple:lay={lay}", "simple")
     rng = np.zeros(3, dtype=np.uint64)
-    play_turn_nb(hs, 0, True, params, packed(), TAB, rng, NO_TRACE)
+    mahjong_turn_nb(hs, 0, True, params, packed(), TAB, rng, NO_TRACE)
     assert (hs[ST_TABLE_N] == 1 and hs[ST_TABLE] == mask("4H 5H 6H")) == laid
     assert (int(hs[ST_HAND]) & mask("4H 5H 6H") == 0) == laid
     assert_conserved(hs)

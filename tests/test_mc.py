@@ -12,10 +12,11 @@ from ginsim.game.cards import mask_to_cards
 from ginsim.game.rules import Rules
 from ginsim.game.state import SOURCE_PILE
 from ginsim.game.tables import card_tables
+from ginsim.simulator.buffers import chart_buffers, hand_buffers
 from ginsim.simulator.chart import knock_decisions
 from ginsim.simulator.chart_nb import CHART_COLUMNS
 from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.hand_nb import SCRATCH_SIZE, simulate_nb
+from ginsim.simulator.hand_nb import simulate_nb
 from ginsim.simulator.mc import play_mc_records, seat_a_net
 from ginsim.simulator.mc_chart_nb import mc_knock_chart_nb
 from ginsim.simulator.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
@@ -62,8 +63,7 @@ def test_plain_seats_through_the_mc_hand_loop_match_the_hand_loop(rules):
     wide[:, :-1] = rows
     out = np.zeros(40, dtype=RECORD_DTYPE)
     simulate_nb(np.uint64(9), 0, 40, False, wide[:, :-1], rules.packed(), card_tables(rules),
-                out, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
-                np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+                hand_buffers(out, np.zeros((0, TRACE_WIDTH), dtype=np.int64)))
     assert (out == plain).all()
 
 
@@ -109,10 +109,8 @@ def test_the_mc_knock_chart_kernel_with_plain_seats_is_the_knock_chart():
     wide[:, :-1] = rows
     out = np.zeros((60 * 8 + 80, len(CHART_COLUMNS)), dtype=np.int64)
     n, stop = mc_knock_chart_nb(np.uint64(8), 0, 60, wide[:, :-1], rules.packed(),
-                                card_tables(rules), out, np.zeros((0, TRACE_WIDTH), np.int64),
-                                np.zeros(SCRATCH_SIZE, dtype=np.int64),
-                                np.zeros(SCRATCH_SIZE, dtype=np.int64),
-                                np.zeros(3, dtype=np.uint64), np.zeros(3, dtype=np.uint64))
+                                card_tables(rules),
+                                chart_buffers(out, np.zeros((0, TRACE_WIDTH), np.int64)))
     assert stop == 60 and n == len(plain) > 20
     assert (out[:n] == plain.view(np.int64).reshape(n, -1)).all()
 

@@ -91,8 +91,8 @@ def _score(system: int, hands: Sequence[HandResult], rules: Rules, match_total: 
     sides, games = new_states(1)
     cols = [np.array([getattr(h, f) for h in hands], dtype=np.int64)
             for f in ("winner", "points", "outcome", "multiplier")]
-    used = score_hands_nb(system, *cols, pack_game_rules(Rules.coerce(rules)), match_total,
-                          sides[0], games[0])
+    used = score_hands_nb(system, tuple(cols), pack_game_rules(Rules.coerce(rules)),
+                          match_total, sides[0], games[0])
     if used < 0:
         raise ValueError(f"the {SYSTEM_NAMES[system]} is not over after {len(hands)} hands")
     return sides[0], games[0], int(used)
@@ -154,8 +154,8 @@ class GameTally:
         """Enter the next hand; True once the game is over (then nothing more is taken)."""
         if self.over:
             raise ValueError("the game is over: start a new GameTally for the next game")
-        self.over = bool(game_hand_nb(STANDARD, self._sides, self._games, hand.winner,
-                                      hand.points, hand.outcome, hand.multiplier, self._gr, 1))
+        result = (hand.winner, hand.points, hand.outcome, hand.multiplier)
+        self.over = bool(game_hand_nb(STANDARD, self._sides, self._games, result, self._gr, 1))
         return self.over
 
     @property

@@ -187,9 +187,11 @@ def _teams_nb(sides, games, team, points, gr):
 
 
 @jit
-def game_hand_nb(system, sides, games, winner, points, outcome, multiplier, gr, match_total):
-    """Enter one played hand (``winner`` -1: nobody scored) in a game of ``system``;
-    True when the game (the session, the multi-match) is over."""
+def game_hand_nb(system, sides, games, hand, gr, match_total):
+    """Enter one played hand, ``(winner, points, outcome, multiplier)`` (``winner`` -1:
+    nobody scored), in a game of ``system``; True when the game (the session, the
+    multi-match) is over."""
+    winner, points, outcome, multiplier = hand
     games[SESSION, G_HANDS] += 1
     if system == TEAMS:
         return _teams_nb(sides, games, winner, points, gr)
@@ -207,13 +209,14 @@ def game_hand_nb(system, sides, games, winner, points, outcome, multiplier, gr, 
 
 
 @jit
-def score_hands_nb(system, winners, points, outcomes, multipliers, gr, match_total, sides,
-                   games):
+def score_hands_nb(system, hands, gr, match_total, sides, games):
     """Enter hands in order until the game is over; the hands used, or -1 when the
-    sequence ends first."""
+    sequence ends first. ``hands`` is ``(winners, points, outcomes, multipliers)``, one
+    array each."""
+    winners, points, outcomes, multipliers = hands
     reset_game_nb(sides, games)
     for i in range(winners.shape[0]):
-        if game_hand_nb(system, sides, games, winners[i], points[i], outcomes[i],
-                        multipliers[i], gr, match_total):
+        if game_hand_nb(system, sides, games, (winners[i], points[i], outcomes[i],
+                                               multipliers[i]), gr, match_total):
             return i + 1
     return -1

@@ -44,35 +44,35 @@ def mask_value_nb(mask, tab):
             + tab[T_SUM + ((mask >> 26) & SUIT_MASK)] + tab[T_SUM + ((mask >> 39) & SUIT_MASK)])
 
 
-@jit
-def candidate_melds_nb(hand, tab, work):
-    """Write every meld contained in ``hand`` (sub-runs and 3-of-4 sets included).
+@jit_inline
+def run_melds_nb(hand, tab, work, n):
+    """Write the runs of ``hand`` (no wrap-around) by suit and start rank after the ``n``
+    melds written so far; returns the new count."""
+    # Run starts of every suit at once: card k with k+1 and k+2 of its suit.
+    nxt = (hand >> 1) & BELOW_KING
+    starts = hand & nxt & ((nxt >> 1) & BELOW_KING)
+    while starts != 0:
+        p = lowest_card_nb(starts)
+        starts &= starts - 1
+        shift = 13 * (p // 13)
+        bits = 7 << p
+        end = p + 3
+        while True:
+            if n < MAX_MELDS:
+                work[W_MELDS + n] = bits
+                work[W_VALS + n] = tab[T_SUM + (bits >> shift)]
+            n += 1
+            if end % 13 == 0 or ((hand >> end) & 1) == 0:
+                break
+            bits |= 1 << end
+            end += 1
+    return n
 
-    Returns the count (melds beyond ``MAX_MELDS`` are counted, not written). Runs
-    come first, by suit and start rank, then sets by rank.
-    """
-    n = 0
-    wrap = tab[T_WRAP] != 0
-    if not wrap:
-        # Run starts of every suit at once: card k with k+1 and k+2 of its suit.
-        nxt = (hand >> 1) & BELOW_KING
-        starts = hand & nxt & ((nxt >> 1) & BELOW_KING)
-        while starts != 0:
-            p = lowest_card_nb(starts)
-            starts &= starts - 1
-            shift = 13 * (p // 13)
-            bits = 7 << p
-            end = p + 3
-            while True:
-                if n < MAX_MELDS:
-                    work[W_MELDS + n] = bits
-                    work[W_VALS + n] = tab[T_SUM + (bits >> shift)]
-                n += 1
-                if end % 13 == 0 or ((hand >> end) & 1) == 0:
-                    break
-                bits |= 1 << end
-                end += 1
-    for suit in range(4 if wrap else 0):
+
+@jit_inline
+def wrap_run_melds_nb(hand, tab, work, n):
+    """:func:`run_melds_nb` when runs wrap around (K-A-2), the whole suit once."""
+    for suit in range(4):
         s = (hand >> (13 * suit)) & SUIT_MASK
         # Wrap-around runs are read on the suit repeated twice, starting in the first copy.
         ss = s | (s << 13)
@@ -98,6 +98,12 @@ def candidate_melds_nb(hand, tab, work):
                 work[W_MELDS + n] = s << (13 * suit)
                 work[W_VALS + n] = tab[T_SUM + s]
             n += 1
+    return n
+
+
+@jit_inline
+def set_melds_nb(hand, tab, work, n):
+    """:func:`run_melds_nb` for the sets, by rank (four cards: the set and its 3-sets)."""
     a = hand & SUIT_MASK
     b = (hand >> 13) & SUIT_MASK
     c = (hand >> 26) & SUIT_MASK
@@ -123,6 +129,20 @@ def candidate_melds_nb(hand, tab, work):
                 work[W_VALS + n] = 3 * value
             n += 1
     return n
+
+
+@jit
+def candidate_melds_nb(hand, tab, work):
+    """Write every meld contained in ``hand`` (sub-runs and 3-of-4 sets included).
+
+    Returns the count (melds beyond ``MAX_MELDS`` are counted, not written). Runs
+    come first, by suit and start rank, then sets by rank.
+    """
+    if tab[T_WRAP] != 0:
+        n = wrap_run_melds_nb(hand, tab, work, 0)
+    else:
+        n = run_melds_nb(hand, tab, work, 0)
+    return set_melds_nb(hand, tab, work, n)
 
 
 def packing_fold(visit):

@@ -19,6 +19,7 @@ from ..game.checks import check_choice, check_int
 from ..game.history import EV_PASS, EV_TAKE, parse_history
 from ..game.melds_nb import WORK_SIZE
 from ..game.rules import Rules
+from ..game.state import HS_SIZE
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
 from .advise_nb import (
@@ -26,6 +27,8 @@ from .advise_nb import (
     OPT_PASS,
     OPT_STOCK,
     OPT_TAKE,
+    AdvisedHand,
+    Outcomes,
     option_rollouts_nb,
     rollouts_nb,
 )
@@ -33,7 +36,6 @@ from .belief import knock_limit_of, sample_beliefs
 from .belief_nb import TEMPERATURE, WAIT
 from .board_nb import discard_options_nb
 from .engine import seat_params
-from .hand_nb import SCRATCH_SIZE
 from .limits import check_rollouts, check_seed
 from .records import TRACE_WIDTH
 
@@ -185,17 +187,15 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
     options, kept = legal_options(position, rules)
     net = np.zeros((rollouts, len(options)), dtype=np.int64)
     flags = np.zeros((rollouts, len(options)), dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    state_rng = np.zeros(3, dtype=np.uint64)
-    trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+    out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
+                   np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
     listed = np.array(position.pile, dtype=np.int64)
     piles = np.ascontiguousarray(np.concatenate(
         [buried, np.broadcast_to(listed, (rollouts, len(listed)))], axis=1))
-    rollouts_nb(np.uint64(seed), cards_to_mask(position.hand11), piles,
-                cards_to_mask(position.took), cards_to_mask(position.passed),
-                rules.knock_limit, opp, stocks, options, kept,
-                seat_params(strategy, opponent), rules.packed(), card_tables(rules), net,
-                flags, trace, scratch, state_rng)
+    advised = AdvisedHand(cards_to_mask(position.hand11), cards_to_mask(position.took),
+                          cards_to_mask(position.passed), rules.knock_limit)
+    rollouts_nb(np.uint64(seed), advised, (piles, opp, stocks), (options, kept),
+                seat_params(strategy, opponent), rules.packed(), card_tables(rules), out)
     return options, kept, net, flags
 
 
@@ -403,10 +403,13 @@ def situation_rollouts(situation: Situation, strategy: str | Strategy,
     worlds = len(situation.opp_hands)
     net = np.zeros((worlds, len(options)), dtype=np.int64)
     flags = np.zeros((worlds, len(options)), dtype=np.int8)
-    option_rollouts_nb(np.uint64(seed), cards_to_mask(situation.hand),
-                       np.array(situation.pile, dtype=np.int64), situation.public,
-                       situation.knock_limit, situation.opp_hands, situation.stocks, options,
-                       seat_params(strategy, opponent), rules.packed(), card_tables(rules), net,
-                       flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
-                       np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+    public = situation.public
+    advised = AdvisedHand(cards_to_mask(situation.hand), int(public[1]), int(public[5]),
+                          situation.knock_limit)
+    worlds = (np.array(situation.pile, dtype=np.int64), public, situation.opp_hands,
+              situation.stocks)
+    out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
+                   np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+    option_rollouts_nb(np.uint64(seed), advised, worlds, options,
+                       seat_params(strategy, opponent), rules.packed(), card_tables(rules), out)
     return options, net, flags

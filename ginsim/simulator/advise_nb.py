@@ -5,6 +5,8 @@ the stock order; an option is a discard with or without a knock. Every option is
 played in every world (common random numbers), seat a being the advised player.
 """
 
+from collections import namedtuple
+
 from ..game._jit import jit
 from ..game.melds_nb import popcount_nb
 from ..game.scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
@@ -27,7 +29,6 @@ from ..game.state import (
     ST_TAKEN,
     ST_UPCARD,
 )
-from .mc_nb import pass_on_nb
 from .phases_nb import (
     apply_discard_nb,
     clear_position_nb,
@@ -39,17 +40,32 @@ from .phases_nb import (
     showdown_nb,
     take_pile_top_nb,
 )
+from .rollouts_nb import (
+    OPT_DISCARD,
+    OPT_PASS,
+    OPT_STOCK,  # noqa: F401 (the advisor's option codes, with the others)
+    OPT_TAKE,
+    pass_on_nb,
+)
 
 FLAG_UNDERCUT = 1  # the advised player's knock was undercut
 FLAG_OPPONENT_GIN = 2  # the opponent went gin (or big gin)
 
 
+#: Seat a's cards (a mask: 11 to discard from, 10 before a draw), the opponent's pile
+#: takes it still holds and the pile cards it passed (masks), and the hand's knock limit.
+AdvisedHand = namedtuple("AdvisedHand", ("hand", "took", "passed", "knock_limit"))
+#: What the rollouts write and work in: ``net[world, option]`` (seat a's points minus the
+#: opponent's), ``flags[world, option]`` (FLAG_*), the trace, a hand state and streams.
+Outcomes = namedtuple("Outcomes", ("net", "flags", "trace", "hs", "rng"))
+
+
 @jit
-def set_world_nb(hs, hand11, pile, opp_hand, stock, took, passed, knock_limit, world):
-    """Lay out world ``world`` in ``hs``: seat a holds ``hand11`` and is to discard, seat
-    b holds ``opp_hand``; ``pile`` bottom first, ``stock`` from the top."""
+def set_world_nb(hs, advised, pile, opp_hand, stock, world):
+    """Lay out world ``world`` in ``hs``: seat a holds ``advised.hand`` and is to
+    discard, seat b holds ``opp_hand``; ``pile`` bottom first, ``stock`` from the top."""
     clear_position_nb(hs, world)
-    hs[ST_HAND] = hand11
+    hs[ST_HAND] = advised.hand
     hs[ST_HAND + 1] = opp_hand
     for i in range(pile.shape[0]):
         hs[ST_PILE + i] = pile[i]
@@ -59,26 +75,30 @@ def set_world_nb(hs, hand11, pile, opp_hand, stock, took, passed, knock_limit, w
     for i in range(n_stock):
         hs[ST_DECK + 52 - n_stock + i] = stock[i]
     hs[ST_POS] = 52 - n_stock
-    hs[ST_KNOCK_LIMIT] = knock_limit
-    hs[ST_TAKEN + 1] = took
-    hs[ST_PASSED + 1] = passed
-    hs[ST_PILE_TAKES + 1] = popcount_nb(took)  # at least one take per pile card still held
+    hs[ST_KNOCK_LIMIT] = advised.knock_limit
+    hs[ST_TAKEN + 1] = advised.took
+    hs[ST_PASSED + 1] = advised.passed
+    # at least one take per pile card still held
+    hs[ST_PILE_TAKES + 1] = popcount_nb(advised.took)
 
 
 @jit
-def rollouts_nb(seed, hand11, piles, took, passed, knock_limit, opp_hands, stocks, options,
-                option_deadwood, params, rules, tab, net, flags, trace, hs, rng):
-    """Fill ``net[world, option]`` (seat a's points minus the opponent's) and
-    ``flags[world, option]`` (FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0).
+def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
+    """Fill ``out.net[world, option]`` (seat a's points minus the opponent's) and
+    ``out.flags[world, option]`` (FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0) for seat a's
+    11 cards ``advised`` (an :class:`AdvisedHand`).
 
-    ``piles[w]`` lists world ``w``'s pile bottom first; ``opp_hands[w]`` is a mask,
-    ``stocks[w]`` the stock from the top; ``options[o] = (discard, knock)``. Who threw
-    which pile card is not known, so no discards are attributed.
+    ``worlds`` is ``(piles, opp_hands, stocks)``: ``piles[w]`` lists world ``w``'s pile
+    bottom first, ``opp_hands[w]`` is a mask, ``stocks[w]`` the stock from the top;
+    ``choices`` is ``(options, option_deadwood)`` with ``options[o] = (discard, knock)``.
+    Who threw which pile card is not known, so no discards are attributed.
     """
+    piles, opp_hands, stocks = worlds
+    options, option_deadwood = choices
+    net, flags, trace, hs, rng = out.net, out.flags, out.trace, out.hs, out.rng
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
-            set_world_nb(hs, hand11, piles[w], opp_hands[w], stocks[w], took, passed,
-                         knock_limit, w)
+            set_world_nb(hs, advised, piles[w], opp_hands[w], stocks[w], w)
             seat_streams_nb(rng, seed, w)
             apply_discard_nb(hs, 0, options[o, 0], option_deadwood[o], options[o, 1] != 0,
                              False, rules)
@@ -86,19 +106,14 @@ def rollouts_nb(seed, hand11, piles, took, passed, knock_limit, opp_hands, stock
                 play_on_nb(hs, 1, params, rules, tab, rng, trace)
             showdown_nb(hs, rules, tab)
             net[w, o] = net_points_nb(hs, 0)
-            outcome = hs[RES_OUTCOME]
-            flag = 0
-            if hs[RES_KNOCKER] == 0 and outcome == OUT_UNDERCUT:
-                flag = FLAG_UNDERCUT
-            elif hs[RES_KNOCKER] == 1 and (outcome == OUT_GIN or outcome == OUT_BIG_GIN):
-                flag = FLAG_OPPONENT_GIN
-            flags[w, o] = flag
+            flags[w, o] = outcome_flag_nb(hs)
 
 
-OPT_DISCARD = 0  # discard options[o, 1], knocking if options[o, 2]
-OPT_TAKE = 1  # take the pile's top card, then discard as the strategy does
-OPT_STOCK = 2  # draw from the stock, then discard as the strategy does
-OPT_PASS = 3  # decline the upcard offer options[o, 1] (options[o, 2] = 1: seat a deals)
+# An option row (kind, card, flag, kept) by its kind, the mc rollouts' OPT_* codes:
+# OPT_DISCARD: discard options[o, 1], knocking if options[o, 2]; OPT_TAKE: take the
+# pile's top card, then discard as the strategy does; OPT_STOCK: draw from the stock,
+# then discard as the strategy does; OPT_PASS: decline the upcard offer options[o, 1]
+# (options[o, 2] = 1: seat a deals).
 
 
 @jit
@@ -114,8 +129,10 @@ def set_public_nb(hs, public):
 
 
 @jit
-def play_option_nb(hs, kind, card, knock, kept, params, rules, tab, rng, trace):
-    """Play option ``kind`` for seat a in the world in ``hs`` to the end and score it."""
+def play_option_nb(hs, option, params, rules, tab, rng, trace):
+    """Play ``option``, a row ``(kind, card, knock, kept deadwood)``, for seat a in the
+    world in ``hs`` to the end and score it."""
+    kind, card, knock, kept = option
     if kind == OPT_PASS:
         hs[ST_UPCARD] = card
         hs[ST_DEALER] = 0 if knock else 1
@@ -148,18 +165,20 @@ def outcome_flag_nb(hs):
 
 
 @jit
-def option_rollouts_nb(seed, hand, pile, public, knock_limit, opp_hands, stocks, options,
-                       params, rules, tab, net, flags, trace, hs, rng):
-    """Fill ``net[world, option]`` and ``flags[world, option]`` for options
-    ``(kind, card, knock, kept deadwood)`` (OPT_*), each world laid out with the full
-    public history; ``hand`` is seat a's 11 cards (10 for the draw options)."""
+def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
+    """Fill ``out.net[world, option]`` and ``out.flags[world, option]`` for options
+    ``(kind, card, knock, kept deadwood)`` (OPT_*); ``worlds`` is ``(pile, public,
+    opp_hands, stocks)``: each world is laid out with the full pile and the ``public``
+    history (:func:`set_public_nb`), the opponent holding ``opp_hands[w]`` and the stock
+    ``stocks[w]``. Seat a's cards ``advised.hand`` are 11 (10 for the draw options)."""
+    pile, public, opp_hands, stocks = worlds
+    net, flags, trace, hs, rng = out.net, out.flags, out.trace, out.hs, out.rng
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
-            set_world_nb(hs, hand, pile, opp_hands[w], stocks[w], public[1], public[5],
-                         knock_limit, w)
+            set_world_nb(hs, advised, pile, opp_hands[w], stocks[w], w)
             set_public_nb(hs, public)
             seat_streams_nb(rng, seed, w)
-            play_option_nb(hs, options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3],
-                           params, rules, tab, rng, trace)
+            option = (options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3])
+            play_option_nb(hs, option, params, rules, tab, rng, trace)
             net[w, o] = net_points_nb(hs, 0)
             flags[w, o] = outcome_flag_nb(hs)

@@ -9,7 +9,7 @@ seat. With a foreign referee (``seed`` null) it seeds from its own seed and a co
 
 :class:`McAgent` (what ``Agent.from_spec`` makes of an ``mc`` spec) keeps what the mc
 seat of the hand loop keeps (``simulator/mc_nb.py``): its seat's view and the public
-events its belief replays, in the mc scratch past ``HS_SIZE``. Its offers and the
+events its belief replays, in its search memory (``McAgent.mem``). Its offers and the
 50th-card rule are its rollout strategy's; its draws and discards are the rollouts of
 ``mc_draw_choice_nb`` and ``mc_discard_nb`` run on that view: the rollouts overwrite the
 other hand and the stock with sampled guesses before any option is played, so the
@@ -46,21 +46,15 @@ from ..game.state import (
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..strategies.params import P_BASE, P_MC_MARGIN, P_MC_ORACLE
+from ..strategies.params import P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .board_nb import clear_position_nb, pile_allowed_nb, seat_streams_nb
-from .hand_nb import SCRATCH_SIZE
-from .mc_nb import (
-    MC_EVENTS,
-    MC_ROWS,
-    from_pile_nb,
-    mc_discard_nb,
-    mc_draw_choice_nb,
-    phase_rows_nb,
-    prepare_nb,
-)
-from .records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
+from .buffers import Search, new_mc_memory
+from .mc_belief_nb import prepare_nb
+from .mc_memory_nb import from_pile_nb, phase_rows_nb
+from .mc_nb import mc_discard_nb, mc_draw_choice_nb
+from .records import ACTION_BIG_GIN, ACTION_KNOCK
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
 from .showdown_view import laid_melds
 from .table import Table, view_event
@@ -192,6 +186,13 @@ _EVENT = {"take": EV_TAKE, "pile": EV_TAKE, "pass": EV_PASS, "stock": EV_STOCK,
           "discard": EV_DISCARD, "knock": EV_DISCARD}
 
 
+def _search_of(search: Search, exclude: int) -> Search:
+    """A search numba returned (its fields boxed as Python numbers), typed as the mc
+    kernels compile it, excluding the card mask ``exclude``."""
+    return Search(np.int64(search.particles), np.int64(search.unseen), np.uint64(search.key),
+                  np.int64(search.rollouts), float(search.margin), np.int64(exclude))
+
+
 class McAgent(Agent):
     """An ``mc`` strategy spec playing one seat from the protocol's messages."""
 
@@ -199,19 +200,16 @@ class McAgent(Agent):
         if self._params[0, P_MC_ORACLE] != 0:
             raise ValueError("mc:oracle=1 reads the opponent's hidden hand; an agent sees "
                              "only its seat's cards: leave oracle out")
-        self.hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        self._events = self.hs[MC_EVENTS:MC_EVENTS + 4 * 1200].reshape(1200, 4)
-        rows = self.hs[MC_ROWS:MC_ROWS + 2 * P_BASE].view(np.float64)
-        self._phase_rows = rows.reshape(2, P_BASE)
-        self._empty = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-        self._n_ev = 0
-        self._belief = None
+        self.hs = np.zeros(HS_SIZE, dtype=np.int64)
+        self.mem = new_mc_memory()
+        self._phase_rows = self.mem.rows
+        self._belief: Search | None = None
         self._drawn = None
 
     def _new_hand(self, message: dict) -> None:
         super()._new_hand(message)
-        phase_rows_nb(self.hs, self._params)
-        self._n_ev = 0
+        phase_rows_nb(self.mem, self._params)
+        self.mem.n_events[0] = 0
         self._belief = None
 
     def _observe(self, message: dict) -> None:
@@ -224,9 +222,9 @@ class McAgent(Agent):
                 flag = int(pile_allowed_nb(self.hs))
                 card = -1
             elif kind in ("discard", "knock"):
-                flag = from_pile_nb(self._events, self._n_ev, seat, card)
-            self._events[self._n_ev] = (seat, _EVENT[kind], card, flag)
-            self._n_ev += 1
+                flag = from_pile_nb(self.mem.events, self.mem.n_events[0], seat, card)
+            self.mem.events[self.mem.n_events[0]] = (seat, _EVENT[kind], card, flag)
+            self.mem.n_events[0] += 1
         if seat == self.seat and kind in ("stock", "pile"):
             self._drawn = (kind, message.get("card"))
         super()._observe(message)
@@ -243,10 +241,9 @@ class McAgent(Agent):
                 return {"action": "pass"}
             return {"action": "big_gin"} if big else self.knock_reply(int(card), taking=True)
         if phase == "draw":
-            take, *belief = mc_draw_choice_nb(hs, me, "pile" in legal, self._params,
-                                              self._n_ev, rules, tab, self.rng, self._empty)
+            take, self._belief = mc_draw_choice_nb(hs, me, "pile" in legal, self._params,
+                                                   rules, tab, self.rng, self.mem)
             hs[ST_PLANNED] = 0
-            self._belief = [belief[0], belief[1], np.uint64(belief[2]), belief[3]]
             return {"action": "pile" if take else "stock"}
         return self._discard()
 
@@ -256,18 +253,14 @@ class McAgent(Agent):
             card, knock, big = decide_discard_nb(self._phase_rows, me, hs, rules, tab, self.rng)
             return self._reply(int(card), bool(knock), bool(big))
         if self._belief is None:  # the eleven-card deal's first discard
-            n, unseen, key, rollouts = prepare_nb(hs, me, self._params, self._n_ev, rules,
-                                                  tab, self.rng)
-            self._belief = [n, unseen, np.uint64(key), rollouts]
+            self._belief = prepare_nb(hs, me, self._params, rules, tab, self.rng, self.mem)
             self._drawn = None
-        n, unseen, key, rollouts = self._belief
         exclude = 0
         if self._drawn is not None and self._drawn[0] == "stock":
             exclude = 1 << card_of(self._drawn[1])
+        search = _search_of(self._belief, exclude)
         position = hs[POSITION_START:POSITION_END].copy()
-        card, action = mc_discard_nb(hs, me, n, unseen, exclude, key, rollouts,
-                                     self._params[me, P_MC_MARGIN], True, rules, tab, self.rng,
-                                     self._empty)
+        card, action = mc_discard_nb(hs, me, search, True, rules, tab, self.rng, self.mem)
         hs[POSITION_START:POSITION_END] = position  # the referee's event applies it
         self._belief = None
         self._drawn = None

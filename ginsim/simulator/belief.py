@@ -14,12 +14,13 @@ import numpy as np
 
 from ..game.history import History
 from ..game.rules import Rules
+from ..game.state import HS_SIZE
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
+from .belief_types import Hidden, Likelihood, Particles, PublicHistory, Replay
 from .board_nb import oklahoma_limit_nb
 from .engine import seat_params
-from .hand_nb import SCRATCH_SIZE
 
 FULL = (1 << 52) - 1
 MOVES = 6  # rounds of Metropolis moves per particle after each tempering step
@@ -103,23 +104,24 @@ def sample_beliefs(history: History, my_hand: int,
     lk = np.zeros(len(models))
     events = np.ascontiguousarray(history.events, dtype=np.int64).reshape(-1, 4)
     ev_card = np.full(max(len(events), 1), -1, dtype=np.int64)
-    hs = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    hs = np.zeros(HS_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
     limit = knock_limit_of(history, rules)
     log_wait = float(np.log(wait))
+    record = PublicHistory(events, int(history.dealer), int(history.upcard), int(limit))
+    hidden = Hidden(unseen_cards, n_hidden, held)
+    like = Likelihood(models, log_prior, lk, float(temperature), log_wait, rules.packed(),
+                      card_tables(rules))
+    work = Replay(ev_card, hs, rng)
     if uniform:
-        sample_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
-                          unseen_cards, n_hidden, held, models, log_prior, lk, rules.packed(),
-                          card_tables(rules), float(temperature), log_wait, hands, logl, ev_card,
-                          hs, rng)
+        sample_beliefs_nb(np.uint64(seed), record, hidden, like, hands, logl, work)
         weights = np.full(particles, 1.0 / particles)
         return Beliefs(hands, weights, unseen, float(particles), np.exp(log_prior))
     weights = np.zeros(particles, dtype=np.float64)
     source = np.zeros((particles, 52 + len(models)), dtype=np.int64)
-    ess = smc_beliefs_nb(np.uint64(seed), events, history.dealer, history.upcard, limit,
-                         unseen_cards, n_hidden, held, models, log_prior, lk, rules.packed(),
-                         card_tables(rules), float(temperature), log_wait, moves, stages, hands,
-                         logl, np.zeros(particles), weights, np.zeros(particles, dtype=np.int64),
-                         np.zeros(particles), source, np.zeros_like(source), ev_card, hs, rng)
+    parts = Particles(hands, logl, np.zeros(particles), weights, source,
+                      np.zeros(particles, dtype=np.int64), np.zeros(particles),
+                      np.zeros_like(source))
+    ess = smc_beliefs_nb(np.uint64(seed), record, hidden, like, moves, stages, parts, work)
     lks = source.view(np.float64)[:, 52:]
     return Beliefs(hands, weights, unseen, float(ess), model_weights_of(lks, log_prior, weights))

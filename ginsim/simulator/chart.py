@@ -7,9 +7,9 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
+from .buffers import chart_buffers
 from .chart_nb import CHART_COLUMNS, CHART_WIDTH, MAX_POINTS_PER_HAND, knock_chart_nb
 from .engine import seat_params
-from .hand_nb import SCRATCH_SIZE
 from .limits import check_chart_hands, check_hands, check_seed
 from .mc_chart_nb import mc_knock_chart_nb
 from .records import TRACE_WIDTH
@@ -44,18 +44,15 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     kernel = (mc_knock_chart_nb if parse_strategy(strategy).is_mc
               or parse_strategy(opponent).is_mc else knock_chart_nb)
     tab = card_tables(rules)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    branch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
-    branch_rng = np.zeros(3, dtype=np.uint64)
-    trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+    buf = chart_buffers(np.zeros((0, CHART_WIDTH), dtype=np.int64),
+                        np.zeros((0, TRACE_WIDTH), dtype=np.int64))
     parts = []
     i, stop = start, start + hands
     while i < stop:
         capacity = min(stop - i, 50_000) * 8 + MAX_POINTS_PER_HAND
         rows = np.zeros((capacity, CHART_WIDTH), dtype=np.int64)
-        n, i = kernel(np.uint64(seed), i, stop, params, rules.packed(), tab, rows, trace,
-                      scratch, branch, rng, branch_rng)
+        n, i = kernel(np.uint64(seed), i, stop, params, rules.packed(), tab,
+                      buf._replace(rows=rows))
         parts.append(rows[:n])
     table = np.concatenate(parts) if parts else np.zeros((0, CHART_WIDTH), dtype=np.int64)
     return np.ascontiguousarray(table).view(CHART_DTYPE).reshape(-1)

@@ -26,7 +26,7 @@ from ..game.state import (
     ST_TURNS,
 )
 from ..strategies.params import P_MEMORY
-from ..strategies.policy_nb import after_draw_nb, discard_without_knock_nb
+from ..strategies.policy_nb import after_draw_nb, discard_without_knock_nb, drawn_nb
 from .phases_nb import (
     apply_discard_nb,
     copy_position_nb,
@@ -88,7 +88,7 @@ def wait_discard_nb(params, rules, tab, branch, branch_rng):
     forbidden = branch[ST_FORBIDDEN]
     # Again in the branch's own scratch: a memory discard reads the per-card table.
     dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch, params[0, P_MEMORY] >= 1)
-    card, dw = discard_without_knock_nb(params, 0, hand, forbidden, dw, card, branch, tab,
+    card, dw = discard_without_knock_nb(params, 0, hand, forbidden, (dw, card), branch, tab,
                                         branch_rng)
     apply_discard_nb(branch, 0, card, dw, False, False, rules)
     return card
@@ -105,11 +105,13 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
 
 
 @jit
-def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branch, rng,
-                   branch_rng):
+def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     """Play hands ``start .. stop-1`` (as :func:`simulate_nb` deals them) and write one row
-    per decision point of seat a (see ``CHART_COLUMNS``). Returns ``(rows, next hand)``;
-    stops early when ``rows`` might overflow."""
+    per decision point of seat a (see ``CHART_COLUMNS``) into ``buf.rows``, the branches
+    played on ``buf.branch`` (:class:`~ginsim.simulator.buffers.ChartBuffers`). Returns
+    ``(rows, next hand)``; stops early when the rows might overflow."""
+    rows, trace, hs, rng = buf.rows, buf.trace, buf.hs, buf.rng
+    branch, branch_rng = buf.branch, buf.branch_rng
     n = 0
     i = start
     hs[ST_TRACE_ROW] = 0
@@ -135,8 +137,8 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branc
             if hs[ST_PLANNED] == 0:
                 # The best discard above also decides the actual turn (as the hand loop's
                 # discard phase would, from the same pass).
-                discard, dw, knock, big = after_draw_nb(params, 0, hs[ST_HAND], 0, kdw, kcard,
-                                                        all_melded, hs, rules, tab, rng)
+                drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
+                discard, dw, knock, big = after_draw_nb(params, 0, drawn, hs, rules, tab, rng)
                 apply_discard_nb(hs, 0, discard, dw, knock, big, rules)
             else:
                 discard, action = discard_nb(hs, 0, params, rules, tab, rng)

@@ -7,7 +7,8 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
-from .hand_nb import SCRATCH_SIZE, hand_params, play_decks_nb, simulate_nb
+from .buffers import hand_buffers
+from .hand_nb import hand_params, play_decks_nb, simulate_nb
 from .limits import (
     MAX_RECORDS_IN_MEMORY,
     check_hands,
@@ -68,10 +69,8 @@ def play_records(a: str | Strategy = "simple", b: str | Strategy = "simple", *,
     elif out.dtype != RECORD_DTYPE or out.shape != (stop - start,):
         raise ValueError(f"out must be a record array of {stop - start} rows")
     trace = np.zeros((trace_rows, TRACE_WIDTH), dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
     rows = simulate_nb(np.uint64(seed), start, stop, bool(duplicate), params, rules.packed(),
-                       card_tables(rules), out, trace, scratch, rng)
+                       card_tables(rules), hand_buffers(out, trace))
     return out, trace[:min(rows, trace.shape[0])]
 
 
@@ -98,8 +97,6 @@ def play_decks(a: str | Strategy, b: str | Strategy, decks: np.ndarray,
         raise ValueError("dealers must hold one 0 (seat a) or 1 (seat b) per deck")
     out = np.zeros(decks.shape[0], dtype=RECORD_DTYPE)
     trace = np.zeros((_check_trace_rows(trace_rows), TRACE_WIDTH), dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
     rows = play_decks_nb(decks, dealers, np.uint64(seed), seat_params(a, b, rules), rules.packed(),
-                         card_tables(rules), out, trace, scratch, rng)
+                         card_tables(rules), hand_buffers(out, trace))
     return out, trace[:min(rows, trace.shape[0])]

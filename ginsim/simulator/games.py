@@ -32,9 +32,9 @@ from ..game.rules import Rules, brief
 from ..game.tables import card_tables
 from ..strategies.params import P_SIZE
 from ..strategies.presets import Strategy, parse_strategy
+from .buffers import GameBuffers, Schedule, hand_buffers
 from .engine import seat_params
 from .games_nb import play_games_nb, play_teams_nb, play_three_nb
-from .hand_nb import SCRATCH_SIZE
 from .limits import MAX_MATCH_TOTAL, check_games, check_int, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
 
@@ -56,16 +56,14 @@ def _game_chunks(kernel, games: int, rows_per_game: int, *args
     games) of a few thousand whole games at a time (the last two: each game's scoring
     state, see :mod:`ginsim.game.game_scoring_nb`)."""
     start = 0
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
-    trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+    buf = hand_buffers(np.zeros(0, dtype=RECORD_DTYPE), np.zeros((0, TRACE_WIDTH), dtype=np.int64))
     sides, states = new_states(min(games, BATCH_GAMES))
     while start < games:
         capacity = max(rows_per_game, min(games - start, BATCH_GAMES) * 24)
         out = np.zeros(capacity, dtype=RECORD_DTYPE)
         meta = np.zeros((capacity, 4), dtype=np.int64)
-        rows, nxt = kernel(*args[:1], start, games, *args[1:], out, meta, sides, states, trace,
-                           scratch, rng)
+        rows, nxt = kernel(*args[:1], start, games, *args[1:],
+                           GameBuffers(meta, sides, states, buf._replace(out=out)))
         done = nxt - start
         yield out[:rows], meta[:rows], sides[:done].copy(), states[:done].copy()
         start = nxt
@@ -106,9 +104,9 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
     check_choice(system, "system", tuple(SYSTEMS))
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
     params = seat_params(a, b, rules)  # an mc seat's rows select its hand loop
-    return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params, rules.packed(),
-            card_tables(rules), pack_game_rules(rules), SYSTEMS[system], match_total,
-            MAX_HANDS)
+    return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params,
+            Schedule(rules.packed(), card_tables(rules), pack_game_rules(rules),
+                     SYSTEMS[system], match_total, MAX_HANDS))
 
 
 def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int = 0,
@@ -198,8 +196,8 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
     rules = Rules.coerce(rules).check_games()
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),
-                        params, pair, rules.packed(), card_tables(rules), pack_game_rules(rules),
-                        MAX_HANDS)
+                        params, pair, Schedule(rules.packed(), card_tables(rules),
+                                               pack_game_rules(rules), 0, 0, MAX_HANDS))
 
 
 def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: int = 1000,

@@ -5,7 +5,8 @@ Contract as in :mod:`ginsim.simulator.hand_nb`. Every hand is played by
 who plays and deals next and when a sequence is over. Hand ``h`` of game ``g`` draws
 its deck from ``(key(seed, g), h)``, so games are independent of chunking.
 
-Each kernel writes one record per hand into ``out`` and ``meta[row] = (game, hand,
+Each kernel writes to its :class:`~ginsim.simulator.buffers.GameBuffers` ``gbuf``: one
+record per hand into ``out`` (``gbuf.hands.out``) and ``meta[row] = (game, hand,
 player in seat a, player in seat b)``, enters each hand in game ``k``'s scoring state
 ``sides[k], games[k]`` (:mod:`ginsim.game.game_scoring_nb`, the one place that scores a
 game and says when it is over), stops at ``out``'s or the states' capacity before
@@ -23,13 +24,12 @@ GAME_STREAM = 7
 
 
 @jit
-def _play_one_nb(game_key, g, h, row, dealer, x, y, pair_params, rules, tab, out, meta, trace,
-                 scratch, rng):
+def _play_one_nb(game_key, g, h, row, dealer, x, y, pair_params, rules, tab, meta, buf):
     """Deal hand ``h`` of game ``g`` and play it between the two rows of ``pair_params``
     (players ``x`` and ``y``); returns the winning seat, or -1 when nobody scored."""
-    shuffle_deck_nb(scratch, rng, game_key, h)
-    play_and_record_nb(h, row, dealer, game_key, pair_params, rules, tab, out, trace, scratch,
-                       rng)
+    shuffle_deck_nb(buf.hs, buf.rng, game_key, h)
+    play_and_record_nb(h, row, dealer, game_key, pair_params, rules, tab, buf)
+    out = buf.out
     meta[row, 0] = g
     meta[row, 1] = h
     meta[row, 2] = x
@@ -47,8 +47,8 @@ def _play_one_nb(game_key, g, h, row, dealer, x, y, pair_params, rules, tab, out
 def _score_nb(system, winner, row, out, sides, games, gr, match_total):
     """Enter the hand in ``out[row]`` in a game's scoring; True when the game is over."""
     rec = out[row]
-    return game_hand_nb(system, sides, games, winner, rec.points_a + rec.points_b,
-                        rec.outcome, rec.multiplier, gr, match_total)
+    hand = (winner, rec.points_a + rec.points_b, rec.outcome, rec.multiplier)
+    return game_hand_nb(system, sides, games, hand, gr, match_total)
 
 
 @jit
@@ -70,24 +70,27 @@ def _room_nb(g, start, stop, row, rows_per_game, out, sides):
 
 
 @jit
-def play_games_nb(seed, start, stop, params, rules, tab, gr, system, match_total, max_hands,
-                  out, meta, sides, games, trace, scratch, rng):
-    """Two-player games ``start .. stop-1`` under a scoring ``system`` (standard,
-    Hollywood or multi-match); the dealer of the first hand is cut, later ones follow
-    the rules' ``next_dealer``. ``max_hands`` caps a game (a safety net; dead hands
-    redeal)."""
+def play_games_nb(seed, start, stop, params, schedule, gbuf):
+    """Two-player games ``start .. stop-1`` under the scoring ``schedule.system``
+    (standard, Hollywood or multi-match; a :class:`~ginsim.simulator.buffers.Schedule`);
+    the dealer of the first hand is cut, later ones follow the rules' ``next_dealer``.
+    ``schedule.max_hands`` caps a game (a safety net; dead hands redeal)."""
+    rules, tab, gr, max_hands = schedule.rules, schedule.tab, schedule.gr, schedule.max_hands
+    meta, sides, games, buf = gbuf.meta, gbuf.sides, gbuf.games, gbuf.hands
     row = 0
     g = start
+    out = buf.out
     while _room_nb(g, start, stop, row, max_hands, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
         game_key = stream_key_nb(seed, g, GAME_STREAM)
         dealer = int(stream_key_nb(game_key, 0, 9) & 1)  # the cut
         for h in range(max_hands):
-            winner = _play_one_nb(game_key, g, h, row, dealer, 0, 1, params, rules, tab, out,
-                                  meta, trace, scratch, rng)
+            winner = _play_one_nb(game_key, g, h, row, dealer, 0, 1, params, rules, tab, meta,
+                                  buf)
             row += 1
-            if _score_nb(system, winner, row - 1, out, sides[k], games[k], gr, match_total):
+            if _score_nb(schedule.system, winner, row - 1, out, sides[k], games[k], gr,
+                         schedule.match_total):
                 break
             dealer = next_dealer_nb(dealer, winner, gr[GR_NEXT_DEALER])
         g += 1
@@ -102,14 +105,16 @@ def _pair_rows_nb(params, x, y, pair):
 
 
 @jit
-def play_three_nb(seed, start, stop, params, pair, rules, tab, gr, max_hands, out, meta, sides,
-                  games, trace, scratch, rng):
+def play_three_nb(seed, start, stop, params, pair, schedule, gbuf):
     """Three-player games (§8.6): the dealer sits out, the loser of a hand deals the next,
     and the winner plays the previous dealer; a dead hand is dealt again. Player
     ``(dealer + 1) % 3`` of the first hand, and later the winner, sits in seat a (moves
     first)."""
+    rules, tab, gr, max_hands = schedule.rules, schedule.tab, schedule.gr, schedule.max_hands
+    meta, sides, games, buf = gbuf.meta, gbuf.sides, gbuf.games, gbuf.hands
     row = 0
     g = start
+    out = buf.out
     while _room_nb(g, start, stop, row, max_hands, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
@@ -120,8 +125,7 @@ def play_three_nb(seed, start, stop, params, pair, rules, tab, gr, max_hands, ou
         for h in range(max_hands):
             _pair_rows_nb(params, x, y, pair)
             # Seat b stands in the dealer's place of a two-player hand.
-            seat = _play_one_nb(game_key, g, h, row, 1, x, y, pair, rules, tab, out, meta,
-                                trace, scratch, rng)
+            seat = _play_one_nb(game_key, g, h, row, 1, x, y, pair, rules, tab, meta, buf)
             won = -1 if seat < 0 else (x if seat == 0 else y)
             row += 1
             if _score_nb(THREE, won, row - 1, out, sides[k], games[k], gr, 0):
@@ -133,13 +137,15 @@ def play_three_nb(seed, start, stop, params, pair, rules, tab, gr, max_hands, ou
 
 
 @jit
-def play_teams_nb(seed, start, stop, params, pair, rules, tab, gr, max_rounds, out, meta,
-                  sides, games, trace, scratch, rng):
+def play_teams_nb(seed, start, stop, params, pair, schedule, gbuf):
     """Four players in two teams (§8.7): players 0, 1 against 2, 3; each round plays two
     hands with opponents rotating (0-2, 1-3, then 0-3, 1-2), seat a (team 0) dealing on
     even rounds, until a team reaches the rules' team target."""
+    rules, tab, gr, max_rounds = schedule.rules, schedule.tab, schedule.gr, schedule.max_hands
+    meta, sides, games, buf = gbuf.meta, gbuf.sides, gbuf.games, gbuf.hands
     row = 0
     g = start
+    out = buf.out
     while _room_nb(g, start, stop, row, 2 * max_rounds, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
@@ -149,8 +155,7 @@ def play_teams_nb(seed, start, stop, params, pair, rules, tab, gr, max_rounds, o
             x = h % 2
             y = 2 + (x if r % 2 == 0 else 1 - x)
             _pair_rows_nb(params, x, y, pair)
-            team = _play_one_nb(game_key, g, h, row, r % 2, x, y, pair, rules, tab, out, meta,
-                                trace, scratch, rng)
+            team = _play_one_nb(game_key, g, h, row, r % 2, x, y, pair, rules, tab, meta, buf)
             row += 1
             if _score_nb(TEAMS, team, row - 1, out, sides[k], games[k], gr, 0):
                 break

@@ -2,16 +2,17 @@
 
 Contract as in :mod:`ginsim.simulator.phases_nb`, whose phases play each hand; this
 module only chooses the deck and the dealer of each hand and writes its record
-(:data:`~ginsim.simulator.records.RECORD_DTYPE`). ``hs`` is one hand-state array
-(int64[HS_SIZE]) and ``rng`` uint64[3], both made by the caller.
+(:data:`~ginsim.simulator.records.RECORD_DTYPE`). Its kernels write to a
+:class:`~ginsim.simulator.buffers.HandBuffers` ``buf`` the caller makes
+(:func:`~ginsim.simulator.buffers.hand_buffers`): the records, the trace, one hand state
+(int64[HS_SIZE]), the players' random streams (uint64[3]) and an mc seat's memory.
 """
 
 import numpy as np
 from numba.extending import overload
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.state import (
-    HS_SIZE,
     RES_DEFENDER_BEFORE,
     RES_DEFENDER_DEADWOOD,
     RES_KNOCKER,
@@ -30,16 +31,13 @@ from ..game.state import (
     ST_UPCARD_TAKEN,
 )
 from ..strategies.params import KIND_MC, P_KIND, P_SIZE
-from .mc_nb import MC_END, mc_play_hand_nb
+from .mc_nb import mc_play_hand_nb
 from .phases_nb import (
     play_hand_nb,
     seat_streams_nb,
     showdown_nb,
     shuffle_deck_nb,
 )
-
-#: The hand state a driver hands to these kernels, with room for an mc seat's scratch.
-SCRATCH_SIZE = max(HS_SIZE, MC_END)
 
 
 def hand_params(rows: np.ndarray) -> np.ndarray:
@@ -55,7 +53,7 @@ def hand_params(rows: np.ndarray) -> np.ndarray:
     return wide[:, :P_SIZE]
 
 
-def play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id):
+def play_any_hand(buf, dealer, params, rules, tab, hand_id):
     """Play a dealt hand: :func:`play_hand_nb`, or :func:`mc_play_hand_nb` for rows made
     by :func:`hand_params` with an mc seat (chosen at compile time by their layout)."""
     raise NotImplementedError("called from numba kernels only")
@@ -63,14 +61,14 @@ def play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id):
 
 @overload(play_any_hand, inline="always",
           jit_options={"nogil": True, "error_model": "numpy", "_nrt": False})
-def _play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id):
+def _play_any_hand(buf, dealer, params, rules, tab, hand_id):
     if params.layout == "C":
-        def plain(hs, dealer, params, rules, tab, rng, trace, hand_id):
-            play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+        def plain(buf, dealer, params, rules, tab, hand_id):
+            play_hand_nb(buf.hs, dealer, params, rules, tab, buf.rng, buf.trace, hand_id)
         return plain
 
-    def with_mc(hs, dealer, params, rules, tab, rng, trace, hand_id):
-        mc_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+    def with_mc(buf, dealer, params, rules, tab, hand_id):
+        mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id)
     return with_mc
 
 
@@ -96,43 +94,47 @@ def record_hand_nb(out, k, hand_id, dealer, hs):
     out[k].pile_cards_taken = hs[RES_PILE_CARDS]
 
 
-@jit
-def play_and_record_nb(hand_id, k, dealer, key, params, rules, tab, out, trace, hs, rng):
-    """Play hand ``hand_id`` from the deck already in ``hs`` (players' streams from
-    ``(key, hand_id)``), score it and write record ``k``."""
-    seat_streams_nb(rng, key, hand_id)
-    play_any_hand(hs, dealer, params, rules, tab, rng, trace, hand_id)
-    showdown_nb(hs, rules, tab)
-    record_hand_nb(out, k, hand_id, dealer, hs)
+@jit_inline
+def play_and_record_nb(hand_id, k, dealer, key, params, rules, tab, buf):
+    """Play hand ``hand_id`` from the deck already in ``buf.hs`` (players' streams from
+    ``(key, hand_id)``), score it and write record ``k`` of ``buf.out`` (inlined: the
+    buffers would cross a call as some two hundred scalars)."""
+    seat_streams_nb(buf.rng, key, hand_id)
+    play_any_hand(buf, dealer, params, rules, tab, hand_id)
+    showdown_nb(buf.hs, rules, tab)
+    record_hand_nb(buf.out, k, hand_id, dealer, buf.hs)
 
 
 @jit
-def simulate_nb(seed, start, stop, duplicate, params, rules, tab, out, trace, hs, rng):
-    """Play hands ``start .. stop-1`` into the record array ``out``; returns trace rows.
+def simulate_nb(seed, start, stop, duplicate, params, rules, tab, buf):
+    """Play hands ``start .. stop-1`` into the record array ``buf.out``; returns trace
+    rows.
 
     Hand ``i`` deals deal ``i`` (``i // 2`` with ``duplicate``, whose odd hands replay
     the even hand's deal with the seats swapped). Seat a deals even deals. All
     randomness comes from ``(seed, deal)`` for the deck and ``(seed, i, seat)`` for the
     players, so records do not depend on chunking.
     """
+    hs = buf.hs
     hs[ST_TRACE_ROW] = 0
     for i in range(start, stop):
         deal = i // 2 if duplicate else i
         dealer = deal % 2
         if duplicate and i % 2 == 1:
             dealer = 1 - dealer
-        shuffle_deck_nb(hs, rng, seed, deal)
-        play_and_record_nb(i, i - start, dealer, seed, params, rules, tab, out, trace, hs, rng)
+        shuffle_deck_nb(hs, buf.rng, seed, deal)
+        play_and_record_nb(i, i - start, dealer, seed, params, rules, tab, buf)
     return hs[ST_TRACE_ROW]
 
 
 @jit
-def play_decks_nb(decks, dealers, seed, params, rules, tab, out, trace, hs, rng):
+def play_decks_nb(decks, dealers, seed, params, rules, tab, buf):
     """Play one hand per given deck order (``decks[i]``, dealt as :func:`deal_nb` does)
     with ``dealers[i]`` dealing; players' random streams come from ``(seed, i)``."""
+    hs = buf.hs
     hs[ST_TRACE_ROW] = 0
     for i in range(decks.shape[0]):
         for c in range(52):
             hs[ST_DECK + c] = decks[i, c]
-        play_and_record_nb(i, i, dealers[i], seed, params, rules, tab, out, trace, hs, rng)
+        play_and_record_nb(i, i, dealers[i], seed, params, rules, tab, buf)
     return hs[ST_TRACE_ROW]

@@ -7,11 +7,11 @@ in the hand state (``ST_TABLE`` .. ``ST_MAX_PILE_TAKE``).
 
 A turn: :func:`take_pile_nb` (``depth`` cards from the top of the pile) or
 ``draw_stock_nb``; any number of :func:`lay_meld_nb` and :func:`extend_meld_nb`; then
-:func:`discard_nb` or, where the rules allow, :func:`go_out_nb`. Each phase checks its
+:func:`mahjong_discard_nb` or, where the rules allow, :func:`go_out_nb`. Each phase checks its
 move and returns ``OK`` or an ``ERR_*`` code without changing the position when the
-move is illegal. :func:`play_turn_nb` lets the strategies (``ginsim.strategies.
-mahjong_nb``) choose the moves; :func:`play_hand_nb` deals and plays a hand, and
-:func:`showdown_nb` scores it. A player who goes out ends the hand as a knock at 0
+move is illegal. :func:`mahjong_turn_nb` lets the strategies (``ginsim.strategies.
+mahjong_nb``) choose the moves; :func:`mahjong_play_hand_nb` deals and plays a hand, and
+:func:`mahjong_showdown_nb` scores it. A player who goes out ends the hand as a knock at 0
 deadwood (the trace's action is ``ACTION_KNOCK``, or ``ACTION_BIG_GIN`` without a
 final discard).
 """
@@ -56,15 +56,8 @@ from ..game.state import (
     ST_TURNS,
     ST_UPCARD_TAKEN,
 )
-from ..strategies.mahjong_nb import (
-    PLAN,
-    PLAN_N,
-    best_plan_nb,
-    can_lay_nb,
-    is_meld_nb,
-    plan_turn_nb,
-    take_options_nb,
-)
+from ..strategies.mahjong_nb import plan_turn_nb, take_options_nb
+from ..strategies.mahjong_plan_nb import PLAN, PLAN_N, best_plan_nb, can_lay_nb, is_meld_nb
 from .board_nb import (
     apply_discard_nb,
     deal_nb,
@@ -175,7 +168,7 @@ def _went_out_nb(hs, seat):
 
 
 @jit
-def discard_nb(hs, seat, card, rules):
+def mahjong_discard_nb(hs, seat, card, rules):
     """``seat`` discards ``card``; with its hand then empty it goes out. Returns an
     ``ACTION_*`` code (``ACTION_KNOCK`` for going out), or ``-ERR_*`` if refused."""
     if hs[ST_MUST_LAY] != 0:
@@ -204,7 +197,7 @@ def go_out_nb(hs, seat, rules):
 
 
 @jit
-def play_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
+def mahjong_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
     """One turn of ``seat`` as its strategy plays it: the draw (none on the eleven-card
     deal's first turn), the plan's melds and extensions, the discard or going out."""
     hs[ST_MUST_LAY] = 0
@@ -239,14 +232,14 @@ def play_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
     if discard < 0:
         action = go_out_nb(hs, seat, rules)
     else:
-        action = discard_nb(hs, seat, discard, rules)
+        action = mahjong_discard_nb(hs, seat, discard, rules)
     if action < 0:
         raise ValueError("a strategy chose an illegal discard")
     trace_turn_nb(trace, hs, seat, source, drawn, discard, action)
 
 
 @jit
-def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
+def mahjong_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
     """Deal the deck in ``hs`` and play a hand of Mahjong gin to its end (not scored).
     The non-dealer moves first: it may take the upcard (or, with the eleven-card deal,
     discards without drawing)."""
@@ -254,15 +247,15 @@ def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     seat = 1 - hs[ST_DEALER]
     if rules[R_DEAL] == DEAL_ELEVEN:
-        play_turn_nb(hs, seat, False, params, rules, tab, rng, trace)
+        mahjong_turn_nb(hs, seat, False, params, rules, tab, rng, trace)
         seat = 1 - seat
     while hs[ST_ENDING] < 0:
-        play_turn_nb(hs, seat, True, params, rules, tab, rng, trace)
+        mahjong_turn_nb(hs, seat, True, params, rules, tab, rng, trace)
         seat = 1 - seat
 
 
 @jit
-def showdown_nb(hs, rules, tab):
+def mahjong_showdown_nb(hs, rules, tab):
     """Score a finished hand of Mahjong gin into the ``RES_*`` fields: the player who
     went out scores ``gin_bonus`` plus the value of every card left in the other hand
     (with ``mahjong_final_meld``, its exact deadwood); melds on the table count for

@@ -2,16 +2,17 @@
 decision points and branches, played through the mc hand loop's turns.
 
 Contract as in :mod:`ginsim.simulator.phases_nb`. Each branch is a copy of the position
-and of the mc scratch the belief reads (the events, the guesses made at seat a's draw,
-the phases' rows), so in the wait branch an mc seat a discards by rollouts without
-knocking and both seats play on exactly as the hand loop would play them.
+and of what the mc seat remembers (:func:`~ginsim.simulator.mc_memory_nb.copy_memory_nb`:
+the events, the guesses made at seat a's draw, the phases' rows), so in the wait branch
+an mc seat a discards by rollouts without knocking and both seats play on exactly as the
+hand loop would play them.
 """
 
 import numpy as np
 
 from ..game._jit import jit
 from ..game.state import ST_ENDING, ST_TRACE_ROW
-from ..strategies.params import P_MC_MARGIN
+from .buffers import Search
 from .chart_nb import (
     CH_KNOCKED,
     CH_NET_KNOCK,
@@ -21,18 +22,13 @@ from .chart_nb import (
     decision_point_nb,
     wait_discard_nb,
 )
+from .mc_memory_nb import copy_memory_nb, discard_event_nb, is_mc_nb, phase_rows_nb
 from .mc_nb import (
-    MC_EVENTS,
-    MC_VALUES,
-    discard_event_nb,
-    is_mc_nb,
     mc_discard_nb,
     mc_draw_nb,
     mc_first_turn_nb,
     mc_play_on_nb,
-    phase_rows_nb,
     plain_draw_nb,
-    rows_nb,
     turn_nb,
 )
 from .phases_nb import (
@@ -48,69 +44,82 @@ from .records import ACTION_BIG_GIN, ACTION_KNOCK
 
 
 @jit
-def copy_mc_position_nb(hs, branch, rng, branch_rng):
-    """The position, its random streams and the mc scratch the next choices read."""
-    copy_position_nb(hs, branch, rng, branch_rng)
-    for i in range(MC_EVENTS, MC_VALUES):
-        branch[i] = hs[i]
+def copy_mc_position_nb(buf):
+    """The position, its random streams and what the mc seats remember, into the
+    branch."""
+    copy_position_nb(buf.hs, buf.branch, buf.rng, buf.branch_rng)
+    copy_memory_nb(buf.mem, buf.branch_mem)
 
 
 @jit
-def mc_knock_chart_nb(seed, start, stop, params, rules, tab, rows, trace, hs, branch, rng,
-                      branch_rng):
-    """:func:`~ginsim.simulator.chart_nb.knock_chart_nb` for rows with an mc seat; ``hs``
-    and ``branch`` hold ``MC_END`` slots. Returns ``(rows, next hand)``."""
+def wait_branch_nb(buf, mc, search, params, rules, tab):
+    """The wait branch of a decision point (seat a drew, its events recorded): a
+    discards without knocking (by rollouts if it is the mc seat), both play on; returns
+    a's net points."""
+    copy_mc_position_nb(buf)
+    branch, branch_rng, mem = buf.branch, buf.branch_rng, buf.branch_mem
+    zero = np.int64(0)
+    if mc:
+        card, _ = mc_discard_nb(branch, zero, search, np.bool_(False), rules, tab, branch_rng,
+                                mem)
+    else:
+        card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng)
+    discard_event_nb(zero, card, mem)
+    mc_play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, mem.empty_trace, mem)
+    showdown_nb(branch, rules, tab)
+    return net_points_nb(branch, 0)
+
+
+@jit
+def chart_turn_nb(buf, i, n, mc, params, rules, tab):
+    """Seat a's turn in hand ``i``: its draw, then at a decision point both branches
+    into chart row ``n``, then its discard. Returns the next free row."""
+    hs, rng, mem, rows = buf.hs, buf.rng, buf.mem, buf.rows
+    zero, yes, no = np.int64(0), np.bool_(True), np.bool_(False)
+    # key is a stream key: a plain 0 would unify it with float64
+    search = Search(zero, zero, np.uint64(0), zero, 0.0, zero)
+    if mc:
+        _, search = mc_draw_nb(hs, zero, yes, params, rules, tab, rng, mem)
+    else:
+        plain_draw_nb(hs, zero, yes, rules, tab, rng, mem)
+    point, kdw, kcard, _ = decision_point_nb(hs, i, no, rules, tab, rows, n)
+    if point:
+        copy_mc_position_nb(buf)
+        rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, buf.branch)
+        rows[n, CH_NET_WAIT] = wait_branch_nb(buf, mc, search, params, rules, tab)
+    if mc:
+        discard, action = mc_discard_nb(hs, zero, search, yes, rules, tab, rng, mem)
+    else:
+        discard, action = discard_nb(hs, zero, mem.rows, rules, tab, rng)
+    discard_event_nb(zero, discard, mem)
+    if point:
+        rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
+        return n + 1
+    return n
+
+
+@jit
+def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
+    """:func:`~ginsim.simulator.chart_nb.knock_chart_nb` for rows with an mc seat, on
+    :class:`~ginsim.simulator.buffers.ChartBuffers`. Returns ``(rows, next hand)``."""
+    hs, rng, trace, mem = buf.hs, buf.rng, buf.trace, buf.mem
     n = 0
     i = start
     hs[ST_TRACE_ROW] = 0
     mc = is_mc_nb(params, 0)
-    # seats and flags as plain values: numba compiles a callee once per literal argument
-    zero, one, yes, no = np.int64(0), np.int64(1), np.bool_(True), np.bool_(False)
-    while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
+    while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
-        phase_rows_nb(hs, params)
+        phase_rows_nb(mem, params)
         deal_nb(hs, i % 2, rules, i)
-        seat, n_ev = mc_first_turn_nb(hs, params, rules, tab, rng, trace)
+        seat = mc_first_turn_nb(hs, params, rules, tab, rng, trace, mem)
         while hs[ST_ENDING] < 0:
             if seat == 1:
-                n_ev = turn_nb(hs, one, yes, params, n_ev, rules, tab, rng, trace)
-                seat = 0
-                continue
-            # key is a stream key: a plain 0 would unify it with float64
-            particles, unseen, key, rollouts, exclude = 0, 0, np.uint64(0), 0, 0
-            if mc:
-                _, n_ev, particles, unseen, key, rollouts, exclude = mc_draw_nb(
-                    hs, zero, yes, params, n_ev, rules, tab, rng, trace[:0])
+                turn_nb(hs, np.int64(1), params, rules, tab, rng, trace, mem)
             else:
-                _, n_ev = plain_draw_nb(hs, zero, yes, rows_nb(hs, 0), n_ev, rules, tab, rng)
-            point, kdw, kcard, _ = decision_point_nb(hs, i, no, rules, tab, rows, n)
-            if point:
-                copy_mc_position_nb(hs, branch, rng, branch_rng)
-                rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
-                copy_mc_position_nb(hs, branch, rng, branch_rng)
-                if mc:
-                    card, _ = mc_discard_nb(branch, zero, particles, unseen, exclude, key,
-                                            rollouts, params[0, P_MC_MARGIN], no, rules,
-                                            tab, branch_rng, trace[:0])
-                else:
-                    card = wait_discard_nb(rows_nb(branch, 0), rules, tab, branch, branch_rng)
-                mc_play_on_nb(branch, one, params, discard_event_nb(branch, zero, card, n_ev),
-                              rules, tab, branch_rng, trace[:0])
-                showdown_nb(branch, rules, tab)
-                rows[n, CH_NET_WAIT] = net_points_nb(branch, 0)
-            if mc:
-                discard, action = mc_discard_nb(hs, zero, particles, unseen, exclude, key,
-                                                rollouts, params[0, P_MC_MARGIN], yes, rules,
-                                                tab, rng, trace[:0])
-            else:
-                discard, action = discard_nb(hs, zero, rows_nb(hs, 0), rules, tab, rng)
-            n_ev = discard_event_nb(hs, zero, discard, n_ev)
-            if point:
-                rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
-                n += 1
-            seat = 1
+                n = chart_turn_nb(buf, i, n, mc, params, rules, tab)
+            seat = 1 - seat
         if hs[ST_ENDING] >= 0:
-            mc_play_on_nb(hs, seat, params, n_ev, rules, tab, rng, trace)
+            mc_play_on_nb(hs, seat, params, rules, tab, rng, trace, mem)
         i += 1
     return n, i

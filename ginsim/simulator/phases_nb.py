@@ -227,7 +227,7 @@ def last_discard_turn_nb(hs, seat, params, rules, tab, trace):
 def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
     """Deal the deck in ``hs`` and play the hand to its end (not scored)."""
     if rules[R_MAHJONG] != 0:
-        mahjong_nb.play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+        mahjong_nb.mahjong_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
         return
     deal_nb(hs, dealer, rules, hand_id)
     seat = first_turn_nb(hs, params, rules, tab, rng, trace)
@@ -239,7 +239,7 @@ def showdown_nb(hs, rules, tab):
     """Score a finished hand into the ``RES_*`` fields of ``hs``: outcome, knocker, K,
     D before and after layoffs, each seat's points, stock left, pile cards taken."""
     if rules[R_MAHJONG] != 0:
-        mahjong_nb.showdown_nb(hs, rules, tab)
+        mahjong_nb.mahjong_showdown_nb(hs, rules, tab)
         return
     ending = hs[ST_ENDING]
     hs[RES_STOCK_LEFT] = 52 - hs[ST_POS]

@@ -6,31 +6,14 @@ rows, the packed rules, the hand state ``hs`` and int64 masks; nothing is alloca
 A player reads its own hand and public fields only (the pile, the table melds at
 ``hs[ST_TABLE:]``, the opponent's pickups, discards and passes).
 
-The core is :func:`best_plan_nb`, an exact branch and bound over every way to lay a
-hand's cards: new melds from the hand (every meld of ``candidate_melds_nb``) and
-extensions of the melds on the table (a set's fourth card, a run's cards beyond either
-end). It maximises the value laid plus the value of the discard, so the deadwood left
-in hand is the exact minimum, at any hand size.
-
-Scratch in the meld scratch ``hs[:WORK_SIZE]``: candidates at ``W_MELDS``/``W_VALS``
-(own melds, then extensions), the table slot each extends at ``W_IDS`` (-1: a new meld),
-the search's stacks at ``W_USED``, the chosen plan at ``W_VAL`` (count, then candidate
-indices) and the search's bound masks after it. :func:`plan_turn_nb` leaves the plan
-there for the engine to lay.
+Each decision plans exactly with :func:`~ginsim.strategies.mahjong_plan_nb.best_plan_nb`
+(in the meld scratch); :func:`plan_turn_nb` leaves the plan there for the engine to
+lay.
 """
 
 from ..game._jit import jit
-from ..game.layoff_nb import layoff_reach_nb
 from ..game.melds_nb import (
-    MAX_MELDS,
-    RANK_COLUMN,
-    SUIT_MASK,
-    W_IDS,
     W_MELDS,
-    W_USED,
-    W_VAL,
-    W_VALS,
-    candidate_melds_nb,
     lowest_card_nb,
     mask_value_nb,
     popcount_nb,
@@ -51,8 +34,16 @@ from ..game.state import (
     ST_TABLE_N,
     ST_TAKEN,
 )
-from ..game.tables import KEY_VALUE, T_RANK_VALUE, T_WRAP
-from .hand_reading_nb import can_join_meld_nb, meld_completions_nb, near_cards_nb
+from ..game.tables import KEY_VALUE, T_RANK_VALUE
+from .hand_reading_nb import meld_completions_nb, near_cards_nb
+from .mahjong_plan_nb import (
+    PLAN,
+    PLAN_N,
+    best_plan_nb,
+    can_lay_nb,
+    is_meld_nb,
+    table_cards_nb,
+)
 from .params import (
     DRAW_MELD,
     DRAW_NEVER,
@@ -64,223 +55,6 @@ from .params import (
     P_MEMORY,
     P_OUTS_WEIGHT,
 )
-
-STACK = 64  # a plan lays at most 52 candidates (each holds a card)
-S_I = W_USED
-S_USED = W_USED + STACK
-S_VAL = W_USED + 2 * STACK
-S_BEST = W_USED + 3 * STACK  # the best plan's candidate indices while searching
-PLAN_N = W_VAL  # the plan: its count, then its candidate indices
-PLAN = W_VAL + 1
-SUFFIX = W_VAL + STACK  # SUFFIX + i: every card of candidates i, i+1, ... (the bound)
-COUNT_SCALE = 64  # a plan's score: (value laid + discard value) * 64 + cards leaving
-INFEASIBLE = -1
-NO_LIMIT = 1 << 30  # best_plan_nb's default ``beat``: every legal plan counts
-
-
-@jit
-def contiguous_nb(s):
-    """Whether the non-empty 13-bit mask ``s`` is one block of consecutive ranks."""
-    t = s >> lowest_card_nb(s)
-    return (t & (t + 1)) == 0
-
-
-@jit
-def is_meld_nb(mask, tab):
-    """Whether ``mask`` is one meld: 3-4 cards of a rank, or 3+ consecutive cards of a
-    suit (around the corner when the rules' runs wrap)."""
-    if popcount_nb(mask) < 3:
-        return False
-    low = lowest_card_nb(mask)
-    if mask & ~(RANK_COLUMN << (low % 13)) == 0:
-        return True
-    shift = 13 * (low // 13)
-    s = (mask >> shift) & SUIT_MASK
-    if s << shift != mask:
-        return False
-    if contiguous_nb(s):
-        return True
-    return tab[T_WRAP] != 0 and contiguous_nb(~s & SUIT_MASK)
-
-
-@jit
-def _add_candidate_nb(hs, n, cards, slot, tab):
-    if n < MAX_MELDS:
-        hs[W_MELDS + n] = cards
-        hs[W_VALS + n] = mask_value_nb(cards, tab)
-        hs[W_IDS + n] = slot
-    return n + 1
-
-
-@jit
-def _run_end_nb(s, rank, step, wrap):
-    """The last rank of the block of ``s`` holding ``rank``, walking by ``step``."""
-    while True:
-        nxt = rank + step
-        if wrap:
-            nxt %= 13
-        elif nxt < 0 or nxt > 12:
-            return rank
-        if (s >> nxt) & 1 == 0:
-            return rank
-        rank = nxt
-
-
-@jit
-def _extensions_nb(hs, n, cards, slot, tab):
-    """Append the pieces of ``cards`` that extend table meld ``slot``; returns the count."""
-    meld = hs[ST_TABLE + slot]
-    low = lowest_card_nb(meld)
-    column = RANK_COLUMN << (low % 13)
-    if meld & ~column == 0:
-        if popcount_nb(meld) == 3 and column & ~meld & cards:
-            n = _add_candidate_nb(hs, n, column & ~meld & cards, slot, tab)
-        return n
-    shift = 13 * (low // 13)
-    s = (meld >> shift) & SUIT_MASK
-    if s == SUIT_MASK:
-        return n
-    avail = (cards >> shift) & SUIT_MASK
-    wrap = tab[T_WRAP] != 0
-    for step in (-1, 1):
-        rank = _run_end_nb(s, low % 13, step, wrap)
-        piece = 0
-        while True:
-            rank += step
-            if wrap:
-                rank %= 13
-            elif rank < 0 or rank > 12:
-                break
-            if (avail >> rank) & 1 == 0 or (s >> rank) & 1:
-                break
-            piece |= 1 << rank
-            n = _add_candidate_nb(hs, n, piece << shift, slot, tab)
-    return n
-
-
-@jit
-def table_cards_nb(hs):
-    """Every card on the table."""
-    out = 0
-    for slot in range(hs[ST_TABLE_N]):
-        out |= hs[ST_TABLE + slot]
-    return out
-
-
-@jit
-def candidates_nb(cards, hs, tab):
-    """Write every way to lay some of ``cards``: new melds, then extensions of each
-    table meld (see the module doc). Returns the count."""
-    n = candidate_melds_nb(cards, tab, hs)
-    for i in range(min(n, MAX_MELDS)):
-        hs[W_IDS + i] = -1
-    for slot in range(hs[ST_TABLE_N]):
-        n = _extensions_nb(hs, n, cards, slot, tab)
-    if n > MAX_MELDS:
-        raise ValueError("meld scratch buffers too small")
-    return n
-
-
-@jit
-def can_lay_nb(cards, card, hs, tab):
-    """Whether ``card`` can be laid from ``cards`` this turn: in a new meld with other
-    cards of ``cards``, or onto a table meld (directly or through a chain of them)."""
-    if can_join_meld_nb(cards & ~(1 << card), card, tab):
-        return True
-    n = hs[ST_TABLE_N]
-    return (layoff_reach_nb(hs[ST_TABLE:ST_TABLE + n], n, cards, tab) >> card) & 1 != 0
-
-
-@jit
-def _score_nb(cards, used, value, allowed, must, shed, out_needs_discard, tab):
-    """``(score, discard)`` of laying ``used`` (worth ``value``), or INFEASIBLE.
-
-    With ``shed`` the player then discards its highest allowed free card; a plan that
-    lays every card goes out without a discard only when the rules allow it.
-    """
-    if used & must != must:
-        return INFEASIBLE, -1
-    laid = popcount_nb(used)
-    if not shed:
-        return value * COUNT_SCALE + laid, -1
-    free = cards & ~used
-    if free & allowed:
-        key = top_key_nb(free & allowed, tab)
-        return (value + key // KEY_VALUE) * COUNT_SCALE + laid + 1, key % KEY_VALUE
-    if free == 0 and not out_needs_discard:
-        return value * COUNT_SCALE + laid, -1
-    return INFEASIBLE, -1
-
-
-@jit
-def best_plan_nb(cards, allowed, must, shed, out_needs_discard, hs, tab, beat=NO_LIMIT):
-    """The exact best way to lay ``cards`` (see the module doc).
-
-    ``must`` is a mask of cards that have to be laid, ``allowed`` the cards that may be
-    discarded; with ``shed`` False nothing is discarded (the deadwood of the hand as it
-    stands). Only plans leaving less deadwood than ``beat`` are searched (a bound that
-    prunes the search). Returns ``(deadwood, discard, used)``: the value left in hand
-    after laying and discarding (-1 when no legal plan beats ``beat``), the discard (-1:
-    none) and the cards laid; the plan goes to ``hs[PLAN_N]``/``hs[PLAN:]``.
-    """
-    n = candidates_nb(cards, hs, tab)
-    total = mask_value_nb(cards, tab)
-    meldable = 0
-    hs[SUFFIX + n] = 0
-    for i in range(n - 1, -1, -1):
-        meldable |= hs[W_MELDS + i]
-        hs[SUFFIX + i] = meldable
-    top = top_key_nb(cards & allowed, tab) // KEY_VALUE if shed and cards & allowed else 0
-    best = (total - beat + 1) * COUNT_SCALE - 1  # a plan must score above this
-    found = False
-    discard = -1
-    best_used = 0
-    score, card = _score_nb(cards, 0, 0, allowed, must, shed, out_needs_discard, tab)
-    if score != INFEASIBLE and score > best:
-        best = score
-        discard = card
-        found = True
-    hs[PLAN_N] = 0
-    depth = 0
-    hs[S_I] = 0
-    hs[S_USED] = 0
-    hs[S_VAL] = 0
-    while depth >= 0:
-        i = hs[S_I + depth]
-        used = hs[S_USED + depth]
-        value = hs[S_VAL + depth]
-        if i >= n:
-            depth -= 1
-            continue
-        bound = (value + mask_value_nb(hs[SUFFIX + i] & ~used, tab) + top) * COUNT_SCALE + 63
-        if bound <= best:
-            depth -= 1
-            continue
-        hs[S_I + depth] = i + 1
-        meld = hs[W_MELDS + i]
-        if meld & used:
-            continue
-        depth += 1
-        used |= meld
-        value += hs[W_VALS + i]
-        hs[S_I + depth] = i + 1
-        hs[S_USED + depth] = used
-        hs[S_VAL + depth] = value
-        score, card = _score_nb(cards, used, value, allowed, must, shed, out_needs_discard, tab)
-        if score != INFEASIBLE and score > best:
-            best = score
-            discard = card
-            found = True
-            best_used = used
-            for d in range(depth):
-                hs[S_BEST + d] = hs[S_I + d] - 1
-            hs[PLAN_N] = depth
-    if not found:
-        hs[PLAN_N] = 0
-        return -1, -1, 0
-    for d in range(hs[PLAN_N]):
-        hs[PLAN + d] = hs[S_BEST + d]
-    return total - best // COUNT_SCALE, discard, best_used
 
 
 @jit

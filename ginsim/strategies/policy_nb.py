@@ -12,6 +12,8 @@ A player sees only what it may: its own hand (``hs[ST_HAND + seat]``), the pile
 the deck.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..game._jit import jit, jit_inline
@@ -64,6 +66,18 @@ from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
 
 ALL_RANKS = (1 << 13) - 1
 
+
+#: An 11-card hand after the draw: its cards, the card it may not discard (a mask: the
+#: card just taken from the pile, or 0), and its best discard's kept deadwood, card and
+#: whether all 11 cards meld (``best_discard_nb``).
+Drawn = namedtuple("Drawn", ("hand", "forbidden", "deadwood", "card", "all_melded"))
+
+
+@jit_inline
+def drawn_nb(hand, forbidden, deadwood, card, all_melded):
+    """A :class:`Drawn` of fixed field types."""
+    return Drawn(np.int64(hand), np.int64(forbidden), np.int64(deadwood), np.int64(card),
+                 np.bool_(all_melded))
 
 @jit
 def stock_bucket_nb(params, seat, hs):
@@ -144,7 +158,7 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
     higher-value card, then the higher index. Needs ``hs[W_DISCARD:]`` from
     ``best_discard_nb(..., per_card=True)``.
     """
-    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, hs, tab)
+    context = discard_context_nb(params, seat, hand, hs, tab)
     best = -1
     best_score = 1e18
     best_value = -1
@@ -152,8 +166,7 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
-        score = memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets,
-                                        runs, hs, tab)
+        score = memory_discard_score_nb(params, seat, hand, c, context, hs, tab)
         value = tab[T_RANK_VALUE + c % 13]
         if score < best_score or (score == best_score and value >= best_value):
             best = c
@@ -163,15 +176,16 @@ def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
 
 
 @jit_inline
-def memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, sets, runs, hs,
-                            tab):
+def memory_discard_score_nb(params, seat, hand, c, context, hs, tab):
     """Score of discarding ``c`` with memory (lower is better).
 
     Deadwood kept - ``outs`` x live cards that would make or extend a meld with the kept
     cards (memory >= 1: every card that went through the pile and every card the
     opponent is known to hold is dead) + ``danger`` x :func:`feeding_risk_nb` (memory
-    2). The masks come from :func:`discard_context_nb`.
+    2). ``context`` is the masks ``(live, fits, near, shunned, sets, runs)`` of
+    :func:`discard_context_nb`.
     """
+    live, fits, near, shunned, sets, runs = context
     outs = kept_outs_nb(hand, c, sets, runs, tab)
     score = hs[W_DISCARD + c] - params[seat, P_OUTS_WEIGHT] * popcount_nb(outs & live)
     if params[seat, P_MEMORY] >= 2:
@@ -180,14 +194,15 @@ def memory_discard_score_nb(params, seat, hand, c, live, fits, near, shunned, se
 
 
 @jit_inline
-def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng):
+def discard_without_knock_nb(params, seat, hand, forbidden, lowest, hs, tab, rng):
     """The discard this strategy makes from 11 cards when it does not knock.
 
-    ``(dw, card)`` is the best-deadwood discard (``best_discard_nb``, with ``per_card``
-    when the strategy has memory). Returns ``(discard, kept deadwood)``: a random legal
-    card for the random family, the memory-weighted choice with memory, else the
-    best-deadwood discard.
+    ``lowest`` is ``(kept deadwood, card)`` of the best-deadwood discard
+    (``best_discard_nb``, with ``per_card`` when the strategy has memory). Returns
+    ``(discard, kept deadwood)``: a random legal card for the random family, the
+    memory-weighted choice with memory, else the best-deadwood discard.
     """
+    dw, card = lowest
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         card = random_card_nb(hand & ~forbidden, rng, seat)
         return card, min_deadwood_nb(hand & ~(1 << card), tab, hs)
@@ -201,19 +216,22 @@ def discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, r
 
 
 @jit_inline
-def after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules, tab, rng):
-    """Discard, knock or big gin from 11 cards once the best discard is known.
+def after_draw_nb(params, seat, drawn, hs, rules, tab, rng):
+    """Discard, knock or big gin from 11 cards once the best discard is known
+    (``drawn``, a :class:`Drawn`).
 
     Returns ``(discard, kept deadwood, knock, big_gin)``. Big gin is declared whenever
     the rules allow it. The random family knocks whenever the best discard allows it
     and otherwise discards a uniformly random legal card.
     """
-    knock, big = knock_choice_nb(params, seat, dw, all_melded, hs, rules, rng)
+    dw, card = drawn.deadwood, drawn.card
+    knock, big = knock_choice_nb(params, seat, dw, drawn.all_melded, hs, rules, rng)
     if big:
         return -1, 0, True, True
     if knock:
         return card, dw, True, False
-    card, dw = discard_without_knock_nb(params, seat, hand, forbidden, dw, card, hs, tab, rng)
+    card, dw = discard_without_knock_nb(params, seat, drawn.hand, drawn.forbidden, (dw, card),
+                                        hs, tab, rng)
     return card, dw, False, False
 
 
@@ -235,8 +253,8 @@ def choose_discard_nb(params, seat, hand, forbidden, hs, rules, tab, rng):
     """
     dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs,
                                               params[seat, P_MEMORY] >= 1)
-    return after_draw_nb(params, seat, hand, forbidden, dw, card, all_melded, hs, rules, tab,
-                         rng)
+    return after_draw_nb(params, seat, drawn_nb(hand, forbidden, dw, card, all_melded), hs, rules,
+                         tab, rng)
 
 
 @jit_inline
@@ -274,8 +292,8 @@ def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
         take = melded
     if not (take or (all_melded and big_gin_on)):
         return False, -1, 0, False, False
-    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
-                                         rules, tab, rng)
+    card, dw, knock, big = after_draw_nb(params, seat, drawn_nb(taken, 1 << top, dw, card,
+                                                                all_melded), hs, rules, tab, rng)
     return True, card, dw, knock, big
 
 
@@ -327,6 +345,6 @@ def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     take = (melded and (gain >= params[seat, P_X_TAKE_MELD] or dw == 0)) or gain >= take_any
     if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
         return False, -1, 0, False, False
-    card, dw, knock, big = after_draw_nb(params, seat, taken, 1 << top, dw, card, all_melded, hs,
-                                         rules, tab, rng)
+    card, dw, knock, big = after_draw_nb(params, seat, drawn_nb(taken, 1 << top, dw, card,
+                                                                all_melded), hs, rules, tab, rng)
     return True, card, dw, knock, big
