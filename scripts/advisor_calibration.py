@@ -39,12 +39,11 @@ from ginsim.game.state import FULL_DECK
 from ginsim.game.tables import card_tables
 from ginsim.simulator.advise import (
     Situation,
-    _pile_and_stocks,
-    history_situation,
     make_position,
     shorthand_situation,
     situation_rollouts,
 )
+from ginsim.simulator.advise_history import history_situation, pile_and_stocks
 from ginsim.simulator.advise_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT, OPT_DISCARD
 from ginsim.simulator.belief_nb import TEMPERATURE, WAIT
 
@@ -97,7 +96,7 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
         # could do, so the room between uniform and the oracle is what a belief can win.
         opp = np.full(worlds, truth_opp[0], dtype=np.int64)
         unseen = FULL_DECK & ~cards_to_mask(posterior.hand) & ~cards_to_mask(posterior.pile)
-        stocks, _ = _pile_and_stocks(opp, unseen, posterior.stocks.shape[1],
+        stocks, _ = pile_and_stocks(opp, unseen, posterior.stocks.shape[1],
                                      np.random.default_rng(seed))
         oracle = Situation(posterior.hand, posterior.forbidden, posterior.pile,
                            posterior.public, posterior.knock_limit, opp, stocks,

@@ -16,13 +16,13 @@ from ..simulator.advise import (
     Position,
     Situation,
     draw_position,
-    history_situation,
     make_position,
     run_rollouts,
     sample_worlds,
     shorthand_situation,
     situation_rollouts,
 )
+from ..simulator.advise_history import history_situation
 from ..simulator.advise_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..simulator.belief_nb import TEMPERATURE, WAIT
 from ..simulator.limits import check_rollouts, check_seed
