@@ -269,3 +269,12 @@ def test_killed_before_the_manifest_was_written_starts_over(tmp_path):
                                            "pid": int(dead.stdout), "since": 0}))
     result = run([Job.make(A, B, 4_000, 1)], records="summary", chunk_hands=1_000, out=out)
     assert result.hands_played == 4_000 and ginsim.load(out).manifest["complete"]
+
+
+def test_a_line_break_in_the_store_path_keeps_the_error_on_one_line(tmp_path: Path) -> None:
+    from ginsim.runner.store import Store
+    odd = tmp_path / "results\nold"
+    odd.mkdir()
+    with pytest.raises(StoreError, match="not a ginsim store") as info:
+        Store.open_reader(odd)
+    assert "\n" not in str(info.value) and "results\\nold" in str(info.value)

@@ -19,7 +19,13 @@ from ..game.rules import brief
 
 
 class StoreError(ValueError):
-    """A result store that cannot be used as asked; the message says why and what to do."""
+    """A result store that cannot be used as asked; the message says why and what to do.
+
+    The message is one line whatever the paths in it hold: a line break in a directory
+    name is shown escaped (``\\n``), as the CLI's one-line errors need."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(str(message).replace("\r", "\\r").replace("\n", "\\n"))
 
 
 class StoreLockedError(StoreError):
