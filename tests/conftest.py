@@ -2,7 +2,11 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# Helpers that assert, shared by several test files: pytest explains their failures too.
+pytest.register_assert_rewrite("chart_replay")
 
 settings.register_profile("ci", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

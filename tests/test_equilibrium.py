@@ -6,17 +6,17 @@ import sys
 
 import numpy as np
 import pytest
+from chart_replay import replay_recorded_exploitability
 
 from ginsim.analysis.equilibrium import equilibrium, summary_text
 from ginsim.game.rules import Rules
-from ginsim.runner.responses import best_response, paired_diff, paired_gain
+from ginsim.runner.responses import best_response, paired_gain
 from ginsim.simulator.chart import knock_decisions
-from ginsim.simulator.response import block_sums, gain_from_blocks, with_chart
-from ginsim.strategies.charts import CHART_DIR, KnockChart, load_chart
+from ginsim.simulator.response import with_chart
+from ginsim.strategies.charts import CHART_DIR, load_chart
 from ginsim.strategies.equilibria import (
     KNOCKING_PRESETS,
     equilibrium_chart_name,
-    hand_key,
     shipped_equilibrium,
 )
 from ginsim.strategies.params import GRID_CELLS, P_GRID
@@ -80,26 +80,9 @@ def test_shipped_preset_exploitability_within_recorded_ci(preset):
     Fresh adversary: a best response trained on 20,000 other hands, measured on 20,000
     other deals, must not show at 95% more exploitability than the recorded upper bound.
     """
+    info, rules, eq, whole = replay_recorded_exploitability(preset, "memory2")
     name = equilibrium_chart_name(preset)
-    info = json.loads((CHART_DIR / f"{name}.json").read_text())["info"]
     low, high = info["exploitability"][1:]
-    assert info["converged"] and high <= 0.10
-    assert info["command"].startswith("python scripts/make_equilibrium.py")
-    assert info["seed"] == 2026 and info["hands"] >= 100_000
-    assert hand_key(Rules(**info["rules_fields"])) == hand_key(Rules.preset(preset))
-    rules = Rules.coerce(info["rules"])
-    eq = parse_strategy(f"memory2:chart={name}")
-    replay = info["exploitability_replay"]
-    response = with_chart("memory2", KnockChart(np.array(replay["response"], float), "br"))
-    blocks, size = replay["blocks"], replay["block"]
-    assert sum(b[0] for b in blocks) == replay["deals"] == info["hands"]
-    for i in (0, len(blocks) - 1):
-        diff = paired_diff(response, eq, eq, eq, rules, replay["seed"], blocks[i][0],
-                           start=replay["start"] + i * size)
-        assert block_sums(diff, size) == [blocks[i]], i
-    whole = gain_from_blocks(blocks)
-    assert np.allclose((whole.mean, whole.low, whole.high), info["exploitability"],
-                       rtol=0, atol=1e-9)
     assert low <= whole.mean <= high
     fresh = best_response("memory2", eq, rules, seed=11, hands=20_000, passes=2,
                           start_chart=load_chart(name))

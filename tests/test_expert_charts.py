@@ -2,20 +2,19 @@
 exploitability re-measured from the recorded replay, the lookup by rules, and the
 report's answer reading them."""
 
-import json
 
 import numpy as np
 import pytest
+from chart_replay import replay_recorded_exploitability
 
 from ginsim.analysis.equilibrium import ANSWER_BASE, equilibrium_advice
 from ginsim.game.rules import Rules
-from ginsim.runner.responses import best_response, paired_diff, paired_gain
-from ginsim.simulator.response import block_sums, gain_from_blocks, with_chart
-from ginsim.strategies.charts import CHART_DIR, KnockChart, load_chart
+from ginsim.runner.responses import best_response, paired_gain
+from ginsim.simulator.response import with_chart
+from ginsim.strategies.charts import CHART_DIR, load_chart
 from ginsim.strategies.equilibria import (
     KNOCKING_PRESETS,
     equilibrium_chart_name,
-    hand_key,
     shipped_equilibrium,
 )
 from ginsim.strategies.params import GRID_CELLS, P_GRID
@@ -61,25 +60,9 @@ def test_recorded_exploitability_replays(preset):
     first and last recorded blocks of 1,000 fresh deals (the last best response, with
     expert card play, against the shipped chart) give the recorded integer sums, and the
     recorded mean and 95% CI, whose upper bound is at most 0.10, follow from the sums."""
-    name = equilibrium_chart_name(preset, "expert")
-    info = json.loads((CHART_DIR / f"{name}.json").read_text())["info"]
-    assert info["base"] == "expert" and info["converged"] and info["exploitability"][2] <= 0.10
+    info, _, _, _ = replay_recorded_exploitability(preset, "expert")
+    assert info["base"] == "expert"
     assert info["command"].startswith("python scripts/make_equilibrium.py --base expert")
-    assert info["seed"] == 2026 and info["hands"] >= 100_000
-    assert hand_key(Rules(**info["rules_fields"])) == hand_key(Rules.preset(preset))
-    rules = Rules.coerce(info["rules"])
-    eq = parse_strategy(f"expert:chart={name}")
-    replay = info["exploitability_replay"]
-    response = with_chart("expert", KnockChart(np.array(replay["response"], float), "br"))
-    blocks, size = replay["blocks"], replay["block"]
-    assert sum(b[0] for b in blocks) == replay["deals"] == info["hands"]
-    for i in (0, len(blocks) - 1):
-        diff = paired_diff(response, eq, eq, eq, rules, replay["seed"], blocks[i][0],
-                           start=replay["start"] + i * size)
-        assert block_sums(diff, size) == [blocks[i]], i
-    whole = gain_from_blocks(blocks)
-    assert np.allclose((whole.mean, whole.low, whole.high), info["exploitability"],
-                       rtol=0, atol=1e-9)
 
 
 def test_fresh_adversary_does_not_beat_the_modern_bound():
