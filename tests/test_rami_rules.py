@@ -132,3 +132,13 @@ def test_every_rules_field_is_packed_once_at_its_code() -> None:
     assert (packed[rr.R_JOKERS], packed[rr.R_HAND_SIZE], packed[rr.R_STARTER_FOURTEEN],
             packed[rr.R_OPEN_MIN], packed[rr.R_DRY_CHARGE], packed[rr.R_COURT_VALUE],
             packed[rr.R_DISCARD_OUT]) == (2, 11, 1, 40, 150, 9, 1)
+
+
+@pytest.mark.parametrize("word, value", [("yes", True), ("ON", True), ("1", True),
+                                         ("True", True), ("no", False), ("Off", False),
+                                         ("0", False), ("false", False)])
+def test_true_false_words_read_as_in_gin_rules(word, value) -> None:
+    from ginsim.game.rules import parse_rules
+
+    assert parse_rami_rules(f"rami:starter_fourteen={word}").starter_fourteen is value
+    assert parse_rules(f"modern:run_wrap={word}").run_wrap is value

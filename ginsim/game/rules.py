@@ -15,7 +15,7 @@ import numpy as np
 
 from .checks import check_choice, check_flag, check_int
 from .rules_presets import PRESETS
-from .specs import PresetFields, brief
+from .specs import PresetFields, brief, field_value
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
@@ -33,8 +33,6 @@ DEPENDENT_FIELDS = {"aces_must_gin": "oklahoma", "double_suits": "oklahoma",
 CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
     "layoff": LAYOFF_MODES, "deal": DEAL_MODES, "next_dealer": NEXT_DEALER_MODES,
     "shutout": SHUTOUT_MODES}
-TRUE_WORDS = ("true", "yes", "on", "1")
-FALSE_WORDS = ("false", "no", "off", "0")
 OFF_WORDS = ("none", "off")  # big_gin_bonus=none turns big gin off
 MAX_RULES_SPEC_CHARS = 1000
 STOCK_AT_DEAL = 31  # cards in the stock after either deal (52 - 10 - 10 - upcard or 11th)
@@ -344,28 +342,21 @@ def _spec_value(value: Any) -> str:
 def _field_value(name: str, text: str, spec: str) -> Any:
     """One field's value from its spec text; ValueError says what the field takes."""
     word = text.lower()
-    if name in BOOL_FIELDS:
-        if word in TRUE_WORDS or word in FALSE_WORDS:
-            return word in TRUE_WORDS
-        expected = "true or false"
-    elif name in CHOICE_FIELDS:
+    if name in CHOICE_FIELDS:
         if word in CHOICE_FIELDS[name]:
             return word
-        expected = "one of " + ", ".join(CHOICE_FIELDS[name])
-    elif name == "double_suits":
+        raise ValueError(f"bad value {brief(text)} for {name} in rules {brief(spec)}: "
+                         f"expected one of {', '.join(CHOICE_FIELDS[name])}")
+    if name == "double_suits":
         return text.upper()  # Rules checks the letters
-    else:
-        low, high = INT_BOUNDS[name]
-        if name == "big_gin_bonus" and word in OFF_WORDS:
-            return None
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        expected = f"a whole number in {low}..{high}" + (
-            " or none" if name == "big_gin_bonus" else "")
-    raise ValueError(f"bad value {brief(text)} for {name} in rules {brief(spec)}: "
-                     f"expected {expected}")
+    if name == "big_gin_bonus" and word in OFF_WORDS:
+        return None
+    try:
+        return field_value(name, text, spec, "rules", BOOL_FIELDS, INT_BOUNDS)
+    except ValueError as exc:
+        if name != "big_gin_bonus":
+            raise
+        raise ValueError(f"{exc} or none") from None
 
 
 def parse_rules(spec: str) -> Rules:

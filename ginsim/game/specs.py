@@ -8,6 +8,10 @@ from collections.abc import Iterator
 from dataclasses import asdict, fields, replace
 from typing import Any
 
+#: How a spec writes a True or False field.
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
 
 def brief(value: Any, limit: int = 60) -> str:
     """``repr(value)`` on one line and at most ``limit`` characters, for error messages
@@ -38,6 +42,26 @@ def spec_items(items: str) -> Iterator[tuple[str, str, str | None]]:
     for item in filter(None, (s.strip() for s in items.split(","))):
         key, eq, value = item.partition("=")
         yield item, key.strip(), value.strip() if eq else None
+
+
+def field_value(name: str, text: str, spec: str, kind: str, bool_fields: tuple[str, ...],
+                int_bounds: dict[str, tuple[int, int]]) -> Any:
+    """A True/False or whole-number field's value from its spec text, for any rules
+    dataclass; ValueError quotes the text and says what ``name`` takes. Range checks
+    are the dataclass's own (it validates on construction)."""
+    word = text.lower()
+    if name in bool_fields:
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        expected = "true or false"
+    else:
+        try:
+            return int(text)
+        except ValueError:
+            low, high = int_bounds[name]
+            expected = f"a whole number in {low}..{high}"
+    raise ValueError(f"bad value {brief(text)} for {name} in {kind} {brief(spec)}: "
+                     f"expected {expected}")
 
 
 class PresetFields:

@@ -8,17 +8,16 @@ Spec text is the project's ``preset[:field=value,...]`` (``rami:jokers=2``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ..game.checks import check_flag, check_int, is_int
-from ..game.specs import PresetFields, brief
+from ..game.specs import PresetFields, brief, field_value
 
 BOOL_FIELDS = ("starter_fourteen", "open_needs_pure_run", "discard_to_go_out",
                "cap_half_target")
-TRUE_WORDS = ("true", "yes", "on", "1")
-FALSE_WORDS = ("false", "no", "off", "0")
 MAX_SPEC_CHARS = 1000
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -175,26 +174,12 @@ def check_deal_fits(rules: RamiRules, players: int) -> None:
                          f"{rules.deck_size()}-card pack: use fewer cards or players")
 
 
-def _field_value(name: str, text: str, spec: str) -> Any:
-    word = text.lower()
-    if name in BOOL_FIELDS:
-        if word in TRUE_WORDS or word in FALSE_WORDS:
-            return word in TRUE_WORDS
-        expected = "true or false"
-    else:
-        try:
-            return int(text)
-        except ValueError:
-            low, high = INT_BOUNDS[name]
-            expected = f"a whole number in {low}..{high}"
-    raise ValueError(f"bad value {brief(text)} for {name} in rami rules {brief(spec)}: "
-                     f"expected {expected}")
-
-
 def parse_rami_rules(spec: str) -> RamiRules:
     """RamiRules from ``preset[:field=value,...]`` (``rami:jokers=2,open_min=40``);
     ValueError names the unknown preset or field, or the bad value."""
-    return RamiRules.from_spec(spec, MAX_SPEC_CHARS, _field_value, "jokers=2")
+    read = partial(field_value, kind="rami rules", bool_fields=BOOL_FIELDS,
+                   int_bounds=INT_BOUNDS)
+    return RamiRules.from_spec(spec, MAX_SPEC_CHARS, read, "jokers=2")
 
 
 #: name -> (one-line description, field overrides)
