@@ -51,6 +51,7 @@ from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .board_nb import clear_position_nb, pile_allowed_nb, seat_streams_nb
 from .buffers import Search, new_mc_memory
+from .hand_nb import hand_params
 from .mc_belief_nb import prepare_nb
 from .mc_memory_nb import from_pile_nb, phase_rows_nb
 from .mc_nb import mc_discard_nb, mc_draw_choice_nb
@@ -200,6 +201,10 @@ class McAgent(Agent):
         if self._params[0, P_MC_ORACLE] != 0:
             raise ValueError("mc:oracle=1 reads the opponent's hidden hand; an agent sees "
                              "only its seat's cards: leave oracle out")
+        # The rows as the hand loop passes an mc seat's (a strided view, hand_params), so
+        # mc_draw_choice_nb and prepare_nb reuse the hand loop's compiled specialization
+        # instead of compiling a C-contiguous twin (some 35 s of compiling, cold).
+        self._params = hand_params(self._params)
         self.hs = np.zeros(HS_SIZE, dtype=np.int64)
         self.mem = new_mc_memory()
         self._phase_rows = self.mem.rows
