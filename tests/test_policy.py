@@ -181,3 +181,18 @@ def test_meld_completions_dense(cards):
 def test_bad_parameter_values(spec, match):
     with pytest.raises(ValueError, match=match):
         parse_strategy(spec)
+
+
+def test_a_decision_writes_the_boards_scratch_and_not_the_position():
+    # The meld scratch lives beside the hand state (a Board), not in it: deciding from a
+    # position leaves every slot of the hand state as it was.
+    board = new_board()
+    st = state(HAND_9H_TH, pile="5C 8D", stock_left=15, opp_taken="QS")
+    board.hs[:] = st
+    rng = np.zeros(3, dtype=np.uint64)
+    for spec in ("simple", "memory2", "expert"):
+        choose_discard_nb(params(spec), 0, st[ST_HAND], 0, board, RULES, TAB, rng)
+        pile_decision_nb(params(spec), 0, st[ST_HAND] & ~(1 << parse("7S")[0]),
+                         parse("7D")[0], board, RULES, TAB, rng)
+        assert np.array_equal(board.hs, st), spec
+    assert board.work.any()
