@@ -10,7 +10,8 @@ the hand's result; then the shuffle's scratch. Copying
 A kernel that decides or scores (it needs meld scratch as well as the position) takes
 a :class:`Board`: the hand state with its own scratch, the meld kernels' ``work``
 (int64[WORK_SIZE], :mod:`ginsim.game.melds_nb`) and Mahjong gin's plan search scratch
-``plan`` (a ``PlanWork``, :mod:`ginsim.strategies.mahjong_plan_nb`). Kernels that only
+``plan`` (int64[PLAN_SIZE], read through the named views ``PlanWork`` of
+:mod:`ginsim.strategies.mahjong_plan_nb`). Kernels that only
 read or move the position take ``hs`` alone.
 
 Public fields (what both players see) are marked; a policy reads only those and its
@@ -21,7 +22,8 @@ from collections import namedtuple
 
 #: A hand state and the scratch of the kernels that decide and score on it: ``hs``
 #: (int64[HS_SIZE]), ``work`` (the meld scratch, int64[WORK_SIZE]) and ``plan`` (the
-#: Mahjong plan search's ``PlanWork``). Made in the Python layer
+#: Mahjong plan search's, int64[PLAN_SIZE]: three arrays, so that passing a board between
+#: kernels stays cheap). Made in the Python layer
 #: (:func:`ginsim.simulator.buffers.new_board`); a branch of a hand has a board of its
 #: own, so the scratch of the hand it branched from stays as it was.
 Board = namedtuple("Board", ("hs", "work", "plan"))

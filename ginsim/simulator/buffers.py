@@ -25,7 +25,7 @@ import numpy as np
 
 from ..game.melds_nb import WORK_SIZE
 from ..game.state import HS_SIZE, Board
-from ..strategies.mahjong_plan_nb import PLAN_SIZES, PlanWork
+from ..strategies.mahjong_plan_nb import PLAN_SIZE
 from ..strategies.params import MC_MAX_PARTICLES, MC_MODELS, P_BASE, PARAMETERS
 from .records import TRACE_WIDTH
 
@@ -86,7 +86,7 @@ Search = namedtuple("Search", ("particles", "unseen", "key", "rollouts", "margin
 def new_board() -> Board:
     """A zeroed hand state with its own meld and plan search scratch (about 0.2 MB)."""
     return Board(np.zeros(HS_SIZE, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64),
-                 PlanWork(*(np.zeros(n, dtype=np.int64) for n in PLAN_SIZES)))
+                 np.zeros(PLAN_SIZE, dtype=np.int64))
 
 
 def new_mc_memory() -> McMemory:

@@ -58,7 +58,7 @@ from ..game.state import (
     ST_UPCARD_TAKEN,
 )
 from ..strategies.mahjong_nb import plan_turn_nb, take_options_nb
-from ..strategies.mahjong_plan_nb import best_plan_nb, can_lay_nb, is_meld_nb
+from ..strategies.mahjong_plan_nb import best_plan_nb, can_lay_nb, is_meld_nb, plan_work_nb
 from .board_nb import (
     apply_discard_nb,
     deal_nb,
@@ -202,7 +202,7 @@ def go_out_nb(hs, seat, rules):
 def mahjong_turn_nb(board, seat, draw, params, rules, tab, rng, trace):
     """One turn of ``seat`` as its strategy plays it: the draw (none on the eleven-card
     deal's first turn), the plan's melds and extensions, the discard or going out."""
-    hs, work, plan = board.hs, board.work, board.plan
+    hs, work, plan = board.hs, board.work, plan_work_nb(board.plan)
     hs[ST_MUST_LAY] = 0
     source = SOURCE_DEAL
     drawn = -1
@@ -280,7 +280,7 @@ def mahjong_showdown_nb(board, rules, tab):
     winner = hs[ST_KNOCKER]
     hand = hs[ST_HAND + 1 - winner]
     total = mask_value_nb(hand, tab)
-    plan = board.plan  # its search stacks, free at the showdown
+    plan = plan_work_nb(board.plan)  # its search stacks, free at the showdown
     melded, _ = max_meld_value_any_nb(hand, tab, work, plan.at, plan.used, plan.value,
                                       plan.best)
     charged = total - melded if rules[R_MJ_FINAL_MELD] != 0 else total

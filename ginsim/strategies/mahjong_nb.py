@@ -41,6 +41,7 @@ from .mahjong_plan_nb import (
     best_plan_nb,
     can_lay_nb,
     is_meld_nb,
+    plan_work_nb,
     table_cards_nb,
 )
 from .params import (
@@ -158,9 +159,9 @@ def plan_turn_nb(params, seat, board, rules, tab, rng):
     no places to lay off, but count against the holder if the opponent goes out). The
     discard is the plan's (highest value free card), memory's choice among the free
     cards, or for the random family a random free one. The cards to lay are left at
-    ``board.plan.n[0]``/``board.plan.plan``.
+    views ``n[0]``/``plan`` of :func:`~ginsim.strategies.mahjong_plan_nb.plan_work_nb`.
     """
-    hs, plan = board.hs, board.plan
+    hs, plan = board.hs, plan_work_nb(board.plan)
     hand = hs[ST_HAND + seat]
     must = hs[ST_MUST_LAY]
     allowed = hand & ~hs[ST_FORBIDDEN]

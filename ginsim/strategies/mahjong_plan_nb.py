@@ -7,13 +7,14 @@ discard, so the deadwood left in hand is the exact minimum, at any hand size.
 Contract as in :mod:`ginsim.strategies.policy_nb`, on a :class:`~ginsim.game.state.Board`
 ``board``: the table's melds are read from ``board.hs``, the candidates go to the meld
 scratch ``board.work`` as meld kernels write candidate melds (``W_MELDS``/``W_VALS``:
-own melds, then extensions) and the search's own scratch is ``board.plan``, a
-:class:`PlanWork`.
+own melds, then extensions) and the search's own scratch is ``board.plan``
+(int64[PLAN_SIZE]), read through its named views, a :class:`PlanWork`
+(:func:`plan_work_nb`).
 """
 
 from collections import namedtuple
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.layoff_nb import layoff_reach_nb
 from ..game.melds_nb import (
     MAX_MELDS,
@@ -33,8 +34,8 @@ from .hand_reading_nb import can_join_meld_nb
 
 STACK = 64  # a plan lays at most 52 candidates (each holds a card)
 
-#: The plan search's scratch (int64 arrays, made by the Python layer:
-#: :func:`ginsim.simulator.buffers.new_board`, sizes ``PLAN_SIZES``).
+#: The plan search's scratch: named int64 views (:func:`plan_work_nb`) of a board's
+#: ``plan`` array, which the Python layer makes (:func:`ginsim.simulator.buffers.new_board`).
 PlanWork = namedtuple("PlanWork", (
     "slot",  # [MAX_MELDS]: the table meld candidate i extends (-1: a new meld)
     "at",  # [STACK]: the search's stack: at each depth, the next candidate to try
@@ -45,10 +46,25 @@ PlanWork = namedtuple("PlanWork", (
     "plan",  # [STACK]: the chosen plan's candidate indices
     "suffix",  # [MAX_MELDS + 1]: suffix[i], every card of candidates i, i+1, ... (the bound)
 ))
-PLAN_SIZES = (MAX_MELDS, STACK, STACK, STACK, STACK, 1, STACK, MAX_MELDS + 1)
+PW_AT = MAX_MELDS  # where each view starts in the plan array (the slots at 0)
+PW_USED = PW_AT + STACK
+PW_VALUE = PW_USED + STACK
+PW_BEST = PW_VALUE + STACK
+PW_N = PW_BEST + STACK
+PW_PLAN = PW_N + 1
+PW_SUFFIX = PW_PLAN + STACK
+PLAN_SIZE = PW_SUFFIX + MAX_MELDS + 1
 COUNT_SCALE = 64  # a plan's score: (value laid + discard value) * 64 + cards leaving
 INFEASIBLE = -1
 NO_LIMIT = 1 << 30  # best_plan_nb's default ``beat``: every legal plan counts
+
+
+@jit_inline
+def plan_work_nb(plan):
+    """The :class:`PlanWork` views of a board's plan scratch ``plan`` (int64[PLAN_SIZE])."""
+    return PlanWork(plan[:PW_AT], plan[PW_AT:PW_USED], plan[PW_USED:PW_VALUE],
+                    plan[PW_VALUE:PW_BEST], plan[PW_BEST:PW_N], plan[PW_N:PW_PLAN],
+                    plan[PW_PLAN:PW_SUFFIX], plan[PW_SUFFIX:PLAN_SIZE])
 
 
 @jit
@@ -102,7 +118,7 @@ def _run_end_nb(s, rank, step, wrap):
 @jit
 def _extensions_nb(board, n, cards, slot, tab):
     """Append the pieces of ``cards`` that extend table meld ``slot``; returns the count."""
-    work, plan = board.work, board.plan
+    work, plan = board.work, plan_work_nb(board.plan)
     meld = board.hs[ST_TABLE + slot]
     low = lowest_card_nb(meld)
     column = RANK_COLUMN << (low % 13)
@@ -146,7 +162,7 @@ def candidates_nb(cards, board, tab):
     """Write every way to lay some of ``cards``: new melds, then extensions of each
     table meld (see the module doc). Returns the count."""
     n = candidate_melds_nb(cards, tab, board.work)
-    slots = board.plan.slot
+    slots = plan_work_nb(board.plan).slot
     for i in range(min(n, MAX_MELDS)):
         slots[i] = -1
     for slot in range(board.hs[ST_TABLE_N]):
@@ -219,11 +235,11 @@ def best_plan_nb(cards, allowed, must, shed, out_needs_discard, board, tab, beat
     stands). Only plans leaving less deadwood than ``beat`` are searched (a bound that
     prunes the search). Returns ``(deadwood, discard, used)``: the value left in hand
     after laying and discarding (-1 when no legal plan beats ``beat``), the discard (-1:
-    none) and the cards laid; the plan goes to ``board.plan.n[0]``/``board.plan.plan``
-    (candidate indices into ``board.work[W_MELDS:]`` and ``board.plan.slot``).
+    none) and the cards laid; the plan goes to the views ``n[0]``/``plan`` of
+    :func:`plan_work_nb` (candidate indices into ``board.work[W_MELDS:]`` and ``slot``).
     """
     n = candidates_nb(cards, board, tab)
-    work, plan = board.work, board.plan
+    work, plan = board.work, plan_work_nb(board.plan)
     total = mask_value_nb(cards, tab)
     _start_search_nb(n, work, plan)
     top = top_key_nb(cards & allowed, tab) // KEY_VALUE if shed and cards & allowed else 0
