@@ -23,14 +23,13 @@ from ginsim.game._jit import jit
 from ginsim.game.melds_nb import best_discard_nb
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
-    HS_SIZE,
     ST_HAND,
     ST_KNOCK_LIMIT,
     ST_PILE_MASK,
     ST_POS,
 )
 from ginsim.game.tables import card_tables
-from ginsim.simulator.buffers import HandBuffers, new_mc_memory
+from ginsim.simulator.buffers import HandBuffers, new_board, new_mc_memory
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.hand_nb import simulate_nb
 from ginsim.simulator.phases_nb import (
@@ -47,49 +46,51 @@ COL = {name: i for i, name in enumerate(TRACE_COLUMNS)}
 
 
 @jit
-def _hands_to_depth(n, depth, seed, params, rules, tab, trace, hs, rng):
+def _hands_to_depth(n, depth, seed, params, rules, tab, trace, board, rng):
     """Play ``n`` hands to ``depth``: 0 shuffle, 1 and play, 2 and showdown."""
+    hs = board.hs
     total = 0
     for i in range(n):
         shuffle_deck_nb(hs, rng, seed, i)
         if depth >= 1:
             seat_streams_nb(rng, seed, i)
-            play_hand_nb(hs, i % 2, params, rules, tab, rng, trace, i)
+            play_hand_nb(board, i % 2, params, rules, tab, rng, trace, i)
         if depth >= 2:
-            showdown_nb(hs, rules, tab)
+            showdown_nb(board, rules, tab)
         total += hs[ST_POS]
     return total
 
 
 @jit
-def _pile_decisions(hands, tops, piles, stock_left, params, rules, tab, hs, rng):
+def _pile_decisions(hands, tops, piles, stock_left, params, rules, tab, board, rng):
+    hs = board.hs
     total = 0
     for i in range(hands.shape[0]):
         hs[ST_HAND] = hands[i]
         hs[ST_PILE_MASK] = piles[i]
         hs[ST_POS] = 52 - stock_left[i]
-        take, card, dw, knock, big = pile_decision_nb(params, 0, hands[i], tops[i], hs, rules,
-                                                      tab, rng)
+        take, card, dw, knock, big = pile_decision_nb(params, 0, hands[i], tops[i], board,
+                                                      rules, tab, rng)
         total += card
     return total
 
 
 @jit
-def _discard_searches(hands, per_card, tab, hs):
+def _discard_searches(hands, per_card, tab, board):
     total = 0
     for i in range(hands.shape[0]):
-        dw, card, _, _ = best_discard_nb(hands[i], 0, 0, tab, hs, per_card)
+        dw, card, _, _ = best_discard_nb(hands[i], 0, 0, tab, board.work, per_card)
         total += dw
     return total
 
 
 @jit
-def _memory_discards(hands, piles, params, tab, hs):
+def _memory_discards(hands, piles, params, tab, board):
     total = 0
     for i in range(hands.shape[0]):
-        best_discard_nb(hands[i], 0, 0, tab, hs, True)
-        hs[ST_PILE_MASK] = piles[i]
-        total += memory_discard_nb(params, 0, hands[i], 0, hs, tab)
+        best_discard_nb(hands[i], 0, 0, tab, board.work, True)
+        board.hs[ST_PILE_MASK] = piles[i]
+        total += memory_discard_nb(params, 0, hands[i], 0, board, tab)
     return total
 
 
@@ -133,27 +134,28 @@ def main() -> None:
     rules = Rules.preset(args.rules)
     params, packed, tab = seat_params(args.a, args.b), rules.packed(), card_tables(rules)
     n, seed = args.hands, np.uint64(1)
-    hs = np.zeros(HS_SIZE, dtype=np.int64)
+    board = new_board()
+    hs = board.hs
     rng = np.zeros(3, dtype=np.uint64)
     trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    depth = [_best_seconds(_hands_to_depth, n, d, seed, params, packed, tab, trace, hs, rng)
+    depth = [_best_seconds(_hands_to_depth, n, d, seed, params, packed, tab, trace, board, rng)
              for d in range(3)]
     out = np.zeros(n, dtype=RECORD_DTYPE)
     full = _best_seconds(simulate_nb, seed, 0, n, False, params, packed, tab,
-                         HandBuffers(out, trace, hs, rng, new_mc_memory()))
+                         HandBuffers(out, trace, board, rng, new_mc_memory()))
     sample = max(n // 10, 2000)
     pos = _positions(args.a, args.b, sample, rules)
     decisions, discards = pos["turns"] / sample  # per hand
     hs[ST_KNOCK_LIMIT] = rules.knock_limit
     pile_s = _best_seconds(_pile_decisions, pos["held"], pos["top"], pos["pile"],
-                           pos["stock_left"], params, packed, tab, hs, rng) / len(pos["held"])
+                           pos["stock_left"], params, packed, tab, board, rng) / len(pos["held"])
     memory = params[0, P_MEMORY] >= 1 or params[1, P_MEMORY] >= 1
-    search_s = _best_seconds(_discard_searches, pos["eleven"], bool(memory), tab, hs) / len(
+    search_s = _best_seconds(_discard_searches, pos["eleven"], bool(memory), tab, board) / len(
         pos["eleven"])
     memory_s = 0.0
     if memory:
         memory_s = _best_seconds(_memory_discards, pos["eleven"], pos["eleven_pile"], params,
-                                 tab, hs) / len(pos["eleven"]) - search_s
+                                 tab, board) / len(pos["eleven"]) - search_s
     play = depth[1] - depth[0]
     rows = [
         ("shuffle and deal order", depth[0] / n, 1.0),

@@ -20,7 +20,7 @@ from ginsim.analysis.positions import _hand_events
 from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import EV_DISCARD, EV_STOCK, EV_TAKE, parse_history
 from ginsim.game.rules import Rules
-from ginsim.game.state import HS_SIZE, ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
+from ginsim.game.state import ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
 from ginsim.game.tables import card_tables
 from ginsim.simulator.belief import knock_limit_of, sample_beliefs, unseen_mask
 from ginsim.simulator.belief_nb import (
@@ -33,6 +33,7 @@ from ginsim.simulator.belief_nb import (
 )
 from ginsim.simulator.belief_replay_nb import DEVIATION, discard_log_prob_nb, replay_log_weight_nb
 from ginsim.simulator.belief_types import Likelihood, PublicHistory, Replay
+from ginsim.simulator.buffers import new_board
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.records import (
     TRACE_DRAWN,
@@ -81,7 +82,7 @@ def replay(history, wait: float = WAIT) -> float:
     ev, cards, dealer, upcard, dealt = history
     like = Likelihood(np.stack([seat_params("memory2", "memory2")]), np.zeros(1), np.zeros(1),
                       TEMPERATURE, np.log(wait), RULES.packed(), card_tables(RULES))
-    work = Replay(cards, np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+    work = Replay(cards, new_board(), np.zeros(3, dtype=np.uint64))
     return replay_log_weight_nb(PublicHistory(ev, dealer, upcard, 10), dealt, like, -np.inf, work)
 
 
@@ -98,7 +99,8 @@ def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
     hand = cards_to_mask(cards)
     rest = [c for c in range(52) if c not in cards]
     rnd.shuffle(rest)
-    hs = np.zeros(HS_SIZE, dtype=np.int64)
+    board = new_board()
+    hs = board.hs
     hs[ST_PILE_MASK] = cards_to_mask(rest[:6])
     hs[ST_TAKEN] = cards_to_mask(rest[6:8])  # the advised player's pickups and history
     hs[ST_DISCARDED] = cards_to_mask(rest[8:11])
@@ -106,15 +108,16 @@ def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
     tab = card_tables(RULES)
     for spec in ("memory2", "simple"):
         params = seat_params(spec, spec)
-        logp = np.array([discard_log_prob_nb(params, hand, 0, c, TEMPERATURE, tab, hs)
+        logp = np.array([discard_log_prob_nb(params, hand, 0, c, TEMPERATURE, tab, board)
                          for c in cards])
         assert np.exp(logp).sum() == pytest.approx(1.0, abs=1e-9)
         if spec == "memory2":
-            chosen = memory_discard_nb(params, 1, hand, 0, hs, tab)
+            chosen = memory_discard_nb(params, 1, hand, 0, board, tab)
             assert logp[cards.index(chosen)] == pytest.approx(logp.max(), abs=1e-12)
             # ordered as the policy prefers (a lower kept deadwood alone is not enough)
             context = discard_context_nb(params, 1, hand, hs, tab)
-            score = np.array([memory_discard_score_nb(params, 1, hand, c, context, hs, tab)
+            score = np.array([memory_discard_score_nb(params, 1, hand, c, context, board.work,
+                                                      tab)
                               for c in cards])
             for i in range(11):
                 for j in range(11):
@@ -191,7 +194,7 @@ def test_systematic_resampling_copies_each_particle_by_its_weight():
 
 @numba.njit(cache=True)
 def importance_sample(events, dealer, upcard, knock_limit, unseen_cards, n_hidden, held,
-                      params, rules, tab, hands, logw, ev_card, hs, rng):
+                      params, rules, tab, hands, logw, ev_card, board, rng):
     """Plain importance sampling from the prior (the reference for the SMC sampler)."""
     for p in range(hands.shape[0]):
         hands[p] = hidden_hand_nb(unseen_cards, unseen_cards.shape[0], n_hidden, held, rng)
@@ -199,7 +202,7 @@ def importance_sample(events, dealer, upcard, knock_limit, unseen_cards, n_hidde
         like = Likelihood(params, np.zeros(1), np.zeros(1), TEMPERATURE, np.log(WAIT), rules,
                           tab)
         logw[p] = logc + replay_log_weight_nb(PublicHistory(events, dealer, upcard, knock_limit),
-                                              dealt, like, -np.inf, Replay(ev_card, hs, rng))
+                                              dealt, like, -np.inf, Replay(ev_card, board, rng))
 
 
 def test_the_sampler_agrees_with_importance_sampling_early_in_the_hand():
@@ -224,7 +227,7 @@ def test_the_sampler_agrees_with_importance_sampling_early_in_the_hand():
         importance_sample(events, hist.dealer, hist.upcard, knock_limit_of(hist, RULES), cards,
                           10 - bin(held).count("1"), held, params, RULES.packed(), tab, hands,
                           logw, np.full(len(events), -1, dtype=np.int64),
-                          np.zeros(HS_SIZE, dtype=np.int64), rng)
+                          new_board(), rng)
         w = np.exp(logw - logw.max())
         w /= w.sum()
         ess = 1 / (w ** 2).sum()

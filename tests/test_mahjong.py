@@ -39,6 +39,7 @@ from ginsim.game.state import (
     ST_UPCARD,
 )
 from ginsim.game.tables import card_tables
+from ginsim.simulator.buffers import new_board
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.mahjong_nb import (
     ERR_FORBIDDEN,
@@ -60,6 +61,13 @@ from ginsim.simulator.mahjong_nb import (
 from ginsim.simulator.phases_nb import seat_streams_nb, shuffle_deck_nb
 from ginsim.simulator.records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
 from ginsim.strategies.mahjong_plan_nb import NO_LIMIT, best_plan_nb
+
+SCRATCH = new_board()
+
+
+def on(hs):
+    """``hs`` with the meld and plan scratch of :data:`SCRATCH` (a board)."""
+    return SCRATCH._replace(hs=hs)
 
 RULES = Rules.preset("mahjong")
 TAB = card_tables(RULES)
@@ -129,7 +137,7 @@ def test_a_multi_card_take_lays_its_lowest_card():
     # The pile, top first: 8S 3H 5H (the source's example); 5H is the lowest card taken.
     hs = position("4H 6H KC QD 9S 2C 2D 7C JD TS", "AS AD AC 3S 4S 5C 6C 9D 9C KD",
                   "5H 3H 8S")
-    assert take_pile_nb(hs, 0, 3, packed(), TAB) == OK
+    assert take_pile_nb(on(hs), 0, 3, packed(), TAB) == OK
     assert int(hs[ST_HAND]) == mask("4H 6H KC QD 9S 2C 2D 7C JD TS 5H 3H 8S")
     assert hs[ST_PILE_LEN] == 0 and hs[ST_PILE_MASK] == 0
     assert hs[ST_MUST_LAY] == mask("5H") and hs[ST_FORBIDDEN] == mask("5H 3H 8S")
@@ -146,14 +154,14 @@ def test_a_take_whose_lowest_card_cannot_be_laid_is_refused():
     hs = position("KC QD 9S 2C 2D 7C JD TS 4D 8D", "AS AD AC 3S 4S 5C 6C 9D 9C KD",
                   "5H 3H 8S")
     before = hs[POSITION_START:POSITION_END].copy()
-    assert take_pile_nb(hs, 0, 3, packed(), TAB) == ERR_LOWEST
-    assert take_pile_nb(hs, 0, 2, packed(), TAB) == ERR_LOWEST  # 3H is no better
+    assert take_pile_nb(on(hs), 0, 3, packed(), TAB) == ERR_LOWEST
+    assert take_pile_nb(on(hs), 0, 2, packed(), TAB) == ERR_LOWEST  # 3H is no better
     assert np.array_equal(hs[POSITION_START:POSITION_END], before)
     # The top card alone carries no obligation; a table meld can take the lowest card.
-    assert take_pile_nb(hs, 0, 1, packed(), TAB) == OK and hs[ST_MUST_LAY] == 0
+    assert take_pile_nb(on(hs), 0, 1, packed(), TAB) == OK and hs[ST_MUST_LAY] == 0
     hs = position("KC QD 9S 2C 2D 7C JD TS 4D 8D", "AS AD AC 3S 4S 5C 6C 9D",
                   "5H 3H 8S", table=("6H 7H 8H", "9C TC JC"))
-    assert take_pile_nb(hs, 0, 3, packed(), TAB) == OK
+    assert take_pile_nb(on(hs), 0, 3, packed(), TAB) == OK
     assert extend_meld_nb(hs, 0, 0, mask("5H"), TAB) == OK
     assert mahjong_discard_nb(hs, 0, parse("KC")[0], packed()) >= 0
 
@@ -162,11 +170,11 @@ def test_a_take_that_leaves_no_legal_discard_is_refused():
     # 4H 6H take 5H (the lowest) and KS: once 4H 5H 6H are down only KS, just taken, is
     # left, and it may not be discarded.
     hs = position("4H 6H", "AS AD AC 3S 4S 5C 6C 9D 9C KD", "5H KS")
-    assert take_pile_nb(hs, 0, 2, packed(), TAB) == ERR_STUCK
+    assert take_pile_nb(on(hs), 0, 2, packed(), TAB) == ERR_STUCK
     free = RULES.with_(mahjong_discard_to_go_out=False).packed()
-    assert take_pile_nb(hs, 0, 2, free, TAB) == ERR_STUCK  # KS cannot be laid either
+    assert take_pile_nb(on(hs), 0, 2, free, TAB) == ERR_STUCK  # KS cannot be laid either
     hs = position("4H 6H 9C", "AS AD AC 3S 4S 5C 6C 9D KC KD", "5H KS")
-    assert take_pile_nb(hs, 0, 2, packed(), TAB) == OK
+    assert take_pile_nb(on(hs), 0, 2, packed(), TAB) == OK
 
 
 def test_the_opponents_melds_are_extended():
@@ -186,13 +194,13 @@ def test_going_out_scores_the_bonus_and_every_card_left_in_the_other_hand():
     assert lay_meld_nb(hs, 0, mask("4H 5H 6H"), TAB) == OK
     assert mahjong_discard_nb(hs, 0, parse("9C")[0], packed()) == ACTION_KNOCK
     assert hs[ST_ENDING] == ENDING_KNOCK and hs[ST_KNOCKER] == 0
-    mahjong_showdown_nb(hs, packed(), TAB)
+    mahjong_showdown_nb(on(hs), packed(), TAB)
     left = parse("KS KD 2C 3C 4C QH")
     assert hs[RES_KNOCKER] == 0
     assert hs[RES_POINTS] == 25 + sum(card_value(c) for c in left) and hs[RES_POINTS + 1] == 0
     assert hs[RES_DEFENDER_BEFORE] == ref_min_deadwood(left)
     melds_count = RULES.with_(mahjong_final_meld=True)
-    mahjong_showdown_nb(hs, melds_count.packed(), TAB)
+    mahjong_showdown_nb(on(hs), melds_count.packed(), TAB)
     assert hs[RES_POINTS] == 25 + ref_min_deadwood(left) == hs[RES_DEFENDER_DEADWOOD] + 25
 
 
@@ -268,9 +276,9 @@ def test_lay_plans_are_exact_against_brute_force():
         hs[ST_TABLE_N] = len(table)
         tset = frozenset(table)
         m = sum(1 << c for c in hand)
-        dw, _, used = best_plan_nb(m, 0, 0, False, True, hs, TAB, NO_LIMIT)
+        dw, _, used = best_plan_nb(m, 0, 0, False, True, on(hs), TAB, NO_LIMIT)
         assert dw == ref_left(hand, tset)
-        dw, discard, used = best_plan_nb(m, m, 0, True, True, hs, TAB, NO_LIMIT)
+        dw, discard, used = best_plan_nb(m, m, 0, True, True, on(hs), TAB, NO_LIMIT)
         assert dw == min(ref_left(hand - {d}, tset) for d in hand)
         assert discard in hand and (used >> discard) & 1 == 0
         assert dw == sum(card_value(c) for c in hand if not (used >> c) & 1) - card_value(discard)
@@ -290,7 +298,7 @@ def test_cards_are_conserved_after_every_turn(a, b, rules):
         seat = 1 - hand_id % 2
         first = rules.deal == "eleven"
         while hs[ST_ENDING] < 0:
-            mahjong_turn_nb(hs, seat, not first, params, packed_rules, tab, rng, NO_TRACE)
+            mahjong_turn_nb(on(hs), seat, not first, params, packed_rules, tab, rng, NO_TRACE)
             first = False
             assert_conserved(hs)
             assert hs[ST_MUST_LAY] == 0
@@ -340,7 +348,7 @@ def test_lay_holds_melds_until_the_opponent_is_down_to_that_many_cards(lay, laid
     hs = position("4H 5H 6H KC QD 9S 2C 8D 7C JD", "AS AD AC 3S 4S 5C 6C 9D 9C KD", "TS")
     params = seat_params(f"simple:lay={lay}", "simple")
     rng = np.zeros(3, dtype=np.uint64)
-    mahjong_turn_nb(hs, 0, True, params, packed(), TAB, rng, NO_TRACE)
+    mahjong_turn_nb(on(hs), 0, True, params, packed(), TAB, rng, NO_TRACE)
     assert (hs[ST_TABLE_N] == 1 and hs[ST_TABLE] == mask("4H 5H 6H")) == laid
     assert (int(hs[ST_HAND]) & mask("4H 5H 6H") == 0) == laid
     assert_conserved(hs)

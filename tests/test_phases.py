@@ -7,7 +7,6 @@ import pytest
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
     FULL_DECK,
-    HS_SIZE,
     POSITION_END,
     POSITION_START,
     RES_DEFENDER_DEADWOOD,
@@ -26,6 +25,7 @@ from ginsim.game.state import (
     ST_TURNS,
 )
 from ginsim.game.tables import card_tables
+from ginsim.simulator.buffers import new_board
 from ginsim.simulator.engine import play_records, seat_params
 from ginsim.simulator.phases_nb import (
     copy_position_nb,
@@ -61,7 +61,8 @@ def test_phase_by_phase_equals_the_hand_loop(a, b, rules):
     hands = 40
     records, _ = play_records(a, b, stop=hands, seed=5, rules=rules)
     params, packed, tab = seat_params(a, b), rules.packed(), card_tables(rules)
-    hs = np.zeros(HS_SIZE, dtype=np.int64)
+    board = new_board()
+    hs = board.hs
     rng = np.zeros(3, dtype=np.uint64)
     key = np.uint64(5)
     for i in range(hands):
@@ -69,12 +70,12 @@ def test_phase_by_phase_equals_the_hand_loop(a, b, rules):
         seat_streams_nb(rng, key, i)
         deal_nb(hs, i % 2, packed, i)
         assert_cards_conserved(hs)
-        seat = first_turn_nb(hs, params, packed, tab, rng, NO_TRACE)
+        seat = first_turn_nb(board, params, packed, tab, rng, NO_TRACE)
         while hs[ST_ENDING] < 0:
-            play_turn_nb(hs, seat, True, params, packed, tab, rng, NO_TRACE)
+            play_turn_nb(board, seat, True, params, packed, tab, rng, NO_TRACE)
             assert_cards_conserved(hs)
             seat = 1 - seat
-        showdown_nb(hs, packed, tab)
+        showdown_nb(board, packed, tab)
         rec = records[i]
         assert (hs[RES_OUTCOME], hs[RES_KNOCKER], hs[RES_KNOCKER_DEADWOOD],
                 hs[RES_DEFENDER_DEADWOOD], hs[RES_POINTS], hs[RES_POINTS + 1],
@@ -86,26 +87,26 @@ def test_phase_by_phase_equals_the_hand_loop(a, b, rules):
 def test_a_branch_replays_the_same_future():
     rules = Rules()
     params, packed, tab = seat_params("memory2", "random"), rules.packed(), card_tables(rules)
-    hs = np.zeros(HS_SIZE, dtype=np.int64)
-    branch = np.zeros(HS_SIZE, dtype=np.int64)
+    board, branch_board = new_board(), new_board()
+    hs, branch = board.hs, branch_board.hs
     rng = np.zeros(3, dtype=np.uint64)
     branch_rng = np.zeros(3, dtype=np.uint64)
     for i in range(30):
         shuffle_deck_nb(hs, rng, np.uint64(9), i)
         seat_streams_nb(rng, np.uint64(9), i)
         deal_nb(hs, 0, packed, i)
-        seat = first_turn_nb(hs, params, packed, tab, rng, NO_TRACE)
+        seat = first_turn_nb(board, params, packed, tab, rng, NO_TRACE)
         for _ in range(3):  # a few turns in, if the hand lasts
             if hs[ST_ENDING] >= 0:
                 break
-            play_turn_nb(hs, seat, True, params, packed, tab, rng, NO_TRACE)
+            play_turn_nb(board, seat, True, params, packed, tab, rng, NO_TRACE)
             seat = 1 - seat
         if hs[ST_ENDING] >= 0:
             continue
         copy_position_nb(hs, branch, rng, branch_rng)
-        play_on_nb(hs, seat, params, packed, tab, rng, NO_TRACE)
-        play_on_nb(branch, seat, params, packed, tab, branch_rng, NO_TRACE)
-        showdown_nb(hs, packed, tab)
-        showdown_nb(branch, packed, tab)
+        play_on_nb(board, seat, params, packed, tab, rng, NO_TRACE)
+        play_on_nb(branch_board, seat, params, packed, tab, branch_rng, NO_TRACE)
+        showdown_nb(board, packed, tab)
+        showdown_nb(branch_board, packed, tab)
         assert np.array_equal(hs[POSITION_START:POSITION_END],
                               branch[POSITION_START:POSITION_END]), i

@@ -19,6 +19,7 @@ from ginsim.game.state import (
     ST_TAKEN,
 )
 from ginsim.game.tables import card_tables
+from ginsim.simulator.buffers import new_board
 from ginsim.strategies import parse_strategy
 from ginsim.strategies.hand_reading_nb import meld_completions_nb
 from ginsim.strategies.policy_nb import (
@@ -40,7 +41,7 @@ def params(spec_a, spec_b="simple"):
 
 def state(hand, pile="", stock_left=20, opp_taken="", opp_discarded="", opp_passed="",
           knock_limit=10):
-    st = np.zeros(HS_SIZE, dtype=np.int64)  # the hand state: meld scratch, then fields
+    st = np.zeros(HS_SIZE, dtype=np.int64)  # the hand state: the position's fields
     st[ST_KNOCK_LIMIT] = knock_limit
     st[ST_HAND] = cards_to_mask(parse(hand))
     st[ST_PILE_MASK] = cards_to_mask(parse(pile))
@@ -52,20 +53,28 @@ def state(hand, pile="", stock_left=20, opp_taken="", opp_discarded="", opp_pass
     return st
 
 
+SCRATCH = new_board()
+
+
+def on(st):
+    """The hand state ``st`` with the scratch of :data:`SCRATCH`, as the kernels take it."""
+    return SCRATCH._replace(hs=st)
+
+
 def discard(spec, hand11, **kw):
     """The discard chosen when knocking is off (knock=0 and no gin in these hands)."""
     spec += (",knock=0" if ":" in spec else ":knock=0")
     st = state(hand11, **kw)
     rng = np.zeros(3, dtype=np.uint64)
-    card, dw, knock, big = choose_discard_nb(params(spec), 0, st[ST_HAND], 0, st, RULES, TAB,
-                                             rng)
+    card, dw, knock, big = choose_discard_nb(params(spec), 0, st[ST_HAND], 0, on(st), RULES,
+                                             TAB, rng)
     return mask_to_cards(1 << int(card))[0], int(dw), bool(knock)
 
 
 def take(spec, hand10, top, **kw):
     st = state(hand10, **kw)
     rng = np.zeros(3, dtype=np.uint64)
-    result = pile_decision_nb(params(spec), 0, st[ST_HAND], parse(top)[0], st, RULES, TAB,
+    result = pile_decision_nb(params(spec), 0, st[ST_HAND], parse(top)[0], on(st), RULES, TAB,
                               rng)
     return bool(result[0])
 
@@ -172,3 +181,18 @@ def test_meld_completions_dense(cards):
 def test_bad_parameter_values(spec, match):
     with pytest.raises(ValueError, match=match):
         parse_strategy(spec)
+
+
+def test_a_decision_writes_the_boards_scratch_and_not_the_position():
+    # The meld scratch lives beside the hand state (a Board), not in it: deciding from a
+    # position leaves every slot of the hand state as it was.
+    board = new_board()
+    st = state(HAND_9H_TH, pile="5C 8D", stock_left=15, opp_taken="QS")
+    board.hs[:] = st
+    rng = np.zeros(3, dtype=np.uint64)
+    for spec in ("simple", "memory2", "expert"):
+        choose_discard_nb(params(spec), 0, st[ST_HAND], 0, board, RULES, TAB, rng)
+        pile_decision_nb(params(spec), 0, st[ST_HAND] & ~(1 << parse("7S")[0]),
+                         parse("7D")[0], board, RULES, TAB, rng)
+        assert np.array_equal(board.hs, st), spec
+    assert board.work.any()

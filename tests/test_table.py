@@ -134,7 +134,7 @@ def test_kernel_refuses_a_knock_above_the_hands_limit():
     before = hs.copy()
     assert apply_discard_nb(hs, 0, parse_cards("KD")[0], 4, True, False,
                             rules.packed()) == -ERR_KNOCK_LIMIT
-    assert np.array_equal(before, hs)  # the kernel path: no scratch touched either
+    assert np.array_equal(before, hs)  # the kernel path: the whole hand state unchanged
     assert apply_discard_nb(hs, 0, parse_cards("KD")[0], 4, False, False, rules.packed()) >= 0
     assert hs[ST_PILE + hs[ST_PILE_LEN] - 1] == parse_cards("KD")[0]
     assert card_tables(rules) is not None

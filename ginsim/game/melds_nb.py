@@ -3,11 +3,11 @@
 Contract: numba-compiled pure functions over int64 scalars and numpy arrays; they
 allocate nothing. A hand is an int64 bit mask of cards (``suit * 13 + rank``).
 ``tab`` is the int16 array of :mod:`ginsim.game.tables`. ``work`` is one int64 scratch
-array of ``WORK_SIZE`` made by the caller: candidate melds and their values go to
-``work[W_MELDS:]`` and ``work[W_VALS:]`` (``MAX_MELDS`` each), packings (union mask,
-melded value, meld indices) to ``work[W_USED:]``, ``work[W_VAL:]``, ``work[W_IDS:]``
-(``MAX_NODES`` each), and the deadwood kept after each possible discard to
-``work[W_DISCARD + card]``.
+array of ``WORK_SIZE`` made by the caller (a hand's is ``Board.work``, game/state.py):
+candidate melds and values to ``work[W_MELDS:]``, ``work[W_VALS:]`` (``MAX_MELDS``
+each), packings (union mask, melded value, meld indices) to ``work[W_USED:]``,
+``work[W_VAL:]``, ``work[W_IDS:]`` (``MAX_NODES`` each), and the deadwood kept after
+each possible discard to ``work[W_DISCARD + card]``.
 
 A packing is a collection of pairwise disjoint melds. Ten or eleven cards hold at
 most three melds, so every packing is found by three nested loops, written once in

@@ -1,20 +1,34 @@
-"""Layout of a hand in progress: one int64 array, the *hand state*, shared by the turn
-phases (:mod:`ginsim.simulator.phases_nb`), the policy kernel and the showdown.
+"""Layout of a hand in progress: one int64 array, the *hand state* ``hs``, shared by the
+turn phases (:mod:`ginsim.simulator.phases_nb`), the policy kernel and the showdown.
 
-``hs[:WORK_SIZE]`` is the meld kernels' scratch (:mod:`ginsim.game.melds_nb`), so a
-kernel that needs scratch takes the hand state itself; the *position* follows at
-``POSITION_START``: the fields below, the discard pile (``hs[ST_PILE:]``, bottom first,
-``ST_PILE_LEN`` cards), the shuffled deck (``hs[ST_DECK:]``; the stock is
-``deck[hs[ST_POS]:]``), the knocker's melds and the hand's result. Copying
+The hand state is the *position* from index 0 (``POSITION_START``): the fields below,
+the discard pile (``hs[ST_PILE:]``, bottom first, ``ST_PILE_LEN`` cards), the shuffled
+deck (``hs[ST_DECK:]``; the stock is ``deck[hs[ST_POS]:]``), the knocker's melds and
+the hand's result; then the shuffle's scratch. Copying
 ``hs[POSITION_START:POSITION_END]`` (and the random streams) branches a hand.
+
+A kernel that decides or scores (it needs meld scratch as well as the position) takes
+a :class:`Board`: the hand state with its own scratch, the meld kernels' ``work``
+(int64[WORK_SIZE], :mod:`ginsim.game.melds_nb`) and Mahjong gin's plan search scratch
+``plan`` (int64[PLAN_SIZE], read through the named views ``PlanWork`` of
+:mod:`ginsim.strategies.mahjong_plan_nb`). Kernels that only
+read or move the position take ``hs`` alone.
 
 Public fields (what both players see) are marked; a policy reads only those and its
 own hand.
 """
 
-from .melds_nb import WORK_SIZE
+from collections import namedtuple
 
-ST_BASE = WORK_SIZE
+#: A hand state and the scratch of the kernels that decide and score on it: ``hs``
+#: (int64[HS_SIZE]), ``work`` (the meld scratch, int64[WORK_SIZE]) and ``plan`` (the
+#: Mahjong plan search's, int64[PLAN_SIZE]: three arrays, so that passing a board between
+#: kernels stays cheap). Made in the Python layer
+#: (:func:`ginsim.simulator.buffers.new_board`); a branch of a hand has a board of its
+#: own, so the scratch of the hand it branched from stays as it was.
+Board = namedtuple("Board", ("hs", "work", "plan"))
+
+ST_BASE = 0
 POSITION_START = ST_BASE
 ST_HAND = ST_BASE + 0  # ST_HAND + seat: that seat's hand mask (private)
 ST_PILE_MASK = ST_BASE + 2  # public: cards now in the discard pile

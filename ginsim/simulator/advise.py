@@ -18,7 +18,6 @@ from ..game.cards import cards_to_mask, format_cards, parse_cards
 from ..game.checks import check_choice, check_int
 from ..game.melds_nb import WORK_SIZE
 from ..game.rules import Rules
-from ..game.state import HS_SIZE
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy, parse_strategy
 from .advise_nb import (
@@ -32,6 +31,7 @@ from .advise_nb import (
     rollouts_nb,
 )
 from .board_nb import discard_options_nb
+from .buffers import new_board
 from .engine import seat_params
 from .limits import check_rollouts, check_seed
 from .records import TRACE_WIDTH
@@ -185,7 +185,7 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
     net = np.zeros((rollouts, len(options)), dtype=np.int64)
     flags = np.zeros((rollouts, len(options)), dtype=np.int8)
     out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
-                   np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+                   new_board(), np.zeros(3, dtype=np.uint64))
     listed = np.array(position.pile, dtype=np.int64)
     piles = np.ascontiguousarray(np.concatenate(
         [buried, np.broadcast_to(listed, (rollouts, len(listed)))], axis=1))
@@ -314,7 +314,7 @@ def situation_rollouts(situation: Situation, strategy: str | Strategy,
     worlds = (np.array(situation.pile, dtype=np.int64), public, situation.opp_hands,
               situation.stocks)
     out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
-                   np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64))
+                   new_board(), np.zeros(3, dtype=np.uint64))
     option_rollouts_nb(np.uint64(seed), advised, worlds, options,
                        seat_params(strategy, opponent), rules.packed(), card_tables(rules), out)
     return options, net, flags

@@ -14,26 +14,19 @@ from ..game.state import (
     RES_KNOCKER,
     RES_OUTCOME,
     ST_DEALER,
-    ST_DECK,
     ST_DISCARDED,
     ST_ENDING,
-    ST_HAND,
-    ST_KNOCK_LIMIT,
     ST_PASSED,
-    ST_PILE,
-    ST_PILE_LEN,
-    ST_PILE_MASK,
     ST_PILE_TAKES,
     ST_PLANNED,
-    ST_POS,
     ST_TAKEN,
     ST_UPCARD,
 )
 from .phases_nb import (
     apply_discard_nb,
-    clear_position_nb,
     discard_nb,
     draw_stock_nb,
+    lay_position_nb,
     net_points_nb,
     play_on_nb,
     seat_streams_nb,
@@ -56,26 +49,17 @@ FLAG_OPPONENT_GIN = 2  # the opponent went gin (or big gin)
 #: takes it still holds and the pile cards it passed (masks), and the hand's knock limit.
 AdvisedHand = namedtuple("AdvisedHand", ("hand", "took", "passed", "knock_limit"))
 #: What the rollouts write and work in: ``net[world, option]`` (seat a's points minus the
-#: opponent's), ``flags[world, option]`` (FLAG_*), the trace, a hand state and streams.
-Outcomes = namedtuple("Outcomes", ("net", "flags", "trace", "hs", "rng"))
+#: opponent's), ``flags[world, option]`` (FLAG_*), the trace, a board (a hand state with
+#: its scratch, :class:`~ginsim.game.state.Board`) and streams.
+Outcomes = namedtuple("Outcomes", ("net", "flags", "trace", "board", "rng"))
 
 
 @jit
 def set_world_nb(hs, advised, pile, opp_hand, stock, world):
-    """Lay out world ``world`` in ``hs``: seat a holds ``advised.hand`` and is to
-    discard, seat b holds ``opp_hand``; ``pile`` bottom first, ``stock`` from the top."""
-    clear_position_nb(hs, world)
-    hs[ST_HAND] = advised.hand
-    hs[ST_HAND + 1] = opp_hand
-    for i in range(pile.shape[0]):
-        hs[ST_PILE + i] = pile[i]
-        hs[ST_PILE_MASK] |= 1 << pile[i]
-    hs[ST_PILE_LEN] = pile.shape[0]
-    n_stock = stock.shape[0]
-    for i in range(n_stock):
-        hs[ST_DECK + 52 - n_stock + i] = stock[i]
-    hs[ST_POS] = 52 - n_stock
-    hs[ST_KNOCK_LIMIT] = advised.knock_limit
+    """Lay out world ``world`` in ``hs`` (the board's :func:`lay_position_nb`): seat a
+    holds ``advised.hand`` and is to discard, seat b holds ``opp_hand``; ``pile`` bottom
+    first, ``stock`` from the top; then what the opponent is seen to hold and pass."""
+    lay_position_nb(hs, world, (advised.hand, opp_hand), pile, stock, advised.knock_limit)
     hs[ST_TAKEN + 1] = advised.took
     hs[ST_PASSED + 1] = advised.passed
     # at least one take per pile card still held
@@ -95,7 +79,8 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
     """
     piles, opp_hands, stocks = worlds
     options, option_deadwood = choices
-    net, flags, trace, hs, rng = out.net, out.flags, out.trace, out.hs, out.rng
+    net, flags, trace, board, rng = out.net, out.flags, out.trace, out.board, out.rng
+    hs = board.hs
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
             set_world_nb(hs, advised, piles[w], opp_hands[w], stocks[w], w)
@@ -103,8 +88,8 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
             apply_discard_nb(hs, 0, options[o, 0], option_deadwood[o], options[o, 1] != 0,
                              False, rules)
             if hs[ST_ENDING] < 0:
-                play_on_nb(hs, 1, params, rules, tab, rng, trace)
-            showdown_nb(hs, rules, tab)
+                play_on_nb(board, 1, params, rules, tab, rng, trace)
+            showdown_nb(board, rules, tab)
             net[w, o] = net_points_nb(hs, 0)
             flags[w, o] = outcome_flag_nb(hs)
 
@@ -129,15 +114,16 @@ def set_public_nb(hs, public):
 
 
 @jit
-def play_option_nb(hs, option, params, rules, tab, rng, trace):
+def play_option_nb(board, option, params, rules, tab, rng, trace):
     """Play ``option``, a row ``(kind, card, knock, kept deadwood)``, for seat a in the
-    world in ``hs`` to the end and score it."""
+    world in ``board`` to the end and score it."""
+    hs = board.hs
     kind, card, knock, kept = option
     if kind == OPT_PASS:
         hs[ST_UPCARD] = card
         hs[ST_DEALER] = 0 if knock else 1
-        pass_on_nb(hs, 0, params, rules, tab, rng, trace)
-        showdown_nb(hs, rules, tab)
+        pass_on_nb(board, 0, params, rules, tab, rng, trace)
+        showdown_nb(board, rules, tab)
         return
     if kind == OPT_DISCARD:
         apply_discard_nb(hs, 0, card, kept, knock, False, rules)
@@ -147,10 +133,10 @@ def play_option_nb(hs, option, params, rules, tab, rng, trace):
         else:
             draw_stock_nb(hs, 0)
         hs[ST_PLANNED] = 0
-        discard_nb(hs, 0, params, rules, tab, rng)
+        discard_nb(board, 0, params, rules, tab, rng)
     if hs[ST_ENDING] < 0:
-        play_on_nb(hs, 1, params, rules, tab, rng, trace)
-    showdown_nb(hs, rules, tab)
+        play_on_nb(board, 1, params, rules, tab, rng, trace)
+    showdown_nb(board, rules, tab)
 
 
 @jit
@@ -172,13 +158,14 @@ def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
     history (:func:`set_public_nb`), the opponent holding ``opp_hands[w]`` and the stock
     ``stocks[w]``. Seat a's cards ``advised.hand`` are 11 (10 for the draw options)."""
     pile, public, opp_hands, stocks = worlds
-    net, flags, trace, hs, rng = out.net, out.flags, out.trace, out.hs, out.rng
+    net, flags, trace, board, rng = out.net, out.flags, out.trace, out.board, out.rng
+    hs = board.hs
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
             set_world_nb(hs, advised, pile, opp_hands[w], stocks[w], w)
             set_public_nb(hs, public)
             seat_streams_nb(rng, seed, w)
             option = (options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3])
-            play_option_nb(hs, option, params, rules, tab, rng, trace)
+            play_option_nb(board, option, params, rules, tab, rng, trace)
             net[w, o] = net_points_nb(hs, 0)
             flags[w, o] = outcome_flag_nb(hs)

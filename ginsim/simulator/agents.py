@@ -27,30 +27,23 @@ import numpy as np
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.rules import Rules
 from ..game.state import (
-    HS_SIZE,
-    PH_DISCARD,
     PH_LAST_DISCARD,
-    PH_OFFER,
     POSITION_END,
     POSITION_START,
-    ST_DEALER,
     ST_HAND,
-    ST_KNOCK_LIMIT,
     ST_MULTIPLIER,
     ST_PHASE,
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
     ST_PLANNED,
-    ST_POS,
-    ST_TO_MOVE,
     ST_UPCARD,
 )
 from ..strategies.params import P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
-from .board_nb import clear_position_nb, pile_allowed_nb, seat_streams_nb
-from .buffers import Search, new_mc_memory
+from .board_nb import lay_deal_nb, pile_allowed_nb, seat_streams_nb
+from .buffers import Search, new_board, new_mc_memory
 from .hand_nb import hand_params
 from .mc_belief_nb import prepare_nb
 from .mc_memory_nb import from_pile_nb, phase_rows_nb
@@ -78,7 +71,8 @@ class Agent:
         self._setup()
 
     def _setup(self) -> None:
-        self.hs = np.zeros(HS_SIZE, dtype=np.int64)
+        self.board = new_board()
+        self.hs = self.board.hs
 
     @classmethod
     def from_spec(cls, spec: str, rules: Rules | str = "modern", seed: int = 0) -> Agent:
@@ -119,22 +113,14 @@ class Agent:
         hs = self.hs
         me = self.seat = int(message.get("seat", self.seat))
         hand_id = int(message.get("hand", 0))
-        clear_position_nb(hs, hand_id)
         cards = [card_of(c) for c in message["cards"]]
-        hs[ST_HAND + me] = sum(1 << c for c in cards)
-        dealer = int(message["dealer"])
-        hs[ST_DEALER] = dealer
+        hands = [0, 0]
+        hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
         upcard = message.get("upcard")
-        hs[ST_POS] = 21  # 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
-        if upcard is not None:
-            up = card_of(upcard)
-            hs[ST_UPCARD] = up
-            hs[ST_PILE] = up
-            hs[ST_PILE_LEN] = 1
-            hs[ST_PILE_MASK] = 1 << up
-        hs[ST_PHASE] = PH_OFFER if upcard is not None else PH_DISCARD
-        hs[ST_TO_MOVE] = 1 - dealer
-        hs[ST_KNOCK_LIMIT] = int(message.get("knock_limit", self.rules.knock_limit))
+        # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
+        lay_deal_nb(hs, hand_id, int(message["dealer"]), (hands[0], hands[1]),
+                    -1 if upcard is None else card_of(upcard), 21,
+                    int(message.get("knock_limit", self.rules.knock_limit)))
         hs[ST_MULTIPLIER] = int(message.get("multiplier", 1))
         seed = message.get("seed")
         if seed is None:
@@ -147,21 +133,21 @@ class Agent:
         """The reply to a ``decide`` message: the move this strategy makes now."""
         legal = message.get("legal", ())
         phase = message["phase"]
-        me, hs, params = self.seat, self.hs, self._params
+        me, board, params = self.seat, self.board, self._params
         if phase in ("offer", "draw"):
             if ("take" in legal or "pile" in legal) and decide_take_nb(
-                    params, me, hs, self._packed, self._tab, self.rng):
+                    params, me, board, self._packed, self._tab, self.rng):
                 return {"action": "take" if phase == "offer" else "pile"}
             return {"action": "pass" if phase == "offer" else "stock"}
         if phase == "discard":
-            card, knock, big = decide_discard_nb(params, me, hs, self._packed, self._tab,
+            card, knock, big = decide_discard_nb(params, me, board, self._packed, self._tab,
                                                  self.rng)
             if big:
                 return {"action": "big_gin"}
             if knock:
                 return self.knock_reply(int(card))
             return {"action": "discard", "card": TEXT[int(card)]}
-        take, card, big = decide_last_discard_nb(params, me, hs, self._packed, self._tab)
+        take, card, big = decide_last_discard_nb(params, me, board, self._packed, self._tab)
         if not take:
             return {"action": "pass"}
         if big:
@@ -205,7 +191,8 @@ class McAgent(Agent):
         # mc_draw_choice_nb and prepare_nb reuse the hand loop's compiled specialization
         # instead of compiling a C-contiguous twin (some 35 s of compiling, cold).
         self._params = hand_params(self._params)
-        self.hs = np.zeros(HS_SIZE, dtype=np.int64)
+        self.board = new_board()
+        self.hs = self.board.hs
         self.mem = new_mc_memory()
         self._phase_rows = self.mem.rows
         self._belief: Search | None = None
@@ -237,16 +224,17 @@ class McAgent(Agent):
     def decide(self, message: dict) -> dict:
         phase, legal = message["phase"], message.get("legal", ())
         me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
+        board = self.board
         if phase == "offer":
-            take = decide_take_nb(self._phase_rows, me, hs, rules, tab, self.rng)
+            take = decide_take_nb(self._phase_rows, me, board, rules, tab, self.rng)
             return {"action": "take" if take else "pass"}
         if phase == "last_discard":
-            take, card, big = decide_last_discard_nb(self._phase_rows, me, hs, rules, tab)
+            take, card, big = decide_last_discard_nb(self._phase_rows, me, board, rules, tab)
             if not take:
                 return {"action": "pass"}
             return {"action": "big_gin"} if big else self.knock_reply(int(card), taking=True)
         if phase == "draw":
-            take, self._belief = mc_draw_choice_nb(hs, me, "pile" in legal, self._params,
+            take, self._belief = mc_draw_choice_nb(board, me, "pile" in legal, self._params,
                                                    rules, tab, self.rng, self.mem)
             hs[ST_PLANNED] = 0
             return {"action": "pile" if take else "stock"}
@@ -254,8 +242,10 @@ class McAgent(Agent):
 
     def _discard(self) -> dict:
         me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
+        board = self.board
         if hs[ST_PLANNED] != 0:  # the upcard taken: the rollout strategy's discard
-            card, knock, big = decide_discard_nb(self._phase_rows, me, hs, rules, tab, self.rng)
+            card, knock, big = decide_discard_nb(self._phase_rows, me, board, rules, tab,
+                                                 self.rng)
             return self._reply(int(card), bool(knock), bool(big))
         if self._belief is None:  # the eleven-card deal's first discard
             self._belief = prepare_nb(hs, me, self._params, rules, tab, self.rng, self.mem)
@@ -265,7 +255,7 @@ class McAgent(Agent):
             exclude = 1 << card_of(self._drawn[1])
         search = _search_of(self._belief, exclude)
         position = hs[POSITION_START:POSITION_END].copy()
-        card, action = mc_discard_nb(hs, me, search, True, rules, tab, self.rng, self.mem)
+        card, action = mc_discard_nb(board, me, search, True, rules, tab, self.rng, self.mem)
         hs[POSITION_START:POSITION_END] = position  # the referee's event applies it
         self._belief = None
         self._drawn = None

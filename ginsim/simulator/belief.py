@@ -14,12 +14,12 @@ import numpy as np
 
 from ..game.history import History
 from ..game.rules import Rules
-from ..game.state import HS_SIZE
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
 from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
 from .belief_types import Hidden, Likelihood, Particles, PublicHistory, Replay
 from .board_nb import oklahoma_limit_nb
+from .buffers import new_board
 from .engine import seat_params
 
 FULL = (1 << 52) - 1
@@ -104,7 +104,6 @@ def sample_beliefs(history: History, my_hand: int,
     lk = np.zeros(len(models))
     events = np.ascontiguousarray(history.events, dtype=np.int64).reshape(-1, 4)
     ev_card = np.full(max(len(events), 1), -1, dtype=np.int64)
-    hs = np.zeros(HS_SIZE, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
     limit = knock_limit_of(history, rules)
     log_wait = float(np.log(wait))
@@ -112,7 +111,7 @@ def sample_beliefs(history: History, my_hand: int,
     hidden = Hidden(unseen_cards, n_hidden, held)
     like = Likelihood(models, log_prior, lk, float(temperature), log_wait, rules.packed(),
                       card_tables(rules))
-    work = Replay(ev_card, hs, rng)
+    work = Replay(ev_card, new_board(), rng)
     if uniform:
         sample_beliefs_nb(np.uint64(seed), record, hidden, like, hands, logl, work)
         weights = np.full(particles, 1.0 / particles)

@@ -25,18 +25,14 @@ from ..game.melds_nb import (
     popcount_nb,
 )
 from ..game.state import (
-    ST_DEALER,
     ST_DECK,
     ST_FORBIDDEN,
     ST_HAND,
-    ST_KNOCK_LIMIT,
     ST_PASSED,
     ST_PILE,
     ST_PILE_LEN,
-    ST_PILE_MASK,
     ST_POS,
     ST_TURNS,
-    ST_UPCARD,
 )
 from ..strategies.expert_nb import expert_discard_nb
 from ..strategies.params import KIND_EXPERT, P_KIND, P_MEMORY
@@ -46,7 +42,7 @@ from ..strategies.policy_nb import (
     memory_discard_score_nb,
     pile_decision_nb,
 )
-from .board_nb import clear_position_nb, draw_stock_nb, put_discard_nb, take_pile_top_nb
+from .board_nb import draw_stock_nb, lay_deal_nb, put_discard_nb, take_pile_top_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
 TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)
@@ -55,18 +51,21 @@ FIRST_POS = 21  # deck position of the first stock card (21 dealt, or 20 + the u
 
 
 @jit
-def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fresh=True):
+def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board, fresh=True):
     """log P(discard ``card``) under the softened model (see the module text). With
-    ``fresh`` false the per-card table ``hs[W_DISCARD:]`` is already filled for this
-    hand and is reused."""
+    ``fresh`` false the per-card table ``board.work[W_DISCARD:]`` is already filled for
+    this hand and is reused."""
+    work = board.work
     if fresh:
-        best_discard_nb(hand, forbidden, 0, tab, hs, True)
+        best_discard_nb(hand, forbidden, 0, tab, work, True)
     if int(params[1, P_KIND]) == KIND_EXPERT:
-        return expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs)
+        return expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab,
+                                          board)
     memory = params[1, P_MEMORY] >= 1
     live = fits = near = shunned = sets = runs = 0
     if memory:
-        live, fits, near, shunned, sets, runs = discard_context_nb(params, 1, hand, hs, tab)
+        live, fits, near, shunned, sets, runs = discard_context_nb(params, 1, hand, board.hs,
+                                                                   tab)
     low = 1e18  # the lowest score so far; total is the sum of exp(-(score - low) / T)
     total = 0.0
     mine = 0.0
@@ -74,13 +73,13 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fre
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
-        if hs[W_DISCARD + c] >= NO_DISCARD:
+        if work[W_DISCARD + c] >= NO_DISCARD:
             continue
         if memory:
             score = memory_discard_score_nb(params, 1, hand, c,
-                                            (live, fits, near, shunned, sets, runs), hs, tab)
+                                            (live, fits, near, shunned, sets, runs), work, tab)
         else:
-            score = float(hs[W_DISCARD + c])
+            score = float(work[W_DISCARD + c])
         if score < low:
             total = total * np.exp((score - low) / temperature) if total > 0.0 else 0.0
             low = score
@@ -91,16 +90,16 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs, fre
 
 
 @jit
-def expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, hs):
+def expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board):
     """log P(discard ``card``) for an expert model: its own choice with weight 1, every
     other legal discard ``exp(-DEVIATION / T)`` (the per-card table must be filled)."""
-    choice = expert_discard_nb(params, 1, hand, forbidden, hs, tab)
+    choice = expert_discard_nb(params, 1, hand, forbidden, board, tab)
     legal = 0
     rest = hand & ~forbidden
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
-        if hs[W_DISCARD + c] < NO_DISCARD:
+        if board.work[W_DISCARD + c] < NO_DISCARD:
             legal += 1
     dev = DEVIATION / temperature
     total = np.log1p((legal - 1) * np.exp(-dev))
@@ -135,7 +134,7 @@ def below_floor_nb(lk, log_prior, floor):
 
 
 @jit
-def pile_terms_nb(like, kind, top, dev, hs, rng):
+def pile_terms_nb(like, kind, top, dev, board, rng):
     """Score the opponent's take or pass of ``top`` under every model (``like.lk`` +=
     the deviation where it disagrees); returns the ``(planned, plan_knock)`` bit masks
     (model k took the card it was seen to take / would knock after it)."""
@@ -143,8 +142,8 @@ def pile_terms_nb(like, kind, top, dev, hs, rng):
     plan_knock = np.int64(0)
     models = like.models
     for k in range(models.shape[0]):
-        take, _, _, knock, big = pile_decision_nb(models[k], 1, hs[ST_HAND + 1], top, hs,
-                                                  like.rules, like.tab, rng)
+        take, _, _, knock, big = pile_decision_nb(models[k], 1, board.hs[ST_HAND + 1], top,
+                                                  board, like.rules, like.tab, rng)
         if take != (kind == EV_TAKE):
             like.lk[k] -= dev
         if take and kind == EV_TAKE:
@@ -155,12 +154,13 @@ def pile_terms_nb(like, kind, top, dev, hs, rng):
 
 
 @jit
-def discard_terms_nb(like, card, planned, plan_knock, hs, rng):
+def discard_terms_nb(like, card, planned, plan_knock, board, rng):
     """Score the opponent's discard of ``card`` under every model: log(wait) where the
     model would have knocked, plus the model's log probability of the card."""
+    hs = board.hs
     hand = hs[ST_HAND + 1]
     forbidden = hs[ST_FORBIDDEN] if popcount_nb(hand) == 11 else 0
-    dw, _, _, all_melded = best_discard_nb(hand, forbidden, 0, like.tab, hs, True)
+    dw, _, _, all_melded = best_discard_nb(hand, forbidden, 0, like.tab, board.work, True)
     models = like.models
     for k in range(models.shape[0]):
         if (planned >> k) & 1 == 0:
@@ -171,24 +171,15 @@ def discard_terms_nb(like, card, planned, plan_knock, hs, rng):
         elif (plan_knock >> k) & 1:
             like.lk[k] += like.log_wait
         like.lk[k] += discard_log_prob_nb(models[k], hand, forbidden, card, like.temperature,
-                                          like.tab, hs, False)
+                                          like.tab, board, False)
 
 
 @jit
 def start_replay_nb(history, dealt, hs):
     """The position at the deal: the opponent holding ``dealt``, the upcard (if any)
     on the pile, seat 0's cards unknown."""
-    clear_position_nb(hs, 0)
-    hs[ST_HAND + 1] = dealt
-    hs[ST_DEALER] = history.dealer
-    hs[ST_KNOCK_LIMIT] = history.knock_limit
-    hs[ST_POS] = FIRST_POS
-    upcard = history.upcard
-    if upcard >= 0:
-        hs[ST_UPCARD] = upcard
-        hs[ST_PILE] = upcard
-        hs[ST_PILE_LEN] = 1
-        hs[ST_PILE_MASK] = 1 << upcard
+    lay_deal_nb(hs, 0, history.dealer, (np.int64(0), dealt), history.upcard, FIRST_POS,
+                history.knock_limit)
 
 
 @jit
@@ -232,7 +223,8 @@ def replay_log_weight_nb(history, dealt, like, floor, work):
     Every choice adds a term of at most 0, so the replay stops early, returning a value
     below ``floor``, once the sum falls below it (a Metropolis move knows its floor
     first)."""
-    hs, rng = work.hs, work.rng
+    board, rng = work.board, work.rng
+    hs = board.hs
     events = history.events
     start_replay_nb(history, dealt, hs)
     dev = DEVIATION / like.temperature
@@ -245,13 +237,13 @@ def replay_log_weight_nb(history, dealt, like, floor, work):
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if hs[ST_PILE_LEN] > 0 else -1
         if events[i, 0] == 1:
             if pile_choice_nb(events, i):
-                planned, plan_knock = pile_terms_nb(like, kind, top, dev, hs, rng)
+                planned, plan_knock = pile_terms_nb(like, kind, top, dev, board, rng)
                 if below_floor_nb(like.lk, like.log_prior, floor):
                     return mixture_log_nb(like.lk, like.log_prior)
             if kind == EV_STOCK:
                 planned = np.int64(0)
             elif kind == EV_DISCARD:
-                discard_terms_nb(like, events[i, 2], planned, plan_knock, hs, rng)
+                discard_terms_nb(like, events[i, 2], planned, plan_knock, board, rng)
                 if below_floor_nb(like.lk, like.log_prior, floor):
                     return mixture_log_nb(like.lk, like.log_prior)
                 planned = np.int64(0)

@@ -32,6 +32,7 @@ Likelihood = namedtuple("Likelihood", (
 Particles = namedtuple("Particles", (
     "hands", "logl", "base", "weights", "source", "tmp_hands", "tmp_logl", "tmp_source"))
 
-#: The replay's work: a card per stock event (int64[events]), a hand state to replay the
-#: history on, and its random streams (uint64[3]).
-Replay = namedtuple("Replay", ("ev_card", "hs", "rng"))
+#: The replay's work: a card per stock event (int64[events]), a board (a hand state to
+#: replay the history on with its scratch, :class:`~ginsim.game.state.Board`), and its
+#: random streams (uint64[3]).
+Replay = namedtuple("Replay", ("ev_card", "board", "rng"))

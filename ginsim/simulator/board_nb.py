@@ -6,7 +6,9 @@ state ``hs`` (:mod:`ginsim.game.state`) that allocate nothing. Both the gin phas
 (:mod:`~ginsim.simulator.mahjong_nb`) import these; neither imports the other's turns.
 
 The deal (shuffle, seat streams, the deal itself and its phase) is
-:mod:`ginsim.simulator.deal_nb`, re-exported here.
+:mod:`ginsim.simulator.deal_nb`, re-exported here, with the layouts of positions made
+elsewhere: :func:`lay_deal_nb` (a deal known from outside: an agent's seat, the belief's
+replay) and :func:`lay_position_nb` (a mid-hand position: the advisor's worlds).
 
 The phase is part of the hand state (``hs[ST_PHASE]``, a ``PH_*`` code, and the seat
 to act, ``hs[ST_TO_MOVE]``). One ``apply`` per phase moves the hand on and returns
@@ -77,6 +79,8 @@ from .deal_nb import (  # noqa: F401  (re-exported: the board's deal)
     clear_position_nb,
     copy_position_nb,
     deal_nb,
+    lay_deal_nb,
+    lay_position_nb,
     oklahoma_limit_nb,
     seat_streams_nb,
     shuffle_deck_nb,
@@ -283,22 +287,24 @@ def apply_discard_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules):
 
 
 @jit
-def checked_discard_nb(hs, seat, discard, knock, big_gin, rules, tab):
+def checked_discard_nb(board, seat, discard, knock, big_gin, rules, tab):
     """:func:`apply_discard_nb` for a move from outside (the Table): the phase, the
-    seat, the kept deadwood computed here, big gin only with all 11 cards melded."""
+    seat, the kept deadwood computed here (in ``board.work``), big gin only with all 11
+    cards melded."""
+    hs, work = board.hs, board.work
     if hs[ST_PHASE] != PH_DISCARD:
         return -ERR_PHASE
     if seat != hs[ST_TO_MOVE]:
         return -ERR_TURN
     hand = hs[ST_HAND + seat]
-    dw, _, _, all_melded = best_discard_nb(hand, hs[ST_FORBIDDEN], 0, tab, hs, True)
+    dw, _, _, all_melded = best_discard_nb(hand, hs[ST_FORBIDDEN], 0, tab, work, True)
     if big_gin:
         if not all_melded:
             return -ERR_NOT_HELD
         return apply_discard_nb(hs, seat, -1, 0, True, True, rules)
     if discard < 0 or discard > 51 or (hand >> discard) & 1 == 0:
         return -ERR_NOT_HELD
-    kept = hs[W_DISCARD + discard] if (hs[ST_FORBIDDEN] >> discard) & 1 == 0 else NO_DISCARD
+    kept = work[W_DISCARD + discard] if (hs[ST_FORBIDDEN] >> discard) & 1 == 0 else NO_DISCARD
     return apply_discard_nb(hs, seat, discard, kept, knock, False, rules)
 
 
@@ -316,9 +322,11 @@ def discard_options_nb(hand, forbidden, tab, work, out):
 
 
 @jit
-def legal_discards_nb(hs, seat, tab, out):
-    """:func:`discard_options_nb` for ``seat`` in the hand state ``hs``."""
-    return discard_options_nb(hs[ST_HAND + seat], hs[ST_FORBIDDEN], tab, hs, out)
+def legal_discards_nb(board, seat, tab, out):
+    """:func:`discard_options_nb` for ``seat`` in the hand state ``board.hs`` (scratch
+    ``board.work``)."""
+    hs = board.hs
+    return discard_options_nb(hs[ST_HAND + seat], hs[ST_FORBIDDEN], tab, board.work, out)
 
 
 @jit

@@ -6,12 +6,13 @@ mode:
 
 - :class:`McMemory`, the search memory of an mc seat (:mod:`ginsim.simulator.mc_nb`):
   the hand's public events, the belief's particles and the rollouts' worlds;
+- :class:`~ginsim.game.state.Board`, a hand state with its scratch (:func:`new_board`);
 - :class:`HandBuffers`, what the hand loop (:mod:`ginsim.simulator.hand_nb`) writes to:
-  the records, the trace, the hand state, the players' random streams and the memory;
+  the records, the trace, the board, the players' random streams and the memory;
 - :class:`GameBuffers`, the game schedulers': the hands' and the games' scoring
   states, and :class:`Schedule`, how the games are played;
 - :class:`ChartBuffers`, the knock chart's (:mod:`ginsim.simulator.chart_nb`): its rows
-  and trace, and a hand state, streams and memory for the hand and for its branches;
+  and trace, and a board, streams and memory for the hand and for its branches;
 - :class:`Search`, the settings of one mc choice (not an array: a value the mc kernels
   return and take).
 """
@@ -22,7 +23,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..game.state import HS_SIZE
+from ..game.melds_nb import WORK_SIZE
+from ..game.state import HS_SIZE, Board
+from ..strategies.mahjong_plan_nb import PLAN_SIZE
 from ..strategies.params import MC_MAX_PARTICLES, MC_MODELS, P_BASE, PARAMETERS
 from .records import TRACE_WIDTH
 
@@ -53,18 +56,18 @@ McMemory = namedtuple("McMemory", (
     "values",  # float64[2, MAX_MC_ROLLOUTS]: per-world values, default choice and another
     "source",  # int64[MC_MAX_PARTICLES * SOURCE_WIDTH]: each guess's draw order row
     "tmp_source",  # int64[MC_MAX_PARTICLES * SOURCE_WIDTH]: their resampling copy
-    "branch",  # int64[HS_SIZE]: the hand state a rollout world is played on
-    "replay",  # int64[HS_SIZE]: the hand state the belief replays the history on
+    "branch",  # Board: the hand state a rollout world is played on, and its scratch
+    "replay",  # Board: the hand state the belief replays the history on, and its scratch
     "rng",  # uint64[3]: the random streams of the belief and of the rollout worlds
     "empty_trace",  # int64[0, TRACE_WIDTH]: rollouts trace nothing
 ))
 
-HandBuffers = namedtuple("HandBuffers", ("out", "trace", "hs", "rng", "mem"))
+HandBuffers = namedtuple("HandBuffers", ("out", "trace", "board", "rng", "mem"))
 #: The game schedulers' (:mod:`ginsim.simulator.games_nb`): each hand's game, hand and
 #: players (``meta``), each game's scoring state (``sides``, ``games``) and the hands'.
 GameBuffers = namedtuple("GameBuffers", ("meta", "sides", "games", "hands"))
 ChartBuffers = namedtuple("ChartBuffers", (
-    "rows", "trace", "hs", "rng", "mem", "branch", "branch_rng", "branch_mem"))
+    "rows", "trace", "board", "rng", "mem", "branch", "branch_rng", "branch_mem"))
 
 #: How games are played: the packed rules, the card tables, the packed game rules
 #: (:func:`~ginsim.game.game_scoring_nb.pack_game_rules`), the scoring system and match
@@ -80,8 +83,14 @@ Schedule = namedtuple("Schedule", ("rules", "tab", "gr", "system", "match_total"
 Search = namedtuple("Search", ("particles", "unseen", "key", "rollouts", "margin", "exclude"))
 
 
+def new_board() -> Board:
+    """A zeroed hand state with its own meld and plan search scratch (about 0.2 MB)."""
+    return Board(np.zeros(HS_SIZE, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64),
+                 np.zeros(PLAN_SIZE, dtype=np.int64))
+
+
 def new_mc_memory() -> McMemory:
-    """A zeroed search memory (about 0.2 MB)."""
+    """A zeroed search memory (about 0.6 MB)."""
     m = MC_MAX_PARTICLES
     return McMemory(
         events=np.zeros((MAX_EVENTS, 4), dtype=np.int64),
@@ -106,8 +115,8 @@ def new_mc_memory() -> McMemory:
         values=np.zeros((2, MAX_MC_ROLLOUTS)),
         source=np.zeros(m * SOURCE_WIDTH, dtype=np.int64),
         tmp_source=np.zeros(m * SOURCE_WIDTH, dtype=np.int64),
-        branch=np.zeros(HS_SIZE, dtype=np.int64),
-        replay=np.zeros(HS_SIZE, dtype=np.int64),
+        branch=new_board(),
+        replay=new_board(),
         rng=np.zeros(3, dtype=np.uint64),
         empty_trace=np.zeros((0, TRACE_WIDTH), dtype=np.int64),
     )
@@ -115,13 +124,11 @@ def new_mc_memory() -> McMemory:
 
 def hand_buffers(out: np.ndarray, trace: np.ndarray) -> HandBuffers:
     """The hand loop's buffers around a record array ``out`` and a ``trace``."""
-    return HandBuffers(out, trace, np.zeros(HS_SIZE, dtype=np.int64),
-                       np.zeros(3, dtype=np.uint64), new_mc_memory())
+    return HandBuffers(out, trace, new_board(), np.zeros(3, dtype=np.uint64), new_mc_memory())
 
 
 def chart_buffers(rows: np.ndarray, trace: np.ndarray) -> ChartBuffers:
     """The knock chart's buffers around its ``rows`` and a ``trace``."""
-    return ChartBuffers(rows, trace, np.zeros(HS_SIZE, dtype=np.int64),
-                        np.zeros(3, dtype=np.uint64), new_mc_memory(),
-                        np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64),
+    return ChartBuffers(rows, trace, new_board(), np.zeros(3, dtype=np.uint64),
+                        new_mc_memory(), new_board(), np.zeros(3, dtype=np.uint64),
                         new_mc_memory())

@@ -3,7 +3,7 @@ point where seat a may knock, and score "knock now" against "wait this turn".
 
 Contract as in :mod:`ginsim.simulator.phases_nb`. The actual hand follows seat a's own
 strategy; at each of seat a's turns where the best discard keeps deadwood between 1 and
-the hand's knock limit, the position is copied into a second hand state twice
+the hand's knock limit, the position is copied into a second board twice
 (:func:`~ginsim.simulator.phases_nb.copy_position_nb`): one copy knocks now and is
 scored, the other discards as the strategy would without knocking and plays on with
 both strategies to the end. Both branches share the future cards (common random
@@ -53,20 +53,21 @@ MAX_POINTS_PER_HAND = 80
 
 @jit
 def branch_knock_nb(deadwood, card, rules, tab, branch):
-    """Seat a knocks now with ``card`` (the best discard) in ``branch``; returns a's net
-    points."""
-    apply_discard_nb(branch, 0, card, deadwood, True, False, rules)
+    """Seat a knocks now with ``card`` (the best discard) in the board ``branch``; returns
+    a's net points."""
+    apply_discard_nb(branch.hs, 0, card, deadwood, True, False, rules)
     showdown_nb(branch, rules, tab)
-    return net_points_nb(branch, 0)
+    return net_points_nb(branch.hs, 0)
 
 
 @jit
-def decision_point_nb(hs, i, memory, rules, tab, rows, n):
+def decision_point_nb(board, i, memory, rules, tab, rows, n):
     """After seat a's draw in hand ``i``: its best discard ``(kept deadwood, card,
     all melded)`` and whether this is a decision point (a knock other than gin or big gin
     is allowed, and row ``n`` is free), whose public columns are then written."""
-    kdw, kcard, _, all_melded = best_discard_nb(hs[ST_HAND], hs[ST_FORBIDDEN], 0, tab, hs,
-                                                memory)
+    hs = board.hs
+    kdw, kcard, _, all_melded = best_discard_nb(hs[ST_HAND], hs[ST_FORBIDDEN], 0, tab,
+                                                board.work, memory)
     big_gin = all_melded and rules[R_BIG_GIN_BONUS] >= 0
     point = 0 < kdw <= hs[ST_KNOCK_LIMIT] and not big_gin and n < rows.shape[0]
     if point:
@@ -82,26 +83,27 @@ def decision_point_nb(hs, i, memory, rules, tab, rows, n):
 
 @jit
 def wait_discard_nb(params, rules, tab, branch, branch_rng):
-    """Seat a discards as its strategy would without knocking in ``branch``; returns
-    the card."""
-    hand = branch[ST_HAND]
-    forbidden = branch[ST_FORBIDDEN]
+    """Seat a discards as its strategy would without knocking in the board ``branch``;
+    returns the card."""
+    hand = branch.hs[ST_HAND]
+    forbidden = branch.hs[ST_FORBIDDEN]
     # Again in the branch's own scratch: a memory discard reads the per-card table.
-    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch, params[0, P_MEMORY] >= 1)
+    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch.work,
+                                     params[0, P_MEMORY] >= 1)
     card, dw = discard_without_knock_nb(params, 0, hand, forbidden, (dw, card), branch, tab,
                                         branch_rng)
-    apply_discard_nb(branch, 0, card, dw, False, False, rules)
+    apply_discard_nb(branch.hs, 0, card, dw, False, False, rules)
     return card
 
 
 @jit
 def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
     """Seat a discards as its strategy would without knocking, then both play on to the
-    end of the hand in ``branch``; returns a's net points."""
+    end of the hand in the board ``branch``; returns a's net points."""
     wait_discard_nb(params, rules, tab, branch, branch_rng)
     play_on_nb(branch, 1, params, rules, tab, branch_rng, trace)
     showdown_nb(branch, rules, tab)
-    return net_points_nb(branch, 0)
+    return net_points_nb(branch.hs, 0)
 
 
 @jit
@@ -110,7 +112,8 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     per decision point of seat a (see ``CHART_COLUMNS``) into ``buf.rows``, the branches
     played on ``buf.branch`` (:class:`~ginsim.simulator.buffers.ChartBuffers`). Returns
     ``(rows, next hand)``; stops early when the rows might overflow."""
-    rows, trace, hs, rng = buf.rows, buf.trace, buf.hs, buf.rng
+    rows, trace, board, rng = buf.rows, buf.trace, buf.board, buf.rng
+    hs = board.hs
     branch, branch_rng = buf.branch, buf.branch_rng
     n = 0
     i = start
@@ -119,35 +122,35 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
         deal_nb(hs, i % 2, rules, i)
-        seat = first_turn_nb(hs, params, rules, tab, rng, trace)
+        seat = first_turn_nb(board, params, rules, tab, rng, trace)
         while hs[ST_ENDING] < 0:
             if seat == 1:
-                play_turn_nb(hs, 1, True, params, rules, tab, rng, trace)
+                play_turn_nb(board, 1, True, params, rules, tab, rng, trace)
                 seat = 0
                 continue
-            draw_nb(hs, 0, True, params, rules, tab, rng)
-            point, kdw, kcard, all_melded = decision_point_nb(hs, i, params[0, P_MEMORY] >= 1,
+            draw_nb(board, 0, True, params, rules, tab, rng)
+            point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,
                                                               rules, tab, rows, n)
             if point:
-                copy_position_nb(hs, branch, rng, branch_rng)
+                copy_position_nb(hs, branch.hs, rng, branch_rng)
                 rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
-                copy_position_nb(hs, branch, rng, branch_rng)
+                copy_position_nb(hs, branch.hs, rng, branch_rng)
                 rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng,
                                                       trace)
             if hs[ST_PLANNED] == 0:
                 # The best discard above also decides the actual turn (as the hand loop's
                 # discard phase would, from the same pass).
                 drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
-                discard, dw, knock, big = after_draw_nb(params, 0, drawn, hs, rules, tab, rng)
+                discard, dw, knock, big = after_draw_nb(params, 0, drawn, board, rules, tab, rng)
                 apply_discard_nb(hs, 0, discard, dw, knock, big, rules)
             else:
-                discard, action = discard_nb(hs, 0, params, rules, tab, rng)
+                discard, action = discard_nb(board, 0, params, rules, tab, rng)
                 knock = action == ACTION_KNOCK or action == ACTION_BIG_GIN
             if point:
                 rows[n, CH_KNOCKED] = knock
                 n += 1
             seat = 1
         if hs[ST_ENDING] >= 0:
-            play_on_nb(hs, seat, params, rules, tab, rng, trace)
+            play_on_nb(board, seat, params, rules, tab, rng, trace)
         i += 1
     return n, i

@@ -5,7 +5,7 @@ contract as in :mod:`ginsim.simulator.phases_nb`."""
 
 import numpy as np
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
 from ..game.rules import (
     DEAL_ELEVEN,
@@ -87,41 +87,80 @@ def oklahoma_limit_nb(upcard, rules):
     return min(rank + 1, 10)
 
 
+@jit_inline
+def lay_deal_nb(hs, hand_id, dealer, hands, upcard, pos, knock_limit):
+    """Lay out a dealt position from its parts: seat a and b holding ``hands`` (two
+    masks), ``dealer`` dealing, the ``upcard`` (-1: the eleven-card deal) alone on the
+    pile, the stock's top at deck position ``pos`` and the hand's ``knock_limit``. The
+    non-dealer acts first: the upcard offer, or the eleven-card deal's discard. The deal
+    (:func:`deal_nb`) lays its hands through this; so do the positions known only from
+    outside (a seat's own view in ``simulator/agents.py``, the belief's replay)."""
+    clear_position_nb(hs, hand_id)
+    hs[ST_HAND] = hands[0]
+    hs[ST_HAND + 1] = hands[1]
+    hs[ST_PHASE] = PH_DISCARD
+    if upcard >= 0:
+        hs[ST_UPCARD] = upcard
+        hs[ST_PILE] = upcard
+        hs[ST_PILE_LEN] = 1
+        hs[ST_PILE_MASK] = 1 << upcard
+        hs[ST_PHASE] = PH_OFFER
+    hs[ST_TO_MOVE] = 1 - dealer
+    hs[ST_POS] = pos
+    hs[ST_DEALER] = dealer
+    hs[ST_KNOCK_LIMIT] = knock_limit
+
+
 @jit
 def deal_nb(hs, dealer, rules, hand_id):
     """Deal the deck in ``hs``: the non-dealer's cards first, then the dealer's, then
-    the upcard (none with the eleven-card deal); the rest is the stock. The non-dealer
-    acts first: the upcard offer, or the eleven-card deal's discard."""
-    clear_position_nb(hs, hand_id)
-    nondealer = 1 - dealer
+    the upcard (none with the eleven-card deal); the rest is the stock
+    (:func:`lay_deal_nb` lays the position)."""
     first = 11 if rules[R_DEAL] == DEAL_ELEVEN else 10
+    nondealer_hand = 0
+    dealer_hand = 0
     for i in range(first):
-        hs[ST_HAND + nondealer] |= 1 << hs[ST_DECK + i]
+        nondealer_hand |= 1 << hs[ST_DECK + i]
     for i in range(first, first + 10):
-        hs[ST_HAND + dealer] |= 1 << hs[ST_DECK + i]
+        dealer_hand |= 1 << hs[ST_DECK + i]
     pos = first + 10
-    hs[ST_PHASE] = PH_DISCARD
+    up = -1
     if rules[R_DEAL] == DEAL_UPCARD:
         up = hs[ST_DECK + pos]
-        hs[ST_UPCARD] = up
-        hs[ST_PILE] = up
-        hs[ST_PILE_LEN] = 1
-        hs[ST_PILE_MASK] = 1 << up
         pos += 1
-        hs[ST_PHASE] = PH_OFFER
-    hs[ST_TO_MOVE] = nondealer
-    hs[ST_POS] = pos
-    hs[ST_DEALER] = dealer
-    hs[ST_KNOCK_LIMIT] = rules[R_KNOCK_LIMIT]
-    if rules[R_OKLAHOMA] != 0 and hs[ST_UPCARD] >= 0:
-        hs[ST_KNOCK_LIMIT] = oklahoma_limit_nb(hs[ST_UPCARD], rules)
-        if (rules[R_DOUBLE_SUITS] >> (hs[ST_UPCARD] // 13)) & 1:
-            hs[ST_MULTIPLIER] = 2
+    limit = rules[R_KNOCK_LIMIT]
+    if rules[R_OKLAHOMA] != 0 and up >= 0:
+        limit = oklahoma_limit_nb(up, rules)
+    hands = (nondealer_hand, dealer_hand) if dealer == 1 else (dealer_hand, nondealer_hand)
+    lay_deal_nb(hs, hand_id, dealer, hands, up, pos, limit)
+    if rules[R_OKLAHOMA] != 0 and up >= 0 and (rules[R_DOUBLE_SUITS] >> (up // 13)) & 1:
+        hs[ST_MULTIPLIER] = 2
+
+
+@jit
+def lay_position_nb(hs, hand_id, hands, pile, stock, knock_limit):
+    """Lay out a position that was not dealt here (the advisor's worlds): seat a and b
+    holding ``hands`` (two masks), ``pile`` (cards, bottom first) on the discard pile,
+    ``stock`` (cards, top first) as the deck's last cards and the hand's
+    ``knock_limit``; the public history is left clear for the caller."""
+    clear_position_nb(hs, hand_id)
+    hs[ST_HAND] = hands[0]
+    hs[ST_HAND + 1] = hands[1]
+    for i in range(pile.shape[0]):
+        hs[ST_PILE + i] = pile[i]
+        hs[ST_PILE_MASK] |= 1 << pile[i]
+    hs[ST_PILE_LEN] = pile.shape[0]
+    n_stock = stock.shape[0]
+    for i in range(n_stock):
+        hs[ST_DECK + 52 - n_stock + i] = stock[i]
+    hs[ST_POS] = 52 - n_stock
+    hs[ST_KNOCK_LIMIT] = knock_limit
 
 
 @jit
 def copy_position_nb(src, dst, rng, dst_rng):
-    """Copy the position of ``src`` (not the meld scratch) and its random streams."""
+    """Copy the position of ``src`` and its random streams into ``dst`` (a branch's board
+    keeps its own scratch)."""
     for i in range(POSITION_START, POSITION_END):
         dst[i] = src[i]
     for i in range(rng.shape[0]):

@@ -27,7 +27,7 @@ GAME_STREAM = 7
 def _play_one_nb(game_key, g, h, row, dealer, x, y, pair_params, rules, tab, meta, buf):
     """Deal hand ``h`` of game ``g`` and play it between the two rows of ``pair_params``
     (players ``x`` and ``y``); returns the winning seat, or -1 when nobody scored."""
-    shuffle_deck_nb(buf.hs, buf.rng, game_key, h)
+    shuffle_deck_nb(buf.board.hs, buf.rng, game_key, h)
     play_and_record_nb(h, row, dealer, game_key, pair_params, rules, tab, buf)
     out = buf.out
     meta[row, 0] = g

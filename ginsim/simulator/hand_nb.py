@@ -4,8 +4,9 @@ Contract as in :mod:`ginsim.simulator.phases_nb`, whose phases play each hand; t
 module only chooses the deck and the dealer of each hand and writes its record
 (:data:`~ginsim.simulator.records.RECORD_DTYPE`). Its kernels write to a
 :class:`~ginsim.simulator.buffers.HandBuffers` ``buf`` the caller makes
-(:func:`~ginsim.simulator.buffers.hand_buffers`): the records, the trace, one hand state
-(int64[HS_SIZE]), the players' random streams (uint64[3]) and an mc seat's memory.
+(:func:`~ginsim.simulator.buffers.hand_buffers`): the records, the trace, one board (the
+hand state and its scratch, :class:`~ginsim.game.state.Board`), the players' random
+streams (uint64[3]) and an mc seat's memory.
 """
 
 import numpy as np
@@ -64,7 +65,7 @@ def play_any_hand(buf, dealer, params, rules, tab, hand_id):
 def _play_any_hand(buf, dealer, params, rules, tab, hand_id):
     if params.layout == "C":
         def plain(buf, dealer, params, rules, tab, hand_id):
-            play_hand_nb(buf.hs, dealer, params, rules, tab, buf.rng, buf.trace, hand_id)
+            play_hand_nb(buf.board, dealer, params, rules, tab, buf.rng, buf.trace, hand_id)
         return plain
 
     def with_mc(buf, dealer, params, rules, tab, hand_id):
@@ -96,13 +97,13 @@ def record_hand_nb(out, k, hand_id, dealer, hs):
 
 @jit_inline
 def play_and_record_nb(hand_id, k, dealer, key, params, rules, tab, buf):
-    """Play hand ``hand_id`` from the deck already in ``buf.hs`` (players' streams from
+    """Play hand ``hand_id`` from the deck already in ``buf.board.hs`` (players' streams from
     ``(key, hand_id)``), score it and write record ``k`` of ``buf.out`` (inlined: the
     buffers would cross a call as some two hundred scalars)."""
     seat_streams_nb(buf.rng, key, hand_id)
     play_any_hand(buf, dealer, params, rules, tab, hand_id)
-    showdown_nb(buf.hs, rules, tab)
-    record_hand_nb(buf.out, k, hand_id, dealer, buf.hs)
+    showdown_nb(buf.board, rules, tab)
+    record_hand_nb(buf.out, k, hand_id, dealer, buf.board.hs)
 
 
 @jit
@@ -115,7 +116,7 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, buf):
     randomness comes from ``(seed, deal)`` for the deck and ``(seed, i, seat)`` for the
     players, so records do not depend on chunking.
     """
-    hs = buf.hs
+    hs = buf.board.hs
     hs[ST_TRACE_ROW] = 0
     for i in range(start, stop):
         deal = i // 2 if duplicate else i
@@ -131,7 +132,7 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, buf):
 def play_decks_nb(decks, dealers, seed, params, rules, tab, buf):
     """Play one hand per given deck order (``decks[i]``, dealt as :func:`deal_nb` does)
     with ``dealers[i]`` dealing; players' random streams come from ``(seed, i)``."""
-    hs = buf.hs
+    hs = buf.board.hs
     hs[ST_TRACE_ROW] = 0
     for i in range(decks.shape[0]):
         for c in range(52):

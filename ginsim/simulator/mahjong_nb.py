@@ -3,7 +3,8 @@
 Contract as in :mod:`ginsim.simulator.phases_nb`, whose helpers these phases call (the
 deal, the stock draw, the pile top, the discard and the trace). The table's melds,
 the card a multi-card take obliges its taker to lay and the hand's pile counters live
-in the hand state (``ST_TABLE`` .. ``ST_MAX_PILE_TAKE``).
+in the hand state (``ST_TABLE`` .. ``ST_MAX_PILE_TAKE``); the phases that plan or score
+take the hand state with its scratch as a :class:`~ginsim.game.state.Board`.
 
 A turn: :func:`take_pile_nb` (``depth`` cards from the top of the pile) or
 ``draw_stock_nb``; any number of :func:`lay_meld_nb` and :func:`extend_meld_nb`; then
@@ -17,7 +18,7 @@ final discard).
 """
 
 from ..game._jit import jit
-from ..game.melds_nb import W_IDS, W_MELDS, W_USED, mask_value_nb, max_meld_value_any_nb
+from ..game.melds_nb import W_MELDS, mask_value_nb, max_meld_value_any_nb
 from ..game.rules import DEAL_ELEVEN, R_DEAL, R_GIN_BONUS, R_MJ_DISCARD_OUT, R_MJ_FINAL_MELD
 from ..game.scoring_nb import OUT_DEAD, OUT_GIN
 from ..game.state import (
@@ -57,7 +58,7 @@ from ..game.state import (
     ST_UPCARD_TAKEN,
 )
 from ..strategies.mahjong_nb import plan_turn_nb, take_options_nb
-from ..strategies.mahjong_plan_nb import PLAN, PLAN_N, best_plan_nb, can_lay_nb, is_meld_nb
+from ..strategies.mahjong_plan_nb import best_plan_nb, can_lay_nb, is_meld_nb, plan_work_nb
 from .board_nb import (
     apply_discard_nb,
     deal_nb,
@@ -91,12 +92,13 @@ def deal_mahjong_nb(hs, dealer, rules, hand_id):
 
 
 @jit
-def take_pile_nb(hs, seat, depth, rules, tab):
+def take_pile_nb(board, seat, depth, rules, tab):
     """``seat`` takes the top ``depth`` cards of the pile (a draw). With two or more,
     the lowest must be laid this turn, so a take whose lowest card cannot be laid
     from the hand and the cards taken (or onto the table) is refused, and so is one
     that leaves no legal way to finish the turn (laying it, then discarding a card not
     taken, or going out)."""
+    hs = board.hs
     n = hs[ST_PILE_LEN]
     if depth < 1 or depth > n:
         return ERR_DEPTH
@@ -108,7 +110,7 @@ def take_pile_nb(hs, seat, depth, rules, tab):
     if depth > 1 and not can_lay_nb(hand | cards, low, hs, tab):
         return ERR_LOWEST
     must = (1 << low) if depth > 1 else 0
-    if best_plan_nb(hand | cards, hand, must, True, rules[R_MJ_DISCARD_OUT] != 0, hs,
+    if best_plan_nb(hand | cards, hand, must, True, rules[R_MJ_DISCARD_OUT] != 0, board,
                     tab)[0] < 0:
         return ERR_STUCK
     take_pile_top_nb(hs, seat)  # the top card: a draw and a take
@@ -197,18 +199,19 @@ def go_out_nb(hs, seat, rules):
 
 
 @jit
-def mahjong_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
+def mahjong_turn_nb(board, seat, draw, params, rules, tab, rng, trace):
     """One turn of ``seat`` as its strategy plays it: the draw (none on the eleven-card
     deal's first turn), the plan's melds and extensions, the discard or going out."""
+    hs, work, plan = board.hs, board.work, plan_work_nb(board.plan)
     hs[ST_MUST_LAY] = 0
     source = SOURCE_DEAL
     drawn = -1
     if draw:
-        depth = take_options_nb(params, seat, hs, rules, tab, rng)
+        depth = take_options_nb(params, seat, board, rules, tab, rng)
         if depth > 0:
             if hs[ST_TURNS] == 0:
                 hs[ST_UPCARD_TAKEN] = 1
-            if take_pile_nb(hs, seat, depth, rules, tab) != OK:
+            if take_pile_nb(board, seat, depth, rules, tab) != OK:
                 raise ValueError("a strategy chose an illegal pile take")
         else:
             top = pile_top_nb(hs)
@@ -219,14 +222,14 @@ def mahjong_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
         drawn = hs[ST_DRAWN]
     else:
         hs[ST_FORBIDDEN] = 0
-    discard, out = plan_turn_nb(params, seat, hs, rules, tab, rng)
-    for j in range(hs[PLAN_N]):
-        i = hs[PLAN + j]
-        slot = hs[W_IDS + i]
+    discard, out = plan_turn_nb(params, seat, board, rules, tab, rng)
+    for j in range(plan.n[0]):
+        i = plan.plan[j]
+        slot = plan.slot[i]
         if slot < 0:
-            err = lay_meld_nb(hs, seat, hs[W_MELDS + i], tab)
+            err = lay_meld_nb(hs, seat, work[W_MELDS + i], tab)
         else:
-            err = extend_meld_nb(hs, seat, slot, hs[W_MELDS + i], tab)
+            err = extend_meld_nb(hs, seat, slot, work[W_MELDS + i], tab)
         if err != OK:
             raise ValueError("a strategy planned an illegal meld")
     if discard < 0:
@@ -239,27 +242,29 @@ def mahjong_turn_nb(hs, seat, draw, params, rules, tab, rng, trace):
 
 
 @jit
-def mahjong_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
-    """Deal the deck in ``hs`` and play a hand of Mahjong gin to its end (not scored).
-    The non-dealer moves first: it may take the upcard (or, with the eleven-card deal,
-    discards without drawing)."""
+def mahjong_play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id):
+    """Deal the deck in ``board.hs`` and play a hand of Mahjong gin to its end (not
+    scored). The non-dealer moves first: it may take the upcard (or, with the
+    eleven-card deal, discards without drawing)."""
+    hs = board.hs
     deal_mahjong_nb(hs, dealer, rules, hand_id)
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     seat = 1 - hs[ST_DEALER]
     if rules[R_DEAL] == DEAL_ELEVEN:
-        mahjong_turn_nb(hs, seat, False, params, rules, tab, rng, trace)
+        mahjong_turn_nb(board, seat, False, params, rules, tab, rng, trace)
         seat = 1 - seat
     while hs[ST_ENDING] < 0:
-        mahjong_turn_nb(hs, seat, True, params, rules, tab, rng, trace)
+        mahjong_turn_nb(board, seat, True, params, rules, tab, rng, trace)
         seat = 1 - seat
 
 
 @jit
-def mahjong_showdown_nb(hs, rules, tab):
+def mahjong_showdown_nb(board, rules, tab):
     """Score a finished hand of Mahjong gin into the ``RES_*`` fields: the player who
     went out scores ``gin_bonus`` plus the value of every card left in the other hand
     (with ``mahjong_final_meld``, its exact deadwood); melds on the table count for
     nobody. ``RES_DEFENDER_BEFORE`` is that hand's exact deadwood in either case."""
+    hs, work = board.hs, board.work
     hs[RES_STOCK_LEFT] = 52 - hs[ST_POS]
     hs[RES_PILE_CARDS] = hs[ST_PILE_CARDS]
     hs[RES_MAX_PILE_TAKE] = hs[ST_MAX_PILE_TAKE]
@@ -275,10 +280,9 @@ def mahjong_showdown_nb(hs, rules, tab):
     winner = hs[ST_KNOCKER]
     hand = hs[ST_HAND + 1 - winner]
     total = mask_value_nb(hand, tab)
-    melded, _ = max_meld_value_any_nb(hand, tab, hs, hs[W_USED:W_USED + 64],
-                                      hs[W_USED + 64:W_USED + 128],
-                                      hs[W_USED + 128:W_USED + 192],
-                                      hs[W_USED + 192:W_USED + 256])
+    plan = plan_work_nb(board.plan)  # its search stacks, free at the showdown
+    melded, _ = max_meld_value_any_nb(hand, tab, work, plan.at, plan.used, plan.value,
+                                      plan.best)
     charged = total - melded if rules[R_MJ_FINAL_MELD] != 0 else total
     hs[RES_OUTCOME] = OUT_GIN
     hs[RES_KNOCKER] = winner

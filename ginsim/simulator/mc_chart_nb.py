@@ -47,7 +47,7 @@ from .records import ACTION_BIG_GIN, ACTION_KNOCK
 def copy_mc_position_nb(buf):
     """The position, its random streams and what the mc seats remember, into the
     branch."""
-    copy_position_nb(buf.hs, buf.branch, buf.rng, buf.branch_rng)
+    copy_position_nb(buf.board.hs, buf.branch.hs, buf.rng, buf.branch_rng)
     copy_memory_nb(buf.mem, buf.branch_mem)
 
 
@@ -67,30 +67,30 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
     discard_event_nb(zero, card, mem)
     mc_play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, mem.empty_trace, mem)
     showdown_nb(branch, rules, tab)
-    return net_points_nb(branch, 0)
+    return net_points_nb(branch.hs, 0)
 
 
 @jit
 def chart_turn_nb(buf, i, n, mc, params, rules, tab):
     """Seat a's turn in hand ``i``: its draw, then at a decision point both branches
     into chart row ``n``, then its discard. Returns the next free row."""
-    hs, rng, mem, rows = buf.hs, buf.rng, buf.mem, buf.rows
+    board, rng, mem, rows = buf.board, buf.rng, buf.mem, buf.rows
     zero, yes, no = np.int64(0), np.bool_(True), np.bool_(False)
     # key is a stream key: a plain 0 would unify it with float64
     search = Search(zero, zero, np.uint64(0), zero, 0.0, zero)
     if mc:
-        _, search = mc_draw_nb(hs, zero, yes, params, rules, tab, rng, mem)
+        _, search = mc_draw_nb(board, zero, yes, params, rules, tab, rng, mem)
     else:
-        plain_draw_nb(hs, zero, yes, rules, tab, rng, mem)
-    point, kdw, kcard, _ = decision_point_nb(hs, i, no, rules, tab, rows, n)
+        plain_draw_nb(board, zero, yes, rules, tab, rng, mem)
+    point, kdw, kcard, _ = decision_point_nb(board, i, no, rules, tab, rows, n)
     if point:
         copy_mc_position_nb(buf)
         rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, buf.branch)
         rows[n, CH_NET_WAIT] = wait_branch_nb(buf, mc, search, params, rules, tab)
     if mc:
-        discard, action = mc_discard_nb(hs, zero, search, yes, rules, tab, rng, mem)
+        discard, action = mc_discard_nb(board, zero, search, yes, rules, tab, rng, mem)
     else:
-        discard, action = discard_nb(hs, zero, mem.rows, rules, tab, rng)
+        discard, action = discard_nb(board, zero, mem.rows, rules, tab, rng)
     discard_event_nb(zero, discard, mem)
     if point:
         rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
@@ -102,7 +102,8 @@ def chart_turn_nb(buf, i, n, mc, params, rules, tab):
 def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     """:func:`~ginsim.simulator.chart_nb.knock_chart_nb` for rows with an mc seat, on
     :class:`~ginsim.simulator.buffers.ChartBuffers`. Returns ``(rows, next hand)``."""
-    hs, rng, trace, mem = buf.hs, buf.rng, buf.trace, buf.mem
+    board, rng, trace, mem = buf.board, buf.rng, buf.trace, buf.mem
+    hs = board.hs
     n = 0
     i = start
     hs[ST_TRACE_ROW] = 0
@@ -112,14 +113,14 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         seat_streams_nb(rng, seed, i)
         phase_rows_nb(mem, params)
         deal_nb(hs, i % 2, rules, i)
-        seat = mc_first_turn_nb(hs, params, rules, tab, rng, trace, mem)
+        seat = mc_first_turn_nb(board, params, rules, tab, rng, trace, mem)
         while hs[ST_ENDING] < 0:
             if seat == 1:
-                turn_nb(hs, np.int64(1), params, rules, tab, rng, trace, mem)
+                turn_nb(board, np.int64(1), params, rules, tab, rng, trace, mem)
             else:
                 n = chart_turn_nb(buf, i, n, mc, params, rules, tab)
             seat = 1 - seat
         if hs[ST_ENDING] >= 0:
-            mc_play_on_nb(hs, seat, params, rules, tab, rng, trace, mem)
+            mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem)
         i += 1
     return n, i

@@ -68,64 +68,69 @@ CANDIDATES = 4  # discards tried by rollouts: the lowest kept deadwood ones
 
 
 @jit
-def lowest_candidate_nb(hs, hand, forbidden):
-    """The card of ``hand`` (not ``forbidden``) that keeps the least deadwood in the
-    meld scratch's per-card table, and that deadwood, taken out of the table;
-    ``(-1, NO_DISCARD)`` when none is left."""
+def lowest_candidate_nb(discard, hand, forbidden):
+    """The card of ``hand`` (not ``forbidden``) that keeps the least deadwood in
+    ``discard``, the per-card table of the meld scratch (``work[W_DISCARD:]``), and that
+    deadwood, taken out of the table; ``(-1, NO_DISCARD)`` when none is left."""
     c = np.int64(-1)
     low = np.int64(NO_DISCARD)
     for x in range(52):
-        if (hand >> x) & 1 and (forbidden >> x) & 1 == 0 and hs[W_DISCARD + x] < low:
-            low = hs[W_DISCARD + x]
+        if (hand >> x) & 1 and (forbidden >> x) & 1 == 0 and discard[x] < low:
+            low = discard[x]
             c = x
     if c >= 0:
-        hs[W_DISCARD + c] = NO_DISCARD
+        discard[c] = NO_DISCARD
     return c, low
 
 
 @jit
-def default_discard_nb(hs, me, lowest, may_knock, rules, tab, rng, mem):
+def default_discard_nb(board, me, lowest, may_knock, rules, tab, rng, mem):
     """The rollout strategy's discard for ``me`` (never a knock unless ``may_knock``;
     ``lowest`` is ``(deadwood, card)`` of the hand's best discard): ``(card, kept
     deadwood, knock)``. Leaves the hand's per-card table in the meld scratch for
     :func:`lowest_candidate_nb`."""
+    hs = board.hs
     pair = mem.pairs[0]  # the mc seat's own row is the rollout strategy in every pair
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
-    choice, kept, knock, _ = choose_discard_nb(pair, me, hand, forbidden, hs, rules, tab, rng)
+    choice, kept, knock, _ = choose_discard_nb(pair, me, hand, forbidden, board, rules, tab,
+                                               rng)
     if knock and not may_knock:
-        choice, kept = discard_without_knock_nb(pair, me, hand, forbidden, lowest, hs, tab, rng)
+        choice, kept = discard_without_knock_nb(pair, me, hand, forbidden, lowest, board, tab,
+                                                rng)
         knock = False
     # the rollout strategy's choice may have reused the meld scratch (a random
     # discard's deadwood), so fill the per-card table again
-    best_discard_nb(hand, forbidden, 0, tab, hs, True)
+    best_discard_nb(hand, forbidden, 0, tab, board.work, True)
     return choice, kept, knock
 
 
 @jit
-def mc_discard_nb(hs, me, search, may_knock, rules, tab, rng, mem):
+def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
     """The mc seat's discard from 11 cards: gin or big gin at once, else rollouts over
     the rollout strategy's own choice and the ``CANDIDATES`` discards keeping the least
     deadwood, each with and without a knock where allowed (never a knock, gin included,
     unless ``may_knock``: the knock chart's wait branch); another choice than the
     rollout strategy's must gain ``search.margin`` standard errors. Applies it; returns
     ``(discard, action)``."""
+    hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
-    dw, best, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs, True)
+    dw, best, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, board.work, True)
     if may_knock and all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return -1, apply_discard_nb(hs, me, -1, 0, True, True, rules)
     if may_knock and dw == 0:
         return best, apply_discard_nb(hs, me, best, 0, True, False, rules)
-    default, choice_kept, default_knock = default_discard_nb(hs, me, (dw, best), may_knock,
+    default, choice_kept, default_knock = default_discard_nb(board, me, (dw, best), may_knock,
                                                              rules, tab, rng, mem)
+    discard_table = board.work[W_DISCARD:W_DISCARD + 52]  # the default's per-card table
     option_value_nb(hs, me, option_nb(OPT_DISCARD, default, default_knock, choice_kept, 0),
                     search, rules, tab, rng, mem)
     choice = default
     choice_knock = default_knock
     best_gain = 0.0
     for _ in range(CANDIDATES):
-        c, low = lowest_candidate_nb(hs, hand, forbidden)
+        c, low = lowest_candidate_nb(discard_table, hand, forbidden)
         if c < 0:
             break
         for knock in range(2):
@@ -145,15 +150,16 @@ def mc_discard_nb(hs, me, search, may_knock, rules, tab, rng, mem):
 
 
 @jit
-def mc_draw_choice_nb(hs, me, pile_allowed, params, rules, tab, rng, mem):
+def mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     """The mc seat's draw by rollouts, not applied: ``(take, search)``; the belief stays
     in ``mem`` for the discard (:func:`mc_discard_nb`). An mc agent asks this from its
     own view of the hand (``simulator/agents.py``, ``McAgent``)."""
+    hs = board.hs
     search = prepare_nb(hs, me, params, rules, tab, rng, mem)
     take = False
     if pile_allowed and hs[ST_PILE_LEN] > 0:
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
-        take = pile_decision_nb(mem.pairs[0], me, hs[ST_HAND + me], top, hs, rules, tab,
+        take = pile_decision_nb(mem.pairs[0], me, hs[ST_HAND + me], top, board, rules, tab,
                                 rng)[0]
         for slot in range(2):
             kind = OPT_TAKE if take == (slot == 0) else OPT_STOCK
@@ -165,12 +171,13 @@ def mc_draw_choice_nb(hs, me, pile_allowed, params, rules, tab, rng, mem):
 
 
 @jit
-def mc_draw_nb(hs, me, pile_allowed, params, rules, tab, rng, mem):
+def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     """The mc seat's draw by rollouts (:func:`mc_draw_choice_nb`), applied, its event
     recorded. Returns ``(drawn, search)``, the search excluding the card drawn from the
     stock (no guess of the opponent's hand may hold it)."""
+    hs = board.hs
     flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
-    take, s = mc_draw_choice_nb(hs, me, pile_allowed, params, rules, tab, rng, mem)
+    take, s = mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
     hs[ST_PLANNED] = 0
     apply_draw_nb(hs, me, take)
     card = hs[ST_DRAWN]
@@ -182,21 +189,22 @@ def mc_draw_nb(hs, me, pile_allowed, params, rules, tab, rng, mem):
 
 
 @jit
-def mc_turn_nb(hs, me, pile_allowed, params, rules, tab, rng, mem):
+def mc_turn_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     """The mc seat's turn: draw and discard (or knock) by rollouts. Returns ``(drawn,
     discard, action)``."""
-    card, search = mc_draw_nb(hs, me, pile_allowed, params, rules, tab, rng, mem)
-    discard, action = mc_discard_nb(hs, me, search, np.bool_(True), rules, tab, rng, mem)
+    card, search = mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
+    discard, action = mc_discard_nb(board, me, search, np.bool_(True), rules, tab, rng, mem)
     discard_event_nb(me, discard, mem)
     return card, discard, action
 
 
 @jit
-def plain_draw_nb(hs, seat, pile_allowed, rules, tab, rng, mem):
+def plain_draw_nb(board, seat, pile_allowed, rules, tab, rng, mem):
     """A plain seat's draw through the phases (its rows ``mem.rows``), its event kept for
     the mc seat. Returns the card drawn."""
+    hs = board.hs
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if pile_allowed and hs[ST_PILE_LEN] > 0 else -1
-    drawn = draw_nb(hs, seat, pile_allowed, mem.rows, rules, tab, rng)
+    drawn = draw_nb(board, seat, pile_allowed, mem.rows, rules, tab, rng)
     if hs[ST_SOURCE] == SOURCE_PILE:
         add_event_nb(mem, seat, EV_TAKE, drawn, 1)
     else:
@@ -205,37 +213,39 @@ def plain_draw_nb(hs, seat, pile_allowed, rules, tab, rng, mem):
 
 
 @jit
-def plain_turn_nb(hs, seat, pile_allowed, rules, tab, rng, mem):
+def plain_turn_nb(board, seat, pile_allowed, rules, tab, rng, mem):
     """A plain seat's turn through the phases, its events kept for the mc seat."""
-    drawn = plain_draw_nb(hs, seat, pile_allowed, rules, tab, rng, mem)
-    discard, action = discard_nb(hs, seat, mem.rows, rules, tab, rng)
+    drawn = plain_draw_nb(board, seat, pile_allowed, rules, tab, rng, mem)
+    discard, action = discard_nb(board, seat, mem.rows, rules, tab, rng)
     discard_event_nb(seat, discard, mem)
     return drawn, discard, action
 
 
 @jit
-def turn_nb(hs, seat, params, rules, tab, rng, trace, mem):
+def turn_nb(board, seat, params, rules, tab, rng, trace, mem):
     """One turn of either kind of seat, traced (the pile allowed unless this is the
     non-dealer's forced stock draw after both passed the upcard)."""
+    hs = board.hs
     pile_allowed = pile_allowed_nb(hs)
     if is_mc_nb(params, seat):
-        drawn, discard, action = mc_turn_nb(hs, seat, pile_allowed, params, rules, tab, rng,
+        drawn, discard, action = mc_turn_nb(board, seat, pile_allowed, params, rules, tab, rng,
                                             mem)
     else:
-        drawn, discard, action = plain_turn_nb(hs, seat, pile_allowed, rules, tab, rng, mem)
+        drawn, discard, action = plain_turn_nb(board, seat, pile_allowed, rules, tab, rng, mem)
     trace_turn_nb(trace, hs, seat, hs[ST_SOURCE], drawn, discard, action)
 
 
 @jit
-def offer_nb(hs, seat, rules, tab, rng, trace, mem):
+def offer_nb(board, seat, rules, tab, rng, trace, mem):
     """The upcard offered to ``seat``: taken (and a discard) by its strategy, an mc seat
     by its rollout strategy. Deciding the offer by rollouts too measured worse on the same
     2,000 duplicate deals against memory2:knock=0 (-0.73 against -0.20 points a hand),
     the rollouts at the offer seeing no history to sample from. Returns whether it was
     taken."""
+    hs = board.hs
     up = hs[ST_UPCARD]
-    take, discard, dw, knock, big = pile_decision_nb(mem.rows, seat, hs[ST_HAND + seat], up, hs,
-                                                     rules, tab, rng)
+    take, discard, dw, knock, big = pile_decision_nb(mem.rows, seat, hs[ST_HAND + seat], up,
+                                                     board, rules, tab, rng)
     apply_offer_nb(hs, seat, take)
     if not take:
         add_event_nb(mem, seat, EV_PASS, up, 1)
@@ -249,59 +259,62 @@ def offer_nb(hs, seat, rules, tab, rng, trace, mem):
 
 
 @jit
-def eleven_first_discard_nb(hs, params, rules, tab, rng, trace, mem):
+def eleven_first_discard_nb(board, params, rules, tab, rng, trace, mem):
     """The eleven-card deal's first discard, the non-dealer's (by rollouts for an mc
     seat)."""
+    hs = board.hs
     nondealer = 1 - hs[ST_DEALER]
     hs[ST_FORBIDDEN] = 0
     hs[ST_PLANNED] = 0
     if is_mc_nb(params, nondealer):
         search = prepare_nb(hs, nondealer, params, rules, tab, rng, mem)
-        discard, action = mc_discard_nb(hs, nondealer, search, np.bool_(True), rules, tab, rng,
+        discard, action = mc_discard_nb(board, nondealer, search, np.bool_(True), rules, tab, rng,
                                         mem)
     else:
-        discard, action = discard_nb(hs, nondealer, mem.rows, rules, tab, rng)
+        discard, action = discard_nb(board, nondealer, mem.rows, rules, tab, rng)
     discard_event_nb(nondealer, discard, mem)
     trace_turn_nb(trace, hs, nondealer, SOURCE_DEAL, -1, discard, action)
 
 
 @jit
-def mc_first_turn_nb(hs, params, rules, tab, rng, trace, mem):
+def mc_first_turn_nb(board, params, rules, tab, rng, trace, mem):
     """:func:`first_turn_nb` with mc seats: the upcard offers (non-dealer, then dealer;
     if both pass the non-dealer draws from the stock), or the eleven-card deal's first
     discard. Starts the hand's events; returns the seat to move."""
+    hs = board.hs
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     mem.n_events[0] = 0
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
     if rules[R_DEAL] == DEAL_ELEVEN:
-        eleven_first_discard_nb(hs, params, rules, tab, rng, trace, mem)
+        eleven_first_discard_nb(board, params, rules, tab, rng, trace, mem)
         return dealer
     for offer in range(2):
         s = nondealer if offer == 0 else dealer
-        if offer_nb(hs, s, rules, tab, rng, trace, mem):
+        if offer_nb(board, s, rules, tab, rng, trace, mem):
             return 1 - s
-    turn_nb(hs, nondealer, params, rules, tab, rng, trace, mem)
+    turn_nb(board, nondealer, params, rules, tab, rng, trace, mem)
     return dealer
 
 
 @jit
-def mc_play_on_nb(hs, seat, params, rules, tab, rng, trace, mem):
+def mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem):
     """:func:`play_on_nb` with mc seats: from ``seat`` to move to the end of the hand,
     the 50th-card rule included."""
+    hs = board.hs
     while hs[ST_ENDING] < 0:
-        turn_nb(hs, seat, params, rules, tab, rng, trace, mem)
+        turn_nb(board, seat, params, rules, tab, rng, trace, mem)
         seat = 1 - seat
     if hs[ST_PHASE] == PH_LAST_DISCARD:
-        last_discard_turn_nb(hs, seat, mem.rows, rules, tab, trace)
+        last_discard_turn_nb(board, seat, mem.rows, rules, tab, trace)
 
 
 @jit
 def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
     """:func:`play_hand_nb` for a hand with an mc seat, on the hand loop's
     :class:`~ginsim.simulator.buffers.HandBuffers`."""
-    hs, rng, trace, mem = buf.hs, buf.rng, buf.trace, buf.mem
+    board, rng, trace, mem = buf.board, buf.rng, buf.trace, buf.mem
     phase_rows_nb(mem, params)
-    deal_nb(hs, dealer, rules, hand_id)
-    seat = mc_first_turn_nb(hs, params, rules, tab, rng, trace, mem)
-    mc_play_on_nb(hs, seat, params, rules, tab, rng, trace, mem)
+    deal_nb(board.hs, dealer, rules, hand_id)
+    seat = mc_first_turn_nb(board, params, rules, tab, rng, trace, mem)
+    mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem)

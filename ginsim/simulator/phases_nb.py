@@ -1,12 +1,14 @@
 """The turn engine: a hand of gin rummy as explicit phases over one hand-state array.
 
 Contract: numba functions over int64/float64 arrays that allocate nothing. A hand in
-progress is the int64 hand state ``hs`` laid out in :mod:`ginsim.game.state` (the meld
-scratch, then the position: fields, discard pile, deck, knocker's melds, result) plus
-``rng``, uint64[3] random streams (seat a, seat b, the deck). Every driver (the hand
-loop, the game schedulers, the knock chart's branches, the advisor's rollouts) plays
-hands by calling these phases; a branch copies the position (:func:`copy_position_nb`)
-and calls them again.
+progress is the int64 hand state ``hs`` laid out in :mod:`ginsim.game.state` (the
+position: fields, discard pile, deck, knocker's melds, result) plus ``rng``, uint64[3]
+random streams (seat a, seat b, the deck). The phases that ask a strategy or score take
+the hand state as a :class:`~ginsim.game.state.Board` ``board``: ``board.hs`` with its
+own meld scratch (``board.work``) and plan search scratch (``board.plan``). Every
+driver (the hand loop, the game schedulers, the knock chart's branches, the advisor's
+rollouts) plays hands by calling these phases; a branch copies the position
+(:func:`copy_position_nb`) into a board of its own and calls them again.
 
 The board (the deal, the moves and the phase each leaves the hand in) is
 :mod:`ginsim.simulator.board_nb`; these phases ask the strategies for each move and
@@ -91,6 +93,8 @@ from .board_nb import (  # noqa: F401  (re-exported: the drivers' board helpers)
     copy_position_nb,
     deal_nb,
     draw_stock_nb,
+    lay_deal_nb,
+    lay_position_nb,
     oklahoma_limit_nb,
     pile_allowed_nb,
     pile_top_nb,
@@ -123,16 +127,17 @@ def plan_nb(hs, discard, deadwood, knock, big_gin):
 
 
 @jit_inline
-def draw_nb(hs, seat, pile_allowed, params, rules, tab, rng):
+def draw_nb(board, seat, pile_allowed, params, rules, tab, rng):
     """The draw phase: ``seat`` takes the pile's top card if allowed and its strategy
     wants it (the decision also fixes the discard, kept for :func:`discard_nb`), else
     draws from the stock. Returns the card drawn."""
+    hs = board.hs
     hs[ST_PLANNED] = 0
     from_pile = False
     if pile_allowed and pile_allowed_nb(hs):
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
         take, discard, dw, knock, big = pile_decision_nb(params, seat, hs[ST_HAND + seat], top,
-                                                         hs, rules, tab, rng)
+                                                         board, rules, tab, rng)
         if take:
             plan_nb(hs, discard, dw, knock, big)
             from_pile = True
@@ -142,10 +147,11 @@ def draw_nb(hs, seat, pile_allowed, params, rules, tab, rng):
 
 
 @jit_inline
-def discard_nb(hs, seat, params, rules, tab, rng):
+def discard_nb(board, seat, params, rules, tab, rng):
     """The discard phase: discard, knock or big gin from ``seat``'s 11 cards, as its
     strategy decides (or as the draw decision already planned). Returns ``(discard,
     action)``."""
+    hs = board.hs
     if hs[ST_PLANNED] != 0:
         discard = hs[ST_PLAN_DISCARD]
         dw = hs[ST_PLAN_DEADWOOD]
@@ -154,7 +160,7 @@ def discard_nb(hs, seat, params, rules, tab, rng):
         hs[ST_PLANNED] = 0
     else:
         discard, dw, knock, big = choose_discard_nb(params, seat, hs[ST_HAND + seat],
-                                                    hs[ST_FORBIDDEN], hs, rules, tab, rng)
+                                                    hs[ST_FORBIDDEN], board, rules, tab, rng)
     action = apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
     if action < 0:
         refused_nb(hs)
@@ -162,31 +168,33 @@ def discard_nb(hs, seat, params, rules, tab, rng):
 
 
 @jit_inline
-def play_turn_nb(hs, seat, pile_allowed, params, rules, tab, rng, trace):
+def play_turn_nb(board, seat, pile_allowed, params, rules, tab, rng, trace):
     """One turn of ``seat``: the draw phase, then the discard phase."""
-    drawn = draw_nb(hs, seat, pile_allowed, params, rules, tab, rng)
-    discard, action = discard_nb(hs, seat, params, rules, tab, rng)
+    drawn = draw_nb(board, seat, pile_allowed, params, rules, tab, rng)
+    discard, action = discard_nb(board, seat, params, rules, tab, rng)
+    hs = board.hs
     trace_turn_nb(trace, hs, seat, hs[ST_SOURCE], drawn, discard, action)
 
 
 @jit
-def first_turn_nb(hs, params, rules, tab, rng, trace):
+def first_turn_nb(board, params, rules, tab, rng, trace):
     """After the deal: the upcard offers (non-dealer, then dealer; if both pass the
     non-dealer draws from the stock), or the eleven-card deal's first discard.
     Returns the seat to move next."""
+    hs = board.hs
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
     if rules[R_DEAL] == DEAL_ELEVEN:
         hs[ST_FORBIDDEN] = 0
         hs[ST_PLANNED] = 0
-        discard, action = discard_nb(hs, nondealer, params, rules, tab, rng)
+        discard, action = discard_nb(board, nondealer, params, rules, tab, rng)
         trace_turn_nb(trace, hs, nondealer, SOURCE_DEAL, -1, discard, action)
         return dealer
     up = hs[ST_UPCARD]
     for offer in range(2):
         s = nondealer if offer == 0 else dealer
-        take, discard, dw, knock, big = pile_decision_nb(params, s, hs[ST_HAND + s], up, hs,
+        take, discard, dw, knock, big = pile_decision_nb(params, s, hs[ST_HAND + s], up, board,
                                                          rules, tab, rng)
         apply_offer_nb(hs, s, take)
         if take:
@@ -195,27 +203,29 @@ def first_turn_nb(hs, params, rules, tab, rng, trace):
                 refused_nb(hs)
             trace_turn_nb(trace, hs, s, SOURCE_PILE, up, discard, action)
             return 1 - s
-    play_turn_nb(hs, nondealer, False, params, rules, tab, rng, trace)
+    play_turn_nb(board, nondealer, False, params, rules, tab, rng, trace)
     return dealer
 
 
 @jit
-def play_on_nb(hs, seat, params, rules, tab, rng, trace):
+def play_on_nb(board, seat, params, rules, tab, rng, trace):
     """Play from a position with ``seat`` to move until the hand ends (the 50th-card
     rule included)."""
+    hs = board.hs
     while hs[ST_ENDING] < 0:
-        play_turn_nb(hs, seat, True, params, rules, tab, rng, trace)
+        play_turn_nb(board, seat, True, params, rules, tab, rng, trace)
         seat = 1 - seat
     if hs[ST_PHASE] == PH_LAST_DISCARD:
-        last_discard_turn_nb(hs, seat, params, rules, tab, trace)
+        last_discard_turn_nb(board, seat, params, rules, tab, trace)
 
 
 @jit
-def last_discard_turn_nb(hs, seat, params, rules, tab, trace):
+def last_discard_turn_nb(board, seat, params, rules, tab, trace):
     """The 50th-card rule: ``seat`` may take the final discard, only to knock with it."""
+    hs = board.hs
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
     take, discard, dw, knock, big = last_discard_decision_nb(params, seat, hs[ST_HAND + seat],
-                                                             top, hs, rules, tab)
+                                                             top, board, rules, tab)
     if apply_last_discard_nb(hs, seat, take, discard, dw, knock, big, rules) < 0:
         refused_nb(hs)
     if not take:
@@ -224,23 +234,25 @@ def last_discard_turn_nb(hs, seat, params, rules, tab, trace):
 
 
 @jit
-def play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id):
-    """Deal the deck in ``hs`` and play the hand to its end (not scored)."""
+def play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id):
+    """Deal the deck in ``board.hs`` and play the hand to its end (not scored)."""
     if rules[R_MAHJONG] != 0:
-        mahjong_nb.mahjong_play_hand_nb(hs, dealer, params, rules, tab, rng, trace, hand_id)
+        mahjong_nb.mahjong_play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id)
         return
-    deal_nb(hs, dealer, rules, hand_id)
-    seat = first_turn_nb(hs, params, rules, tab, rng, trace)
-    play_on_nb(hs, seat, params, rules, tab, rng, trace)
+    deal_nb(board.hs, dealer, rules, hand_id)
+    seat = first_turn_nb(board, params, rules, tab, rng, trace)
+    play_on_nb(board, seat, params, rules, tab, rng, trace)
 
 
 @jit
-def showdown_nb(hs, rules, tab):
-    """Score a finished hand into the ``RES_*`` fields of ``hs``: outcome, knocker, K,
-    D before and after layoffs, each seat's points, stock left, pile cards taken."""
+def showdown_nb(board, rules, tab):
+    """Score a finished hand into the ``RES_*`` fields of ``board.hs`` (scratch
+    ``board.work``): outcome, knocker, K, D before and after layoffs, each seat's points,
+    stock left, pile cards taken."""
     if rules[R_MAHJONG] != 0:
-        mahjong_nb.mahjong_showdown_nb(hs, rules, tab)
+        mahjong_nb.mahjong_showdown_nb(board, rules, tab)
         return
+    hs, work = board.hs, board.work
     ending = hs[ST_ENDING]
     hs[RES_STOCK_LEFT] = 52 - hs[ST_POS]
     hs[RES_PILE_CARDS] = hs[ST_PILE_TAKES] + hs[ST_PILE_TAKES + 1]  # a take is one card
@@ -262,9 +274,9 @@ def showdown_nb(hs, rules, tab):
     nk = 0
     if ending == ENDING_KNOCK and kdw > 0:
         unseen = FULL_DECK & ~hand & ~hs[ST_PILE_MASK]
-        kdw, nk = knocker_arrangement_nb(hand, unseen, tab, hs, kmelds)
+        kdw, nk = knocker_arrangement_nb(hand, unseen, tab, work, kmelds)
     before, after = defender_deadwood_nb(hs[ST_HAND + defender], kmelds, nk, rules[R_LAYOFF],
-                                         tab, hs)
+                                         tab, work)
     outcome, kpts, dpts = score_hand_nb(ending, kdw, after, rules)
     hs[RES_OUTCOME] = outcome
     hs[RES_KNOCKER] = knocker

@@ -1,6 +1,6 @@
 """The mc seat's rollouts: each option of a choice played out in the same worlds (a
 guess of the opponent's hand and a shuffle of the other unseen cards as the stock,
-laid on a copy of the position in ``mem.branch``) by the rollout strategies.
+laid on a copy of the position in the board ``mem.branch``) by the rollout strategies.
 
 The copy never sees the real hidden cards: the opponent's hand and the stock are
 overwritten before any option is played.
@@ -64,9 +64,9 @@ def option_nb(kind, card, knock, kept, slot):
 
 @jit
 def world_nb(hs, rng, mem, me, opp_hand, unseen, key, w):
-    """Lay out world ``w`` on ``mem.branch``: the position of ``hs``, the opponent
+    """Lay out world ``w`` on ``mem.branch.hs``: the position of ``hs``, the opponent
     holding ``opp_hand`` and the stock a shuffle of the other unseen cards."""
-    branch = mem.branch
+    branch = mem.branch.hs
     branch_rng = mem.rng
     order = mem.order
     copy_position_nb(hs, branch, rng, branch_rng)
@@ -106,9 +106,11 @@ def pick_world_nb(w, u):
 
 
 @jit
-def pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty):
-    """In a world: ``me`` declines the upcard; the offers go on as :func:`first_turn_nb`
-    plays them (the dealer's offer, then the non-dealer's forced stock draw)."""
+def pass_on_nb(board, me, pair, rules, tab, branch_rng, empty):
+    """In a world (on ``board``): ``me`` declines the upcard; the offers go on as
+    :func:`first_turn_nb` plays them (the dealer's offer, then the non-dealer's forced
+    stock draw)."""
+    branch = board.hs
     up = branch[ST_UPCARD]
     branch[ST_PHASE] = PH_OFFER  # the offer to ``me`` (a constructed position may lack it)
     branch[ST_TO_MOVE] = me
@@ -116,17 +118,17 @@ def pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty):
     dealer = branch[ST_DEALER]
     if me != dealer:
         take, discard, dw, knock, big = pile_decision_nb(pair, dealer, branch[ST_HAND + dealer],
-                                                         up, branch, rules, tab, branch_rng)
+                                                         up, board, rules, tab, branch_rng)
         apply_offer_nb(branch, dealer, take)
         if take:
             apply_discard_nb(branch, dealer, discard, dw, knock, big, rules)
             if branch[ST_ENDING] < 0:
-                play_on_nb(branch, me, pair, rules, tab, branch_rng, empty)
+                play_on_nb(board, me, pair, rules, tab, branch_rng, empty)
             return
     nondealer = 1 - dealer
-    play_turn_nb(branch, nondealer, False, pair, rules, tab, branch_rng, empty)
+    play_turn_nb(board, nondealer, False, pair, rules, tab, branch_rng, empty)
     if branch[ST_ENDING] < 0:
-        play_on_nb(branch, dealer, pair, rules, tab, branch_rng, empty)
+        play_on_nb(board, dealer, pair, rules, tab, branch_rng, empty)
 
 
 @jit
@@ -148,11 +150,12 @@ def world_hand_nb(search, hand, r, p):
 
 
 @jit
-def play_out_option_nb(branch, me, option, pair, rules, tab, branch_rng, empty):
-    """Play ``option`` of ``me`` in the world on ``branch``, then both rollout strategies
+def play_out_option_nb(board, me, option, pair, rules, tab, branch_rng, empty):
+    """Play ``option`` of ``me`` in the world on ``board``, then both rollout strategies
     (``pair``) to the end of the hand, scored."""
+    branch = board.hs
     if option.kind == OPT_PASS:
-        pass_on_nb(branch, me, pair, rules, tab, branch_rng, empty)
+        pass_on_nb(board, me, pair, rules, tab, branch_rng, empty)
     else:
         if option.kind == OPT_DISCARD:
             apply_discard_nb(branch, me, option.card, option.kept, option.knock, False, rules)
@@ -162,10 +165,10 @@ def play_out_option_nb(branch, me, option, pair, rules, tab, branch_rng, empty):
             else:
                 draw_stock_nb(branch, me)
             branch[ST_PLANNED] = 0
-            discard_nb(branch, me, pair, rules, tab, branch_rng)
+            discard_nb(board, me, pair, rules, tab, branch_rng)
         if branch[ST_ENDING] < 0:
-            play_on_nb(branch, 1 - me, pair, rules, tab, branch_rng, empty)
-    showdown_nb(branch, rules, tab)
+            play_on_nb(board, 1 - me, pair, rules, tab, branch_rng, empty)
+    showdown_nb(board, rules, tab)
 
 
 @jit
@@ -186,7 +189,7 @@ def option_value_nb(hs, me, option, search, rules, tab, rng, mem):
         opp_hand = world_hand_nb(search, mem.hands[p], r, p)
         world_nb(hs, rng, mem, me, opp_hand, search.unseen & ~search.exclude, search.key, r)
         play_out_option_nb(mem.branch, me, option, pair, rules, tab, mem.rng, mem.empty_trace)
-        values[r] = net_points_nb(mem.branch, me)
+        values[r] = net_points_nb(mem.branch.hs, me)
         total += values[r]
     return total / rollouts
 

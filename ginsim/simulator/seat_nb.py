@@ -1,6 +1,7 @@
 """One seat's view of a hand, for an agent that plays from the protocol's messages.
 
-Contract as in :mod:`ginsim.simulator.phases_nb`. A seat keeps its own hand state: its
+Contract as in :mod:`ginsim.simulator.phases_nb`. A seat keeps its own hand state (and
+the scratch of its decisions, the two as a :class:`~ginsim.game.state.Board`): its
 hand, the pile, the stock count and the public history, moved by the same board
 functions as the real hand (:mod:`ginsim.simulator.board_nb`); the other hand and the
 stock stay unknown (zero). The policy reads only those fields
@@ -62,12 +63,13 @@ def observe_nb(hs, actor, kind, card, rules):
 
 
 @jit
-def decide_take_nb(params, me, hs, rules, tab, rng):
+def decide_take_nb(params, me, board, rules, tab, rng):
     """Take the pile's top card (the upcard offer or a draw)? A take keeps the discard
     the same decision chose, for :func:`decide_discard_nb`."""
+    hs = board.hs
     hs[ST_PLANNED] = 0
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
-    take, discard, dw, knock, big = pile_decision_nb(params, me, hs[ST_HAND + me], top, hs,
+    take, discard, dw, knock, big = pile_decision_nb(params, me, hs[ST_HAND + me], top, board,
                                                      rules, tab, rng)
     if take:
         plan_nb(hs, discard, dw, knock, big)
@@ -75,20 +77,22 @@ def decide_take_nb(params, me, hs, rules, tab, rng):
 
 
 @jit
-def decide_discard_nb(params, me, hs, rules, tab, rng):
+def decide_discard_nb(params, me, board, rules, tab, rng):
     """From 11 cards: ``(discard, knock, big_gin)`` as the hand loop's discard phase."""
+    hs = board.hs
     if hs[ST_PLANNED] != 0:
         hs[ST_PLANNED] = 0
         return hs[ST_PLAN_DISCARD], hs[ST_PLAN_KNOCK] != 0, hs[ST_PLAN_BIG_GIN] != 0
     discard, _, knock, big = choose_discard_nb(params, me, hs[ST_HAND + me], hs[ST_FORBIDDEN],
-                                               hs, rules, tab, rng)
+                                               board, rules, tab, rng)
     return discard, knock, big
 
 
 @jit
-def decide_last_discard_nb(params, me, hs, rules, tab):
+def decide_last_discard_nb(params, me, board, rules, tab):
     """The 50th-card rule: ``(take, discard, big_gin)``; a take is to knock."""
+    hs = board.hs
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
-    take, discard, _, _, big = last_discard_decision_nb(params, me, hs[ST_HAND + me], top, hs,
-                                                        rules, tab)
+    take, discard, _, _, big = last_discard_decision_nb(params, me, hs[ST_HAND + me], top,
+                                                        board, rules, tab)
     return take, discard, big

@@ -18,7 +18,6 @@ from ..game.history import SEAT_NAMES
 from ..game.rules import Rules
 from ..game.scoring_nb import OUTCOMES
 from ..game.state import (
-    HS_SIZE,
     PH_DEAD,
     PH_DISCARD,
     PH_DRAW,
@@ -67,6 +66,7 @@ from .board_nb import (
     shuffle_deck_nb,
     take_pile_top_nb,
 )
+from .buffers import new_board
 from .hand_nb import record_hand_nb
 from .phases_nb import showdown_nb
 from .records import RECORD_DTYPE
@@ -94,7 +94,8 @@ class Table:
                              "and table melds are played by ginsim.simulate only")
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-        self.hs = np.zeros(HS_SIZE, dtype=np.int64)
+        self.board = new_board()  # the hand state and its scratch
+        self.hs = self.board.hs
         self.rng = np.zeros(3, dtype=np.uint64)
         self.seed, self.hand, self.dealer = seed, int(hand), int(dealer)
         if _deck is None:
@@ -191,7 +192,8 @@ class Table:
         """{card: deadwood kept after discarding it} for the seat to act, and whether
         big gin is open to it."""
         out = np.zeros(52, dtype=np.int64)
-        all_melded = legal_discards_nb(hs, hs[ST_TO_MOVE], self._tab, out)
+        all_melded = legal_discards_nb(self.board._replace(hs=hs), hs[ST_TO_MOVE], self._tab,
+                                       out)
         values = out.tolist()
         kept = {c: values[c] for c in SORTED_CARDS if values[c] >= 0}
         return kept, bool(all_melded) and self.rules.big_gin_bonus is not None
@@ -230,7 +232,7 @@ class Table:
             self._last_discard(mover, action)
         self._version += 1
         if self.hs[ST_PHASE] >= PH_OVER and not self._scored:
-            showdown_nb(self.hs, self._packed, self._tab)
+            showdown_nb(self.board, self._packed, self._tab)
             self._scored = True
         return self.events[before:]
 
@@ -288,7 +290,7 @@ class Table:
             status = apply_discard_nb(self.hs, seat, card, dw, action.kind == "knock", False,
                                       self._packed)
         else:
-            status = checked_discard_nb(self.hs, seat, card, action.kind == "knock",
+            status = checked_discard_nb(self.board, seat, card, action.kind == "knock",
                                         action.kind == "big_gin", self._packed, self._tab)
         if status < 0:
             self._refuse(Action(action.kind, card), status)

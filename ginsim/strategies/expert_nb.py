@@ -38,6 +38,7 @@ from .hand_reading_nb import (
     discard_context_nb,
     feeding_risk_nb,
     kept_outs_nb,
+    lowest_score_card_nb,
     near_cards_nb,
 )
 from .params import (
@@ -65,7 +66,7 @@ def staged_nb(params, seat, hs, early, late):
 
 
 @jit_inline
-def top_free_values_nb(hand, forbidden, hs, tab):
+def top_free_values_nb(hand, forbidden, work, tab):
     """``(t1, t2, n1, least)`` for an 11-card ``hand`` after ``best_discard_nb(...,
     per_card=True)``: the highest value of a card that is unmelded in some best
     arrangement (its discard cuts the deadwood by exactly its value), the next value
@@ -76,7 +77,7 @@ def top_free_values_nb(hand, forbidden, hs, tab):
     while rest != 0:
         c = lowest_card_nb(rest)
         rest &= rest - 1
-        best = min(best, hs[W_DISCARD + c] + tab[T_RANK_VALUE + c % 13])
+        best = min(best, work[W_DISCARD + c] + tab[T_RANK_VALUE + c % 13])
     t1 = 0
     t2 = 0
     n1 = 0
@@ -85,7 +86,7 @@ def top_free_values_nb(hand, forbidden, hs, tab):
         c = lowest_card_nb(rest)
         rest &= rest - 1
         v = tab[T_RANK_VALUE + c % 13]
-        if hs[W_DISCARD + c] + v != best:
+        if work[W_DISCARD + c] + v != best:
             continue
         if v > t1:
             t2 = t1
@@ -141,26 +142,27 @@ def expert_weights_nb(params, seat, hs):
 
 
 @jit_inline
-def expert_view_nb(params, seat, hand, forbidden, look, hs, tab):
+def expert_view_nb(params, seat, hand, forbidden, look, board, tab):
     """The :class:`ExpertView` of an 11-card ``hand`` (the lookahead only when ``look``
     weighs it)."""
-    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, hs, tab)
+    live, fits, near, shunned, sets, runs = discard_context_nb(params, seat, hand, board.hs,
+                                                                 tab)
     t1, n1, least, cut1, cut2 = 0, 0, 0, 0.0, 0.0
     if look != 0.0:
-        t1, t2, n1, least = top_free_values_nb(hand, forbidden, hs, tab)
+        t1, t2, n1, least = top_free_values_nb(hand, forbidden, board.work, tab)
         cut1, cut2 = replacement_cuts_nb(live, t1, t2, tab)
-    may_hold = FULL_DECK & ~hand & ~hs[ST_PILE_MASK]
+    may_hold = FULL_DECK & ~hand & ~board.hs[ST_PILE_MASK]
     return ExpertView(hand, live, fits, near, shunned, sets, runs, may_hold, t1, n1, least,
                       cut1, cut2)
 
 
 @jit_inline
-def expert_card_score_nb(w, view, c, hs, tab):
+def expert_card_score_nb(w, view, c, work, tab):
     """The expert's score of discarding ``c`` (lower is better): see
     :func:`expert_discard_nb`."""
     value = tab[T_RANK_VALUE + c % 13]
     outs = kept_outs_nb(view.hand, c, view.sets, view.runs, tab) & view.live
-    score = hs[W_DISCARD + c] - w.outs * popcount_nb(outs)
+    score = work[W_DISCARD + c] - w.outs * popcount_nb(outs)
     if w.value != 0.0:
         score -= w.value * mask_value_nb(outs, tab)
     if w.contested != 0.0:
@@ -173,13 +175,13 @@ def expert_card_score_nb(w, view, c, hs, tab):
         score += w.potential * popcount_nb(near_cards_nb(1 << c, 2) & view.live)
     if w.look != 0.0:
         # Discarding the only free card of the top value leaves the next one on top.
-        alone = view.n1 == 1 and value == view.t1 and hs[W_DISCARD + c] + value == view.least
+        alone = view.n1 == 1 and value == view.t1 and work[W_DISCARD + c] + value == view.least
         score -= w.look * (view.cut2 if alone else view.cut1)
     return score
 
 
 @jit_inline
-def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
+def expert_discard_nb(params, seat, hand, forbidden, board, tab):
     """The expert's discard from an 11-card ``hand`` (lowest score; ties to the higher
     value, then the higher index).
 
@@ -188,22 +190,18 @@ def expert_discard_nb(params, seat, hand, forbidden, hs, tab):
     + staged danger weight x feeding risk (memory 2) - ``safe`` if the card melds with
     nothing the opponent could hold + ``potential`` x live cards of its rank or within
     two of it in its suit - ``lookahead`` x the expected cut of a draw that melds nothing
-    (:func:`replacement_cuts_nb`). Needs ``hs[W_DISCARD:]`` from
+    (:func:`replacement_cuts_nb`). Needs ``board.work[W_DISCARD:]`` from
     ``best_discard_nb(..., per_card=True)``.
     """
-    w = expert_weights_nb(params, seat, hs)
-    view = expert_view_nb(params, seat, hand, forbidden, w.look, hs, tab)
-    best = -1
-    best_score = 1e18
-    best_value = -1
-    rest = hand & ~forbidden
-    while rest != 0:
-        c = lowest_card_nb(rest)
-        rest &= rest - 1
-        score = expert_card_score_nb(w, view, c, hs, tab)
-        value = tab[T_RANK_VALUE + c % 13]
-        if score < best_score or (score == best_score and value >= best_value):
-            best = c
-            best_score = score
-            best_value = value
-    return best
+    w = expert_weights_nb(params, seat, board.hs)
+    view = expert_view_nb(params, seat, hand, forbidden, w.look, board, tab)
+    return lowest_score_card_nb(hand & ~forbidden, expert_context_score_nb,
+                                (w, view, board.work, tab), tab)
+
+
+@jit_inline
+def expert_context_score_nb(context, c):
+    """:func:`expert_card_score_nb` of card ``c``, ``context`` being ``(weights, view,
+    work, tab)`` (the score kernel of :func:`expert_discard_nb`)."""
+    w, view, work, tab = context
+    return expert_card_score_nb(w, view, c, work, tab)

@@ -4,9 +4,9 @@ expert card play (:mod:`.expert_nb`) both read these; neither imports the other'
 decisions from here."""
 
 from ..game._jit import jit, jit_inline
-from ..game.melds_nb import BELOW_KING, RANK_COLUMN, SUIT_MASK, popcount_nb
+from ..game.melds_nb import BELOW_KING, RANK_COLUMN, SUIT_MASK, lowest_card_nb, popcount_nb
 from ..game.state import FULL_DECK, ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
-from ..game.tables import T_WRAP
+from ..game.tables import T_RANK_VALUE, T_WRAP
 from .params import P_MEMORY
 
 ABOVE_ACE = FULL_DECK & ~RANK_COLUMN  # every card but the aces
@@ -116,3 +116,25 @@ def feeding_risk_nb(c, fits, near, shunned):
     discarded or passed."""
     risk = 2 if (fits >> c) & 1 else ((near >> c) & 1)
     return risk - ((shunned >> c) & 1)
+
+
+@jit_inline
+def lowest_score_card_nb(cards, score_nb, context, tab):
+    """The card of the mask ``cards`` with the lowest ``score_nb(context, card)``; ties go
+    to the higher-value card, then the higher index. The one argmin of the scored
+    discards (memory's and the expert's): each passes its own score kernel, so numba
+    compiles (and inlines) a copy per kernel."""
+    best = -1
+    best_score = 1e18
+    best_value = -1
+    rest = cards
+    while rest != 0:
+        c = lowest_card_nb(rest)
+        rest &= rest - 1
+        score = score_nb(context, c)
+        value = tab[T_RANK_VALUE + c % 13]
+        if score < best_score or (score == best_score and value >= best_value):
+            best = c
+            best_score = score
+            best_value = value
+    return best

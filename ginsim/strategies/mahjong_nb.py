@@ -2,13 +2,14 @@
 which melds to lay on the table, which card to discard.
 
 Contract as in :mod:`ginsim.strategies.policy_nb`: numba functions over the parameter
-rows, the packed rules, the hand state ``hs`` and int64 masks; nothing is allocated.
+rows, the packed rules, the hand state ``hs`` (or, where a decision plans, the
+:class:`~ginsim.game.state.Board` ``board``) and int64 masks; nothing is allocated.
 A player reads its own hand and public fields only (the pile, the table melds at
 ``hs[ST_TABLE:]``, the opponent's pickups, discards and passes).
 
 Each decision plans exactly with :func:`~ginsim.strategies.mahjong_plan_nb.best_plan_nb`
-(in the meld scratch); :func:`plan_turn_nb` leaves the plan there for the engine to
-lay.
+(in the board's meld and plan scratch); :func:`plan_turn_nb` leaves the plan there
+for the engine to lay.
 """
 
 from ..game._jit import jit
@@ -37,11 +38,10 @@ from ..game.state import (
 from ..game.tables import KEY_VALUE, T_RANK_VALUE
 from .hand_reading_nb import meld_completions_nb, near_cards_nb
 from .mahjong_plan_nb import (
-    PLAN,
-    PLAN_N,
     best_plan_nb,
     can_lay_nb,
     is_meld_nb,
+    plan_work_nb,
     table_cards_nb,
 )
 from .params import (
@@ -58,7 +58,7 @@ from .params import (
 
 
 @jit
-def take_options_nb(params, seat, hs, rules, tab, rng):
+def take_options_nb(params, seat, board, rules, tab, rng):
     """How many pile cards ``seat`` takes (0: it draws from the stock).
 
     Every depth whose lowest card can be laid is planned exactly; the deepest
@@ -67,6 +67,7 @@ def take_options_nb(params, seat, hs, rules, tab, rng):
     takes the top card alone only when the plan lays it; ``never`` never takes. The
     random family takes the top card on a coin flip.
     """
+    hs = board.hs
     n_pile = hs[ST_PILE_LEN]
     if n_pile == 0:
         return 0
@@ -77,7 +78,7 @@ def take_options_nb(params, seat, hs, rules, tab, rng):
         return 0
     hand = hs[ST_HAND + seat]
     needs = rules[R_MJ_DISCARD_OUT] != 0
-    now, _, _ = best_plan_nb(hand, 0, 0, False, needs, hs, tab)
+    now, _, _ = best_plan_nb(hand, 0, 0, False, needs, board, tab)
     best_depth = 0
     best_dw = now
     taken = 0
@@ -87,7 +88,7 @@ def take_options_nb(params, seat, hs, rules, tab, rng):
         must = 0 if depth == 1 else 1 << low
         if depth > 1 and not can_lay_nb(hand | taken, low, hs, tab):
             continue
-        dw, _, used = best_plan_nb(hand | taken, hand, must, True, needs, hs, tab, best_dw)
+        dw, _, used = best_plan_nb(hand | taken, hand, must, True, needs, board, tab, best_dw)
         if dw < 0:
             continue
         if depth == 1 and draw == DRAW_MELD and (used >> low) & 1 == 0:
@@ -149,7 +150,7 @@ def mahjong_memory_discard_nb(params, seat, free, allowed, hs, tab):
 
 
 @jit
-def plan_turn_nb(params, seat, hs, rules, tab, rng):
+def plan_turn_nb(params, seat, board, rules, tab, rng):
     """After the draw: what ``seat`` lays and discards. Returns ``(discard, out)``.
 
     The exact best plan decides whether the player can go out; if it cannot, it lays
@@ -158,13 +159,14 @@ def plan_turn_nb(params, seat, hs, rules, tab, rng):
     no places to lay off, but count against the holder if the opponent goes out). The
     discard is the plan's (highest value free card), memory's choice among the free
     cards, or for the random family a random free one. The cards to lay are left at
-    ``hs[PLAN_N]``/``hs[PLAN:]``.
+    views ``n[0]``/``plan`` of :func:`~ginsim.strategies.mahjong_plan_nb.plan_work_nb`.
     """
+    hs, plan = board.hs, plan_work_nb(board.plan)
     hand = hs[ST_HAND + seat]
     must = hs[ST_MUST_LAY]
     allowed = hand & ~hs[ST_FORBIDDEN]
     dw, discard, used = best_plan_nb(hand, allowed, must, True,
-                                     rules[R_MJ_DISCARD_OUT] != 0, hs, tab)
+                                     rules[R_MJ_DISCARD_OUT] != 0, board, tab)
     if dw < 0:
         raise ValueError("no legal plan: the engine let an impossible take through")
     out = popcount_nb(hand & ~used) <= 1 and (discard >= 0 or hand & ~used == 0)
@@ -172,12 +174,12 @@ def plan_turn_nb(params, seat, hs, rules, tab, rng):
         return discard, True
     if popcount_nb(hs[ST_HAND + 1 - seat]) > params[seat, P_LAY]:
         kept = 0
-        for j in range(hs[PLAN_N]):
-            i = hs[PLAN + j]
-            if hs[W_MELDS + i] & must:
-                hs[PLAN + kept] = i
+        for j in range(plan.n[0]):
+            i = plan.plan[j]
+            if board.work[W_MELDS + i] & must:
+                plan.plan[kept] = i
                 kept += 1
-        hs[PLAN_N] = kept
+        plan.n[0] = kept
     free = hand & ~used  # melds held back stay out of the discard's choice
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         rest = free & allowed

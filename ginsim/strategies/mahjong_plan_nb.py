@@ -4,23 +4,23 @@ and bound over every way to lay a hand's cards: new melds from the hand (every m
 run's cards beyond either end). It maximises the value laid plus the value of the
 discard, so the deadwood left in hand is the exact minimum, at any hand size.
 
-Contract as in :mod:`ginsim.strategies.policy_nb`. Scratch in the meld scratch
-``hs[:WORK_SIZE]``: candidates at ``W_MELDS``/``W_VALS`` (own melds, then extensions),
-the table slot each extends at ``W_IDS`` (-1: a new meld), the search's stacks at
-``W_USED``, the chosen plan at ``W_VAL`` (count, then candidate indices) and the
-search's bound masks after it.
+Contract as in :mod:`ginsim.strategies.policy_nb`, on a :class:`~ginsim.game.state.Board`
+``board``: the table's melds are read from ``board.hs``, the candidates go to the meld
+scratch ``board.work`` as meld kernels write candidate melds (``W_MELDS``/``W_VALS``:
+own melds, then extensions) and the search's own scratch is ``board.plan``
+(int64[PLAN_SIZE]), read through its named views, a :class:`PlanWork`
+(:func:`plan_work_nb`).
 """
 
-from ..game._jit import jit
+from collections import namedtuple
+
+from ..game._jit import jit, jit_inline
 from ..game.layoff_nb import layoff_reach_nb
 from ..game.melds_nb import (
     MAX_MELDS,
     RANK_COLUMN,
     SUIT_MASK,
-    W_IDS,
     W_MELDS,
-    W_USED,
-    W_VAL,
     W_VALS,
     candidate_melds_nb,
     lowest_card_nb,
@@ -33,16 +33,38 @@ from ..game.tables import KEY_VALUE, T_WRAP
 from .hand_reading_nb import can_join_meld_nb
 
 STACK = 64  # a plan lays at most 52 candidates (each holds a card)
-S_I = W_USED
-S_USED = W_USED + STACK
-S_VAL = W_USED + 2 * STACK
-S_BEST = W_USED + 3 * STACK  # the best plan's candidate indices while searching
-PLAN_N = W_VAL  # the plan: its count, then its candidate indices
-PLAN = W_VAL + 1
-SUFFIX = W_VAL + STACK  # SUFFIX + i: every card of candidates i, i+1, ... (the bound)
+
+#: The plan search's scratch: named int64 views (:func:`plan_work_nb`) of a board's
+#: ``plan`` array, which the Python layer makes (:func:`ginsim.simulator.buffers.new_board`).
+PlanWork = namedtuple("PlanWork", (
+    "slot",  # [MAX_MELDS]: the table meld candidate i extends (-1: a new meld)
+    "at",  # [STACK]: the search's stack: at each depth, the next candidate to try
+    "used",  # [STACK]: at each depth, the cards laid so far
+    "value",  # [STACK]: at each depth, their value
+    "best",  # [STACK]: the best plan's candidate indices while searching
+    "n",  # [1]: the chosen plan's count of candidates
+    "plan",  # [STACK]: the chosen plan's candidate indices
+    "suffix",  # [MAX_MELDS + 1]: suffix[i], every card of candidates i, i+1, ... (the bound)
+))
+PW_AT = MAX_MELDS  # where each view starts in the plan array (the slots at 0)
+PW_USED = PW_AT + STACK
+PW_VALUE = PW_USED + STACK
+PW_BEST = PW_VALUE + STACK
+PW_N = PW_BEST + STACK
+PW_PLAN = PW_N + 1
+PW_SUFFIX = PW_PLAN + STACK
+PLAN_SIZE = PW_SUFFIX + MAX_MELDS + 1
 COUNT_SCALE = 64  # a plan's score: (value laid + discard value) * 64 + cards leaving
 INFEASIBLE = -1
 NO_LIMIT = 1 << 30  # best_plan_nb's default ``beat``: every legal plan counts
+
+
+@jit_inline
+def plan_work_nb(plan):
+    """The :class:`PlanWork` views of a board's plan scratch ``plan`` (int64[PLAN_SIZE])."""
+    return PlanWork(plan[:PW_AT], plan[PW_AT:PW_USED], plan[PW_USED:PW_VALUE],
+                    plan[PW_VALUE:PW_BEST], plan[PW_BEST:PW_N], plan[PW_N:PW_PLAN],
+                    plan[PW_PLAN:PW_SUFFIX], plan[PW_SUFFIX:PLAN_SIZE])
 
 
 @jit
@@ -71,11 +93,11 @@ def is_meld_nb(mask, tab):
 
 
 @jit
-def _add_candidate_nb(hs, n, cards, slot, tab):
+def _add_candidate_nb(work, plan, n, cards, slot, tab):
     if n < MAX_MELDS:
-        hs[W_MELDS + n] = cards
-        hs[W_VALS + n] = mask_value_nb(cards, tab)
-        hs[W_IDS + n] = slot
+        work[W_MELDS + n] = cards
+        work[W_VALS + n] = mask_value_nb(cards, tab)
+        plan.slot[n] = slot
     return n + 1
 
 
@@ -94,14 +116,15 @@ def _run_end_nb(s, rank, step, wrap):
 
 
 @jit
-def _extensions_nb(hs, n, cards, slot, tab):
+def _extensions_nb(board, n, cards, slot, tab):
     """Append the pieces of ``cards`` that extend table meld ``slot``; returns the count."""
-    meld = hs[ST_TABLE + slot]
+    work, plan = board.work, plan_work_nb(board.plan)
+    meld = board.hs[ST_TABLE + slot]
     low = lowest_card_nb(meld)
     column = RANK_COLUMN << (low % 13)
     if meld & ~column == 0:
         if popcount_nb(meld) == 3 and column & ~meld & cards:
-            n = _add_candidate_nb(hs, n, column & ~meld & cards, slot, tab)
+            n = _add_candidate_nb(work, plan, n, column & ~meld & cards, slot, tab)
         return n
     shift = 13 * (low // 13)
     s = (meld >> shift) & SUIT_MASK
@@ -121,7 +144,7 @@ def _extensions_nb(hs, n, cards, slot, tab):
             if (avail >> rank) & 1 == 0 or (s >> rank) & 1:
                 break
             piece |= 1 << rank
-            n = _add_candidate_nb(hs, n, piece << shift, slot, tab)
+            n = _add_candidate_nb(work, plan, n, piece << shift, slot, tab)
     return n
 
 
@@ -135,14 +158,15 @@ def table_cards_nb(hs):
 
 
 @jit
-def candidates_nb(cards, hs, tab):
+def candidates_nb(cards, board, tab):
     """Write every way to lay some of ``cards``: new melds, then extensions of each
     table meld (see the module doc). Returns the count."""
-    n = candidate_melds_nb(cards, tab, hs)
+    n = candidate_melds_nb(cards, tab, board.work)
+    slots = plan_work_nb(board.plan).slot
     for i in range(min(n, MAX_MELDS)):
-        hs[W_IDS + i] = -1
-    for slot in range(hs[ST_TABLE_N]):
-        n = _extensions_nb(hs, n, cards, slot, tab)
+        slots[i] = -1
+    for slot in range(board.hs[ST_TABLE_N]):
+        n = _extensions_nb(board, n, cards, slot, tab)
     if n > MAX_MELDS:
         raise ValueError("meld scratch buffers too small")
     return n
@@ -180,30 +204,30 @@ def _plan_score_nb(cards, used, value, allowed, must, shed, out_needs_discard, t
 
 
 @jit
-def _start_search_nb(n, hs):
-    """An empty plan and the search's first frame; ``hs[SUFFIX + i]``: every card of
+def _start_search_nb(n, work, plan):
+    """An empty plan and the search's first frame; ``plan.suffix[i]``: every card of
     candidate melds ``i..n-1`` (the bound on what the rest of the list can still lay)."""
-    hs[PLAN_N] = 0
-    hs[S_I] = 0
-    hs[S_USED] = 0
-    hs[S_VAL] = 0
+    plan.n[0] = 0
+    plan.at[0] = 0
+    plan.used[0] = 0
+    plan.value[0] = 0
     meldable = 0
-    hs[SUFFIX + n] = 0
+    plan.suffix[n] = 0
     for i in range(n - 1, -1, -1):
-        meldable |= hs[W_MELDS + i]
-        hs[SUFFIX + i] = meldable
+        meldable |= work[W_MELDS + i]
+        plan.suffix[i] = meldable
 
 
 @jit
-def _keep_plan_nb(hs, depth):
+def _keep_plan_nb(plan, depth):
     """The search's path now (``depth`` melds) is the best plan so far."""
     for d in range(depth):
-        hs[S_BEST + d] = hs[S_I + d] - 1
-    hs[PLAN_N] = depth
+        plan.best[d] = plan.at[d] - 1
+    plan.n[0] = depth
 
 
 @jit
-def best_plan_nb(cards, allowed, must, shed, out_needs_discard, hs, tab, beat=NO_LIMIT):
+def best_plan_nb(cards, allowed, must, shed, out_needs_discard, board, tab, beat=NO_LIMIT):
     """The exact best way to lay ``cards`` (see the module doc).
 
     ``must`` is a mask of cards that have to be laid, ``allowed`` the cards that may be
@@ -211,11 +235,13 @@ def best_plan_nb(cards, allowed, must, shed, out_needs_discard, hs, tab, beat=NO
     stands). Only plans leaving less deadwood than ``beat`` are searched (a bound that
     prunes the search). Returns ``(deadwood, discard, used)``: the value left in hand
     after laying and discarding (-1 when no legal plan beats ``beat``), the discard (-1:
-    none) and the cards laid; the plan goes to ``hs[PLAN_N]``/``hs[PLAN:]``.
+    none) and the cards laid; the plan goes to the views ``n[0]``/``plan`` of
+    :func:`plan_work_nb` (candidate indices into ``board.work[W_MELDS:]`` and ``slot``).
     """
-    n = candidates_nb(cards, hs, tab)
+    n = candidates_nb(cards, board, tab)
+    work, plan = board.work, plan_work_nb(board.plan)
     total = mask_value_nb(cards, tab)
-    _start_search_nb(n, hs)
+    _start_search_nb(n, work, plan)
     top = top_key_nb(cards & allowed, tab) // KEY_VALUE if shed and cards & allowed else 0
     best = (total - beat + 1) * COUNT_SCALE - 1  # a plan must score above this
     best_used = 0
@@ -225,26 +251,26 @@ def best_plan_nb(cards, allowed, must, shed, out_needs_discard, hs, tab, beat=NO
     discard = card if found else -1
     depth = 0
     while depth >= 0:
-        i = hs[S_I + depth]
-        used = hs[S_USED + depth]
-        value = hs[S_VAL + depth]
+        i = plan.at[depth]
+        used = plan.used[depth]
+        value = plan.value[depth]
         if i >= n:
             depth -= 1
             continue
-        bound = (value + mask_value_nb(hs[SUFFIX + i] & ~used, tab) + top) * COUNT_SCALE + 63
+        bound = (value + mask_value_nb(plan.suffix[i] & ~used, tab) + top) * COUNT_SCALE + 63
         if bound <= best:
             depth -= 1
             continue
-        hs[S_I + depth] = i + 1
-        meld = hs[W_MELDS + i]
+        plan.at[depth] = i + 1
+        meld = work[W_MELDS + i]
         if meld & used:
             continue
         depth += 1
         used |= meld
-        value += hs[W_VALS + i]
-        hs[S_I + depth] = i + 1
-        hs[S_USED + depth] = used
-        hs[S_VAL + depth] = value
+        value += work[W_VALS + i]
+        plan.at[depth] = i + 1
+        plan.used[depth] = used
+        plan.value[depth] = value
         score, card = _plan_score_nb(cards, used, value, allowed, must, shed,
                                      out_needs_discard, tab)
         if score != INFEASIBLE and score > best:
@@ -252,10 +278,10 @@ def best_plan_nb(cards, allowed, must, shed, out_needs_discard, hs, tab, beat=NO
             discard = card
             found = True
             best_used = used
-            _keep_plan_nb(hs, depth)
+            _keep_plan_nb(plan, depth)
     if not found:
-        hs[PLAN_N] = 0
+        plan.n[0] = 0
         return -1, -1, 0
-    for d in range(hs[PLAN_N]):
-        hs[PLAN + d] = hs[S_BEST + d]
+    for d in range(plan.n[0]):
+        plan.plan[d] = plan.best[d]
     return total - best // COUNT_SCALE, discard, best_used

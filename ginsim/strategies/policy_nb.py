@@ -2,9 +2,10 @@
 
 Contract: numba functions over the float64 parameter rows of both seats (layout in
 :mod:`ginsim.strategies.params`; ``params[seat]`` is the deciding player's), the
-packed rules, the hand state ``hs`` (:mod:`ginsim.game.state`; its first ``WORK_SIZE``
-slots are the meld scratch) and int64 masks; nothing is allocated. ``rng[seat]`` is
-the deciding player's random stream.
+packed rules, the hand state ``hs`` (:mod:`ginsim.game.state`) or, where a decision
+needs meld scratch, the :class:`~ginsim.game.state.Board` ``board`` (the hand state
+``board.hs`` and the meld scratch ``board.work``) and int64 masks; nothing is
+allocated. ``rng[seat]`` is the deciding player's random stream.
 
 A player sees only what it may: its own hand (``hs[ST_HAND + seat]``), the pile
 (``ST_PILE_MASK`` and the top card passed in), the stock size, and the public history
@@ -21,7 +22,6 @@ from ..game.bits_nb import nth_card_nb
 from ..game.melds_nb import (
     W_DISCARD,
     best_discard_nb,
-    lowest_card_nb,
     min_deadwood_nb,
     popcount_nb,
 )
@@ -34,7 +34,6 @@ from ..game.state import (
     ST_POS,
     ST_TAKEN,
 )
-from ..game.tables import T_RANK_VALUE
 from .expert_nb import NEVER_TAKE, expert_discard_nb
 from .grid_nb import grid_cell_nb
 from .hand_reading_nb import (
@@ -42,6 +41,7 @@ from .hand_reading_nb import (
     discard_context_nb,
     feeding_risk_nb,
     kept_outs_nb,
+    lowest_score_card_nb,
 )
 from .params import (
     DRAW_IMPROVE,
@@ -151,50 +151,46 @@ def random_card_nb(mask, rng, stream):
 
 
 @jit
-def memory_discard_nb(params, seat, hand, forbidden, hs, tab):
+def memory_discard_nb(params, seat, hand, forbidden, board, tab):
     """Discard by kept deadwood minus the worth of live outs, plus feeding risk.
 
     The card with the lowest :func:`memory_discard_score_nb` wins; ties go to the
-    higher-value card, then the higher index. Needs ``hs[W_DISCARD:]`` from
+    higher-value card, then the higher index. Needs ``board.work[W_DISCARD:]`` from
     ``best_discard_nb(..., per_card=True)``.
     """
-    context = discard_context_nb(params, seat, hand, hs, tab)
-    best = -1
-    best_score = 1e18
-    best_value = -1
-    rest = hand & ~forbidden
-    while rest != 0:
-        c = lowest_card_nb(rest)
-        rest &= rest - 1
-        score = memory_discard_score_nb(params, seat, hand, c, context, hs, tab)
-        value = tab[T_RANK_VALUE + c % 13]
-        if score < best_score or (score == best_score and value >= best_value):
-            best = c
-            best_score = score
-            best_value = value
-    return best
+    context = (params, seat, hand, discard_context_nb(params, seat, hand, board.hs, tab),
+               board.work, tab)
+    return lowest_score_card_nb(hand & ~forbidden, memory_card_score_nb, context, tab)
 
 
 @jit_inline
-def memory_discard_score_nb(params, seat, hand, c, context, hs, tab):
+def memory_card_score_nb(context, c):
+    """:func:`memory_discard_score_nb` of card ``c``, ``context`` being ``(params, seat,
+    hand, discard context, work, tab)`` (the score kernel of :func:`memory_discard_nb`)."""
+    params, seat, hand, masks, work, tab = context
+    return memory_discard_score_nb(params, seat, hand, c, masks, work, tab)
+
+
+@jit_inline
+def memory_discard_score_nb(params, seat, hand, c, context, work, tab):
     """Score of discarding ``c`` with memory (lower is better).
 
     Deadwood kept - ``outs`` x live cards that would make or extend a meld with the kept
     cards (memory >= 1: every card that went through the pile and every card the
     opponent is known to hold is dead) + ``danger`` x :func:`feeding_risk_nb` (memory
     2). ``context`` is the masks ``(live, fits, near, shunned, sets, runs)`` of
-    :func:`discard_context_nb`.
+    :func:`discard_context_nb`; ``work`` the meld scratch holding the per-card table.
     """
     live, fits, near, shunned, sets, runs = context
     outs = kept_outs_nb(hand, c, sets, runs, tab)
-    score = hs[W_DISCARD + c] - params[seat, P_OUTS_WEIGHT] * popcount_nb(outs & live)
+    score = work[W_DISCARD + c] - params[seat, P_OUTS_WEIGHT] * popcount_nb(outs & live)
     if params[seat, P_MEMORY] >= 2:
         score += params[seat, P_DANGER_WEIGHT] * feeding_risk_nb(c, fits, near, shunned)
     return score
 
 
 @jit_inline
-def discard_without_knock_nb(params, seat, hand, forbidden, lowest, hs, tab, rng):
+def discard_without_knock_nb(params, seat, hand, forbidden, lowest, board, tab, rng):
     """The discard this strategy makes from 11 cards when it does not knock.
 
     ``lowest`` is ``(kept deadwood, card)`` of the best-deadwood discard
@@ -205,18 +201,18 @@ def discard_without_knock_nb(params, seat, hand, forbidden, lowest, hs, tab, rng
     dw, card = lowest
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         card = random_card_nb(hand & ~forbidden, rng, seat)
-        return card, min_deadwood_nb(hand & ~(1 << card), tab, hs)
+        return card, min_deadwood_nb(hand & ~(1 << card), tab, board.work)
     if params[seat, P_MEMORY] >= 1:
         if int(params[seat, P_KIND]) == KIND_EXPERT:
-            card = expert_discard_nb(params, seat, hand, forbidden, hs, tab)
+            card = expert_discard_nb(params, seat, hand, forbidden, board, tab)
         else:
-            card = memory_discard_nb(params, seat, hand, forbidden, hs, tab)
-        return card, hs[W_DISCARD + card]
+            card = memory_discard_nb(params, seat, hand, forbidden, board, tab)
+        return card, board.work[W_DISCARD + card]
     return card, dw
 
 
 @jit_inline
-def after_draw_nb(params, seat, drawn, hs, rules, tab, rng):
+def after_draw_nb(params, seat, drawn, board, rules, tab, rng):
     """Discard, knock or big gin from 11 cards once the best discard is known
     (``drawn``, a :class:`Drawn`).
 
@@ -225,13 +221,13 @@ def after_draw_nb(params, seat, drawn, hs, rules, tab, rng):
     and otherwise discards a uniformly random legal card.
     """
     dw, card = drawn.deadwood, drawn.card
-    knock, big = knock_choice_nb(params, seat, dw, drawn.all_melded, hs, rules, rng)
+    knock, big = knock_choice_nb(params, seat, dw, drawn.all_melded, board.hs, rules, rng)
     if big:
         return -1, 0, True, True
     if knock:
         return card, dw, True, False
     card, dw = discard_without_knock_nb(params, seat, drawn.hand, drawn.forbidden, (dw, card),
-                                        hs, tab, rng)
+                                        board, tab, rng)
     return card, dw, False, False
 
 
@@ -246,19 +242,19 @@ def knock_choice_nb(params, seat, dw, all_melded, hs, rules, rng):
 
 
 @jit_inline
-def choose_discard_nb(params, seat, hand, forbidden, hs, rules, tab, rng):
+def choose_discard_nb(params, seat, hand, forbidden, board, rules, tab, rng):
     """Discard from an 11-card hand: ``(discard, kept deadwood, knock, big_gin)``.
 
     ``forbidden`` is a mask of the card just taken from the pile (0 after a stock draw).
     """
-    dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, hs,
+    dw, card, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, board.work,
                                               params[seat, P_MEMORY] >= 1)
-    return after_draw_nb(params, seat, drawn_nb(hand, forbidden, dw, card, all_melded), hs, rules,
-                         tab, rng)
+    return after_draw_nb(params, seat, drawn_nb(hand, forbidden, dw, card, all_melded), board,
+                         rules, tab, rng)
 
 
 @jit_inline
-def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
+def pile_decision_nb(params, seat, hand, top, board, rules, tab, rng):
     """Whether to take the pile's top card into the 10-card ``hand``, and what then.
 
     Returns ``(take, discard, kept deadwood, knock, big_gin)``; the last four are
@@ -273,18 +269,18 @@ def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         if below_nb(rng, seat, 2) == 0:
             return False, -1, 0, False, False
-        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, hs, rules, tab,
-                                                 rng)
+        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, board, rules,
+                                                 tab, rng)
         return True, card, dw, knock, big
     if int(params[seat, P_KIND]) == KIND_EXPERT:
-        return expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng)
+        return expert_pile_decision_nb(params, seat, hand, top, board, rules, tab, rng)
     draw = int(params[seat, P_DRAW])
     if draw == DRAW_NEVER:
         return False, -1, 0, False, False
     if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top, tab):
         return False, -1, 0, False, False
-    now = min_deadwood_nb(hand, tab, hs) if draw == DRAW_IMPROVE else 0
-    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
+    now = min_deadwood_nb(hand, tab, board.work) if draw == DRAW_IMPROVE else 0
+    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, board.work,
                                                    params[seat, P_MEMORY] >= 1)
     if draw == DRAW_IMPROVE:
         take = dw < now
@@ -293,18 +289,19 @@ def pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     if not (take or (all_melded and big_gin_on)):
         return False, -1, 0, False, False
     card, dw, knock, big = after_draw_nb(params, seat, drawn_nb(taken, 1 << top, dw, card,
-                                                                all_melded), hs, rules, tab, rng)
+                                                                all_melded), board, rules, tab, rng)
     return True, card, dw, knock, big
 
 
 @jit
-def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
+def last_discard_decision_nb(params, seat, hand, top, board, rules, tab):
     """The 50th-card rule (§5.3): take the final discard only to knock or go gin.
 
     Returns ``(take, discard, kept deadwood, knock, big_gin)``.
     """
     taken = hand | (1 << top)
-    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, hs)
+    hs = board.hs
+    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, board.work)
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return True, -1, 0, True, True
     if card < 0:
@@ -324,7 +321,7 @@ def last_discard_decision_nb(params, seat, hand, top, hs, rules, tab):
 
 
 @jit_inline
-def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
+def expert_pile_decision_nb(params, seat, hand, top, board, rules, tab, rng):
     """Whether the expert takes the pile's top card into the 10-card ``hand``, and what
     then: ``(take, discard, kept deadwood, knock, big_gin)`` as
     :func:`ginsim.strategies.policy_nb.pile_decision_nb`.
@@ -337,14 +334,14 @@ def expert_pile_decision_nb(params, seat, hand, top, hs, rules, tab, rng):
     take_any = params[seat, P_X_TAKE_ANY]
     if take_any >= NEVER_TAKE and not can_join_meld_nb(hand, top, tab):
         return False, -1, 0, False, False
-    now = min_deadwood_nb(hand, tab, hs)
+    now = min_deadwood_nb(hand, tab, board.work)
     taken = hand | (1 << top)
-    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, hs,
+    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, board.work,
                                                    params[seat, P_MEMORY] >= 1)
     gain = now - dw
     take = (melded and (gain >= params[seat, P_X_TAKE_MELD] or dw == 0)) or gain >= take_any
     if not (take or (all_melded and rules[R_BIG_GIN_BONUS] >= 0)):
         return False, -1, 0, False, False
     card, dw, knock, big = after_draw_nb(params, seat, drawn_nb(taken, 1 << top, dw, card,
-                                                                all_melded), hs, rules, tab, rng)
+                                                                all_melded), board, rules, tab, rng)
     return True, card, dw, knock, big
