@@ -7,6 +7,8 @@ played in every world (common random numbers), seat a being the advised player.
 
 from collections import namedtuple
 
+import numpy as np
+
 from ..game._jit import jit
 from ..game.melds_nb import popcount_nb
 from ..game.scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
@@ -85,12 +87,12 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
         for o in range(options.shape[0]):
             set_world_nb(hs, advised, piles[w], opp_hands[w], stocks[w], w)
             seat_streams_nb(rng, seed, w)
-            apply_discard_nb(hs, 0, options[o, 0], option_deadwood[o], options[o, 1] != 0,
-                             False, rules)
+            apply_discard_nb(hs, np.int64(0), options[o, 0], option_deadwood[o],
+                             options[o, 1] != 0, False, rules)
             if hs[ST_ENDING] < 0:
-                play_on_nb(board, 1, params, rules, tab, rng, trace)
+                play_on_nb(board, np.int64(1), params, rules, tab, rng, trace)
             showdown_nb(board, rules, tab)
-            net[w, o] = net_points_nb(hs, 0)
+            net[w, o] = net_points_nb(hs, np.int64(0))
             flags[w, o] = outcome_flag_nb(hs)
 
 
@@ -122,20 +124,20 @@ def play_option_nb(board, option, params, rules, tab, rng, trace):
     if kind == OPT_PASS:
         hs[ST_UPCARD] = card
         hs[ST_DEALER] = 0 if knock else 1
-        pass_on_nb(board, 0, params, rules, tab, rng, trace)
+        pass_on_nb(board, np.int64(0), params, rules, tab, rng, trace)
         showdown_nb(board, rules, tab)
         return
     if kind == OPT_DISCARD:
-        apply_discard_nb(hs, 0, card, kept, knock, False, rules)
+        apply_discard_nb(hs, np.int64(0), card, kept, knock, False, rules)
     else:
         if kind == OPT_TAKE:
-            take_pile_top_nb(hs, 0)
+            take_pile_top_nb(hs, np.int64(0))
         else:
-            draw_stock_nb(hs, 0)
+            draw_stock_nb(hs, np.int64(0))
         hs[ST_PLANNED] = 0
-        discard_nb(board, 0, params, rules, tab, rng)
+        discard_nb(board, np.int64(0), params, rules, tab, rng)
     if hs[ST_ENDING] < 0:
-        play_on_nb(board, 1, params, rules, tab, rng, trace)
+        play_on_nb(board, np.int64(1), params, rules, tab, rng, trace)
     showdown_nb(board, rules, tab)
 
 
@@ -167,5 +169,5 @@ def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
             seat_streams_nb(rng, seed, w)
             option = (options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3])
             play_option_nb(board, option, params, rules, tab, rng, trace)
-            net[w, o] = net_points_nb(hs, 0)
+            net[w, o] = net_points_nb(hs, np.int64(0))
             flags[w, o] = outcome_flag_nb(hs)

@@ -64,8 +64,8 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board, 
     memory = params[1, P_MEMORY] >= 1
     live = fits = near = shunned = sets = runs = 0
     if memory:
-        live, fits, near, shunned, sets, runs = discard_context_nb(params, 1, hand, board.hs,
-                                                                   tab)
+        live, fits, near, shunned, sets, runs = discard_context_nb(params, np.int64(1), hand,
+                                                                   board.hs, tab)
     low = 1e18  # the lowest score so far; total is the sum of exp(-(score - low) / T)
     total = 0.0
     mine = 0.0
@@ -76,7 +76,7 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board, 
         if work[W_DISCARD + c] >= NO_DISCARD:
             continue
         if memory:
-            score = memory_discard_score_nb(params, 1, hand, c,
+            score = memory_discard_score_nb(params, np.int64(1), hand, c,
                                             (live, fits, near, shunned, sets, runs), work, tab)
         else:
             score = float(work[W_DISCARD + c])
@@ -93,7 +93,7 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board, 
 def expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board):
     """log P(discard ``card``) for an expert model: its own choice with weight 1, every
     other legal discard ``exp(-DEVIATION / T)`` (the per-card table must be filled)."""
-    choice = expert_discard_nb(params, 1, hand, forbidden, board, tab)
+    choice = expert_discard_nb(params, np.int64(1), hand, forbidden, board, tab)
     legal = 0
     rest = hand & ~forbidden
     while rest != 0:
@@ -178,7 +178,7 @@ def discard_terms_nb(like, card, planned, plan_knock, board, rng):
 def start_replay_nb(history, dealt, hs):
     """The position at the deal: the opponent holding ``dealt``, the upcard (if any)
     on the pile, seat 0's cards unknown."""
-    lay_deal_nb(hs, 0, history.dealer, (np.int64(0), dealt), history.upcard, FIRST_POS,
+    lay_deal_nb(hs, np.int64(0), history.dealer, (np.int64(0), dealt), history.upcard, FIRST_POS,
                 history.knock_limit)
 
 
@@ -197,7 +197,7 @@ def replay_move_nb(events, i, top, ev_card, hs, rules):
             hs[ST_PASSED + seat] |= 1 << top
         if seat == 1:
             hs[ST_DECK + hs[ST_POS]] = ev_card[i]
-            draw_stock_nb(hs, 1)
+            draw_stock_nb(hs, np.int64(1))
         else:
             hs[ST_POS] += 1
             hs[ST_TURNS] += 1

@@ -10,6 +10,8 @@ both strategies to the end. Both branches share the future cards (common random
 numbers). Decision points on the very first turn (upcard offers) are not branched.
 """
 
+import numpy as np
+
 from ..game._jit import jit
 from ..game.melds_nb import best_discard_nb
 from ..game.rules import R_BIG_GIN_BONUS
@@ -55,9 +57,9 @@ MAX_POINTS_PER_HAND = 80
 def branch_knock_nb(deadwood, card, rules, tab, branch):
     """Seat a knocks now with ``card`` (the best discard) in the board ``branch``; returns
     a's net points."""
-    apply_discard_nb(branch.hs, 0, card, deadwood, True, False, rules)
+    apply_discard_nb(branch.hs, np.int64(0), card, deadwood, True, False, rules)
     showdown_nb(branch, rules, tab)
-    return net_points_nb(branch.hs, 0)
+    return net_points_nb(branch.hs, np.int64(0))
 
 
 @jit
@@ -90,9 +92,9 @@ def wait_discard_nb(params, rules, tab, branch, branch_rng):
     # Again in the branch's own scratch: a memory discard reads the per-card table.
     dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch.work,
                                      params[0, P_MEMORY] >= 1)
-    card, dw = discard_without_knock_nb(params, 0, hand, forbidden, (dw, card), branch, tab,
-                                        branch_rng)
-    apply_discard_nb(branch.hs, 0, card, dw, False, False, rules)
+    card, dw = discard_without_knock_nb(params, np.int64(0), hand, forbidden, (dw, card),
+                                        branch, tab, branch_rng)
+    apply_discard_nb(branch.hs, np.int64(0), card, dw, False, False, rules)
     return card
 
 
@@ -101,9 +103,9 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
     """Seat a discards as its strategy would without knocking, then both play on to the
     end of the hand in the board ``branch``; returns a's net points."""
     wait_discard_nb(params, rules, tab, branch, branch_rng)
-    play_on_nb(branch, 1, params, rules, tab, branch_rng, trace)
+    play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, trace)
     showdown_nb(branch, rules, tab)
-    return net_points_nb(branch.hs, 0)
+    return net_points_nb(branch.hs, np.int64(0))
 
 
 @jit
@@ -125,10 +127,10 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         seat = first_turn_nb(board, params, rules, tab, rng, trace)
         while hs[ST_ENDING] < 0:
             if seat == 1:
-                play_turn_nb(board, 1, True, params, rules, tab, rng, trace)
+                play_turn_nb(board, np.int64(1), True, params, rules, tab, rng, trace)
                 seat = 0
                 continue
-            draw_nb(board, 0, True, params, rules, tab, rng)
+            draw_nb(board, np.int64(0), True, params, rules, tab, rng)
             point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,
                                                               rules, tab, rows, n)
             if point:
@@ -141,10 +143,11 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
                 # The best discard above also decides the actual turn (as the hand loop's
                 # discard phase would, from the same pass).
                 drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
-                discard, dw, knock, big = after_draw_nb(params, 0, drawn, board, rules, tab, rng)
-                apply_discard_nb(hs, 0, discard, dw, knock, big, rules)
+                discard, dw, knock, big = after_draw_nb(params, np.int64(0), drawn, board, rules,
+                                                        tab, rng)
+                apply_discard_nb(hs, np.int64(0), discard, dw, knock, big, rules)
             else:
-                discard, action = discard_nb(board, 0, params, rules, tab, rng)
+                discard, action = discard_nb(board, np.int64(0), params, rules, tab, rng)
                 knock = action == ACTION_KNOCK or action == ACTION_BIG_GIN
             if point:
                 rows[n, CH_KNOCKED] = knock

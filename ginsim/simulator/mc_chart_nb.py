@@ -67,7 +67,7 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
     discard_event_nb(zero, card, mem)
     mc_play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, mem.empty_trace, mem)
     showdown_nb(branch, rules, tab)
-    return net_points_nb(branch.hs, 0)
+    return net_points_nb(branch.hs, np.int64(0))
 
 
 @jit
@@ -107,7 +107,7 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     n = 0
     i = start
     hs[ST_TRACE_ROW] = 0
-    mc = is_mc_nb(params, 0)
+    mc = is_mc_nb(params, np.int64(0))
     while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
