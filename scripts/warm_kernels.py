@@ -95,36 +95,40 @@ def _table_hand(rules: Rules, specs: tuple[str, str]) -> None:
 
 def _phases(rules: Rules) -> None:
     """The hand loop's phases called one by one, as tests/test_phases.py does."""
-    from ginsim.game.state import HS_SIZE
     from ginsim.game.tables import card_tables
+    from ginsim.simulator.buffers import new_board
     from ginsim.simulator.deal_nb import deal_nb, seat_streams_nb, shuffle_deck_nb
     from ginsim.simulator.engine import seat_params
     from ginsim.simulator.phases_nb import first_turn_nb, play_turn_nb, showdown_nb
     from ginsim.simulator.records import TRACE_WIDTH
 
-    hs, rng = np.zeros(HS_SIZE, dtype=np.int64), np.zeros(3, dtype=np.uint64)
+    board, rng = new_board(), np.zeros(3, dtype=np.uint64)
+    hs = board.hs
     params, packed, tab = seat_params("simple", "simple"), rules.packed(), card_tables(rules)
     no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
     shuffle_deck_nb(hs, rng, np.uint64(0), 0)
     seat_streams_nb(rng, np.uint64(0), 0)
     deal_nb(hs, 0, packed, 0)
-    seat = first_turn_nb(hs, params, packed, tab, rng, no_trace)
-    play_turn_nb(hs, seat, True, params, packed, tab, rng, no_trace)
-    showdown_nb(hs, packed, tab)
+    seat = first_turn_nb(board, params, packed, tab, rng, no_trace)
+    play_turn_nb(board, seat, True, params, packed, tab, rng, no_trace)
+    showdown_nb(board, packed, tab)
 
 
 def _policy(rules: Rules) -> None:
-    """The policy kernels tests/test_policy.py calls directly."""
+    """The policy kernels tests/test_policy.py calls directly (on a board whose hand
+    state is swapped in, as its ``on`` does)."""
     from ginsim.game.state import HS_SIZE, ST_HAND
     from ginsim.game.tables import card_tables
+    from ginsim.simulator.buffers import new_board
     from ginsim.strategies import parse_strategy
     from ginsim.strategies.policy_nb import choose_discard_nb, pile_decision_nb
 
     params = np.ascontiguousarray(np.stack([parse_strategy("simple").vector] * 2))
     st, packed, tab = np.zeros(HS_SIZE, dtype=np.int64), rules.packed(), card_tables(rules)
     st[ST_HAND] = (1 << 11) - 1
-    choose_discard_nb(params, 0, st[ST_HAND], 0, st, packed, tab, np.zeros(3, np.uint64))
-    pile_decision_nb(params, 0, st[ST_HAND], 20, st, packed, tab, np.zeros(3, np.uint64))
+    board = new_board()._replace(hs=st)
+    choose_discard_nb(params, 0, st[ST_HAND], 0, board, packed, tab, np.zeros(3, np.uint64))
+    pile_decision_nb(params, 0, st[ST_HAND], 20, board, packed, tab, np.zeros(3, np.uint64))
 
 
 def _rami(rules: Rules) -> None:
