@@ -27,6 +27,7 @@ import ginsim
 from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
+from ginsim.game.specs import spec_items
 from ginsim.simulator.belief import sample_beliefs
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import PRESETS
@@ -38,7 +39,7 @@ MODEL_KEYS = ("model", "model2", "model3", "model4")
 def preset_belief() -> dict:
     """The ``mc`` preset's belief: its models and prior, and its particles, stages,
     moves, temperature and wait (the parameters' defaults where the preset sets none)."""
-    items = dict(item.partition("=")[::2] for item in PRESETS["mc"][1].split(","))
+    items = {key: value for _, key, value in spec_items(PRESETS["mc"][1])}
     out = {k: float(items.get(k, PARAMETERS[k].default[0])) for k in BELIEF_KEYS}
     models = [items[k].replace(";", ",") for k in MODEL_KEYS if k in items]
     prior = [float(w) for w in items.get("prior", "1").split("/")][:len(models)]
