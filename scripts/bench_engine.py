@@ -13,6 +13,8 @@ is the best over the rounds, so both see the same machine and the same load. Fig
 - the knock chart: decision points per second (both branches scored, the hands around
   them played);
 - advisor rollouts: seconds for 10,000 rollouts per option of a mid-hand position;
+- the mc player against memory2 (hands/s, one core), one belief model and memory2
+  rollouts so that revisions whose mc preset differs do the same search;
 - ``ginsim.simulate(..., n_jobs=1)`` (the DataFrame path) against the raw kernel rate
   (this checkout only);
 - the first call compiling from an empty numba cache, and loading from the cache;
@@ -67,6 +69,18 @@ def child(hands: int, what: str) -> dict:
                 out[f"{a} vs {b}"] = _best_rate(
                     lambda k, a=a, b=b: play_records(a, b, stop=k, seed=1), n)
             except ValueError:  # a revision without this preset
+                continue
+    if what in ("all", "mc"):
+        # One belief model and memory2 rollouts: the same search on a revision whose mc
+        # preset mixes several models and on one that knows a single model (no prior).
+        common = "mc:rollouts=32,particles=32,stages=7,moves=3,rollout=memory2,model=memory2"
+        for spec in (common + ",prior=1/0/0/0", common):
+            try:
+                out["mc vs memory2"] = _best_rate(
+                    lambda k, spec=spec: play_records(spec, "memory2", stop=k, seed=1),
+                    max(hands // 3000, 40))
+                break
+            except ValueError:  # a revision without the prior parameter
                 continue
     if what in ("all", "chart"):
         from ginsim.simulator.chart import knock_decisions

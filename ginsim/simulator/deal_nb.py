@@ -5,7 +5,7 @@ contract as in :mod:`ginsim.simulator.phases_nb`."""
 
 import numpy as np
 
-from ..game._jit import jit, jit_inline
+from ..game._jit import jit
 from ..game.rng_nb import shuffle_two_pass_nb, stream_key_nb
 from ..game.rules import (
     DEAL_ELEVEN,
@@ -87,7 +87,7 @@ def oklahoma_limit_nb(upcard, rules):
     return min(rank + 1, 10)
 
 
-@jit_inline
+@jit
 def lay_deal_nb(hs, hand_id, dealer, hands, upcard, pos, knock_limit):
     """Lay out a dealt position from its parts: seat a and b holding ``hands`` (two
     masks), ``dealer`` dealing, the ``upcard`` (-1: the eleven-card deal) alone on the

@@ -12,7 +12,7 @@ streams (uint64[3]) and an mc seat's memory.
 import numpy as np
 from numba.extending import overload
 
-from ..game._jit import jit, jit_inline
+from ..game._jit import jit
 from ..game.state import (
     RES_DEFENDER_BEFORE,
     RES_DEFENDER_DEADWOOD,
@@ -95,7 +95,7 @@ def record_hand_nb(out, k, hand_id, dealer, hs):
     out[k].pile_cards_taken = hs[RES_PILE_CARDS]
 
 
-@jit_inline
+@jit
 def play_and_record_nb(hand_id, k, dealer, key, params, rules, tab, buf):
     """Play hand ``hand_id`` from the deck already in ``buf.board.hs`` (players' streams from
     ``(key, hand_id)``), score it and write record ``k`` of ``buf.out`` (inlined: the

@@ -96,7 +96,7 @@ def set_models_nb(mem, me, params):
     mem.n_models[0] = n_models
 
 
-@jit_inline
+@jit
 def copy_array_nb(src, dst):
     """Copy a contiguous array into another of its shape, element by element (slice
     assignment may copy through a temporary, which a kernel cannot allocate)."""

@@ -23,7 +23,7 @@ Knocking is the common machinery (thresholds, charts, undercut estimate) of
 
 from collections import namedtuple
 
-from ..game._jit import jit_inline
+from ..game._jit import jit, jit_inline
 from ..game.melds_nb import (
     W_DISCARD,
     lowest_card_nb,
@@ -180,7 +180,7 @@ def expert_card_score_nb(w, view, c, work, tab):
     return score
 
 
-@jit_inline
+@jit
 def expert_discard_nb(params, seat, hand, forbidden, board, tab):
     """The expert's discard from an 11-card ``hand`` (lowest score; ties to the higher
     value, then the higher index).

@@ -320,7 +320,7 @@ def last_discard_decision_nb(params, seat, hand, top, board, rules, tab):
 # The expert card play builds on the kernels above, so its module is imported last.
 
 
-@jit_inline
+@jit
 def expert_pile_decision_nb(params, seat, hand, top, board, rules, tab, rng):
     """Whether the expert takes the pile's top card into the 10-card ``hand``, and what
     then: ``(take, discard, kept deadwood, knock, big_gin)`` as
