@@ -3,6 +3,7 @@ belief setting: a low-noise measure of what limits the search player.
 
     python scripts/belief_accuracy.py --hands 80 --opponents simple memory2 expert
     python scripts/belief_accuracy.py --variant stages=14,moves=6 --variant wait=0.05
+    python scripts/belief_accuracy.py --variant carry=0
 
 Positions are seat a's decisions in hands of ``--player`` against each opponent
 (``ginsim.positions``), every one with at most ``--max-stock`` cards left in the stock
@@ -11,7 +12,9 @@ models, prior, particles, stages, moves, temperature and wait, with a ``--varian
 changes) is sampled from the public history, and scored by the share of the opponent's
 hidden cards (the unseen ones it holds) that a particle drawn by weight holds: 1 is a
 perfect read, and guessing uniformly among the unseen cards scores ``hidden / unseen``
-(printed as ``uniform``). Intervals are normal 95% over positions; each variant reads
+(printed as ``uniform``). The preset carries its belief from decision to decision
+through each hand (every decision updates it, the late ones are scored); ``carry=0``
+samples afresh at each scored position. Intervals are normal 95% over positions; each variant reads
 the same positions, so the paired difference to the first (the preset) is given too.
 One core; prints figures only.
 """
@@ -28,7 +31,7 @@ from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.specs import spec_items
-from ginsim.simulator.belief import sample_beliefs
+from ginsim.simulator.belief import BeliefTracker, sample_beliefs
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import PRESETS
 
@@ -43,7 +46,8 @@ def preset_belief() -> dict:
     out = {k: float(items.get(k, PARAMETERS[k].default[0])) for k in BELIEF_KEYS}
     models = [items[k].replace(";", ",") for k in MODEL_KEYS if k in items]
     prior = [float(w) for w in items.get("prior", "1").split("/")][:len(models)]
-    return dict(out, model=models, prior=prior)
+    carry = float(items.get("carry", PARAMETERS["carry"].default[0])) != 0
+    return dict(out, model=models, prior=prior, carry=carry)
 
 
 def belief_settings(variant: str) -> dict:
@@ -54,10 +58,12 @@ def belief_settings(variant: str) -> dict:
         key, _, value = item.partition("=")
         if key == "prior":
             settings["prior"] = [float(w) for w in value.split("/")]
+        elif key == "carry":
+            settings["carry"] = value not in ("0", "false", "no")
         elif key in BELIEF_KEYS:
             settings[key] = float(value)
         else:
-            raise SystemExit(f"unknown belief setting {key!r}: use prior or "
+            raise SystemExit(f"unknown belief setting {key!r}: use prior, carry or "
                              f"{', '.join(BELIEF_KEYS)}")
     keep = [i for i, w in enumerate(settings["prior"]) if w > 0]
     settings["model"] = [settings["model"][i] for i in keep]
@@ -67,25 +73,40 @@ def belief_settings(variant: str) -> dict:
     return settings
 
 
-def positions(player: str, opponent: str, hands: int, seed: int, max_stock: int):
-    table = ginsim.positions(player, opponent, hands, seed=seed)
-    return table[table.stock_left <= max_stock]
+def positions(player: str, opponent: str, hands: int, seed: int):
+    """Seat a's decisions in ``hands`` hands, in the order played."""
+    return ginsim.positions(player, opponent, hands, seed=seed)
 
 
-def read_scores(table, settings: dict, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """Per position: the belief's share of hidden cards read right, and the uniform one."""
+def read_scores(table, settings: dict, rules: Rules, max_stock: int,
+                carry: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per position with at most ``max_stock`` cards left: the belief's share of hidden
+    cards read right, and the uniform one; and how many beliefs were made. With
+    ``carry`` the belief is carried through each hand from decision to decision
+    (``BeliefTracker``, as the mc player does), so every decision of the hand updates
+    it; else each scored position samples afresh."""
     scores, uniform = [], []
+    tracker, hand, made = None, None, 0
     for i, r in enumerate(table.itertuples()):
+        if r.stock_left > max_stock and not carry:
+            continue
         mine = cards_to_mask(parse_cards(r.cards) + parse_cards(r.drawn))
-        b = sample_beliefs(parse_history(r.history), mine, rules=rules, seed=i, **settings)
+        history = parse_history(r.history)
+        made += 1
+        if carry:
+            if r.hand != hand:
+                tracker, hand = BeliefTracker(rules=rules, seed=i, **settings), r.hand
+            b = tracker.update(history, mine)
+        else:
+            b = sample_beliefs(history, mine, rules=rules, seed=i, **settings)
         truth = cards_to_mask(parse_cards(r.opponent_hand)) & b.unseen
         hidden = bin(truth).count("1")
-        if hidden == 0:
+        if hidden == 0 or r.stock_left > max_stock:
             continue
         held = np.array([bin(int(h) & truth).count("1") for h in b.hands], dtype=float)
         scores.append(float(np.dot(b.weights, held)) / hidden)
         uniform.append(hidden / bin(b.unseen).count("1"))
-    return np.array(scores), np.array(uniform)
+    return np.array(scores), np.array(uniform), made
 
 
 def interval(x: np.ndarray) -> str:
@@ -108,12 +129,14 @@ def main() -> None:
     rules = Rules()
     variants = ["", *args.variant]
     for opponent in args.opponents:
-        table = positions(args.player, opponent, args.hands, args.seed, args.max_stock)
+        table = positions(args.player, opponent, args.hands, args.seed)
         first = None
         for variant in variants:
             t = time.perf_counter()
-            scores, uniform = read_scores(table, belief_settings(variant), rules)
-            ms = 1000 * (time.perf_counter() - t) / max(len(scores), 1)
+            settings = belief_settings(variant)
+            carry = settings.pop("carry")
+            scores, uniform, made = read_scores(table, settings, rules, args.max_stock, carry)
+            ms = 1000 * (time.perf_counter() - t) / max(made, 1)
             name = variant or "the mc preset"
             line = (f"{opponent:16s} {name:28s} read {interval(scores)}  uniform "
                     f"{uniform.mean():.3f}  n={len(scores)}  {ms:.0f} ms/belief")

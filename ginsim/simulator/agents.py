@@ -202,6 +202,7 @@ class McAgent(Agent):
         super()._new_hand(message)
         phase_rows_nb(self.mem, self._params)
         self.mem.n_events[0] = 0
+        self.mem.carried[0] = 0
         self._belief = None
 
     def _observe(self, message: dict) -> None:

@@ -16,6 +16,7 @@ from ..game.history import History
 from ..game.rules import Rules
 from ..game.tables import card_tables
 from ..strategies.presets import Strategy
+from .belief_carry_nb import carry_beliefs_nb
 from .belief_nb import TEMPERATURE, WAIT, sample_beliefs_nb, smc_beliefs_nb
 from .belief_types import Hidden, Likelihood, Particles, PublicHistory, Replay
 from .board_nb import oklahoma_limit_nb
@@ -75,6 +76,46 @@ def model_weights_of(lks: np.ndarray, log_prior: np.ndarray, weights: np.ndarray
     return weights @ terms
 
 
+def _inputs(history: History, my_hand: int, models: np.ndarray, log_prior: np.ndarray,
+            rules: Rules, temperature: float, wait: float):
+    """The kernels' ``(PublicHistory, Hidden, Likelihood, unseen mask)`` for a history,
+    checked."""
+    if not temperature > 0:
+        raise ValueError(f"temperature must be above 0, got {temperature!r}")
+    if not 0 < wait <= 1:
+        raise ValueError(f"wait must be a probability in (0, 1], got {wait!r}")
+    unseen = unseen_mask(history, my_hand)
+    unseen_cards = np.array([c for c in range(52) if (unseen >> c) & 1], dtype=np.int64)
+    held = history.taken[1]
+    n_hidden = 10 - bin(held).count("1")
+    if n_hidden > len(unseen_cards) or n_hidden < 0:
+        raise ValueError(f"the history leaves {len(unseen_cards)} unseen cards for the "
+                         f"opponent's {n_hidden} hidden ones: check the hand and the history")
+    events = np.ascontiguousarray(history.events, dtype=np.int64).reshape(-1, 4)
+    record = PublicHistory(events, int(history.dealer), int(history.upcard),
+                           int(knock_limit_of(history, rules)))
+    like = Likelihood(models, log_prior, np.zeros(len(models)), float(temperature),
+                      float(np.log(wait)), rules.packed(), card_tables(rules))
+    return record, Hidden(unseen_cards, n_hidden, held), like, unseen
+
+
+def _particles(n: int, n_models: int) -> Particles:
+    source = np.zeros((n, 52 + n_models), dtype=np.int64)
+    return Particles(np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n), np.zeros(n),
+                     source, np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros_like(source))
+
+
+def _replay_work(events: int) -> Replay:
+    return Replay(np.full(max(events, 1), -1, dtype=np.int64), new_board(),
+                  np.zeros(3, dtype=np.uint64))
+
+
+def _beliefs(parts: Particles, unseen: int, ess: float, log_prior: np.ndarray) -> Beliefs:
+    lks = parts.source.view(np.float64)[:, 52:]
+    return Beliefs(parts.hands.copy(), parts.weights.copy(), unseen, float(ess),
+                   model_weights_of(lks, log_prior, parts.weights))
+
+
 def sample_beliefs(history: History, my_hand: int,
                    model: str | Strategy | Sequence[str | Strategy], rules: Rules,
                    particles: int, seed: int, temperature: float = TEMPERATURE,
@@ -87,40 +128,56 @@ def sample_beliefs(history: History, my_hand: int,
     shorthand advisor does); ``wait`` is the chance that the opponent plays on where
     its model would knock. A list of models is a mixture (weights ``prior``, equal
     without), whose posterior weights come back in ``model_weights``."""
-    if not temperature > 0:
-        raise ValueError(f"temperature must be above 0, got {temperature!r}")
-    if not 0 < wait <= 1:
-        raise ValueError(f"wait must be a probability in (0, 1], got {wait!r}")
-    unseen = unseen_mask(history, my_hand)
-    unseen_cards = np.array([c for c in range(52) if (unseen >> c) & 1], dtype=np.int64)
-    held = history.taken[1]
-    n_hidden = 10 - bin(held).count("1")
-    if n_hidden > len(unseen_cards) or n_hidden < 0:
-        raise ValueError(f"the history leaves {len(unseen_cards)} unseen cards for the "
-                         f"opponent's {n_hidden} hidden ones: check the hand and the history")
-    hands = np.zeros(particles, dtype=np.int64)
-    logl = np.zeros(particles, dtype=np.float64)
     models, log_prior = model_rows(model, prior)
-    lk = np.zeros(len(models))
-    events = np.ascontiguousarray(history.events, dtype=np.int64).reshape(-1, 4)
-    ev_card = np.full(max(len(events), 1), -1, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
-    limit = knock_limit_of(history, rules)
-    log_wait = float(np.log(wait))
-    record = PublicHistory(events, int(history.dealer), int(history.upcard), int(limit))
-    hidden = Hidden(unseen_cards, n_hidden, held)
-    like = Likelihood(models, log_prior, lk, float(temperature), log_wait, rules.packed(),
-                      card_tables(rules))
-    work = Replay(ev_card, new_board(), rng)
+    record, hidden, like, unseen = _inputs(history, my_hand, models, log_prior, rules,
+                                           temperature, wait)
+    work = _replay_work(len(record.events))
     if uniform:
-        sample_beliefs_nb(np.uint64(seed), record, hidden, like, hands, logl, work)
+        hands = np.zeros(particles, dtype=np.int64)
+        sample_beliefs_nb(np.uint64(seed), record, hidden, like, hands, np.zeros(particles),
+                          work)
         weights = np.full(particles, 1.0 / particles)
         return Beliefs(hands, weights, unseen, float(particles), np.exp(log_prior))
-    weights = np.zeros(particles, dtype=np.float64)
-    source = np.zeros((particles, 52 + len(models)), dtype=np.int64)
-    parts = Particles(hands, logl, np.zeros(particles), weights, source,
-                      np.zeros(particles, dtype=np.int64), np.zeros(particles),
-                      np.zeros_like(source))
+    parts = _particles(particles, len(models))
     ess = smc_beliefs_nb(np.uint64(seed), record, hidden, like, moves, stages, parts, work)
-    lks = source.view(np.float64)[:, 52:]
-    return Beliefs(hands, weights, unseen, float(ess), model_weights_of(lks, log_prior, weights))
+    return _beliefs(parts, unseen, ess, log_prior)
+
+
+class BeliefTracker:
+    """The belief through one hand, carried from choice to choice as the mc player
+    carries it: :meth:`update` at each of the decider's choices samples afresh the
+    first time (as :func:`sample_beliefs`) and later moves the last particles on over
+    the new events (:func:`~ginsim.simulator.belief_carry_nb.carry_beliefs_nb`),
+    sampling afresh only when they cannot carry them. Arguments as
+    :func:`sample_beliefs`."""
+
+    def __init__(self, model: str | Strategy | Sequence[str | Strategy], rules: Rules,
+                 particles: int, seed: int, temperature: float = TEMPERATURE,
+                 moves: int = MOVES, stages: int = STAGES, wait: float = WAIT,
+                 prior: Sequence[float] | None = None) -> None:
+        self.models, self.log_prior = model_rows(model, prior)
+        self.rules, self.seed = rules, int(seed)
+        self.temperature, self.moves, self.stages, self.wait = temperature, moves, stages, wait
+        self.parts = _particles(int(particles), len(self.models))
+        self._events: np.ndarray | None = None
+        self.carried = 0  # updates that carried the particles forward
+
+    def update(self, history: History, my_hand: int) -> Beliefs:
+        """The guesses of the opponent's hand at this point of the hand."""
+        record, hidden, like, unseen = _inputs(history, my_hand, self.models, self.log_prior,
+                                               self.rules, self.temperature, self.wait)
+        events = record.events
+        work = _replay_work(len(events))
+        seed = np.uint64((self.seed + 7919 * len(events)) % 2**64)
+        ess = 0.0
+        last = self._events
+        if last is not None and len(last) <= len(events) and np.array_equal(
+                events[:len(last)], last):
+            ess = carry_beliefs_nb(seed, record, hidden, like, self.moves, len(last),
+                                   self.parts, work)
+            self.carried += ess > 0
+        if ess == 0.0:
+            ess = smc_beliefs_nb(seed, record, hidden, like, self.moves, self.stages,
+                                 self.parts, work)
+        self._events = events.copy()
+        return _beliefs(self.parts, unseen, ess, self.log_prior)

@@ -59,6 +59,7 @@ McMemory = namedtuple("McMemory", (
     "branch",  # Board: the hand state a rollout world is played on, and its scratch
     "replay",  # Board: the hand state the belief replays the history on, and its scratch
     "rng",  # uint64[3]: the random streams of the belief and of the rollout worlds
+    "carried",  # int64[3]: the guesses' seat + 1 (0: none this hand), events, particles
     "empty_trace",  # int64[0, TRACE_WIDTH]: rollouts trace nothing
 ))
 
@@ -118,6 +119,7 @@ def new_mc_memory() -> McMemory:
         branch=new_board(),
         replay=new_board(),
         rng=np.zeros(3, dtype=np.uint64),
+        carried=np.zeros(3, dtype=np.int64),
         empty_trace=np.zeros((0, TRACE_WIDTH), dtype=np.int64),
     )
 

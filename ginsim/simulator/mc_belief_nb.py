@@ -20,6 +20,7 @@ from ..game.state import (
 )
 from ..strategies.params import (
     MC_MAX_PARTICLES,
+    P_MC_CARRY,
     P_MC_MARGIN,
     P_MC_MOVES,
     P_MC_ORACLE,
@@ -29,6 +30,7 @@ from ..strategies.params import (
     P_MC_TEMPERATURE,
     P_MC_WAIT,
 )
+from .belief_carry_nb import carry_beliefs_nb
 from .belief_nb import smc_beliefs_nb
 from .belief_types import Hidden, Likelihood, Particles, PublicHistory, Replay
 from .buffers import SOURCE_WIDTH, Search
@@ -53,7 +55,10 @@ def relative_events_nb(mem, me):
 def beliefs_nb(hs, me, params, n, key, rules, tab, mem):
     """Sample ``n`` guesses of the opponent's hand now from the events so far under the
     mixture of models set by :func:`set_models_nb` (weights in ``mem.weights``, each
-    guess's cumulative model weights in ``mem.resp``); returns the unseen mask."""
+    guess's cumulative model weights in ``mem.resp``); returns the unseen mask. The
+    guesses of this seat's last choice in the hand are carried forward
+    (:func:`~ginsim.simulator.belief_carry_nb.carry_beliefs_nb`) unless the seat's
+    ``carry`` is 0 or they cannot carry the new moves."""
     n_ev = relative_events_nb(mem, me)
     held = hs[ST_TAKEN + 1 - me]
     unseen = FULL_DECK & ~hs[ST_HAND + me] & ~hs[ST_PILE_MASK] & ~held
@@ -73,8 +78,19 @@ def beliefs_nb(hs, me, params, n, key, rules, tab, mem):
     parts = Particles(mem.hands[:n], mem.logl[:n], mem.base[:n], mem.weights[:n], source,
                       mem.tmp_hands[:n], mem.tmp_logl[:n],
                       mem.tmp_source[:width * n].reshape(n, width))
-    smc_beliefs_nb(key, history, hidden, like, int(params[me, P_MC_MOVES]),
-                   int(params[me, P_MC_STAGES]), parts, Replay(mem.ev_card, mem.replay, mem.rng))
+    work = Replay(mem.ev_card, mem.replay, mem.rng)
+    moves = int(params[me, P_MC_MOVES])
+    carried = mem.carried
+    ess = 0.0
+    if carried[0] == me + 1 and carried[2] == n and carried[1] <= n_ev:
+        ess = carry_beliefs_nb(key, history, hidden, like, moves, carried[1], parts, work)
+    if ess == 0.0:
+        smc_beliefs_nb(key, history, hidden, like, moves, int(params[me, P_MC_STAGES]), parts,
+                       work)
+    keep = params[me, P_MC_CARRY] != 0 and params[me, P_MC_ORACLE] == 0
+    carried[0] = me + 1 if keep else 0
+    carried[1] = n_ev
+    carried[2] = n
     responsibilities_nb(source.view(np.float64), n, n_models, mem.log_prior, mem.resp)
     return unseen
 

@@ -129,3 +129,4 @@ def copy_memory_nb(src, dst):
     copy_array_nb(src.lk, dst.lk)
     copy_array_nb(src.n_models, dst.n_models)
     copy_array_nb(src.resp, dst.resp)
+    dst.carried[0] = 0  # the draw orders are not copied: the branch samples afresh

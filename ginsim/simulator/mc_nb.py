@@ -284,6 +284,7 @@ def mc_first_turn_nb(board, params, rules, tab, rng, trace, mem):
     hs = board.hs
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
     mem.n_events[0] = 0
+    mem.carried[0] = 0
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
     if rules[R_DEAL] == DEAL_ELEVEN:

@@ -79,13 +79,14 @@ P_MC_ROLLOUT = P_MC_MOVES + 1  # P_BASE slots
 MC_MODELS = 4  # opponent models the mc belief mixes at most (model, model2, ...)
 P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # MC_MODELS blocks of P_BASE slots: model k at + k*P_BASE
 P_MC_PRIOR = P_MC_MODEL + MC_MODELS * P_BASE  # MC_MODELS prior weights (0: model unused)
-P_SIZE = P_MC_PRIOR + MC_MODELS
+P_MC_CARRY = P_MC_PRIOR + MC_MODELS  # 1: the belief carried from choice to choice
+P_SIZE = P_MC_CARRY + 1
 MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
 MC_MOVES = 4  # the mc belief's default rounds of moves per stage
 MODEL_NAMES = ("model",) + tuple(f"model{k + 1}" for k in range(1, MC_MODELS))
 NESTED = ("rollout",) + MODEL_NAMES  # parameters that hold a plain strategy's vector
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "moves", "prior", "rollout") + MODEL_NAMES
+                 "moves", "prior", "carry", "rollout") + MODEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,10 @@ PARAMETERS: dict[str, Parameter] = {
                   "mc: prior weights of model, model2, ... in the belief's mixture (0: not "
                   "used); the weights follow the opponent's choices within each hand",
                   high=1e6, integer=False),
+        Parameter("carry", P_MC_CARRY, (1,),
+                  "mc: 1 carries the belief's guesses from one choice to the next in a hand "
+                  "(extended over the new moves, reweighted, resampled and moved); 0 samples "
+                  "the whole history again at every choice", high=1),
     )
 }
 
