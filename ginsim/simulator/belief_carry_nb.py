@@ -29,7 +29,7 @@ from .belief_replay_nb import state_log_weight_nb
 
 #: Below this effective sample size after reweighting, the carried particles say too
 #: little about the new history and the belief is sampled afresh.
-CARRY_MIN_ESS = 0.1
+CARRY_MIN_ESS = 0.02
 
 
 @jit
