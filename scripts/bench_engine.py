@@ -88,7 +88,7 @@ def child(hands: int, what: str) -> dict:
         n = max(hands // 5, 1000)
         knock_decisions("simple", "simple", hands=10)
         best = 0.0
-        for _ in range(3):
+        for _ in range(5):
             t = time.perf_counter()
             rows = knock_decisions("simple", "simple", hands=n, seed=3)
             best = max(best, len(rows) / (time.perf_counter() - t))
