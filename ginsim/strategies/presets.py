@@ -59,7 +59,7 @@ PRESETS: dict[str, tuple[str, str]] = {
            "memory2, memory2:knock=0) weighed by its choices in the hand; its own rollouts "
            "play expert",
            "kind=mc,rollout=" + MC_ROLLOUT + ",model=expert,model2=simple,model3=memory2,"
-           "model4=memory2:knock=0,prior=1/1/1/1,stages=7,moves=3"),
+           "model4=memory2:knock=0,prior=1/1/1/1,stages=7,moves=3,margin=2"),
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
