@@ -23,8 +23,8 @@ from ..game.bits_nb import nth_card_nb
 from ..game.history import EV_DISCARD, EV_STOCK, EV_TAKE
 from ..game.melds_nb import popcount_nb
 from ..game.rng_nb import below_nb
-from .belief_moves_nb import keep_terms_nb, order_move_nb, swap_move_nb
-from .belief_nb import ess_nb, resample_nb, seed_streams_nb
+from .belief_moves_nb import keep_terms_nb
+from .belief_nb import ess_nb, resample_move_nb, seed_streams_nb, unseen_mask_nb
 from .belief_replay_nb import state_log_weight_nb
 
 #: Below this effective sample size after reweighting, the carried particles say too
@@ -111,9 +111,7 @@ def carry_beliefs_nb(seed, history, hidden, like, moves, start, parts, work):
     n = parts.hands.shape[0]
     logl, base, w = parts.logl, parts.base, parts.weights
     seed_streams_nb(work.rng, seed, 0)
-    unseen = np.int64(0)
-    for i in range(hidden.unseen_cards.shape[0]):
-        unseen |= np.int64(1) << hidden.unseen_cards[i]
+    unseen = unseen_mask_nb(hidden)
     size = hidden.n_hidden + popcount_nb(hidden.held)
     for p in range(n):
         row = parts.source[p]
@@ -133,13 +131,6 @@ def carry_beliefs_nb(seed, history, hidden, like, moves, start, parts, work):
     ess = ess_nb(logl, base, 1.0, w)
     if not ess >= CARRY_MIN_ESS * n:
         return 0.0
-    resample_nb(parts.hands, logl, parts.source, w, parts.tmp_hands, parts.tmp_logl,
-                parts.tmp_source, work.rng)
-    for p in range(n):
-        base[p] = 0.0
-    for _round in range(moves):
-        for p in range(n):
-            swap_move_nb(history, unseen, hidden.held, 1.0, parts, p, like, work)
-            order_move_nb(history, 1.0, parts, p, like, work)
+    resample_move_nb(history, unseen, hidden.held, 1.0, moves, parts, like, work)
     ess_nb(logl, base, 0.0, w)
     return ess

@@ -211,6 +211,32 @@ def prior_particles_nb(history, hidden, like, parts, work):
 
 
 @jit
+def unseen_mask_nb(hidden):
+    """The mask of the cards in ``hidden.unseen_cards``."""
+    unseen = np.int64(0)
+    for i in range(hidden.unseen_cards.shape[0]):
+        unseen |= np.int64(1) << hidden.unseen_cards[i]
+    return unseen
+
+
+@jit
+def resample_move_nb(history, unseen, held, beta, moves, parts, like, work):
+    """Resample the particles by ``parts.weights`` (their prior/proposal weights set to
+    0), then ``moves`` rounds of a hand swap and an order exchange per particle at
+    tempering ``beta``: one stage of the tempered sampler, and the carried belief's
+    step (:mod:`ginsim.simulator.belief_carry_nb`) at ``beta`` 1."""
+    n = parts.hands.shape[0]
+    resample_nb(parts.hands, parts.logl, parts.source, parts.weights, parts.tmp_hands,
+                parts.tmp_logl, parts.tmp_source, work.rng)
+    for p in range(n):
+        parts.base[p] = 0.0
+    for _round in range(moves):
+        for p in range(n):
+            swap_move_nb(history, unseen, held, beta, parts, p, like, work)
+            order_move_nb(history, beta, parts, p, like, work)
+
+
+@jit
 def smc_beliefs_nb(seed, history, hidden, like, moves, max_stages, parts, work):
     """Adaptive tempered sequential Monte Carlo over the opponent's hand and the order
     its stock draws brought its cards (``parts.source``, rows of 52 as in
@@ -228,9 +254,7 @@ def smc_beliefs_nb(seed, history, hidden, like, moves, max_stages, parts, work):
     n = parts.hands.shape[0]
     logl, base, w = parts.logl, parts.base, parts.weights
     seed_streams_nb(work.rng, seed, 0)
-    unseen = np.int64(0)
-    for i in range(hidden.unseen_cards.shape[0]):
-        unseen |= 1 << hidden.unseen_cards[i]
+    unseen = unseen_mask_nb(hidden)
     prior_particles_nb(history, hidden, like, parts, work)
     beta = 0.0
     for _stage in range(max_stages):
@@ -238,14 +262,7 @@ def smc_beliefs_nb(seed, history, hidden, like, moves, max_stages, parts, work):
         if beta + step >= 1.0 - 1e-9:
             break
         beta += step
-        resample_nb(parts.hands, logl, parts.source, w, parts.tmp_hands, parts.tmp_logl,
-                    parts.tmp_source, work.rng)
-        for p in range(n):
-            base[p] = 0.0
-        for _round in range(moves):
-            for p in range(n):
-                swap_move_nb(history, unseen, hidden.held, beta, parts, p, like, work)
-                order_move_nb(history, beta, parts, p, like, work)
+        resample_move_nb(history, unseen, hidden.held, beta, moves, parts, like, work)
     return ess_nb(logl, base, 1.0 - beta, w)
 
 
