@@ -23,6 +23,7 @@ import numpy as np
 
 from ..game.files import decode_text, is_regular, parse_json, read_bounded
 from ..game.rules import brief
+from ..game.rules_presets import PRESETS
 from ..game.specs import spec_items
 from .grid_nb import bucket_range
 from .params import (
@@ -125,6 +126,16 @@ def builtin_charts() -> dict[str, KnockChart]:
 
 def shipped_names() -> list[str]:
     return sorted(p.stem for p in CHART_DIR.glob("*.json"))
+
+
+def shipped_summary() -> str:
+    """The shipped charts' names in a line: the base names, and the rules suffixes that
+    follow them (``equilibrium_expert`` + ``_oklahoma``), so a refusal stays one short line."""
+    names = shipped_names()
+    suffixes = sorted({p for p in PRESETS for n in names if n.endswith("_" + p)})
+    bases = [n for n in names if not any(n.endswith("_" + p) for p in suffixes)]
+    return (f"{', '.join(bases)}, each alone or followed by a rules preset "
+            f"(_{', _'.join(suffixes)})")
 
 
 JSON_FORMAT = "ginsim knock chart"
@@ -324,5 +335,5 @@ def load_chart(name_or_path: str) -> KnockChart:
     path = Path(text)
     if path.exists():
         return read_chart_file(path)
-    raise ValueError(f"unknown knock chart {brief(text)}: give a file (.json or .csv) or one "
-                     f"of {', '.join([*builtin, *shipped_names()])}")
+    raise ValueError(f"unknown knock chart {brief(text)}: give a file (.json or .csv), one of "
+                     f"{', '.join(builtin)}, or a shipped chart: {shipped_summary()}")
