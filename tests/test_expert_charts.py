@@ -89,3 +89,69 @@ def test_the_answer_reads_the_expert_chart():
         expert = shipped_equilibrium(Rules.preset(preset), "expert") is not None
         want = "expert" if expert else "memory2"
         assert equilibrium_advice(preset).card_play == want, preset
+
+
+def _grid(vec: np.ndarray, first: int = 0) -> np.ndarray:
+    return vec[first + P_GRID:first + P_GRID + GRID_CELLS]
+
+
+@pytest.mark.parametrize("base", ["memory2", "expert"])
+def test_family_charts_follow_the_rules(base):
+    """A chart family's name (the equilibrium and expert presets' charts) plays the chart
+    made under the rules played; rules with modern's hands, and rules no chart was made
+    for, keep modern's; a suffixed name is that chart whatever the rules."""
+    preset = "equilibrium" if base == "memory2" else "expert"
+    strategy = parse_strategy(preset)
+    modern = load_chart(equilibrium_chart_name("modern", base)).p.reshape(-1)
+    moved = 0
+    for rules in KNOCKING_PRESETS:
+        found = shipped_equilibrium(Rules.preset(rules), base)
+        want = modern if found is None else found[1].p.reshape(-1)
+        assert np.array_equal(_grid(strategy.vector_for(Rules.preset(rules))), want), rules
+        moved += not np.array_equal(want, modern)
+    assert moved >= 3  # the check above tells charts apart
+    for rules in ("eaai", "modern:undercut_bonus=10"):
+        assert np.array_equal(_grid(strategy.vector_for(Rules.coerce(rules))), modern)
+    stem = equilibrium_chart_name("modern", base)
+    pinned = parse_strategy(f"{preset}:chart={stem}_modern")
+    assert np.array_equal(_grid(pinned.vector_for(Rules.preset("classic"))), modern)
+    classic = load_chart(equilibrium_chart_name("classic", base)).p.reshape(-1)
+    assert not np.array_equal(classic, modern)
+    other = parse_strategy(f"{preset}:chart={stem}_classic")
+    assert np.array_equal(_grid(other.vector_for(Rules.preset("modern"))), classic)
+    # a chart set over the family's by an overrides dict (best responses) is kept
+    five = with_chart(preset, load_chart("five"))
+    assert np.array_equal(_grid(five.vector_for(Rules.preset("classic"))),
+                          load_chart("five").p.reshape(-1))
+
+
+def test_mc_rollout_and_models_follow_the_rules():
+    """The mc preset's rollouts and its expert model knock by the rules' expert chart."""
+    from ginsim.strategies.params import PARAMETERS
+    classic = load_chart("equilibrium_expert_classic").p.reshape(-1)
+    vec = parse_strategy("mc").vector_for(Rules.preset("classic"))
+    for name in ("rollout", "model"):
+        assert np.array_equal(_grid(vec, PARAMETERS[name].index), classic), name
+    assert np.array_equal(_grid(vec, PARAMETERS["model3"].index),
+                          _grid(parse_strategy("mc").vector, PARAMETERS["model3"].index))
+
+
+def test_play_follows_the_rules_chart():
+    """Under classic rules `expert` plays hand for hand as `expert` with the classic chart
+    named, and unlike it with modern's chart pinned; so does an agent, also when the
+    table's start message names the rules."""
+    from ginsim.simulator.agents import Agent
+    from ginsim.simulator.engine import play_records
+
+    def rows(spec):
+        return play_records(spec, "simple", stop=3000, seed=5, rules="classic")[0]
+
+    follow = rows("expert")
+    assert np.array_equal(follow, rows("expert:chart=equilibrium_expert_classic"))
+    assert not np.array_equal(follow, rows("expert:chart=equilibrium_expert_modern"))
+    classic = load_chart("equilibrium_expert_classic").p.reshape(-1)
+    agent = Agent.from_spec("expert", "classic")
+    assert np.array_equal(_grid(agent._params[0]), classic)
+    agent = Agent.from_spec("expert", "modern")
+    agent.handle({"type": "start", "seat": 1, "rules": "classic"})
+    assert np.array_equal(_grid(agent._params[1]), classic)

@@ -181,9 +181,11 @@ def _knock_methods(sweep: pd.DataFrame, thresholds: Sequence[int], opponents: Se
                       f"{advice.provenance}", **extra}
 
 
-def mirror(a: str, b: str) -> bool:
-    """Whether two specs play alike: their match on duplicate deals is 0 by construction."""
-    return bool(np.array_equal(parse_strategy(a).vector, parse_strategy(b).vector))
+def mirror(a: str, b: str, rules: Rules | None = None) -> bool:
+    """Whether two specs play alike (under ``rules``, whose charts they may follow): their
+    match on duplicate deals is 0 by construction."""
+    return bool(np.array_equal(parse_strategy(a).vector_for(rules),
+                               parse_strategy(b).vector_for(rules)))
 
 
 def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAULT_SEED,
@@ -208,9 +210,10 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
                                            n_jobs=n_jobs, progress=progress)
         matrix = pd.concat([matrix, extra], ignore_index=True)
         frames.update(slow_runs.hands)
-    keep = [not mirror(a, b) for a, b in zip(matrix.strategy, matrix.opponent, strict=True)]
+    keep = [not mirror(a, b, rules) for a, b in zip(matrix.strategy, matrix.opponent,
+                                                       strict=True)]
     matrix = matrix[keep].reset_index(drop=True)
-    frames = {k: v for k, v in frames.items() if not mirror(k[0], k[1])}
+    frames = {k: v for k, v in frames.items() if not mirror(k[0], k[1], rules)}
     mixes = pd.concat([outcome_mix(cells_from_hands(frame), label=f"{a} vs {b}")
                        for (a, b, _), frame in frames.items()], ignore_index=True)
     points = pd.concat([expected_points(cells_from_hands(frame)).assign(strategy=a, opponent=b)

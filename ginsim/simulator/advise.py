@@ -192,7 +192,7 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
     advised = AdvisedHand(cards_to_mask(position.hand11), cards_to_mask(position.took),
                           cards_to_mask(position.passed), rules.knock_limit)
     rollouts_nb(np.uint64(seed), advised, (piles, opp, stocks), (options, kept),
-                seat_params(strategy, opponent), rules.packed(), card_tables(rules), out)
+                seat_params(strategy, opponent, rules), rules.packed(), card_tables(rules), out)
     return options, kept, net, flags
 
 
@@ -316,5 +316,6 @@ def situation_rollouts(situation: Situation, strategy: str | Strategy,
     out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
                    new_board(), np.zeros(3, dtype=np.uint64))
     option_rollouts_nb(np.uint64(seed), advised, worlds, options,
-                       seat_params(strategy, opponent), rules.packed(), card_tables(rules), out)
+                       seat_params(strategy, opponent, rules), rules.packed(),
+                       card_tables(rules), out)
     return options, net, flags

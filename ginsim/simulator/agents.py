@@ -66,7 +66,6 @@ class Agent:
         self.seat = 0
         self._hands_seen = 0
         self._set_rules(rules)
-        self._params = np.stack([strategy.vector, strategy.vector])
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
 
@@ -88,6 +87,11 @@ class Agent:
         if rules.mahjong:
             raise ValueError("agents play knocking gin; Mahjong gin has no agent protocol")
         self.rules, self._packed, self._tab = rules, packed, tab
+        self._params = self._seat_rows()  # the chart follows the rules (vector_for)
+
+    def _seat_rows(self) -> np.ndarray:
+        """Both seats' parameter rows of this agent's strategy under its rules."""
+        return np.stack([self.strategy.vector_for(self.rules)] * 2)
 
     def handle(self, message: dict) -> dict | None:
         """Feed one protocol message; returns the reply for ``decide``, else None."""
@@ -183,14 +187,16 @@ def _search_of(search: Search, exclude: int) -> Search:
 class McAgent(Agent):
     """An ``mc`` strategy spec playing one seat from the protocol's messages."""
 
+    def _seat_rows(self) -> np.ndarray:
+        # The rows as the hand loop passes an mc seat's (a strided view, hand_params), so
+        # mc_draw_choice_nb and prepare_nb reuse the hand loop's compiled specialization
+        # instead of compiling a C-contiguous twin (some 35 s of compiling, cold).
+        return hand_params(super()._seat_rows())
+
     def _setup(self) -> None:
         if self._params[0, P_MC_ORACLE] != 0:
             raise ValueError("mc:oracle=1 reads the opponent's hidden hand; an agent sees "
                              "only its seat's cards: leave oracle out")
-        # The rows as the hand loop passes an mc seat's (a strided view, hand_params), so
-        # mc_draw_choice_nb and prepare_nb reuse the hand loop's compiled specialization
-        # instead of compiling a C-contiguous twin (some 35 s of compiling, cold).
-        self._params = hand_params(self._params)
         self.board = new_board()
         self.hs = self.board.hs
         self.mem = new_mc_memory()

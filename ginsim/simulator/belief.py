@@ -52,9 +52,11 @@ def unseen_mask(history: History, my_hand: int) -> int:
 
 
 def model_rows(model: str | Strategy | Sequence[str | Strategy],
-               prior: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The belief's opponent models as float64[K, 2, P] seat rows (the model in row 1)
-    and their normalised log prior weights (equal weights without ``prior``)."""
+               prior: Sequence[float] | None = None, rules: Rules | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The belief's opponent models as float64[K, 2, P] seat rows (the model in row 1,
+    knocking by its chart for ``rules``) and their normalised log prior weights (equal
+    weights without ``prior``)."""
     models = [model] if isinstance(model, (str, Strategy)) else list(model)
     if not models:
         raise ValueError("no opponent model: give a strategy spec or a list of them")
@@ -63,7 +65,7 @@ def model_rows(model: str | Strategy | Sequence[str | Strategy],
             weights).all():
         raise ValueError(f"prior must give one weight above 0 per model ({len(models)}), got "
                          f"{list(weights)!r}")
-    rows = np.stack([seat_params(m, m) for m in models])
+    rows = np.stack([seat_params(m, m, rules) for m in models])
     return rows, np.log(weights / weights.sum())
 
 
@@ -128,7 +130,7 @@ def sample_beliefs(history: History, my_hand: int,
     shorthand advisor does); ``wait`` is the chance that the opponent plays on where
     its model would knock. A list of models is a mixture (weights ``prior``, equal
     without), whose posterior weights come back in ``model_weights``."""
-    models, log_prior = model_rows(model, prior)
+    models, log_prior = model_rows(model, prior, rules)
     record, hidden, like, unseen = _inputs(history, my_hand, models, log_prior, rules,
                                            temperature, wait)
     work = _replay_work(len(record.events))
@@ -155,7 +157,7 @@ class BeliefTracker:
                  particles: int, seed: int, temperature: float = TEMPERATURE,
                  moves: int = MOVES, stages: int = STAGES, wait: float = WAIT,
                  prior: Sequence[float] | None = None) -> None:
-        self.models, self.log_prior = model_rows(model, prior)
+        self.models, self.log_prior = model_rows(model, prior, rules)
         self.rules, self.seed = rules, int(seed)
         self.temperature, self.moves, self.stages, self.wait = temperature, moves, stages, wait
         self.parts = _particles(int(particles), len(self.models))

@@ -40,7 +40,7 @@ def knock_decisions(strategy: str | Strategy = "simple", opponent: str | Strateg
     if not rules.knocks:
         raise ValueError(f"rules {rules.spec()!r} allow no knocking, so there is no knock "
                          "decision to chart: give rules with a knock limit, such as modern")
-    params = seat_params(strategy, opponent)
+    params = seat_params(strategy, opponent, rules)
     kernel = (mc_knock_chart_nb if parse_strategy(strategy).is_mc
               or parse_strategy(opponent).is_mc else knock_chart_nb)
     tab = card_tables(rules)

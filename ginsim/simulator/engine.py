@@ -26,12 +26,14 @@ MAX_TRACE_ROWS = MAX_RECORDS_IN_MEMORY
 def seat_params(a: str | Strategy, b: str | Strategy, rules: Rules | None = None
                 ) -> np.ndarray:
     """The float64[2, P] parameter rows of seats a and b (see :func:`hand_params`).
-    With ``rules``, a pair those rules cannot play (an mc seat in Mahjong gin) is refused."""
+    With ``rules``, each seat knocks by its chart family's chart for them
+    (:meth:`~ginsim.strategies.presets.Strategy.vector_for`), and a pair those rules cannot
+    play (an mc seat in Mahjong gin) is refused."""
     seats = [parse_strategy(a), parse_strategy(b)]
     if rules is not None and rules.mahjong and any(s.is_mc for s in seats):
         raise ValueError("mc plays knocking-gin turns only; under Mahjong gin rules use plain "
                          "strategies such as simple or memory2")
-    return hand_params(np.stack([s.vector for s in seats]))
+    return hand_params(np.stack([s.vector_for(rules) for s in seats]))
 
 
 def _check_trace_rows(trace_rows: object) -> int:

@@ -180,19 +180,19 @@ def play_multimatch(a: str | Strategy = "simple", b: str | Strategy = "simple",
     return out
 
 
-def _player_params(specs: Sequence[str | Strategy], count: int) -> np.ndarray:
+def _player_params(specs: Sequence[str | Strategy], count: int, rules: Rules) -> np.ndarray:
     if isinstance(specs, (str, bytes)) or not isinstance(specs, Sequence) or len(
             specs) != count:
         raise ValueError(f"expected a list of {count} strategies, got {brief(specs)}")
     if any(parse_strategy(s).is_mc for s in specs):
         raise ValueError("the mc player plays two-player games only (play_games, simulate)")
-    return np.stack([parse_strategy(s).vector for s in specs])
+    return np.stack([parse_strategy(s).vector_for(rules) for s in specs])
 
 
 def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int, seed: int,
             rules: Rules, rows_per_game: int) -> tuple[np.ndarray, np.ndarray]:
     """The final scoring states of ``games`` games among ``count`` players, validated."""
-    params = _player_params(strategies, count)
+    params = _player_params(strategies, count, rules)
     rules = Rules.coerce(rules).check_games()
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),

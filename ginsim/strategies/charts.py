@@ -36,6 +36,9 @@ from .params import (
 CHART_DIR = Path(__file__).parent / "chart_data"
 CSV_FIELDS = ("stock_low", "stock_high", "deadwood", "opp_taken", "p_knock")
 MAX_CHART_BYTES = 1_000_000
+#: ``equilibrium_expert_modern``: the modern chart of a family whatever the rules played
+#: (the family name alone follows the rules: :mod:`ginsim.strategies.equilibria`).
+MODERN_SUFFIX = "_modern"
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
 
 
@@ -132,10 +135,11 @@ def shipped_summary() -> str:
     """The shipped charts' names in a line: the base names, and the rules suffixes that
     follow them (``equilibrium_expert`` + ``_oklahoma``), so a refusal stays one short line."""
     names = shipped_names()
-    suffixes = sorted({p for p in PRESETS for n in names if n.endswith("_" + p)})
+    suffixes = sorted({p for p in PRESETS for n in names if n.endswith("_" + p)} | {
+        MODERN_SUFFIX[1:]})
     bases = [n for n in names if not any(n.endswith("_" + p) for p in suffixes)]
-    return (f"{', '.join(bases)}, each alone or followed by a rules preset "
-            f"(_{', _'.join(suffixes)})")
+    return (f"{', '.join(bases)}, each alone (for the rules played) or followed by a "
+            f"rules preset (_{', _'.join(suffixes)})")
 
 
 JSON_FORMAT = "ginsim knock chart"
@@ -332,6 +336,9 @@ def load_chart(name_or_path: str) -> KnockChart:
         return builtin[text]
     if "/" not in text and is_regular(CHART_DIR / f"{text}.json"):
         return shipped_chart(text)
+    modern = text.removesuffix(MODERN_SUFFIX)
+    if modern != text and "/" not in text and is_regular(CHART_DIR / f"{modern}.json"):
+        return shipped_chart(modern)  # a family's modern chart, pinned whatever the rules
     path = Path(text)
     if path.exists():
         return read_chart_file(path)

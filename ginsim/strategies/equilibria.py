@@ -18,9 +18,13 @@ KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "t
                     "big_gin", "eleven", "last_discard")
 
 
-#: The card plays the shipped charts are made for: memory2 (the ``equilibrium`` preset's)
-#: and expert (the ``expert`` preset's, and the report's answer).
-CHART_BASES = ("memory2", "expert")
+#: The chart families by name, each with the card play its charts are made for: memory2
+#: (the ``equilibrium`` preset's) and expert (the ``expert`` preset's, and the report's
+#: answer). A strategy that knocks by a family's name plays the family's chart for the
+#: rules it plays under (:meth:`ginsim.strategies.presets.Strategy.vector_for`); a name
+#: with a rules suffix (``equilibrium_expert_oklahoma``, ``_modern``) is that one chart.
+CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert"}
+CHART_BASES = tuple(CHART_FAMILIES.values())
 
 
 def equilibrium_chart_name(preset: str, base: str = "memory2") -> str:
@@ -33,7 +37,7 @@ def equilibrium_chart_name(preset: str, base: str = "memory2") -> str:
     if base not in CHART_BASES:
         raise ValueError(f"no shipped equilibrium charts for {base!r} card play: choose one "
                          f"of {', '.join(CHART_BASES)}")
-    stem = "equilibrium" if base == "memory2" else f"equilibrium_{base}"
+    stem = next(stem for stem, family in CHART_FAMILIES.items() if family == base)
     return stem if preset == "modern" else f"{stem}_{preset}"
 
 

@@ -7,16 +7,28 @@ from functools import cached_property
 
 import numpy as np
 
+from ..game.rules import Rules
 from ..game.specs import brief, spec_items, split_spec
 from .charts import load_chart
-from .params import KIND_MC, MC_PARAMETERS, NESTED, P_BASE, PARAMETERS, Parameter, default_vector
+from .equilibria import CHART_FAMILIES, shipped_equilibrium
+from .params import (
+    GRID_CELLS,
+    KIND_MC,
+    MC_PARAMETERS,
+    NESTED,
+    P_BASE,
+    P_GRID,
+    PARAMETERS,
+    Parameter,
+    default_vector,
+)
 
 Value = tuple[float, ...]
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
-#: the mc preset's own card play inside rollouts: expert's, which knocks by the modern
-#: equilibrium chart for expert card play (patient where the chart waits: a rollout that
-#: knocks at once is undercut by patient opponents)
+#: the mc preset's own card play inside rollouts: expert's, which knocks by the
+#: equilibrium chart for expert card play under the rules played (patient where the
+#: chart waits: a rollout that knocks at once is undercut by patient opponents)
 MC_ROLLOUT = "expert"
 
 #: name -> (one-line description, parameter overrides as spec text)
@@ -36,8 +48,9 @@ PRESETS: dict[str, tuple[str, str]] = {
                       "draw=improve"),
     "chart": ("knocks by a chart learned against memory2: at 7-10 while 24+ cards are in "
               "the stock, otherwise only gin", "chart=1921/1/1/1"),
-    "equilibrium": ("memory2 card play with the modern-rules equilibrium knock chart (no "
-                    "opponent with the same card play gains by knocking differently)",
+    "equilibrium": ("memory2 card play with the equilibrium knock chart of the rules played "
+                    "(no opponent with the same card play gains by knocking differently; "
+                    "modern's where none was made)",
                     "memory=2,outs=1,chart=equilibrium"),
     "asap": ("folk advice on memory2 card play: knock as soon as you may",
              "memory=2,outs=1,chart=always"),
@@ -49,8 +62,8 @@ PRESETS: dict[str, tuple[str, str]] = {
                   "opponent holds cards it took from the pile", "memory=2,outs=1,chart=pile_wary"),
     "expert": ("memory2's information weighed by the stage of the hand, the safety of each "
                "discard and what it could become; pile takes by exact deadwood gain; "
-               "tuned by scripts/tune_strategy.py; knocks by the modern equilibrium chart "
-               "for its own card play (chart=equilibrium_expert_PRESET for other rules)",
+               "tuned by scripts/tune_strategy.py; knocks by the equilibrium chart for its "
+               "own card play under the rules played (modern's where none was made)",
                "kind=expert,memory=2,outs=1.5,outs_late=0.125,danger=1,danger_late=1.5,"
                "safe=0.25,potential=0.1,outs_value=0.1,take_meld=3,take_any=20,"
                "chart=equilibrium_expert,lay=3"),
@@ -136,6 +149,50 @@ class Strategy:
         vec.setflags(write=False)
         return vec
 
+    def vector_for(self, rules: Rules | None) -> np.ndarray:
+        """:attr:`vector` for play under ``rules``: each knock chart named by its family
+        (``equilibrium``, ``equilibrium_expert``: the preset's or given), the mc player's
+        rollout and models included, becomes the shipped chart made under ``rules``' hand
+        rules. Where none was made (custom rules), and without ``rules``, modern's stays."""
+        vec = self.vector
+        if rules is None:
+            return vec
+        for first, base in self._rules_charts:
+            found = shipped_equilibrium(rules, base)
+            if found is not None:
+                vec[first + P_GRID:first + P_GRID + GRID_CELLS] = found[1].grid
+        return vec
+
+    @cached_property
+    def _rules_charts(self) -> tuple[tuple[int, str], ...]:
+        """(first slot, card play) of each parameter block whose chart follows the rules:
+        named by a family, and still that family's modern chart in the vector (a chart
+        set over it by an overrides dict, as ``with_chart`` does, is kept)."""
+        stem = self._given("chart", ("chart", "grid"))
+        out = [(0, CHART_FAMILIES[stem])] if stem in CHART_FAMILIES else []
+        for name in NESTED if self.is_mc else ():
+            text = self._given(name, (name,))
+            if text is not None:
+                nested = parse_strategy(text.replace(";", ","))
+                out += [(PARAMETERS[name].index + first, base)
+                        for first, base in nested._rules_charts]
+        family_grids = {base: load_chart(stem).grid for stem, base in CHART_FAMILIES.items()}
+        vec = self._vector
+        return tuple((first, base) for first, base in out
+                     if tuple(vec[first + P_GRID:first + P_GRID + GRID_CELLS])
+                     == family_grids[base])
+
+    def _given(self, name: str, set_by: tuple[str, ...]) -> str | None:
+        """The text parameter ``name`` was given as, in the spec or else in the preset;
+        None when it was not, or when an overrides dict set one of ``set_by`` without
+        text."""
+        given = _items_by_name(self.spec.partition(":")[2])
+        if name in given:
+            return given[name]
+        if any(key in self.overrides for key in set_by):
+            return None
+        return _items_by_name(PRESETS[self.preset][1]).get(name)
+
     def parameters(self) -> dict[str, Value]:
         """Every parameter that differs from the defaults (preset and overrides)."""
         merged = dict(_parse_items(PRESETS[self.preset][1], self.preset))
@@ -143,6 +200,12 @@ class Strategy:
             merged.pop("grid", None)  # a bit chart replaces the preset's named chart
         merged.update(self.overrides)
         return merged
+
+
+def _items_by_name(text: str) -> dict[str, str]:
+    """A spec's ``key=value`` texts by parameter name (aliases resolved; the last wins)."""
+    return {_ALIASES[key].name: value for _, key, value in spec_items(text)
+            if key in _ALIASES and value}
 
 
 def _as_tuple(value: object) -> tuple:
