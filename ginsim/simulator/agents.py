@@ -181,7 +181,8 @@ def _search_of(search: Search, exclude: int) -> Search:
     """A search numba returned (its fields boxed as Python numbers), typed as the mc
     kernels compile it, excluding the card mask ``exclude``."""
     return Search(np.int64(search.particles), np.int64(search.unseen), np.uint64(search.key),
-                  np.int64(search.rollouts), float(search.margin), np.int64(exclude))
+                  np.int64(search.rollouts), float(search.margin), np.int64(exclude),
+                  np.int64(search.searched))
 
 
 class McAgent(Agent):

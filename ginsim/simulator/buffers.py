@@ -81,7 +81,8 @@ Schedule = namedtuple("Schedule", ("rules", "tab", "gr", "system", "match_total"
 #: stream key, the worlds per option, the margin (in standard errors) another option
 #: must gain, and ``exclude``, the mask of the card the seat just drew from the stock
 #: (no guess of the opponent's hand may hold it).
-Search = namedtuple("Search", ("particles", "unseen", "key", "rollouts", "margin", "exclude"))
+Search = namedtuple("Search", ("particles", "unseen", "key", "rollouts", "margin", "exclude",
+                               "searched"))
 
 
 def new_board() -> Board:

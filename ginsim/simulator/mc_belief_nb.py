@@ -26,6 +26,7 @@ from ..strategies.params import (
     P_MC_ORACLE,
     P_MC_PARTICLES,
     P_MC_ROLLOUTS,
+    P_MC_SEARCHED,
     P_MC_STAGES,
     P_MC_TEMPERATURE,
     P_MC_WAIT,
@@ -138,5 +139,5 @@ def prepare_nb(hs, me, params, rules, tab, rng, mem):
         for p in range(n):
             mem.hands[p] = hs[ST_HAND + 1 - me]
     return Search(np.int64(n), unseen, key, np.int64(int(params[me, P_MC_ROLLOUTS])),
-                  params[me, P_MC_MARGIN], np.int64(0))
+                  params[me, P_MC_MARGIN], np.int64(0), np.int64(int(params[me, P_MC_SEARCHED])))
 

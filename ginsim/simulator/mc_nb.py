@@ -46,6 +46,7 @@ from ..game.state import (
     ST_SOURCE,
     ST_UPCARD,
 )
+from ..strategies.params import SEARCH_CARD, SEARCH_DRAW, SEARCH_KNOCK
 from ..strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
 from .board_nb import pile_allowed_nb
 from .buffers import Search
@@ -123,6 +124,12 @@ def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
         return best, apply_discard_nb(hs, me, best, 0, True, False, rules)
     default, choice_kept, default_knock = default_discard_nb(board, me, (dw, best), may_knock,
                                                              rules, tab, rng, mem)
+    cards = search.searched & SEARCH_CARD != 0
+    knocks = search.searched & SEARCH_KNOCK != 0 and may_knock
+    if not cards and not (knocks and (default_knock or choice_kept <= hs[ST_KNOCK_LIMIT])):
+        # nothing to search: the rollout strategy's choice stands
+        return default, apply_discard_nb(hs, me, default, choice_kept, default_knock, False,
+                                         rules)
     discard_table = board.work[W_DISCARD:W_DISCARD + 52]  # the default's per-card table
     option_value_nb(hs, me, option_nb(OPT_DISCARD, default, default_knock, choice_kept, 0),
                     search, rules, tab, rng, mem)
@@ -133,11 +140,15 @@ def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
         c, low = lowest_candidate_nb(discard_table, hand, forbidden)
         if c < 0:
             break
+        if c != default and not cards:
+            continue
         for knock in range(2):
             if knock == 1 and (low > hs[ST_KNOCK_LIMIT] or not may_knock):
                 break
             if c == default and (knock == 1) == default_knock:
-                continue
+                continue  # the rollout strategy's choice itself
+            if not knocks and (knock == 1) != default_knock:
+                continue  # whether to knock is not searched
             option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock == 1, low, 1), search,
                             rules, tab, rng, mem)
             gain = gain_nb(mem.values, search.rollouts, search.margin)
@@ -161,6 +172,8 @@ def mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
         take = pile_decision_nb(mem.pairs[0], me, hs[ST_HAND + me], top, board, rules, tab,
                                 rng)[0]
+        if search.searched & SEARCH_DRAW == 0:
+            return take, search
         for slot in range(2):
             kind = OPT_TAKE if take == (slot == 0) else OPT_STOCK
             option_value_nb(hs, me, option_nb(kind, -1, False, 0, slot), search, rules, tab,
@@ -185,7 +198,8 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
         add_event_nb(mem, me, EV_TAKE, card, 1)
         return card, s
     add_event_nb(mem, me, EV_STOCK, -1, flag)
-    return card, Search(s.particles, s.unseen, s.key, s.rollouts, s.margin, np.int64(1) << card)
+    return card, Search(s.particles, s.unseen, s.key, s.rollouts, s.margin, np.int64(1) << card,
+                        s.searched)
 
 
 @jit

@@ -80,13 +80,21 @@ MC_MODELS = 4  # opponent models the mc belief mixes at most (model, model2, ...
 P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # MC_MODELS blocks of P_BASE slots: model k at + k*P_BASE
 P_MC_PRIOR = P_MC_MODEL + MC_MODELS * P_BASE  # MC_MODELS prior weights (0: model unused)
 P_MC_CARRY = P_MC_PRIOR + MC_MODELS  # 1: the belief carried from choice to choice
-P_SIZE = P_MC_CARRY + 1
+P_MC_SEARCHED = P_MC_CARRY + 1  # which choices the search makes: SEARCH_* bits
+P_SIZE = P_MC_SEARCHED + 1
+
+#: The mc player's choices the search may make (bits of ``searched``); the rest are its
+#: rollout strategy's.
+SEARCH_DRAW = 1  # the draw: the pile card or the stock
+SEARCH_CARD = 2  # the card discarded
+SEARCH_KNOCK = 4  # whether to knock
+SEARCH_ALL = SEARCH_DRAW | SEARCH_CARD | SEARCH_KNOCK
 MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
 MC_MOVES = 4  # the mc belief's default rounds of moves per stage
 MODEL_NAMES = ("model",) + tuple(f"model{k + 1}" for k in range(1, MC_MODELS))
 NESTED = ("rollout",) + MODEL_NAMES  # parameters that hold a plain strategy's vector
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "moves", "prior", "carry", "rollout") + MODEL_NAMES
+                 "moves", "prior", "carry", "searched", "rollout") + MODEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -270,6 +278,10 @@ PARAMETERS: dict[str, Parameter] = {
                   "mc: 1 carries the belief's guesses from one choice to the next in a hand "
                   "(extended over the new moves, reweighted, resampled and moved); 0 samples "
                   "the whole history again at every choice", high=1),
+        Parameter("searched", P_MC_SEARCHED, (SEARCH_ALL,),
+                  "mc: which choices the search makes, a sum of 1 (the draw), 2 (the card "
+                  "discarded) and 4 (whether to knock); the others are the rollout "
+                  "strategy's (a diagnostic of where the search gains)", high=SEARCH_ALL),
     )
 }
 
