@@ -46,7 +46,12 @@ from .board_nb import lay_deal_nb, pile_allowed_nb, seat_streams_nb
 from .buffers import Search, new_board, new_mc_memory
 from .hand_nb import hand_params
 from .mc_belief_nb import prepare_nb
-from .mc_memory_nb import from_pile_nb, phase_rows_nb
+from .mc_memory_nb import (
+    from_pile_nb,
+    new_game_memory_nb,
+    phase_rows_nb,
+    start_hand_memory_nb,
+)
 from .mc_nb import mc_discard_nb, mc_draw_choice_nb
 from .records import ACTION_BIG_GIN, ACTION_KNOCK
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
@@ -106,7 +111,11 @@ class Agent:
             self.seat = int(message.get("seat", 0))
             if message.get("rules"):
                 self._set_rules(message["rules"])
+            self._new_game()
         return None
+
+    def _new_game(self) -> None:
+        """A game begins (a plain strategy remembers nothing across hands)."""
 
     def _observe(self, message: dict) -> None:
         card = message.get("card")
@@ -201,6 +210,7 @@ class McAgent(Agent):
         self.board = new_board()
         self.hs = self.board.hs
         self.mem = new_mc_memory()
+        new_game_memory_nb(self.mem)  # a referee that sends no "start": one game
         self._phase_rows = self.mem.rows
         self._belief: Search | None = None
         self._drawn = None
@@ -208,9 +218,12 @@ class McAgent(Agent):
     def _new_hand(self, message: dict) -> None:
         super()._new_hand(message)
         phase_rows_nb(self.mem, self._params)
-        self.mem.n_events[0] = 0
-        self.mem.carried[0] = 0
+        start_hand_memory_nb(self.mem)
         self._belief = None
+
+    def _new_game(self) -> None:
+        """A game begins: what the mixture learned of the last game's opponent goes."""
+        new_game_memory_nb(self.mem)
 
     def _observe(self, message: dict) -> None:
         kind, seat = message["action"], int(message["seat"])

@@ -60,6 +60,11 @@ McMemory = namedtuple("McMemory", (
     "replay",  # Board: the hand state the belief replays the history on, and its scratch
     "rng",  # uint64[3]: the random streams of the belief and of the rollout worlds
     "carried",  # int64[3]: the guesses' seat + 1 (0: none this hand), events, particles
+    "slots",  # int64[MC_MODELS]: the model slot (model, model2, ...) of each model mixed now
+    "learned",  # float64[2, MC_MODELS]: per seat, log evidence per model slot, earlier hands
+    "pending",  # float64[2, MC_MODELS]: per seat, this hand's evidence per model slot so far
+    "session",  # int64[3]: [0] 1 while a game's hands follow each other; [1 + seat] 1 when
+    #            pending[seat] holds this hand's evidence
     "empty_trace",  # int64[0, TRACE_WIDTH]: rollouts trace nothing
 ))
 
@@ -121,6 +126,10 @@ def new_mc_memory() -> McMemory:
         replay=new_board(),
         rng=np.zeros(3, dtype=np.uint64),
         carried=np.zeros(3, dtype=np.int64),
+        slots=np.zeros(MC_MODELS, dtype=np.int64),
+        learned=np.zeros((2, MC_MODELS)),
+        pending=np.zeros((2, MC_MODELS)),
+        session=np.zeros(3, dtype=np.int64),
         empty_trace=np.zeros((0, TRACE_WIDTH), dtype=np.int64),
     )
 

@@ -18,6 +18,7 @@ from ..game.game_scoring_nb import GR_NEXT_DEALER, TEAMS, THREE, game_hand_nb, r
 from ..game.rng_nb import stream_key_nb
 from ..game.rules import NEXT_LOSER, NEXT_WINNER
 from .hand_nb import play_and_record_nb
+from .mc_memory_nb import new_game_memory_nb
 from .phases_nb import shuffle_deck_nb
 
 GAME_STREAM = 7
@@ -83,6 +84,7 @@ def play_games_nb(seed, start, stop, params, schedule, gbuf):
     while _room_nb(g, start, stop, row, max_hands, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
+        new_game_memory_nb(buf.mem)  # an mc seat learns its opponent anew in each game
         game_key = stream_key_nb(seed, g, GAME_STREAM)
         dealer = int(stream_key_nb(game_key, 0, 9) & 1)  # the cut
         for h in range(max_hands):

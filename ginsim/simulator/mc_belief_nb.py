@@ -35,7 +35,7 @@ from .belief_carry_nb import carry_beliefs_nb
 from .belief_nb import smc_beliefs_nb
 from .belief_types import Hidden, Likelihood, Particles, PublicHistory, Replay
 from .buffers import SOURCE_WIDTH, Search
-from .mc_memory_nb import set_models_nb
+from .mc_memory_nb import note_evidence_nb, set_models_nb
 
 MC_STREAM = 11
 
@@ -138,6 +138,8 @@ def prepare_nb(hs, me, params, rules, tab, rng, mem):
     if params[me, P_MC_ORACLE] != 0:  # the diagnostic: every guess is the true hand
         for p in range(n):
             mem.hands[p] = hs[ST_HAND + 1 - me]
+    else:
+        note_evidence_nb(mem, me, n)
     return Search(np.int64(n), unseen, key, np.int64(int(params[me, P_MC_ROLLOUTS])),
                   params[me, P_MC_MARGIN], np.int64(0), np.int64(int(params[me, P_MC_SEARCHED])))
 

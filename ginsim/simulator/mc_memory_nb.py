@@ -16,10 +16,15 @@ from ..strategies.params import (
     MC_MODELS,
     P_BASE,
     P_KIND,
+    P_MC_LEARN,
     P_MC_MODEL,
     P_MC_PRIOR,
     P_MC_ROLLOUT,
 )
+
+#: A model's learned log weight is kept within this of the best model's, so that a few
+#: hands unlike it can bring it back (e^-5: under 1% of the weight).
+LEARN_FLOOR = 5.0
 
 
 @jit_inline
@@ -73,7 +78,8 @@ def phase_rows_nb(mem, params):
 def set_models_nb(mem, me, params):
     """The mixture of mc seat ``me``: for each model with a prior weight above 0 (the
     first model alone if none has), the belief's and the rollouts' row pairs (its
-    rollout strategy and that model of the opponent) and the normalised log prior."""
+    rollout strategy and that model of the opponent) and the normalised log prior, which
+    in a game (``learn``) adds what the game's earlier hands showed of each model."""
     n_models = 0
     total = 0.0
     for k in range(MC_MODELS):
@@ -89,11 +95,74 @@ def set_models_nb(mem, me, params):
         copy_row_nb(mem.pairs[n_models], me, params, me, P_MC_ROLLOUT)
         copy_row_nb(mem.pairs[n_models], 1 - me, params, me, start)
         mem.log_prior[n_models] = weight
+        mem.slots[n_models] = k
         total += weight
         n_models += 1
+    learn = mem.session[0] == 1 and params[me, P_MC_LEARN] != 0
+    top = -np.inf
     for k in range(n_models):
         mem.log_prior[k] = np.log(mem.log_prior[k] / total)
+        if learn:
+            mem.log_prior[k] += mem.learned[me, mem.slots[k]]
+        top = max(top, mem.log_prior[k])
+    norm = 0.0
+    for k in range(n_models):
+        if learn:
+            mem.log_prior[k] = max(mem.log_prior[k], top - LEARN_FLOOR)
+        norm += np.exp(mem.log_prior[k] - top)
+    for k in range(n_models):
+        mem.log_prior[k] -= top + np.log(norm)
     mem.n_models[0] = n_models
+
+
+@jit
+def note_evidence_nb(mem, me, n):
+    """After a belief of mc seat ``me`` over ``n`` guesses: what the game so far shows
+    of each model mixed, the log of its posterior weight (a guess's posterior over the
+    models, ``mem.resp``, weighed by the guesses' weights) over its prior weight before
+    the game (the learned part of the prior is the earlier hands' evidence), the best
+    model at 0."""
+    top = -np.inf
+    for k in range(mem.n_models[0]):
+        post = 0.0
+        for p in range(n):
+            below = mem.resp[p, k - 1] if k > 0 else 0.0
+            post += mem.weights[p] * (mem.resp[p, k] - below)
+        slot = mem.slots[k]
+        mem.pending[me, slot] = np.log(max(post, 1e-300)) - mem.log_prior[k] + mem.learned[
+            me, slot]
+        top = max(top, mem.pending[me, slot])
+    for k in range(mem.n_models[0]):
+        mem.pending[me, mem.slots[k]] -= top
+    mem.session[1 + me] = 1
+
+
+@jit
+def new_game_memory_nb(mem):
+    """A game starts: nothing learned of the opponents yet, and hands now follow each
+    other (:func:`start_hand_memory_nb` carries each into the next)."""
+    for s in range(2):
+        for k in range(mem.learned.shape[1]):
+            mem.learned[s, k] = 0.0
+            mem.pending[s, k] = 0.0
+        mem.session[1 + s] = 0
+    mem.session[0] = 1
+
+
+@jit
+def start_hand_memory_nb(mem):
+    """A hand starts: no events yet, nothing carried; in a game each seat learns what
+    its last belief of the hand before showed (:func:`note_evidence_nb`); outside a
+    game nothing is learned."""
+    mem.n_events[0] = 0
+    mem.carried[0] = 0
+    for s in range(2):
+        for k in range(mem.learned.shape[1]):
+            if mem.session[0] != 1:
+                mem.learned[s, k] = 0.0
+            elif mem.session[1 + s] == 1:
+                mem.learned[s, k] = mem.pending[s, k]
+        mem.session[1 + s] = 0
 
 
 @jit
@@ -129,4 +198,7 @@ def copy_memory_nb(src, dst):
     copy_array_nb(src.lk, dst.lk)
     copy_array_nb(src.n_models, dst.n_models)
     copy_array_nb(src.resp, dst.resp)
+    copy_array_nb(src.slots, dst.slots)
+    copy_array_nb(src.learned, dst.learned)
+    copy_array_nb(src.session, dst.session)
     dst.carried[0] = 0  # the draw orders are not copied: the branch samples afresh

@@ -51,7 +51,13 @@ from ..strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, 
 from .board_nb import pile_allowed_nb
 from .buffers import Search
 from .mc_belief_nb import prepare_nb
-from .mc_memory_nb import add_event_nb, discard_event_nb, is_mc_nb, phase_rows_nb
+from .mc_memory_nb import (
+    add_event_nb,
+    discard_event_nb,
+    is_mc_nb,
+    phase_rows_nb,
+    start_hand_memory_nb,
+)
 from .phases_nb import (
     apply_discard_nb,
     apply_draw_nb,
@@ -297,8 +303,7 @@ def mc_first_turn_nb(board, params, rules, tab, rng, trace, mem):
     discard. Starts the hand's events; returns the seat to move."""
     hs = board.hs
     trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
-    mem.n_events[0] = 0
-    mem.carried[0] = 0
+    start_hand_memory_nb(mem)
     dealer = hs[ST_DEALER]
     nondealer = 1 - dealer
     if rules[R_DEAL] == DEAL_ELEVEN:

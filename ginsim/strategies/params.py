@@ -81,7 +81,8 @@ P_MC_MODEL = P_MC_ROLLOUT + P_BASE  # MC_MODELS blocks of P_BASE slots: model k 
 P_MC_PRIOR = P_MC_MODEL + MC_MODELS * P_BASE  # MC_MODELS prior weights (0: model unused)
 P_MC_CARRY = P_MC_PRIOR + MC_MODELS  # 1: the belief carried from choice to choice
 P_MC_SEARCHED = P_MC_CARRY + 1  # which choices the search makes: SEARCH_* bits
-P_SIZE = P_MC_SEARCHED + 1
+P_MC_LEARN = P_MC_SEARCHED + 1  # 1: the mixture's weights carried from hand to hand of a game
+P_SIZE = P_MC_LEARN + 1
 
 #: The mc player's choices the search may make (bits of ``searched``); the rest are its
 #: rollout strategy's.
@@ -94,7 +95,7 @@ MC_MOVES = 4  # the mc belief's default rounds of moves per stage
 MODEL_NAMES = ("model",) + tuple(f"model{k + 1}" for k in range(1, MC_MODELS))
 NESTED = ("rollout",) + MODEL_NAMES  # parameters that hold a plain strategy's vector
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "moves", "prior", "carry", "searched", "rollout") + MODEL_NAMES
+                 "moves", "prior", "carry", "searched", "learn", "rollout") + MODEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -282,6 +283,10 @@ PARAMETERS: dict[str, Parameter] = {
                   "mc: which choices the search makes, a sum of 1 (the draw), 2 (the card "
                   "discarded) and 4 (whether to knock); the others are the rollout "
                   "strategy's (a diagnostic of where the search gains)", high=SEARCH_ALL),
+        Parameter("learn", P_MC_LEARN, (1,),
+                  "mc: 1 carries what each hand of a game showed of the opponent (its "
+                  "mixture's posterior weights) into the next hand's prior; 0 starts "
+                  "every hand from prior (single hands always do)", high=1),
     )
 }
 
