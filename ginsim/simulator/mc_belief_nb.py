@@ -21,6 +21,7 @@ from ..game.state import (
 from ..strategies.params import (
     MC_MAX_PARTICLES,
     P_MC_CARRY,
+    P_MC_LEARN,
     P_MC_MARGIN,
     P_MC_MOVES,
     P_MC_ORACLE,
@@ -138,7 +139,7 @@ def prepare_nb(hs, me, params, rules, tab, rng, mem):
     if params[me, P_MC_ORACLE] != 0:  # the diagnostic: every guess is the true hand
         for p in range(n):
             mem.hands[p] = hs[ST_HAND + 1 - me]
-    else:
+    elif mem.session[0] == 1 and params[me, P_MC_LEARN] != 0:  # in a game: learn
         note_evidence_nb(mem, me, n)
     return Search(np.int64(n), unseen, key, np.int64(int(params[me, P_MC_ROLLOUTS])),
                   params[me, P_MC_MARGIN], np.int64(0), np.int64(int(params[me, P_MC_SEARCHED])))
