@@ -25,7 +25,7 @@ mc kernels are large.
 
 import numpy as np
 
-from ..game._jit import jit
+from ..game._jit import jit, jit_inline
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ..game.rules import DEAL_ELEVEN, R_BIG_GIN_BONUS, R_DEAL
@@ -136,34 +136,54 @@ def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
         # nothing to search: the rollout strategy's choice stands
         return default, apply_discard_nb(hs, me, default, choice_kept, default_knock, False,
                                          rules)
-    discard_table = board.work[W_DISCARD:W_DISCARD + 52]  # the default's per-card table
-    option_value_nb(hs, me, option_nb(OPT_DISCARD, default, default_knock, choice_kept, 0),
+    choice, choice_knock, choice_kept = _best_discard_option_nb(
+        board, me, search, (default, default_knock, choice_kept), (cards, knocks), rules, tab,
+        rng, mem)
+    return choice, apply_discard_nb(hs, me, choice, choice_kept, choice_knock, False, rules)
+
+
+@jit_inline
+def _searched_option_nb(c, knock, low, default, searched, limit):
+    """Whether the search tries discarding ``c`` (keeping ``low``) with or without a knock
+    beside the rollout strategy's ``default`` choice ``(card, knock, kept)``, searching
+    ``searched = (other cards, whether to knock)``."""
+    if knock and low > limit:
+        return False
+    if c == default[0] and knock == default[1]:
+        return False  # the rollout strategy's choice itself
+    if c != default[0] and not searched[0]:
+        return False  # the card is not searched
+    return searched[1] or knock == default[1]
+
+
+@jit
+def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rng, mem):
+    """The rollouts' choice ``(card, knock, kept)`` among the rollout strategy's
+    ``default`` and the ``CANDIDATES`` discards keeping the least deadwood (the default's
+    per-card table in the meld scratch), each with and without a knock as ``searched``
+    allows (:func:`_searched_option_nb`)."""
+    hs = board.hs
+    hand = hs[ST_HAND + me]
+    forbidden = hs[ST_FORBIDDEN]
+    discard_table = board.work[W_DISCARD:W_DISCARD + 52]
+    option_value_nb(hs, me, option_nb(OPT_DISCARD, default[0], default[1], default[2], 0),
                     search, rules, tab, rng, mem)
     choice = default
-    choice_knock = default_knock
     best_gain = 0.0
     for _ in range(CANDIDATES):
         c, low = lowest_candidate_nb(discard_table, hand, forbidden)
         if c < 0:
             break
-        if c != default and not cards:
-            continue
-        for knock in range(2):
-            if knock == 1 and (low > hs[ST_KNOCK_LIMIT] or not may_knock):
-                break
-            if c == default and (knock == 1) == default_knock:
-                continue  # the rollout strategy's choice itself
-            if not knocks and (knock == 1) != default_knock:
-                continue  # whether to knock is not searched
-            option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock == 1, low, 1), search,
-                            rules, tab, rng, mem)
+        for knock in (False, True):
+            if not _searched_option_nb(c, knock, low, default, searched, hs[ST_KNOCK_LIMIT]):
+                continue
+            option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock, low, 1), search, rules,
+                            tab, rng, mem)
             gain = gain_nb(mem.values, search.rollouts, search.margin)
             if gain > best_gain:
                 best_gain = gain
-                choice = c
-                choice_knock = knock == 1
-                choice_kept = low
-    return choice, apply_discard_nb(hs, me, choice, choice_kept, choice_knock, False, rules)
+                choice = (c, knock, low)
+    return choice
 
 
 @jit

@@ -273,7 +273,8 @@ PARAMETERS: dict[str, Parameter] = {
           for name, index, text in NESTED_BLOCKS),
         Parameter("prior", P_MC_PRIOR, (1.0,) + (0.0,) * (MC_MODELS - 1),
                   "mc: prior weights of model, model2, ... in the belief's mixture (0: not "
-                  "used); the weights follow the opponent's choices within each hand",
+                  "used); the weights follow the opponent's choices within each hand (and, with "
+                  "learn=1, a game's hands before)",
                   high=1e6, integer=False),
         Parameter("carry", P_MC_CARRY, (1,),
                   "mc: 1 carries the belief's guesses from one choice to the next in a hand "
