@@ -33,6 +33,14 @@ def test_spec_sets_the_named_fields_of_its_preset() -> None:
     assert Rules.coerce("oklahoma:") == Rules.preset("oklahoma")
 
 
+@pytest.mark.parametrize("spec", ["big_gin:double_suits=SS", "oklahoma:double_suits=SHs"])
+def test_a_suit_named_twice_is_refused(spec) -> None:
+    """A repeated suit letter would store a value unlike the one played (hypothesis
+    found 'SS' taken where oklahoma is off, as if it were the default 'S')."""
+    with pytest.raises(ValueError, match="names each suit once"):
+        Rules.coerce(spec)
+
+
 def test_spec_names_presets_and_changed_fields() -> None:
     for name in PRESETS:
         assert Rules.preset(name).spec() == name

@@ -230,6 +230,9 @@ class Rules(PresetFields):
                 s not in SUITS_TEXT for s in self.double_suits.upper()):
             raise ValueError(f"Rules.double_suits must be up to 4 suit letters from {SUITS_TEXT}, "
                              f"e.g. 'S' or 'SH', got {brief(self.double_suits)}")
+        if len(set(self.double_suits.upper())) != len(self.double_suits):
+            raise ValueError(f"Rules.double_suits names each suit once, e.g. 'S' or 'SH', got "
+                             f"{brief(self.double_suits)}")
 
     def _check_variants(self) -> None:
         """Variants that exclude each other: Oklahoma needs an upcard and sets the knock
