@@ -81,7 +81,8 @@ valid_rules = {
     **{name: st.sampled_from(choices) for name, choices in CHOICES.items()},
     **{f.name: st.booleans() for f in fields(Rules) if f.type == "bool"},
     "big_gin_bonus": st.one_of(st.none(), st.integers(*INT_BOUNDS["big_gin_bonus"])),
-    "double_suits": st.text(alphabet="SHDCshdc", max_size=4),
+    "double_suits": st.lists(st.sampled_from("SHDC"), unique=True, max_size=4).flatmap(
+        lambda suits: st.sampled_from(["".join(suits), "".join(suits).lower()])),
     "deal": st.just("upcard"),  # (eleven with oklahoma is refused; tried as a bad value)
     "mahjong": st.just(False),  # its hands outgrow ten cards: tests/test_mahjong.py
 }
