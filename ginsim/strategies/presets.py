@@ -69,9 +69,8 @@ PRESETS: dict[str, tuple[str, str]] = {
                "chart=equilibrium_expert,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
-           "memory2, memory2:knock=0) weighed by its choices in the hand and the game's hands "
-           "before; its own rollouts "
-           "play expert",
+           "memory2, memory2:knock=0) weighed by its choices in the hand and the game's "
+           "hands before; its own rollouts play expert",
            "kind=mc,rollout=" + MC_ROLLOUT + ",model=expert,model2=simple,model3=memory2,"
            "model4=memory2:knock=0,prior=1/1/1/1,stages=7,moves=3,margin=2"),
 }
