@@ -132,7 +132,7 @@ def main() -> None:
     parser.add_argument("--rules", default="modern")
     args = parser.parse_args()
     rules = Rules.preset(args.rules)
-    params, packed, tab = seat_params(args.a, args.b), rules.packed(), card_tables(rules)
+    params, packed, tab = seat_params(args.a, args.b, rules), rules.packed(), card_tables(rules)
     n, seed = args.hands, np.uint64(1)
     board = new_board()
     hs = board.hs

@@ -113,6 +113,8 @@ def test_family_charts_follow_the_rules(base):
     for rules in ("eaai", "modern:undercut_bonus=10"):
         assert np.array_equal(_grid(strategy.vector_for(Rules.coerce(rules))), modern)
     stem = equilibrium_chart_name("modern", base)
+    with pytest.raises(ValueError, match="unknown knock chart"):
+        parse_strategy(f"{preset}:chart={stem}_classic_modern")  # _modern is a family's
     pinned = parse_strategy(f"{preset}:chart={stem}_modern")
     assert np.array_equal(_grid(pinned.vector_for(Rules.preset("classic"))), modern)
     classic = load_chart(equilibrium_chart_name("classic", base)).p.reshape(-1)

@@ -33,8 +33,18 @@ def test_the_prior_moves_to_the_opponent_within_a_game(opponent):
     assert weights[-1].argmax() == SLOT[opponent]
     assert weights[-1][SLOT[opponent]] >= 0.9, weights
     assert weights[-1].min() >= np.exp(-LEARN_FLOOR) / 2
-    # a new game forgets the opponent: the first choice of its first hand sees the prior
-    mc.handle({"type": "start", "protocol": 1, "rules": "modern", "seat": 0, "game": 1})
+    assert mc.mem.learned.max() == 0.0 and mc.mem.learned.min() >= -LEARN_FLOOR
+    # a referee that hands the agent back between hands repeats the game's start: kept
+    start = {"type": "start", "protocol": 1, "rules": "modern", "seat": 0, "game": 1}
+    mc.handle(start)
+    assert not mc.mem.learned.any()  # a start after hands without one: a game of its own
+    _play(mc, Agent.from_spec(opponent, "modern", seed=4), 2)
+    learned = mc.mem.learned.copy()
+    assert learned.any()
+    mc.handle(start)
+    assert np.array_equal(mc.mem.learned, learned)
+    # another game forgets the opponent: the first choice of its first hand sees the prior
+    mc.handle({**start, "game": 2})
     assert not mc.mem.learned.any()
 
 

@@ -80,12 +80,15 @@ class GinsimBot(pyspiel.Bot):
         self.knocks_refused = 0  # knocks OpenSpiel's rule refused (see _decide)
         self.rules = openspiel_rules(game.get_parameters())
         self.agent = Agent.from_spec(strategy, self.rules, seed)
-        self.agent.handle({"type": "start", "protocol": 1, "rules": self.rules.spec(),
-                           "seat": player_id, "game": 0})
+        self.episodes = 0
         self.restart()
 
     def restart(self) -> None:
-        """Forget the hand: the next step starts from the deal."""
+        """Forget the hand: the next step starts from the deal, a game of its own (an
+        OpenSpiel episode is one hand: nothing learned of the opponent carries over)."""
+        self.agent.handle({"type": "start", "protocol": 1, "rules": self.rules.spec(),
+                           "seat": self.me, "game": self.episodes})
+        self.episodes += 1
         self.shadow = self.game.new_initial_state()
         self.seen = 0
         self.dealt = False

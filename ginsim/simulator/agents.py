@@ -70,6 +70,7 @@ class Agent:
         self.seed = int(seed)
         self.seat = 0
         self._hands_seen = 0
+        self._game: tuple | None = None  # (number, seat, rules) of the game under way
         self._set_rules(rules)
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
@@ -111,11 +112,16 @@ class Agent:
             self.seat = int(message.get("seat", 0))
             if message.get("rules"):
                 self._set_rules(message["rules"])
-            self._new_game()
+            game = (message.get("game"), self.seat, self.rules)
+            if game[0] is None or game != self._game:
+                self._new_game()
+            self._game = game
         return None
 
     def _new_game(self) -> None:
-        """A game begins (a plain strategy remembers nothing across hands)."""
+        """A game begins (a plain strategy remembers nothing across hands). A ``start``
+        that repeats the game under way (its number, seat and rules: a referee that hands
+        the agent back between hands sends one per hand) is not a new game."""
 
     def _observe(self, message: dict) -> None:
         card = message.get("card")

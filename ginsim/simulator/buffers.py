@@ -61,6 +61,7 @@ McMemory = namedtuple("McMemory", (
     "rng",  # uint64[3]: the random streams of the belief and of the rollout worlds
     "carried",  # int64[3]: the guesses' seat + 1 (0: none this hand), events, particles
     "slots",  # int64[MC_MODELS]: the model slot (model, model2, ...) of each model mixed now
+    "base_prior",  # float64[MC_MODELS]: their log prior weights before anything learned
     "learned",  # float64[2, MC_MODELS]: per seat, log evidence per model slot, earlier hands
     "pending",  # float64[2, MC_MODELS]: per seat, this hand's evidence per model slot so far
     "session",  # int64[3]: [0] 1 while a game's hands follow each other; [1 + seat] 1 when
@@ -84,8 +85,9 @@ Schedule = namedtuple("Schedule", ("rules", "tab", "gr", "system", "match_total"
 
 #: One mc choice: the guesses sampled (``particles``), the unseen-card mask, the choice's
 #: stream key, the worlds per option, the margin (in standard errors) another option
-#: must gain, and ``exclude``, the mask of the card the seat just drew from the stock
-#: (no guess of the opponent's hand may hold it).
+#: must gain, ``exclude``, the mask of the card the seat just drew from the stock (no
+#: guess of the opponent's hand may hold it), and ``searched``, the ``SEARCH_*`` bits of
+#: the choices the search makes (the others are the rollout strategy's).
 Search = namedtuple("Search", ("particles", "unseen", "key", "rollouts", "margin", "exclude",
                                "searched"))
 
@@ -127,6 +129,7 @@ def new_mc_memory() -> McMemory:
         rng=np.zeros(3, dtype=np.uint64),
         carried=np.zeros(3, dtype=np.int64),
         slots=np.zeros(MC_MODELS, dtype=np.int64),
+        base_prior=np.zeros(MC_MODELS),
         learned=np.zeros((2, MC_MODELS)),
         pending=np.zeros((2, MC_MODELS)),
         session=np.zeros(3, dtype=np.int64),

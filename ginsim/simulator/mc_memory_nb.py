@@ -22,8 +22,9 @@ from ..strategies.params import (
     P_MC_ROLLOUT,
 )
 
-#: A model's learned log weight is kept within this of the best model's, so that a few
-#: hands unlike it can bring it back (e^-5: under 1% of the weight).
+#: A model's learned log weight (its posterior over its prior before the game) is kept
+#: within this of the best model's, so that a few hands unlike the best can bring it back
+#: (e^-5: under 1% of the weight).
 LEARN_FLOOR = 5.0
 
 
@@ -98,21 +99,17 @@ def set_models_nb(mem, me, params):
         mem.slots[n_models] = k
         total += weight
         n_models += 1
-    learn = mem.session[0] == 1 and params[me, P_MC_LEARN] != 0
-    top = -np.inf
     for k in range(n_models):
-        mem.log_prior[k] = np.log(mem.log_prior[k] / total)
-        if learn:
-            mem.log_prior[k] += mem.learned[me, mem.slots[k]]
-        top = max(top, mem.log_prior[k])
-    norm = 0.0
-    for k in range(n_models):
-        if learn:
-            mem.log_prior[k] = max(mem.log_prior[k], top - LEARN_FLOOR)
-        norm += np.exp(mem.log_prior[k] - top)
-    for k in range(n_models):
-        mem.log_prior[k] -= top + np.log(norm)
+        mem.base_prior[k] = np.log(mem.log_prior[k] / total)
+        mem.log_prior[k] = mem.base_prior[k]
     mem.n_models[0] = n_models
+    if mem.session[0] == 1 and params[me, P_MC_LEARN] != 0:  # in a game: what it learned
+        norm = 0.0
+        for k in range(n_models):
+            mem.log_prior[k] += mem.learned[me, mem.slots[k]]
+            norm += np.exp(mem.log_prior[k])
+        for k in range(n_models):
+            mem.log_prior[k] -= np.log(norm)
 
 
 @jit
@@ -120,8 +117,7 @@ def note_evidence_nb(mem, me, n):
     """After a belief of mc seat ``me`` over ``n`` guesses: what the game so far shows
     of each model mixed, the log of its posterior weight (a guess's posterior over the
     models, ``mem.resp``, weighed by the guesses' weights) over its prior weight before
-    the game (the learned part of the prior is the earlier hands' evidence), the best
-    model at 0."""
+    the game, the best model at 0 and none below ``-LEARN_FLOOR``."""
     top = -np.inf
     for k in range(mem.n_models[0]):
         post = 0.0
@@ -129,11 +125,11 @@ def note_evidence_nb(mem, me, n):
             below = mem.resp[p, k - 1] if k > 0 else 0.0
             post += mem.weights[p] * (mem.resp[p, k] - below)
         slot = mem.slots[k]
-        mem.pending[me, slot] = np.log(max(post, 1e-300)) - mem.log_prior[k] + mem.learned[
-            me, slot]
+        mem.pending[me, slot] = np.log(max(post, 1e-300)) - mem.base_prior[k]
         top = max(top, mem.pending[me, slot])
     for k in range(mem.n_models[0]):
-        mem.pending[me, mem.slots[k]] -= top
+        slot = mem.slots[k]
+        mem.pending[me, slot] = max(mem.pending[me, slot] - top, -LEARN_FLOOR)
     mem.session[1 + me] = 1
 
 
@@ -199,6 +195,7 @@ def copy_memory_nb(src, dst):
     copy_array_nb(src.n_models, dst.n_models)
     copy_array_nb(src.resp, dst.resp)
     copy_array_nb(src.slots, dst.slots)
+    copy_array_nb(src.base_prior, dst.base_prior)
     copy_array_nb(src.learned, dst.learned)
     copy_array_nb(src.session, dst.session)
     dst.carried[0] = 0  # the draw orders are not copied: the branch samples afresh

@@ -118,8 +118,10 @@ def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
     the rollout strategy's own choice and the ``CANDIDATES`` discards keeping the least
     deadwood, each with and without a knock where allowed (never a knock, gin included,
     unless ``may_knock``: the knock chart's wait branch); another choice than the
-    rollout strategy's must gain ``search.margin`` standard errors. Applies it; returns
-    ``(discard, action)``."""
+    rollout strategy's must gain ``search.margin`` standard errors. Only the choices in
+    ``search.searched`` are tried (without the card, the other knock choice is tried with
+    the rollout strategy's card when that card is among the candidates). Applies it;
+    returns ``(discard, action)``."""
     hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]

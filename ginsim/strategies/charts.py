@@ -36,8 +36,13 @@ from .params import (
 CHART_DIR = Path(__file__).parent / "chart_data"
 CSV_FIELDS = ("stock_low", "stock_high", "deadwood", "opp_taken", "p_knock")
 MAX_CHART_BYTES = 1_000_000
-#: ``equilibrium_expert_modern``: the modern chart of a family whatever the rules played
-#: (the family name alone follows the rules: :mod:`ginsim.strategies.equilibria`).
+#: The chart families by name, each with the card play its shipped charts are made for
+#: (:mod:`ginsim.strategies.equilibria`). A strategy that knocks by a family's name plays
+#: the family's chart for the rules it plays under
+#: (:meth:`ginsim.strategies.presets.Strategy.vector_for`); a name with a rules suffix
+#: (``equilibrium_expert_oklahoma``) is that one chart, and ``_modern``
+#: (``equilibrium_expert_modern``) the family's modern chart whatever the rules.
+CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert"}
 MODERN_SUFFIX = "_modern"
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
 
@@ -337,7 +342,7 @@ def load_chart(name_or_path: str) -> KnockChart:
     if "/" not in text and is_regular(CHART_DIR / f"{text}.json"):
         return shipped_chart(text)
     modern = text.removesuffix(MODERN_SUFFIX)
-    if modern != text and "/" not in text and is_regular(CHART_DIR / f"{modern}.json"):
+    if modern != text and modern in CHART_FAMILIES:
         return shipped_chart(modern)  # a family's modern chart, pinned whatever the rules
     path = Path(text)
     if path.exists():

@@ -11,19 +11,15 @@ from __future__ import annotations
 from functools import cache
 
 from ..game.rules import Rules
-from .charts import KnockChart, load_chart
+from .charts import CHART_FAMILIES, KnockChart, load_chart
 
 #: Rules presets that allow knocking (``straight`` and ``mahjong`` do not).
 KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "tedesco",
                     "big_gin", "eleven", "last_discard")
 
 
-#: The chart families by name, each with the card play its charts are made for: memory2
-#: (the ``equilibrium`` preset's) and expert (the ``expert`` preset's, and the report's
-#: answer). A strategy that knocks by a family's name plays the family's chart for the
-#: rules it plays under (:meth:`ginsim.strategies.presets.Strategy.vector_for`); a name
-#: with a rules suffix (``equilibrium_expert_oklahoma``, ``_modern``) is that one chart.
-CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert"}
+#: The card plays the shipped charts are made for (:data:`CHART_FAMILIES`): memory2 (the
+#: ``equilibrium`` preset's) and expert (the ``expert`` preset's, and the report's answer).
 CHART_BASES = tuple(CHART_FAMILIES.values())
 
 
