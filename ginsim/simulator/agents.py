@@ -39,7 +39,7 @@ from ..game.state import (
     ST_PLANNED,
     ST_UPCARD,
 )
-from ..strategies.params import P_MC_ORACLE
+from ..strategies.params import P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .board_nb import lay_deal_nb, pile_allowed_nb, seat_streams_nb
@@ -57,6 +57,7 @@ from .records import ACTION_BIG_GIN, ACTION_KNOCK
 from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
 from .showdown_view import laid_melds
 from .table import Table, view_event
+from .win_table import game_win_table
 
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -197,7 +198,7 @@ def _search_of(search: Search, exclude: int) -> Search:
     kernels compile it, excluding the card mask ``exclude``."""
     return Search(np.int64(search.particles), np.int64(search.unseen), np.uint64(search.key),
                   np.int64(search.rollouts), float(search.margin), np.int64(exclude),
-                  np.int64(search.searched))
+                  np.int64(search.searched), np.int64(search.game))
 
 
 class McAgent(Agent):
@@ -225,7 +226,18 @@ class McAgent(Agent):
         super()._new_hand(message)
         phase_rows_nb(self.mem, self._params)
         start_hand_memory_nb(self.mem)
+        self._game_scores(message.get("scores"))
         self._belief = None
+
+    def _game_scores(self, scores: Sequence[int] | None) -> None:
+        """Play for the game from the ``hand`` message's scores (points toward the rules'
+        target, per seat) when the strategy does (``game=1``)."""
+        target = self.rules.target
+        known = (self._params[0, P_MC_GAME] != 0 and scores is not None and len(scores) == 2
+                 and all(0 <= int(s) < target for s in scores))
+        if known and self.mem.win_table.shape[0] != target:
+            self.mem = self.mem._replace(win_table=np.array(game_win_table(self.rules)))
+        self.mem.scores[:] = (1, int(scores[0]), int(scores[1])) if known else (0, 0, 0)
 
     def _new_game(self) -> None:
         """A game begins: what the mixture learned of the last game's opponent goes."""

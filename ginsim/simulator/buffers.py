@@ -66,6 +66,9 @@ McMemory = namedtuple("McMemory", (
     "pending",  # float64[2, MC_MODELS]: per seat, this hand's evidence per model slot so far
     "session",  # int64[3]: [0] 1 while a game's hands follow each other; [1 + seat] 1 when
     #            pending[seat] holds this hand's evidence
+    "scores",  # int64[3]: [0] 1 when the game's score is known (the rollouts then value a
+    #           world by ``win_table``), [1 + seat] that seat's points toward the target
+    "win_table",  # float64[T, T]: the chance of winning a game to T from (own, other) points
     "empty_trace",  # int64[0, TRACE_WIDTH]: rollouts trace nothing
 ))
 
@@ -79,17 +82,19 @@ ChartBuffers = namedtuple("ChartBuffers", (
 #: How games are played: the packed rules, the card tables, the packed game rules
 #: (:func:`~ginsim.game.game_scoring_nb.pack_game_rules`), the scoring system and match
 #: total of two-player games (0 for three and four players) and the cap on a game's
-#: hands (rounds for teams).
+#: hands (rounds for teams), and the chance of winning a game from each score that an mc
+#: seat playing for the game reads (:func:`new_mc_memory`; the kernels read it there).
 Schedule = namedtuple("Schedule", ("rules", "tab", "gr", "system", "match_total",
-                                   "max_hands"))
+                                   "max_hands", "win_table"))
 
 #: One mc choice: the guesses sampled (``particles``), the unseen-card mask, the choice's
 #: stream key, the worlds per option, the margin (in standard errors) another option
 #: must gain, ``exclude``, the mask of the card the seat just drew from the stock (no
-#: guess of the opponent's hand may hold it), and ``searched``, the ``SEARCH_*`` bits of
-#: the choices the search makes (the others are the rollout strategy's).
+#: guess of the opponent's hand may hold it), ``searched``, the ``SEARCH_*`` bits of
+#: the choices the search makes (the others are the rollout strategy's), and ``game``, 1
+#: when a world is valued by the chance of winning the game (``McMemory.win_table``).
 Search = namedtuple("Search", ("particles", "unseen", "key", "rollouts", "margin", "exclude",
-                               "searched"))
+                               "searched", "game"))
 
 
 def new_board() -> Board:
@@ -98,8 +103,10 @@ def new_board() -> Board:
                  np.zeros(PLAN_SIZE, dtype=np.int64))
 
 
-def new_mc_memory() -> McMemory:
-    """A zeroed search memory (about 0.6 MB)."""
+def new_mc_memory(win_table: np.ndarray | None = None) -> McMemory:
+    """A zeroed search memory (about 0.6 MB), with the game's ``win_table``
+    (:func:`~ginsim.simulator.win_table.game_win_table`; a 1 x 1 zero without: hands
+    are valued by their points)."""
     m = MC_MAX_PARTICLES
     return McMemory(
         events=np.zeros((MAX_EVENTS, 4), dtype=np.int64),
@@ -133,13 +140,20 @@ def new_mc_memory() -> McMemory:
         learned=np.zeros((2, MC_MODELS)),
         pending=np.zeros((2, MC_MODELS)),
         session=np.zeros(3, dtype=np.int64),
+        scores=np.zeros(3, dtype=np.int64),
+        # a writeable copy: numba compiles a read-only array as another type
+        win_table=np.zeros((1, 1)) if win_table is None else np.array(win_table,
+                                                                      dtype=np.float64),
         empty_trace=np.zeros((0, TRACE_WIDTH), dtype=np.int64),
     )
 
 
-def hand_buffers(out: np.ndarray, trace: np.ndarray) -> HandBuffers:
-    """The hand loop's buffers around a record array ``out`` and a ``trace``."""
-    return HandBuffers(out, trace, new_board(), np.zeros(3, dtype=np.uint64), new_mc_memory())
+def hand_buffers(out: np.ndarray, trace: np.ndarray, win_table: np.ndarray | None = None
+                 ) -> HandBuffers:
+    """The hand loop's buffers around a record array ``out`` and a ``trace`` (an mc
+    seat playing for the game reads ``win_table``, see :func:`new_mc_memory`)."""
+    return HandBuffers(out, trace, new_board(), np.zeros(3, dtype=np.uint64),
+                       new_mc_memory(win_table))
 
 
 def chart_buffers(rows: np.ndarray, trace: np.ndarray) -> ChartBuffers:

@@ -30,17 +30,19 @@ from ..game.game_scoring_nb import (
 )
 from ..game.rules import Rules, brief
 from ..game.tables import card_tables
-from ..strategies.params import P_SIZE
+from ..strategies.params import KIND_MC, P_KIND, P_MC_GAME, P_SIZE
 from ..strategies.presets import Strategy, parse_strategy
 from .buffers import GameBuffers, Schedule, hand_buffers
 from .engine import seat_params
 from .games_nb import play_games_nb, play_teams_nb, play_three_nb
 from .limits import MAX_MATCH_TOTAL, check_games, check_int, check_seed
 from .records import RECORD_DTYPE, TRACE_WIDTH
+from .win_table import game_win_table
 
 SYSTEMS = {"standard": STANDARD, "hollywood": HOLLYWOOD, "multimatch": MULTIMATCH}
 MAX_HANDS = 400  # safety cap on the hands of one game (dead hands are redealt)
 BATCH_GAMES = 4096  # games per kernel call: memory for one batch only
+NO_TABLE = np.zeros((1, 1))  # no mc seat plays for the game: hands are worth their points
 
 GAME_DTYPE = np.dtype([
     ("game", np.int64), ("winner", np.int8), ("score_a", np.int32), ("score_b", np.int32),
@@ -56,7 +58,9 @@ def _game_chunks(kernel, games: int, rows_per_game: int, *args
     games) of a few thousand whole games at a time (the last two: each game's scoring
     state, see :mod:`ginsim.game.game_scoring_nb`)."""
     start = 0
-    buf = hand_buffers(np.zeros(0, dtype=RECORD_DTYPE), np.zeros((0, TRACE_WIDTH), dtype=np.int64))
+    schedule = args[-1]
+    buf = hand_buffers(np.zeros(0, dtype=RECORD_DTYPE), np.zeros((0, TRACE_WIDTH), dtype=np.int64),
+                       schedule.win_table)
     sides, states = new_states(min(games, BATCH_GAMES))
     while start < games:
         capacity = max(rows_per_game, min(games - start, BATCH_GAMES) * 24)
@@ -104,9 +108,12 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
     check_choice(system, "system", tuple(SYSTEMS))
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
     params = seat_params(a, b, rules)  # an mc seat's rows select its hand loop
+    plays_game = system == "standard" and any(
+        params[s, P_KIND] == KIND_MC and params[s, P_MC_GAME] != 0 for s in range(2))
+    table = game_win_table(rules) if plays_game else NO_TABLE
     return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params,
             Schedule(rules.packed(), card_tables(rules), pack_game_rules(rules),
-                     SYSTEMS[system], match_total, MAX_HANDS))
+                     SYSTEMS[system], match_total, MAX_HANDS, table))
 
 
 def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int = 0,
@@ -197,7 +204,8 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),
                         params, pair, Schedule(rules.packed(), card_tables(rules),
-                                               pack_game_rules(rules), 0, 0, MAX_HANDS))
+                                               pack_game_rules(rules), 0, 0, MAX_HANDS,
+                                               NO_TABLE))
 
 
 def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: int = 1000,

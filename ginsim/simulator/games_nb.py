@@ -14,7 +14,16 @@ starting a game it might not finish, and returns ``(rows written, next game to p
 """
 
 from ..game._jit import jit
-from ..game.game_scoring_nb import GR_NEXT_DEALER, TEAMS, THREE, game_hand_nb, reset_game_nb
+from ..game.game_scoring_nb import (
+    GR_NEXT_DEALER,
+    GR_TARGET,
+    S_POINTS,
+    STANDARD,
+    TEAMS,
+    THREE,
+    game_hand_nb,
+    reset_game_nb,
+)
 from ..game.rng_nb import stream_key_nb
 from ..game.rules import NEXT_LOSER, NEXT_WINNER
 from .hand_nb import play_and_record_nb
@@ -65,6 +74,15 @@ def next_dealer_nb(dealer, winner, mode):
 
 
 @jit
+def game_scores_nb(mem, side_points, system, gr):
+    """Tell an mc seat the game's score before a hand (``mem.scores``): known under
+    standard scoring when its ``win_table`` is made for the game's target."""
+    mem.scores[0] = 1 if system == STANDARD and mem.win_table.shape[0] == gr[GR_TARGET] else 0
+    mem.scores[1] = side_points[0, 0, S_POINTS]
+    mem.scores[2] = side_points[0, 1, S_POINTS]
+
+
+@jit
 def _room_nb(g, start, stop, row, rows_per_game, out, sides):
     """Whether game ``g`` is to be played and fits in ``out`` and the state arrays."""
     return g < stop and g - start < sides.shape[0] and row + rows_per_game <= out.shape[0]
@@ -88,6 +106,7 @@ def play_games_nb(seed, start, stop, params, schedule, gbuf):
         game_key = stream_key_nb(seed, g, GAME_STREAM)
         dealer = int(stream_key_nb(game_key, 0, 9) & 1)  # the cut
         for h in range(max_hands):
+            game_scores_nb(buf.mem, sides[k], schedule.system, gr)
             winner = _play_one_nb(game_key, g, h, row, dealer, 0, 1, params, rules, tab, meta,
                                   buf)
             row += 1

@@ -21,6 +21,7 @@ from ..game.state import (
 from ..strategies.params import (
     MC_MAX_PARTICLES,
     P_MC_CARRY,
+    P_MC_GAME,
     P_MC_LEARN,
     P_MC_MARGIN,
     P_MC_MOVES,
@@ -141,6 +142,8 @@ def prepare_nb(hs, me, params, rules, tab, rng, mem):
             mem.hands[p] = hs[ST_HAND + 1 - me]
     elif mem.session[0] == 1 and params[me, P_MC_LEARN] != 0:  # in a game: learn
         note_evidence_nb(mem, me, n)
+    game = np.int64(1 if params[me, P_MC_GAME] != 0 and mem.scores[0] == 1 else 0)
     return Search(np.int64(n), unseen, key, np.int64(int(params[me, P_MC_ROLLOUTS])),
-                  params[me, P_MC_MARGIN], np.int64(0), np.int64(int(params[me, P_MC_SEARCHED])))
+                  params[me, P_MC_MARGIN], np.int64(0), np.int64(int(params[me, P_MC_SEARCHED])),
+                  game)
 

@@ -77,7 +77,7 @@ def chart_turn_nb(buf, i, n, mc, params, rules, tab):
     board, rng, mem, rows = buf.board, buf.rng, buf.mem, buf.rows
     zero, yes, no = np.int64(0), np.bool_(True), np.bool_(False)
     # key is a stream key: a plain 0 would unify it with float64
-    search = Search(zero, zero, np.uint64(0), zero, 0.0, zero, zero)
+    search = Search(zero, zero, np.uint64(0), zero, 0.0, zero, zero, zero)
     if mc:
         _, search = mc_draw_nb(board, zero, yes, params, rules, tab, rng, mem)
     else:

@@ -198,4 +198,9 @@ def copy_memory_nb(src, dst):
     copy_array_nb(src.base_prior, dst.base_prior)
     copy_array_nb(src.learned, dst.learned)
     copy_array_nb(src.session, dst.session)
+    copy_array_nb(src.scores, dst.scores)
+    if dst.win_table.shape[0] != src.win_table.shape[0]:
+        dst.scores[0] = 0  # the branch has no table for this game: it values points
+    else:
+        copy_array_nb(src.win_table, dst.win_table)
     dst.carried[0] = 0  # the draw orders are not copied: the branch samples afresh

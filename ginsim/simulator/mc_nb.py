@@ -227,7 +227,7 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
         return card, s
     add_event_nb(mem, me, EV_STOCK, -1, flag)
     return card, Search(s.particles, s.unseen, s.key, s.rollouts, s.margin, np.int64(1) << card,
-                        s.searched)
+                        s.searched, s.game)
 
 
 @jit

@@ -171,9 +171,28 @@ def play_out_option_nb(board, me, option, pair, rules, tab, branch_rng, empty):
     showdown_nb(board, rules, tab)
 
 
+@jit_inline
+def world_value_nb(mem, me, points, game):
+    """What a world's hand result is worth to ``me``: its net ``points``, or with
+    ``game`` the chance of winning the game from the score they leave
+    (``mem.win_table`` from ``mem.scores``)."""
+    if game == 0:
+        return float(points)
+    table = mem.win_table
+    target = table.shape[0]
+    own = min(mem.scores[1 + me], target - 1)
+    other = min(mem.scores[2 - me], target - 1)
+    if points > 0:
+        own += points
+        return 1.0 if own >= target else table[own, other]
+    other -= points
+    return 0.0 if other >= target else table[own, other]
+
+
 @jit
 def option_value_nb(hs, me, option, search, rules, tab, rng, mem):
-    """Net points (``me`` minus the opponent) of ``option`` in each of the search's
+    """The worth (:func:`world_value_nb`: net points, ``me`` minus the opponent, or the
+    chance of winning the game) of ``option`` in each of the search's
     worlds, into ``mem.values[option.slot]``: discard a card (knocking or not), take the
     pile card, draw from the stock (each then discarding as the rollout strategy does)
     or pass the upcard; then both rollout strategies play on. Worlds are the same for
@@ -189,7 +208,7 @@ def option_value_nb(hs, me, option, search, rules, tab, rng, mem):
         opp_hand = world_hand_nb(search, mem.hands[p], r, p)
         world_nb(hs, rng, mem, me, opp_hand, search.unseen & ~search.exclude, search.key, r)
         play_out_option_nb(mem.branch, me, option, pair, rules, tab, mem.rng, mem.empty_trace)
-        values[r] = net_points_nb(mem.branch.hs, me)
+        values[r] = world_value_nb(mem, me, net_points_nb(mem.branch.hs, me), search.game)
         total += values[r]
     return total / rollouts
 

@@ -82,7 +82,8 @@ P_MC_PRIOR = P_MC_MODEL + MC_MODELS * P_BASE  # MC_MODELS prior weights (0: mode
 P_MC_CARRY = P_MC_PRIOR + MC_MODELS  # 1: the belief carried from choice to choice
 P_MC_SEARCHED = P_MC_CARRY + 1  # which choices the search makes: SEARCH_* bits
 P_MC_LEARN = P_MC_SEARCHED + 1  # 1: the mixture's weights carried from hand to hand of a game
-P_SIZE = P_MC_LEARN + 1
+P_MC_GAME = P_MC_LEARN + 1  # 1: rollouts valued by the chance of winning the game, where known
+P_SIZE = P_MC_GAME + 1
 
 #: The mc player's choices the search may make (bits of ``searched``); the rest are its
 #: rollout strategy's.
@@ -95,7 +96,7 @@ MC_MOVES = 4  # the mc belief's default rounds of moves per stage
 MODEL_NAMES = ("model",) + tuple(f"model{k + 1}" for k in range(1, MC_MODELS))
 NESTED = ("rollout",) + MODEL_NAMES  # parameters that hold a plain strategy's vector
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "moves", "prior", "carry", "searched", "learn", "rollout") + MODEL_NAMES
+                 "moves", "prior", "carry", "searched", "learn", "game", "rollout") + MODEL_NAMES
 
 
 @dataclass(frozen=True)
@@ -288,6 +289,12 @@ PARAMETERS: dict[str, Parameter] = {
                   "mc: 1 carries what each hand of a game showed of the opponent (its "
                   "mixture's posterior weights) into the next hand's prior; 0 starts "
                   "every hand from prior (single hands always do)", high=1),
+        Parameter("game", P_MC_GAME, (1,),
+                  "mc: 1 plays for the game where its score is known (two-player games "
+                  "with standard scoring, an agent told the scores): each world is valued "
+                  "by the chance of winning the game from the score it leaves, between "
+                  "players of equal strength, not by the hand's points; 0 the hand's "
+                  "points", high=1),
     )
 }
 
