@@ -110,7 +110,7 @@ def test_a_world_is_worth_its_game_chance():
     assert small.scores[0] == 0
 
 
-def _hands(spec: str, scores: tuple[int, int], hands: int = 6) -> list[dict]:
+def _hands(spec: str, scores: tuple[int, int], hands: int = 12) -> list[dict]:
     mc = Agent.from_spec(spec, "modern", seed=3)
     other = Agent.from_spec("simple", "modern", seed=4)
     return [play_hand(Table("modern", seed=9, hand=h, dealer=h % 2), [mc, other],
@@ -118,11 +118,11 @@ def _hands(spec: str, scores: tuple[int, int], hands: int = 6) -> list[dict]:
 
 
 def test_an_agent_plays_for_the_score_it_is_told():
-    """With the scores of a game near its end the play changes; with game=0, or scores
+    """With both seats 5 points from the target the play changes; with game=0, or scores
     the rules' target cannot hold, it is the same as from 0 to 0."""
     start = _hands(FAST, (0, 0))
-    assert _hands(FAST, (88, 93)) != start
-    assert _hands(f"{FAST},game=0", (88, 93)) == _hands(f"{FAST},game=0", (0, 0))
+    assert _hands(FAST, (95, 95)) != start
+    assert _hands(f"{FAST},game=0", (95, 95)) == _hands(f"{FAST},game=0", (0, 0))
     assert _hands(FAST, (0, 140)) == _hands(f"{FAST},game=0", (0, 0))
 
 

@@ -19,6 +19,7 @@ from ..strategies.params import (
     P_MC_LEARN,
     P_MC_MODEL,
     P_MC_PRIOR,
+    P_MC_RESPONSE,
     P_MC_ROLLOUT,
 )
 
@@ -37,6 +38,16 @@ def is_mc_nb(params, seat):
 def copy_row_nb(dst, row, params, seat, start):
     for i in range(P_BASE):
         dst[row, i] = params[seat, start + i]
+
+
+@jit
+def is_set_nb(params, seat, start):
+    """Whether the ``P_BASE`` block at ``start`` of ``seat``'s row holds a strategy (a
+    block left at its default is all zeros)."""
+    for i in range(P_BASE):
+        if params[seat, start + i] != 0.0:
+            return True
+    return False
 
 
 @jit
@@ -79,7 +90,8 @@ def phase_rows_nb(mem, params):
 def set_models_nb(mem, me, params):
     """The mixture of mc seat ``me``: for each model with a prior weight above 0 (the
     first model alone if none has), the belief's and the rollouts' row pairs (its
-    rollout strategy and that model of the opponent) and the normalised log prior, which
+    rollout strategy, in the rollouts its response to that model where set, and that
+    model of the opponent) and the normalised log prior, which
     in a game (``learn``) adds what the game's earlier hands showed of each model."""
     n_models = 0
     total = 0.0
@@ -93,7 +105,9 @@ def set_models_nb(mem, me, params):
         start = P_MC_MODEL + k * P_BASE
         copy_row_nb(mem.model_rows[n_models], 0, params, me, P_MC_ROLLOUT)
         copy_row_nb(mem.model_rows[n_models], 1, params, me, start)
-        copy_row_nb(mem.pairs[n_models], me, params, me, P_MC_ROLLOUT)
+        response = P_MC_RESPONSE + k * P_BASE
+        own = response if is_set_nb(params, me, response) else P_MC_ROLLOUT
+        copy_row_nb(mem.pairs[n_models], me, params, me, own)
         copy_row_nb(mem.pairs[n_models], 1 - me, params, me, start)
         mem.log_prior[n_models] = weight
         mem.slots[n_models] = k

@@ -83,7 +83,10 @@ P_MC_CARRY = P_MC_PRIOR + MC_MODELS  # 1: the belief carried from choice to choi
 P_MC_SEARCHED = P_MC_CARRY + 1  # which choices the search makes: SEARCH_* bits
 P_MC_LEARN = P_MC_SEARCHED + 1  # 1: the mixture's weights carried from hand to hand of a game
 P_MC_GAME = P_MC_LEARN + 1  # 1: rollouts valued by the chance of winning the game, where known
-P_SIZE = P_MC_GAME + 1
+#: MC_MODELS blocks of P_BASE slots: how the mc seat plays on in a rollout whose opponent is
+#: model k (at + k*P_BASE; a block of zeros: its ``rollout`` strategy)
+P_MC_RESPONSE = P_MC_GAME + 1
+P_SIZE = P_MC_RESPONSE + MC_MODELS * P_BASE
 
 #: The mc player's choices the search may make (bits of ``searched``); the rest are its
 #: rollout strategy's.
@@ -94,9 +97,11 @@ SEARCH_ALL = SEARCH_DRAW | SEARCH_CARD | SEARCH_KNOCK
 MC_MAX_PARTICLES = 1024  # bounds the mc scratch every driver allocates
 MC_MOVES = 4  # the mc belief's default rounds of moves per stage
 MODEL_NAMES = ("model",) + tuple(f"model{k + 1}" for k in range(1, MC_MODELS))
-NESTED = ("rollout",) + MODEL_NAMES  # parameters that hold a plain strategy's vector
+RESPONSE_NAMES = ("response",) + tuple(f"response{k + 1}" for k in range(1, MC_MODELS))
+#: parameters that hold a plain strategy's vector
+NESTED = ("rollout",) + MODEL_NAMES + RESPONSE_NAMES
 MC_PARAMETERS = ("rollouts", "particles", "temperature", "stages", "oracle", "wait", "margin",
-                 "moves", "prior", "carry", "searched", "learn", "game", "rollout") + MODEL_NAMES
+                 "moves", "prior", "carry", "searched", "learn", "game", *NESTED)
 
 
 @dataclass(frozen=True)
@@ -197,6 +202,10 @@ NESTED_BLOCKS: tuple[tuple[str, int, str], ...] = (
     *((name, P_MC_MODEL + k * P_BASE,
        f"mc: opponent model {k + 1} of the belief's mixture (used when its prior weight is "
        f"above 0), a strategy spec as model") for k, name in enumerate(MODEL_NAMES) if k > 0),
+    *((name, P_MC_RESPONSE + k * P_BASE,
+       f"mc: how the mc player plays on inside rollouts whose opponent plays as "
+       f"{MODEL_NAMES[k]} (a strategy spec as rollout; unset: rollout)")
+      for k, name in enumerate(RESPONSE_NAMES)),
 )
 
 

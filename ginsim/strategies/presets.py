@@ -10,7 +10,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.specs import brief, spec_items, split_spec
 from .charts import load_chart
-from .equilibria import CHART_FAMILIES, shipped_equilibrium
+from .equilibria import CHART_FAMILIES, hand_key, shipped_equilibrium
 from .params import (
     GRID_CELLS,
     KIND_MC,
@@ -19,6 +19,7 @@ from .params import (
     P_BASE,
     P_GRID,
     PARAMETERS,
+    RESPONSE_NAMES,
     Parameter,
     default_vector,
 )
@@ -30,6 +31,12 @@ MAX_SPEC_CHARS = 500  # a spec string is at most this long
 #: equilibrium chart for expert card play under the rules played (patient where the
 #: chart waits: a rollout that knocks at once is undercut by patient opponents)
 MC_ROLLOUT = "expert"
+#: the mc preset's own play in rollouts against each of its models but expert: expert
+#: knocking by the chart that best answers that model (scripts/make_responses.py)
+MC_RESPONSES = ("response2=expert:chart=expert_vs_simple,"
+                "response3=expert:chart=expert_vs_memory2,"
+                "response4=expert:chart=expert_vs_gin_waiter")
+UNSET_RESPONSE = "rollout"  # a response given so plays as the rollout strategy
 
 #: name -> (one-line description, parameter overrides as spec text)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -70,8 +77,10 @@ PRESETS: dict[str, tuple[str, str]] = {
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
            "memory2, memory2:knock=0) weighed by its choices in the hand and the game's "
-           "hands before; its own rollouts play expert",
-           "kind=mc,rollout=" + MC_ROLLOUT + ",model=expert,model2=simple,model3=memory2,"
+           "hands before; its own rollouts play expert, knocking against simple, memory2 "
+           "and the gin waiter by the chart that best answers each",
+           "kind=mc,rollout=" + MC_ROLLOUT + "," + MC_RESPONSES + ",model=expert,model2=simple,"
+           "model3=memory2,"
            "model4=memory2:knock=0,prior=1/1/1/1,stages=7,moves=3,margin=2"),
 }
 
@@ -153,7 +162,10 @@ class Strategy:
         """:attr:`vector` for play under ``rules``: each knock chart named by its family
         (``equilibrium``, ``equilibrium_expert``: the preset's or given), the mc player's
         rollout and models included, becomes the shipped chart made under ``rules``' hand
-        rules. Where none was made (custom rules), and without ``rules``, modern's stays."""
+        rules. Where none was made (custom rules), and without ``rules``, modern's stays.
+        An mc response (``response``, ``response2``...) whose chart was made under other
+        hand rules than those, where those have shipped charts of their own, is left out:
+        the rollout strategy, which follows the rules, plays in its place."""
         vec = self.vector
         if rules is None:
             return vec
@@ -161,6 +173,11 @@ class Strategy:
             found = shipped_equilibrium(rules, base)
             if found is not None:
                 vec[first + P_GRID:first + P_GRID + GRID_CELLS] = found[1].grid
+        for name in RESPONSE_NAMES if self.is_mc else ():
+            text = self._given(name, (name,))
+            if text is not None and not _response_fits(text, rules):
+                first = PARAMETERS[name].index
+                vec[first:first + P_BASE] = 0.0
         return vec
 
     @cached_property
@@ -172,7 +189,7 @@ class Strategy:
         out = [(0, CHART_FAMILIES[stem])] if stem in CHART_FAMILIES else []
         for name in NESTED if self.is_mc else ():
             text = self._given(name, (name,))
-            if text is not None:
+            if text is not None and text != UNSET_RESPONSE:
                 nested = parse_strategy(text.replace(";", ","))
                 out += [(PARAMETERS[name].index + first, base)
                         for first, base in nested._rules_charts]
@@ -285,9 +302,27 @@ def _given_twice(param: Parameter, first: str, second: str) -> str:
     return f"parameter {param.name} given twice (as {first} and {second})"
 
 
+def _response_fits(text: str, rules: Rules) -> bool:
+    """Whether an mc response spec plays under ``rules``: its chart (if named) is a
+    family's, or was made under those hand rules, or the rules have no shipped chart of
+    their own (custom rules play modern's charts)."""
+    if text == UNSET_RESPONSE:
+        return True
+    stem = parse_strategy(text.replace(";", ","))._given("chart", ("chart", "grid"))
+    if stem is None or stem.removesuffix("_modern") in CHART_FAMILIES:
+        return True
+    fields = load_chart(stem).info.get("rules_fields")
+    if not isinstance(fields, dict) or shipped_equilibrium(rules, "expert") is None:
+        return True
+    return hand_key(Rules(**fields)) == hand_key(rules)
+
+
 def _nested_vector(name: str, text: str, spec: str) -> Value:
-    """The plain strategy an mc player's ``rollout`` or ``model`` names (its own
-    parameters separated by ';'), as the policy kernel's vector."""
+    """The plain strategy an mc player's ``rollout``, ``model`` or ``response`` names
+    (its own parameters separated by ';'), as the policy kernel's vector; a response
+    given as ``rollout`` is unset (all zeros: the rollout strategy plays)."""
+    if name in RESPONSE_NAMES and text == UNSET_RESPONSE:
+        return (0.0,) * P_BASE
     try:
         nested = parse_strategy(text.replace(";", ","))
     except ValueError as exc:

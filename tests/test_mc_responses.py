@@ -1,0 +1,83 @@
+"""The mc player's responses: in a rollout world whose opponent plays as model k, its own
+play is ``response k`` where set (the preset: expert knocking by the chart that best
+answers simple, memory2 and the gin waiter), else its ``rollout`` strategy; the response
+charts are best responses measured on deals they were not trained on."""
+
+import numpy as np
+import pytest
+
+from ginsim.game.rules import Rules
+from ginsim.runner.responses import paired_gain
+from ginsim.simulator.buffers import new_mc_memory
+from ginsim.simulator.engine import play_records, seat_params
+from ginsim.simulator.mc_memory_nb import set_models_nb
+from ginsim.simulator.response import with_chart
+from ginsim.strategies.charts import load_chart
+from ginsim.strategies.params import P_BASE, P_MC_ROLLOUT, PARAMETERS
+from ginsim.strategies.presets import parse_strategy
+
+OFF = "response2=rollout,response3=rollout,response4=rollout"
+CHARTS = {"simple": "expert_vs_simple", "memory2": "expert_vs_memory2",
+          "memory2:knock=0": "expert_vs_gin_waiter"}
+
+
+def _own_rows(spec: str, rules: str = "modern") -> np.ndarray:
+    """The mc seat's own row in each model's rollout pair (seat a)."""
+    params = seat_params(spec, "simple", Rules.coerce(rules))
+    mem = new_mc_memory()
+    set_models_nb(mem, 0, params)
+    return mem.pairs[:mem.n_models[0], 0].copy()
+
+
+def test_each_model_gets_its_response():
+    """The preset's models are expert, simple, memory2 and the gin waiter: against expert
+    it plays its rollout strategy, against the others expert with their response chart."""
+    rows = _own_rows("mc")
+    rollout = parse_strategy("expert").vector_for(Rules())[:P_BASE]
+    np.testing.assert_array_equal(rows[0], rollout)
+    for k, model in enumerate(("simple", "memory2", "memory2:knock=0"), start=1):
+        want = parse_strategy(f"expert:chart={CHARTS[model]}").vector[:P_BASE]
+        np.testing.assert_array_equal(rows[k], want)
+        assert not np.array_equal(rows[k], rollout)
+
+
+def test_rollout_unsets_a_response():
+    rows = _own_rows(f"mc:{OFF}")
+    assert all(np.array_equal(r, rows[0]) for r in rows)
+    vec = parse_strategy("mc:response2=rollout").vector
+    first = PARAMETERS["response2"].index
+    assert not vec[first:first + P_BASE].any()
+
+
+@pytest.mark.parametrize("rules,kept", [("modern", True), ("competitive", True),
+                                        ("eaai", True), ("classic", False),
+                                        ("oklahoma", False)])
+def test_responses_follow_the_rules(rules, kept):
+    """A response chart was made under modern hand rules: rules with shipped charts of
+    their own (classic, oklahoma) play the rollout strategy, which follows them;
+    rules that play modern's charts (competitive's hands are modern's, eaai has none of
+    its own) keep the responses."""
+    rows = _own_rows("mc", rules)
+    vec = parse_strategy("mc").vector_for(Rules.coerce(rules))
+    rollout = vec[P_MC_ROLLOUT:P_MC_ROLLOUT + P_BASE]
+    assert np.array_equal(rows[1], rollout) != kept
+
+
+@pytest.mark.parametrize("model", list(CHARTS))
+def test_a_response_chart_answers_its_model(model):
+    """On 6,000 duplicate deals of another seed than its training, expert knocking by the
+    response chart scores more against its model than by the equilibrium chart (paired
+    95% interval above 0)."""
+    chart = load_chart(CHARTS[model])
+    assert chart.info["against"] == model and chart.info["rules"] == "modern"
+    opponent = parse_strategy(model)
+    gain = paired_gain(with_chart("expert", chart), opponent, parse_strategy("expert"),
+                       opponent, Rules(), seed=77, deals=6000)
+    assert gain.low > 0, gain
+
+
+def test_responses_change_the_play():
+    a = play_records("mc:rollouts=8,particles=16,stages=3", "simple", stop=30, seed=8)[0]
+    b = play_records(f"mc:rollouts=8,particles=16,stages=3,{OFF}", "simple", stop=30,
+                     seed=8)[0]
+    assert not np.array_equal(a, b)
