@@ -217,6 +217,7 @@ class McAgent(Agent):
         self.board = new_board()
         self.hs = self.board.hs
         self.mem = new_mc_memory()
+        self._win_rules: Rules | None = None  # the rules mem.win_table was made for
         new_game_memory_nb(self.mem)  # a referee that sends no "start": one game
         self._phase_rows = self.mem.rows
         self._belief: Search | None = None
@@ -235,8 +236,9 @@ class McAgent(Agent):
         target = self.rules.target
         known = (self._params[0, P_MC_GAME] != 0 and scores is not None and len(scores) == 2
                  and all(0 <= int(s) < target for s in scores))
-        if known and self.mem.win_table.shape[0] != target:
+        if known and self._win_rules != self.rules:  # a start may have changed the rules
             self.mem = self.mem._replace(win_table=np.array(game_win_table(self.rules)))
+            self._win_rules = self.rules
         self.mem.scores[:] = (1, int(scores[0]), int(scores[1])) if known else (0, 0, 0)
 
     def _new_game(self) -> None:
