@@ -128,6 +128,8 @@ def test_ginsim_agent_answers_a_decision() -> None:
     (["match", "--b", "exec:", "--games", "1"], "exec: needs a command"),
     (["match", "--b", "exec:no-such-program-xyz", "--games", "1"], "cannot run"),
     (["agent", "--rules", "vegas"], "unknown rules preset 'vegas'"),
+    (["agent", "--strategy", "exec:python bot.py", "--warm"], "compiles a ginsim strategy"),
+    (["agent", "--strategy", "nosuch", "--warm"], "unknown strategy 'nosuch'"),
 ])
 def test_bad_options_exit_2_with_one_line(args: list[str], words: str, capsys) -> None:
     from ginsim.cli import main
@@ -163,3 +165,38 @@ def test_programs_are_not_told_the_seed(tmp_path: Path) -> None:
     assert not result.faults
     hands = [json.loads(line) for line in log.read_text().splitlines()]
     assert hands and all(h["seed"] is None for h in hands)
+
+
+def test_agent_warm_plays_the_agents_own_decisions_and_exits(monkeypatch, capsys) -> None:
+    """``ginsim agent --warm`` plays a whole game through the agent's own code (every
+    decision an mc agent answers goes through ``McAgent.decide``) and serves nothing."""
+    from ginsim.cli import main
+    from ginsim.simulator.agents import McAgent
+
+    phases = []
+    decide = McAgent.decide
+
+    def spy(self, message):
+        phases.append(message["phase"])
+        return decide(self, message)
+
+    monkeypatch.setattr(McAgent, "decide", spy)
+    assert main(["agent", "--strategy", "mc:rollouts=4,particles=4", "--rules", "eaai",
+                 "--warm"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("mc:rollouts=4,particles=4 (rules eaai) is ready to serve")
+    assert out.count("\n") == 1
+    assert {"offer", "draw", "discard"} <= set(phases)
+
+
+def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:
+    """An agent whose warming game faults (here an illegal answer) is not reported ready:
+    one line naming the fault, exit 2."""
+    from ginsim.cli import main
+    from ginsim.simulator.agents import Agent
+
+    monkeypatch.setattr(Agent, "decide", lambda self, message: {"action": "big_gin"})
+    assert main(["agent", "--strategy", "simple", "--warm"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: warming simple:") and "not legal" in err
+    assert err.count("\n") == 1

@@ -137,6 +137,13 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     from ..simulator.agents import Agent
     from ..simulator.protocol import serve
 
+    if args.warm:
+        from ..runner.match import warm_agent
+
+        seconds = warm_agent(args.strategy, args.rules, args.seed)
+        print(f"{args.strategy} (rules {args.rules}) is ready to serve: its kernels compiled "
+              f"or loaded in {seconds:.1f} s and cached for later ginsim agent processes")
+        return 0
     serve(Agent.from_spec(args.strategy, args.rules, args.seed), sys.stdin, sys.stdout)
     return 0
 
@@ -242,6 +249,10 @@ def add_protocol_commands(sub) -> None:
     ag.add_argument("--strategy", default="memory2", help="strategy spec (default memory2)")
     ag.add_argument("--rules", default="modern", help=RULES_HELP)
     add_seed(ag)
+    ag.add_argument("--warm", action="store_true",
+                    help="compile the strategy's kernels (one game against itself; minutes "
+                         "for mc on a fresh install) and exit instead of serving: run it "
+                         "once before a referee that times answers")
     ag.set_defaults(func=_cmd_agent)
     mt = command(sub, "match", "referee whole games between two agents (strategy specs or "
                                "exec:COMMAND programs) and print game-level statistics")
