@@ -57,17 +57,16 @@ def make_side(spec: str, name: str, rules: Rules, seed: int) -> LocalAgent | Ext
 def warm_agent(spec: str, rules: Rules | str | None = None, seed: int = 0) -> float:
     """Compile what ``ginsim agent --strategy SPEC`` runs, by one game of ``spec`` against
     itself in this process (numba caches the kernels for later processes); returns the
-    seconds it took. On a fresh install an mc agent's first answer otherwise takes
+    game's seconds. On a fresh install an mc agent's first answer otherwise takes
     minutes, far past a referee's start-up grace. A fault in that game (an illegal
     answer, an error) is a ValueError naming it: the agent is not ready."""
     if spec.startswith(EXEC_PREFIX):
         raise ValueError(f"warming (ginsim agent --warm) compiles a ginsim strategy, got "
                          f"{spec!r}: give a strategy spec such as mc or memory2")
-    t0 = time.perf_counter()
     result = play_match(spec, spec, 1, rules, seed)
     if result.faults:
         raise ValueError(f"warming {spec}: {result.faults[0]}")
-    return time.perf_counter() - t0
+    return result.wall_s
 
 
 def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
