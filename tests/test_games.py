@@ -171,7 +171,7 @@ def test_three_player_seating_follows_the_rule():
     params = np.stack([parse_strategy("simple").vector] * 3)
     pair = np.zeros((2, P_SIZE))
     schedule = Schedule(MODERN.packed(), card_tables(MODERN), pack_game_rules(MODERN), 0, 0,
-                        sg.MAX_HANDS, sg.NO_TABLE)
+                        sg.MAX_HANDS, sg.NO_WIN_TABLE)
     records, meta = sg._play_chunks(play_three_nb, 50, sg.MAX_HANDS, np.uint64(1), params, pair,
                                     schedule)
     for g in range(50):

@@ -189,6 +189,32 @@ def test_agent_warm_plays_the_agents_own_decisions_and_exits(monkeypatch, capsys
     assert {"offer", "draw", "discard"} <= set(phases)
 
 
+def test_warm_plays_until_a_last_discard_came_up(monkeypatch) -> None:
+    """Under the 50th-card rule warming plays games until the last-discard kernel is
+    compiled (never more than WARM_GAMES); other rules stop after one game."""
+    from ginsim.runner import match
+
+    games = []
+    play = match.play_match
+
+    def counting(*args, **kwargs):
+        games.append(args)
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(match, "play_match", counting)
+    match.warm_agent("simple", "last_discard", seed=3)
+    assert match.last_discard_compiled()
+    assert 1 <= len(games) <= match.WARM_GAMES
+    assert len({g[4] for g in games}) == len(games)  # each game another seed
+    monkeypatch.setattr(match, "last_discard_compiled", lambda: False)
+    games.clear()
+    match.warm_agent("simple", "last_discard", seed=3)
+    assert len(games) == match.WARM_GAMES
+    games.clear()
+    match.warm_agent("simple", "modern", seed=3)
+    assert len(games) == 1
+
+
 def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:
     """An agent whose warming game faults (here an illegal answer) is not reported ready:
     one line naming the fault, exit 2."""

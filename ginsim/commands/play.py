@@ -250,7 +250,7 @@ def add_protocol_commands(sub) -> None:
     ag.add_argument("--rules", default="modern", help=RULES_HELP)
     add_seed(ag)
     ag.add_argument("--warm", action="store_true",
-                    help="compile the strategy's kernels (one game against itself; minutes "
+                    help="compile the strategy's kernels (a game against itself; minutes "
                          "for mc on a fresh install) and exit instead of serving: run it "
                          "once before a referee that times answers")
     ag.set_defaults(func=_cmd_agent)

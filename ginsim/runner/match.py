@@ -28,6 +28,7 @@ from ..game.scoring_nb import OUTCOMES
 from ..simulator.agents import Agent, decide_message, hand_message
 from ..simulator.games_nb import next_dealer_nb
 from ..simulator.protocol import PROTOCOL_VERSION, ProtocolError, answer_text
+from ..simulator.seat_nb import decide_last_discard_nb
 from ..simulator.table import Action, Table, view_event
 from .external import AgentFault, ExternalAgent, LocalAgent
 
@@ -35,6 +36,7 @@ EXEC_PREFIX = "exec:"
 SIDES = ("a", "b")
 DEFAULT_TIMEOUT_MS = 1000
 MAX_HANDS = 400  # a game that has not ended after this many hands is an error (dead hands)
+WARM_GAMES = 20  # most games warming plays for a last discard (50th-card rule) to come up
 
 
 @dataclass
@@ -55,18 +57,32 @@ def make_side(spec: str, name: str, rules: Rules, seed: int) -> LocalAgent | Ext
 
 
 def warm_agent(spec: str, rules: Rules | str | None = None, seed: int = 0) -> float:
-    """Compile what ``ginsim agent --strategy SPEC`` runs, by one game of ``spec`` against
-    itself in this process (numba caches the kernels for later processes); returns the
-    game's seconds. On a fresh install an mc agent's first answer otherwise takes
-    minutes, far past a referee's start-up grace. A fault in that game (an illegal
-    answer, an error) is a ValueError naming it: the agent is not ready."""
+    """Compile what ``ginsim agent --strategy SPEC`` runs, by games of ``spec`` against
+    itself in this process (numba caches the kernels for later processes): one, or
+    under the 50th-card rule as many as it takes (at most ``WARM_GAMES``) for a last
+    discard to come up. Returns the games' seconds. On a fresh install an mc agent's
+    first answer otherwise takes minutes, far past a referee's start-up grace. A fault
+    in a game (an illegal answer, an error) is a ValueError naming it: the agent is not
+    ready."""
     if spec.startswith(EXEC_PREFIX):
         raise ValueError(f"warming (ginsim agent --warm) compiles a ginsim strategy, got "
                          f"{spec!r}: give a strategy spec such as mc or memory2")
-    result = play_match(spec, spec, 1, rules, seed)
-    if result.faults:
-        raise ValueError(f"warming {spec}: {result.faults[0]}")
-    return result.wall_s
+    rules = Rules.coerce(rules)
+    wall_s = 0.0
+    for g in range(WARM_GAMES):
+        result = play_match(spec, spec, 1, rules, seed + g)
+        if result.faults:
+            raise ValueError(f"warming {spec}: {result.faults[0]}")
+        wall_s += result.wall_s
+        if not rules.last_discard_rule or last_discard_compiled():
+            break
+    return wall_s
+
+
+def last_discard_compiled() -> bool:
+    """Whether this process has compiled (or loaded) the last-discard decision, a
+    kernel of its own that only a hand reaching the stock floor calls."""
+    return bool(decide_last_discard_nb.signatures)
 
 
 def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,

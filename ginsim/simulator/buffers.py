@@ -32,6 +32,7 @@ from .records import TRACE_WIDTH
 MAX_EVENTS = 1200  # MAX_TURNS draws, two events each, and the offers
 MAX_MC_ROLLOUTS = int(PARAMETERS["rollouts"].high)
 SOURCE_WIDTH = 52 + MC_MODELS  # a guess's draw order, then its per-model log likelihoods
+NO_WIN_TABLE = np.zeros((1, 1))  # no mc seat plays for the game: hands are worth their points
 
 McMemory = namedtuple("McMemory", (
     "events",  # int64[MAX_EVENTS, 4]: (seat, kind, card, flag), absolute seats
@@ -105,7 +106,7 @@ def new_board() -> Board:
 
 def new_mc_memory(win_table: np.ndarray | None = None) -> McMemory:
     """A zeroed search memory (about 0.6 MB), with the game's ``win_table``
-    (:func:`~ginsim.simulator.win_table.game_win_table`; a 1 x 1 zero without: hands
+    (:func:`~ginsim.simulator.win_table.game_win_table`; without, :data:`NO_WIN_TABLE`: hands
     are valued by their points)."""
     m = MC_MAX_PARTICLES
     return McMemory(
@@ -142,8 +143,8 @@ def new_mc_memory(win_table: np.ndarray | None = None) -> McMemory:
         session=np.zeros(3, dtype=np.int64),
         scores=np.zeros(3, dtype=np.int64),
         # a writeable copy: numba compiles a read-only array as another type
-        win_table=np.zeros((1, 1)) if win_table is None else np.array(win_table,
-                                                                      dtype=np.float64),
+        win_table=np.array(NO_WIN_TABLE if win_table is None else win_table,
+                           dtype=np.float64),
         empty_trace=np.zeros((0, TRACE_WIDTH), dtype=np.int64),
     )
 

@@ -32,7 +32,7 @@ from ..game.rules import Rules, brief
 from ..game.tables import card_tables
 from ..strategies.params import KIND_MC, P_KIND, P_MC_GAME, P_SIZE
 from ..strategies.presets import Strategy, parse_strategy
-from .buffers import GameBuffers, Schedule, hand_buffers
+from .buffers import NO_WIN_TABLE, GameBuffers, Schedule, hand_buffers
 from .engine import seat_params
 from .games_nb import play_games_nb, play_teams_nb, play_three_nb
 from .limits import MAX_MATCH_TOTAL, check_games, check_int, check_seed
@@ -42,7 +42,6 @@ from .win_table import game_win_table
 SYSTEMS = {"standard": STANDARD, "hollywood": HOLLYWOOD, "multimatch": MULTIMATCH}
 MAX_HANDS = 400  # safety cap on the hands of one game (dead hands are redealt)
 BATCH_GAMES = 4096  # games per kernel call: memory for one batch only
-NO_TABLE = np.zeros((1, 1))  # no mc seat plays for the game: hands are worth their points
 
 GAME_DTYPE = np.dtype([
     ("game", np.int64), ("winner", np.int8), ("score_a", np.int32), ("score_b", np.int32),
@@ -110,7 +109,7 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
     params = seat_params(a, b, rules)  # an mc seat's rows select its hand loop
     plays_game = system == "standard" and any(
         params[s, P_KIND] == KIND_MC and params[s, P_MC_GAME] != 0 for s in range(2))
-    table = game_win_table(rules) if plays_game else NO_TABLE
+    table = game_win_table(rules) if plays_game else NO_WIN_TABLE
     return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params,
             Schedule(rules.packed(), card_tables(rules), pack_game_rules(rules),
                      SYSTEMS[system], match_total, MAX_HANDS, table))
@@ -205,7 +204,7 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),
                         params, pair, Schedule(rules.packed(), card_tables(rules),
                                                pack_game_rules(rules), 0, 0, MAX_HANDS,
-                                               NO_TABLE))
+                                               NO_WIN_TABLE))
 
 
 def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: int = 1000,

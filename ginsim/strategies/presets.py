@@ -173,12 +173,22 @@ class Strategy:
             found = shipped_equilibrium(rules, base)
             if found is not None:
                 vec[first + P_GRID:first + P_GRID + GRID_CELLS] = found[1].grid
-        for name in RESPONSE_NAMES if self.is_mc else ():
-            text = self._given(name, (name,))
-            if text is not None and not _response_fits(text, rules):
+        for name, stem in self._response_charts:
+            if not _chart_fits(stem, rules):
                 first = PARAMETERS[name].index
                 vec[first:first + P_BASE] = 0.0
         return vec
+
+    @cached_property
+    def _response_charts(self) -> tuple[tuple[str, str | None], ...]:
+        """(name, chart stem or None) of each mc response given, unset ones left out."""
+        out = []
+        for name in RESPONSE_NAMES if self.is_mc else ():
+            text = self._given(name, (name,))
+            if text is not None and text != UNSET_RESPONSE:
+                nested = parse_strategy(text.replace(";", ","))
+                out.append((name, nested._given("chart", ("chart", "grid"))))
+        return tuple(out)
 
     @cached_property
     def _rules_charts(self) -> tuple[tuple[int, str], ...]:
@@ -302,13 +312,10 @@ def _given_twice(param: Parameter, first: str, second: str) -> str:
     return f"parameter {param.name} given twice (as {first} and {second})"
 
 
-def _response_fits(text: str, rules: Rules) -> bool:
-    """Whether an mc response spec plays under ``rules``: its chart (if named) is a
-    family's, or was made under those hand rules, or the rules have no shipped chart of
-    their own (custom rules play modern's charts)."""
-    if text == UNSET_RESPONSE:
-        return True
-    stem = parse_strategy(text.replace(";", ","))._given("chart", ("chart", "grid"))
+def _chart_fits(stem: str | None, rules: Rules) -> bool:
+    """Whether an mc response knocking by chart ``stem`` (None: the card play's own)
+    plays under ``rules``: the chart is a family's, or was made under those hand rules,
+    or the rules have no shipped chart of their own (custom rules play modern's charts)."""
     if stem is None or stem.removesuffix("_modern") in CHART_FAMILIES:
         return True
     fields = load_chart(stem).info.get("rules_fields")
