@@ -190,29 +190,43 @@ def test_agent_warm_plays_the_agents_own_decisions_and_exits(monkeypatch, capsys
 
 
 def test_warm_plays_until_a_last_discard_came_up(monkeypatch) -> None:
-    """Under the 50th-card rule warming plays games until the last-discard kernel is
-    compiled (never more than WARM_GAMES); other rules stop after one game."""
+    """Under the 50th-card rule warming plays games, each on the next seed, until the
+    last-discard kernel is compiled, and sums their seconds; short of it after
+    WARM_GAMES games it is not ready (a one-line error); other rules play one game."""
+    from ginsim.game.rules import Rules
     from ginsim.runner import match
 
-    games = []
+    seeds, walls = [], []
     play = match.play_match
 
     def counting(*args, **kwargs):
-        games.append(args)
-        return play(*args, **kwargs)
+        seeds.append(args[4])
+        result = play(*args, **kwargs)
+        walls.append(result.wall_s)
+        return result
 
     monkeypatch.setattr(match, "play_match", counting)
     match.warm_agent("simple", "last_discard", seed=3)
-    assert match.last_discard_compiled()
-    assert 1 <= len(games) <= match.WARM_GAMES
-    assert len({g[4] for g in games}) == len(games)  # each game another seed
+    assert match.last_discard_compiled()  # whether by these games or earlier ones
+    asked = []
+
+    def third_time() -> bool:  # compiled once the third game has been played
+        asked.append(1)
+        return len(asked) >= 3
+
+    monkeypatch.setattr(match, "last_discard_compiled", third_time)
+    seeds.clear()
+    walls.clear()
+    assert match.warm_agent("simple", Rules.coerce("last_discard"), seed=2**64 - 2) == sum(walls)
+    assert seeds == [2**64 - 2, 2**64 - 1, 0]
     monkeypatch.setattr(match, "last_discard_compiled", lambda: False)
-    games.clear()
-    match.warm_agent("simple", "last_discard", seed=3)
-    assert len(games) == match.WARM_GAMES
-    games.clear()
+    seeds.clear()
+    with pytest.raises(ValueError, match=r"no hand of 20 games reached the last discard.*--seed"):
+        match.warm_agent("simple", "last_discard", seed=3)
+    assert seeds == list(range(3, 3 + match.WARM_GAMES))
+    seeds.clear()
     match.warm_agent("simple", "modern", seed=3)
-    assert len(games) == 1
+    assert seeds == [3]
 
 
 def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:

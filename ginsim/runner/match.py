@@ -62,21 +62,23 @@ def warm_agent(spec: str, rules: Rules | str | None = None, seed: int = 0) -> fl
     under the 50th-card rule as many as it takes (at most ``WARM_GAMES``) for a last
     discard to come up. Returns the games' seconds. On a fresh install an mc agent's
     first answer otherwise takes minutes, far past a referee's start-up grace. A fault
-    in a game (an illegal answer, an error) is a ValueError naming it: the agent is not
-    ready."""
+    in a game (an illegal answer, an error), or no last discard in ``WARM_GAMES``
+    games, is a ValueError naming it: the agent is not ready."""
     if spec.startswith(EXEC_PREFIX):
         raise ValueError(f"warming (ginsim agent --warm) compiles a ginsim strategy, got "
                          f"{spec!r}: give a strategy spec such as mc or memory2")
     rules = Rules.coerce(rules)
     wall_s = 0.0
     for g in range(WARM_GAMES):
-        result = play_match(spec, spec, 1, rules, seed + g)
+        result = play_match(spec, spec, 1, rules, (seed + g) % 2**64)
         if result.faults:
             raise ValueError(f"warming {spec}: {result.faults[0]}")
         wall_s += result.wall_s
         if not rules.last_discard_rule or last_discard_compiled():
-            break
-    return wall_s
+            return wall_s
+    raise ValueError(f"warming {spec}: no hand of {WARM_GAMES} games reached the last discard "
+                     f"(50th-card rule), whose decision would compile at its first use: "
+                     f"warm again with another --seed")
 
 
 def last_discard_compiled() -> bool:
