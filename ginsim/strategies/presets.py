@@ -180,15 +180,21 @@ class Strategy:
         return vec
 
     @cached_property
-    def _response_charts(self) -> tuple[tuple[str, str | None], ...]:
-        """(name, chart stem or None) of each mc response given, unset ones left out."""
+    def _nested_given(self) -> tuple[tuple[str, Strategy], ...]:
+        """(name, strategy) of each plain strategy an mc player names (``rollout``, a
+        model, a response), parsed once; responses left unset are left out."""
         out = []
-        for name in RESPONSE_NAMES if self.is_mc else ():
+        for name in NESTED if self.is_mc else ():
             text = self._given(name, (name,))
             if text is not None and text != UNSET_RESPONSE:
-                nested = parse_strategy(text.replace(";", ","))
-                out.append((name, nested._given("chart", ("chart", "grid"))))
+                out.append((name, parse_strategy(text.replace(";", ","))))
         return tuple(out)
+
+    @cached_property
+    def _response_charts(self) -> tuple[tuple[str, str | None], ...]:
+        """(name, chart stem or None) of each mc response given, unset ones left out."""
+        return tuple((name, nested._given("chart", ("chart", "grid")))
+                     for name, nested in self._nested_given if name in RESPONSE_NAMES)
 
     @cached_property
     def _rules_charts(self) -> tuple[tuple[int, str], ...]:
@@ -197,12 +203,9 @@ class Strategy:
         set over it by an overrides dict, as ``with_chart`` does, is kept)."""
         stem = self._given("chart", ("chart", "grid"))
         out = [(0, CHART_FAMILIES[stem])] if stem in CHART_FAMILIES else []
-        for name in NESTED if self.is_mc else ():
-            text = self._given(name, (name,))
-            if text is not None and text != UNSET_RESPONSE:
-                nested = parse_strategy(text.replace(";", ","))
-                out += [(PARAMETERS[name].index + first, base)
-                        for first, base in nested._rules_charts]
+        for name, nested in self._nested_given:
+            out += [(PARAMETERS[name].index + first, base)
+                    for first, base in nested._rules_charts]
         family_grids = {base: load_chart(stem).grid for stem, base in CHART_FAMILIES.items()}
         vec = self._vector
         return tuple((first, base) for first, base in out
