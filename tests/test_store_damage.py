@@ -180,6 +180,17 @@ def test_an_edited_checksum_names_the_chunk(store):
                          "SHA-256")
 
 
+def test_a_resume_refused_for_a_damaged_chunk_leaves_the_manifest_as_it_was(store):
+    """The chunks stored are read back (and refused) before the writer saves anything:
+    not even the manifest's time stamp moves, as its error says."""
+    edit_manifest(store, lambda m: (m["chunks"][2].update(sha256="0" * 64),
+                                    m.update(updated="2000-01-01T00:00:00+00:00")))
+    before = snapshot(store)
+    text = one_line_store_error(lambda: run([JOB], records=store.name, n_jobs=1, out=store),
+                                "j000-c000002.parquet is damaged", "nothing was changed")
+    assert snapshot(store) == before, text
+
+
 def test_a_chunk_with_valid_page_checksums_but_a_changed_value_is_caught(store):
     """Rewritten by hand with correct page checksums and stamp: only the manifest's
     SHA-256 can tell, and it does."""

@@ -116,6 +116,7 @@ class Store:
         self.notices: list[str] = []
         self._saved = 0.0
         self._save_cost = 0.0
+        self._written = False  # whether this writer stored a chunk
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -130,10 +131,11 @@ class Store:
         try:
             _remove_manifest_temps(root)
             if (root / MANIFEST).exists():
-                store = cls._resume(root, lock, jobs, records, chunk_hands)
-            else:
-                size = chunk_hands if chunk_hands is not None else default_chunk_hands
-                store = cls._create(root, lock, jobs, records, size)
+                # saved once a chunk is played: a resume refused before (a damaged
+                # chunk read back) leaves the manifest byte for byte as it was
+                return cls._resume(root, lock, jobs, records, chunk_hands)
+            size = chunk_hands if chunk_hands is not None else default_chunk_hands
+            store = cls._create(root, lock, jobs, records, size)
             store.save()
             return store
         except BaseException:
@@ -269,6 +271,7 @@ class Store:
                                 "stop": chunk.stop, "file": f"{CHUNKS}/{chunk.name}.parquet",
                                 **digest}
         self.done.add(chunk)
+        self._written = True
         if time.monotonic() - self._saved >= SAVE_COST_RATIO * self._save_cost:
             self.save()
 
@@ -326,11 +329,13 @@ class Store:
         self._save_cost = self._saved - t0
 
     def close(self, failed: bool = False) -> None:
-        """Save the manifest and release the lock. After a failure (``failed``) a manifest
-        that cannot be saved is left as it was, so the first error is the one reported."""
+        """Save the manifest and release the lock. After a failure (``failed``) the
+        manifest is saved only if this writer stored a chunk, and one that cannot be saved
+        is left as it was, so the first error is the one reported."""
         if self.lock is not None and self.lock.held:
             try:
-                self.save(durable=True)
+                if self._written or not failed:
+                    self.save(durable=True)
             except StoreError:
                 if not failed:
                     raise
