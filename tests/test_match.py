@@ -2,6 +2,7 @@
 statistics against ``ginsim games``, and agents that fail (late, illegal, bad JSON,
 crashed) forfeiting their game with one line, nothing left running."""
 
+import io
 import json
 import subprocess
 import sys
@@ -240,3 +241,34 @@ def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:
     err = capsys.readouterr().err
     assert err.startswith("error: warming simple:") and "not legal" in err
     assert err.count("\n") == 1
+
+
+START = {"type": "start", "protocol": 1, "rules": "eaai", "seat": 0, "game": 0}
+HAND = {"type": "hand", "game": 0, "hand": 0, "seat": 0, "dealer": 1,
+        "cards": "AS 2S 3S 7H 7D 7C 9C TC JC KD".split(), "upcard": "8C",
+        "knock_limit": 10, "scores": [0, 0], "seed": None}
+
+
+@pytest.mark.parametrize("messages,words", [
+    ([START, {"type": "decide"}], "message 2 cannot be followed"),
+    ([START, {"type": "hand"}], "message 2 cannot be followed"),
+    ([START, HAND, {"type": "event", "action": "discard", "card": "KD"}],
+     "message 3 cannot be followed"),
+    ([START, HAND, {"type": "event", "seat": 1, "action": "bogus"}], "'bogus'"),
+    ([START, HAND, {"type": "event", "seat": 7, "action": "discard", "card": "KD"}],
+     "a seat is 0 or 1, got 7"),
+    ([{**START, "seat": "x"}], "a seat is 0 or 1, got 'x'"),
+    ([START, {**HAND, "seed": -1}], "message 2 cannot be followed"),
+    ([START, {**HAND, "cards": ["ZZ"]}], "ZZ"),
+])
+def test_an_agent_told_what_it_cannot_follow_exits_2_with_one_line(
+        messages: list[dict], words: str, monkeypatch, capsys) -> None:
+    """A referee's malformed message (a field missing, an unknown action, a seat that is
+    not 0 or 1) ends ``ginsim agent`` with one line naming the message, not a traceback."""
+    from ginsim.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(json.dumps(m) + "\n"
+                                                          for m in messages)))
+    assert main(["agent", "--strategy", "simple", "--rules", "eaai"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and err.startswith("error: "), err

@@ -110,7 +110,7 @@ class Agent:
         elif kind == "hand":
             self._new_hand(message)
         elif kind == "start":
-            self.seat = int(message.get("seat", 0))
+            self.seat = _seat(message.get("seat", 0))
             if message.get("rules"):
                 self._set_rules(message["rules"])
             game = (message.get("game"), self.seat, self.rules)
@@ -126,12 +126,12 @@ class Agent:
 
     def _observe(self, message: dict) -> None:
         card = message.get("card")
-        observe_nb(self.hs, int(message["seat"]), _KIND[message["action"]],
+        observe_nb(self.hs, _seat(message["seat"]), _KIND[message["action"]],
                    -1 if card is None else card_of(card), self._packed)
 
     def _new_hand(self, message: dict) -> None:
         hs = self.hs
-        me = self.seat = int(message.get("seat", self.seat))
+        me = self.seat = _seat(message.get("seat", self.seat))
         hand_id = int(message.get("hand", 0))
         cards = [card_of(c) for c in message["cards"]]
         hands = [0, 0]
@@ -342,3 +342,10 @@ def play_hand(table: Table, agents: Sequence[Agent], game: int = 0,
                 agent.handle(view_event(event, s))
     return table.result()
 
+
+
+def _seat(value: object) -> int:
+    """A protocol message's seat: 0 or 1."""
+    if value not in (0, 1) or isinstance(value, bool):
+        raise ValueError(f"a seat is 0 or 1, got {value!r}")
+    return int(value)

@@ -89,8 +89,21 @@ def serve(agent: Any, reader: IO[str], writer: IO[str]) -> int:
         count += 1
         if message.get("type") == "bye":
             break
-        reply = agent.handle(message)
+        try:
+            reply = agent.handle(message)
+        except ProtocolError:
+            raise
+        except (KeyError, TypeError, ValueError, OverflowError, IndexError) as exc:
+            raise ProtocolError(f"message {count} cannot be followed ({_why(exc)}): "
+                                f"{brief_line(line)}") from None
         if reply is not None:
             writer.write(encode(reply))
             writer.flush()
     return count
+
+
+def _why(exc: Exception) -> str:
+    """What a message lacked or held wrong, from the error following it raised."""
+    if isinstance(exc, KeyError):
+        return f"a missing field or an unknown value {exc.args[0]!r}"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
