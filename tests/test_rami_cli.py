@@ -39,6 +39,19 @@ def test_games_and_lay_down(capsys) -> None:
     (["rami", "lay-down", "5H", "--table", "5H 7H 9H"], "no meld"),
     (["rami"], "required"),
     (["report", "--study", "rami", "--from", "x"], "leave one of them out"),
+    (["rami", "report", "--players", "x"], "whole numbers separated by commas, got 'x'"),
+    (["rami", "report", "--players", ""], "--players is empty"),
+    (["rami", "report", "--players", " , "], "--players is empty"),
+    (["rami", "report", "--players", "2,2"], "names 2 twice"),
+    (["rami", "report", "--players", "3,7"], "2 to 6 players, got 7"),
+    (["rami", "report", "--players", "3,,4"], "whole numbers separated by commas"),
+    (["rami", "simulate", "--deals", "5", "--csv", ""], "--csv is empty"),
+    (["rami", "simulate", "--deals", "5", "--csv", "."], "is a directory"),
+    (["rami", "simulate", "--deals", "5", "--csv", "no/such/dir/x.csv"], "does not exist"),
+    (["rami", "simulate", "--deals", "5", "--out", ""], "--out is empty"),
+    (["rami", "lay-down", " ".join(["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S",
+                                    "TS", "JS", "QS", "KS"] * 2)],
+     "at most 18 cards under these rules"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, words, capsys) -> None:
     assert main(argv) == 2

@@ -151,15 +151,18 @@ def _cmd_agent(args: argparse.Namespace) -> int:
 def _cmd_match(args: argparse.Namespace) -> int:
     from ..analysis.match import match_frames, run_match
     from ..game.rules import Rules
+    from ..reports._files import check_output_file
     from ..reports.match_text import match_lines
 
     rules = Rules.coerce(args.rules)
+    if args.csv is not None:
+        check_output_file(args.csv)
     result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
                                 args.timeout_ms,
                                 on_fault=lambda line: print(line, file=sys.stderr, flush=True))
     print("\n".join(match_lines(summary, args.a, args.b, args.rules, rules.target, args.games,
                                 args.seed, result.wall_s, __version__)))
-    if args.csv:
+    if args.csv is not None:
         match_frames(result)[0].to_csv(args.csv, index_label="game")
         print(f"games written to {args.csv}")
     return 0

@@ -37,18 +37,43 @@ def _players(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {brief(text)}") from None
 
 
+def player_counts(text: str) -> list[int]:
+    """The player counts of ``--players 2,3,4``: whole numbers, each a legal table size
+    (2 to 6), none twice; a one-line ValueError naming what is wrong otherwise."""
+    from .rules import check_players
+
+    parts = [p.strip() for p in text.split(",")]
+    if not any(parts):
+        raise ValueError("--players is empty: give player counts, e.g. --players 2,3,4")
+    counts = []
+    for part in parts:
+        if not part.isdigit():
+            raise ValueError(f"--players takes whole numbers separated by commas, got "
+                             f"{brief(part or text)}")
+        count = check_players(int(part))
+        if count in counts:
+            raise ValueError(f"--players names {count} twice: give each player count once")
+        counts.append(count)
+    return counts
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     import numpy as np
 
     from ..analysis.intervals import mean_interval, wilson_interval
+    from ..reports._files import check_output_file
     from .api import simulate
     from .rules import check_players
 
     seats = seat_specs(check_players(args.players), args.strategies)
+    if args.csv is not None:
+        check_output_file(args.csv)
+    if args.out is not None and not args.out.strip():
+        raise ValueError("--out is empty: give a directory for the store, e.g. --out rami-run")
     t0 = time.perf_counter()
     df = simulate(seats, args.deals, seed=args.seed, rules=args.rules, n_jobs=1, out=args.out)
     wall = time.perf_counter() - t0
-    if args.csv:
+    if args.csv is not None:
         df.to_csv(args.csv, index=False)
     print(f"{args.deals:,} deals, {len(seats)} players, rules {args.rules}, seed {args.seed} "
           f"({args.deals / wall:,.0f} deals/s)")
@@ -115,7 +140,7 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
     t0 = time.perf_counter()
     target = check_report_dir(out)
     probe_writable(target)
-    counts = [_players(p) for p in players.split(",") if p.strip()]
+    counts = player_counts(players)
     if not quiet:
         print("running the rami open study ...", file=sys.stderr)
     study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base)

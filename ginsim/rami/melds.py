@@ -164,7 +164,13 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
     player opened before this turn (else the lay-down must open, or be a dry rami when
     ``others_opened`` is False; it defaults to whether the table holds any meld)."""
     rules = RamiRules.coerce(rules)
-    counts = hand_counts(parse_hand(hand, rules.jokers))
+    kinds = parse_hand(hand, rules.jokers)
+    most = max_hand_cards(rules)
+    if len(kinds) > most:
+        raise ValueError(f"a hand after the draw holds at most {most} cards under these rules "
+                         f"({rules.hand_size} dealt, one drawn, a joker won back from the "
+                         f"table for each of the {rules.jokers}), got {len(kinds)}")
+    counts = hand_counts(kinds)
     if isinstance(table, str):
         raise ValueError("table must be a list of melds, e.g. ['7S 7H 7D', '5H 6H 7H']")
     if len(table) > MAX_TABLE // 2:
@@ -186,6 +192,12 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
     return LayDown(moves, int(laid), [k for k in range(53) for _ in range(int(counts[k]))],
                    bool(score >= OUT_BIT),
                    [" ".join(kind_text(k) for k in row_kinds(rows[m])) for m in range(n_table)])
+
+
+def max_hand_cards(rules: RamiRules) -> int:
+    """The most cards a hand can hold when its player lays down: those dealt (one more
+    for a starter of fourteen), the card drawn, and each joker taken back by exchange."""
+    return rules.hand_size + int(rules.starter_fourteen) + 1 + rules.jokers
 
 
 def _flag(value: Any) -> bool:

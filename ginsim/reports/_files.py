@@ -62,6 +62,24 @@ def check_report_dir(out: str | Path) -> Path:
     return path
 
 
+def check_output_file(path: str | Path, option: str = "--csv") -> Path:
+    """Raise ValueError (one line) unless ``path`` names a file that can be written: not
+    empty, not a directory, in a directory that exists. Checked before the run, so a
+    bad name costs nothing."""
+    if not str(path).strip():
+        raise ValueError(f"{option} is empty: give a file name, e.g. {option} results.csv")
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{option} {path} is a directory: name a file, e.g. "
+                         f"{option} {path / 'results.csv'}")
+    parent = path.parent
+    if not parent.is_dir():
+        why = "is not a directory" if parent.exists() else "does not exist"
+        raise ValueError(f"{option} {path}: its directory {parent} {why}; create it or "
+                         "name a file elsewhere")
+    return path
+
+
 def replace_dir(out: str | Path, write: Callable[[Path], dict[str, Path]]
                 ) -> dict[str, Path]:
     """Call ``write(temp)`` to fill a fresh sibling directory, then put it in place of

@@ -27,6 +27,7 @@ from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring_nb import OUTCOMES
 from ..simulator.agents import Agent, decide_message, hand_message
 from ..simulator.games_nb import next_dealer_nb
+from ..simulator.limits import check_decision_ms, check_games
 from ..simulator.protocol import PROTOCOL_VERSION, ProtocolError, answer_text
 from ..simulator.seat_nb import decide_last_discard_nb
 from ..simulator.table import Action, Table, view_event
@@ -92,10 +93,8 @@ def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, see
                on_fault: Callable[[str], None] | None = None) -> MatchResult:
     """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:)."""
     rules = Rules.coerce(rules).check_games()
-    if games < 1:
-        raise ValueError(f"a match needs at least one game, got {games}")
-    if timeout_ms < 1:
-        raise ValueError(f"timeout_ms must be at least 1, got {timeout_ms}")
+    games = check_games(games)
+    timeout_ms = check_decision_ms(timeout_ms)
     sides = [make_side(spec, name, rules, seed) for spec, name in zip((a, b), SIDES,
                                                                       strict=True)]
     result = MatchResult()

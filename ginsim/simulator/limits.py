@@ -23,6 +23,8 @@ MAX_EQUILIBRIUM_HANDS 10,000,000       equilibrium hands per pass (each deal's p
                                        kept for the interval: 80 MB per array)
 MAX_POSITION_HANDS    100,000          ``positions`` hands (a Python row per decision, a
                                        dozen per hand: about 1 GB at most)
+MAX_DECISION_MS       3,600,000        milliseconds an agent may take for one decision
+                                       (an hour; the referee's wait stays a finite float)
 MAX_JOBS              1,024            parallel workers (:mod:`ginsim.game.checks`)
 ===================== ================ ====================================================
 """
@@ -44,6 +46,7 @@ MAX_ADVISOR_ROLLOUTS = 200_000
 MAX_CHART_HANDS = 10_000_000
 MAX_EQUILIBRIUM_HANDS = 10_000_000
 MAX_POSITION_HANDS = 100_000
+MAX_DECISION_MS = 3_600_000
 
 __all__ = ["MAX_JOBS", "check_int", "is_int", "show"]  # the kinds, from ginsim.game.checks
 
@@ -71,6 +74,11 @@ def check_hand_range(hands: Any, start: Any = 0) -> tuple[int, int]:
 def check_games(games: Any, name: str = "games") -> int:
     """A number of games (or sessions, multi-matches): 1 .. :data:`MAX_GAMES`."""
     return check_int(games, name, 1, MAX_GAMES)
+
+
+def check_decision_ms(timeout_ms: Any) -> int:
+    """An agent's time for one decision in milliseconds: 1 .. :data:`MAX_DECISION_MS`."""
+    return check_int(timeout_ms, "timeout_ms", 1, MAX_DECISION_MS)
 
 
 def check_rollouts(rollouts: Any) -> int:
