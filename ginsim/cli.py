@@ -66,7 +66,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
                          "use it")
     rules = "rami" if args.rules in (None, "modern") else args.rules
     return run_report(args.hands, args.seed, rules, args.out, "2,3,4,5,6", "careful",
-                      args.svg, args.quiet)
+                      args.svg, args.quiet, args.n_jobs)
 
 
 def build_parser() -> argparse.ArgumentParser:

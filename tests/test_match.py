@@ -128,6 +128,7 @@ def test_ginsim_agent_answers_a_decision() -> None:
     (["match", "--a", "nosuch", "--games", "1"], "unknown strategy 'nosuch'"),
     (["match", "--b", "exec:", "--games", "1"], "exec: needs a command"),
     (["match", "--b", "exec:no-such-program-xyz", "--games", "1"], "cannot run"),
+    (["match", "--b", 'exec:python "bot.py', "--games", "1"], "no closing quotation"),
     (["match", "--b", "exec:python x.py", "--timeout-ms", "9999999999999"],
      "timeout_ms must be a whole number in 1..3,600,000"),
     (["match", "--games", "1000000000"], "games must be a whole number in 1..1,000,000"),

@@ -128,7 +128,7 @@ def _cmd_lay_down(args: argparse.Namespace) -> int:
 
 
 def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
-               base: str, svg: bool, quiet: bool) -> int:
+               base: str, svg: bool, quiet: bool, n_jobs: int | None = None) -> int:
     """Run the open study and write its report (``ginsim rami report`` and
     ``ginsim report --study rami``)."""
     import sys
@@ -143,7 +143,7 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
     counts = player_counts(players)
     if not quiet:
         print("running the rami open study ...", file=sys.stderr)
-    study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base)
+    study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base, n_jobs=n_jobs or 1)
     paths = write_rami_report(study, target, svg=svg)
     print(study.answer.replace("`", ""))
     print(f"report written: {paths['report.html']} (and report.md, {len(paths) - 2} figures "
@@ -153,7 +153,7 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
 
 def _cmd_report(args: argparse.Namespace) -> int:
     return run_report(args.deals, args.seed, args.rules, args.out, args.players, args.base,
-                      args.svg, args.quiet)
+                      args.svg, args.quiet, args.n_jobs)
 
 
 def _cmd_strategies(args: argparse.Namespace) -> int:
@@ -257,5 +257,7 @@ def _add_report_command(rsub, make: Callable[..., argparse.ArgumentParser],
                      help="output directory: new, empty, or an earlier report")
     rep.add_argument("--svg", action="store_true", help="also write SVG figures")
     rep.add_argument("--quiet", action="store_true", help="no progress output")
+    rep.add_argument("--n-jobs", type=positive, default=1, metavar="N",
+                     help="parallel workers (default 1; the figures do not depend on it)")
     add_seed(rep)
     rep.set_defaults(func=_cmd_report)

@@ -59,7 +59,11 @@ class ExternalAgent:
     """A program that speaks the agent protocol on stdin/stdout (``exec:COMMAND``)."""
 
     def __init__(self, command: str, name: str) -> None:
-        self.argv = shlex.split(command)
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:  # an unterminated quote
+            raise ValueError(f"agent {name}: exec:{command} cannot be split into a command "
+                             f"line ({str(exc).lower()}): close its quotes") from None
         if not self.argv:
             raise ValueError(f"agent {name}: exec: needs a command, e.g. "
                              f"exec:python adapters/example_agent.py")
