@@ -130,7 +130,7 @@ def test_ginsim_agent_answers_a_decision() -> None:
     (["match", "--b", "exec:no-such-program-xyz", "--games", "1"], "cannot run"),
     (["match", "--b", 'exec:python "bot.py', "--games", "1"], "no closing quotation"),
     (["match", "--b", "exec:python x.py", "--timeout-ms", "9999999999999"],
-     "timeout_ms must be a whole number in 1..3,600,000"),
+     "--timeout-ms must be a whole number in 1..3,600,000"),
     (["match", "--games", "1000000000"], "games must be a whole number in 1..1,000,000"),
     (["match", "--games", "1", "--csv", ""], "--csv is empty"),
     (["match", "--games", "1", "--csv", "."], "is a directory"),
@@ -267,6 +267,13 @@ HAND = {"type": "hand", "game": 0, "hand": 0, "seat": 0, "dealer": 1,
     ([{**START, "seat": "x"}], "a seat is 0 or 1, got 'x'"),
     ([START, {**HAND, "seed": -1}], "message 2 cannot be followed"),
     ([START, {**HAND, "cards": ["ZZ"]}], "ZZ"),
+    ([START, {**HAND, "dealer": 7}], "a dealer is 0 or 1, got 7"),
+    ([START, {**HAND, "dealer": 2**70}], "a dealer is 0 or 1"),
+    ([START, {**HAND, "hand": 2**70}], "hand must be a whole number"),
+    ([START, {**HAND, "knock_limit": 2**70}], "knock_limit must be a whole number in 0..100"),
+    ([START, {**HAND, "multiplier": 3}], "multiplier must be a whole number in 1..2"),
+    ([START, HAND, {"type": "decide", "phase": "zzz", "legal": ["take", "pass"]}],
+     "phase is one of offer, draw, discard, last_discard, got 'zzz'"),
 ])
 def test_an_agent_told_what_it_cannot_follow_exits_2_with_one_line(
         messages: list[dict], words: str, monkeypatch, capsys) -> None:
@@ -279,3 +286,21 @@ def test_an_agent_told_what_it_cannot_follow_exits_2_with_one_line(
     assert main(["agent", "--strategy", "simple", "--rules", "eaai"]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1 and err.startswith("error: "), err
+
+
+def test_an_output_file_is_checked_before_the_run(tmp_path: Path, monkeypatch) -> None:
+    """``--csv`` takes a plain name in the working directory, a path, or ``~``; refuses
+    an empty name, a directory and a file whose directory is missing or is a file."""
+    from ginsim.reports._files import check_output_file
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert check_output_file("games.csv") == Path("games.csv")
+    assert check_output_file("~/games.csv") == tmp_path / "games.csv"
+    (tmp_path / "plain").write_text("x")
+    for bad, words in (("", "is empty"), (".", "is a directory"),
+                       ("plain/games.csv", "is not a directory"),
+                       ("missing/games.csv", "does not exist")):
+        with pytest.raises(ValueError, match=words):
+            check_output_file(bad)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]

@@ -45,13 +45,19 @@ def test_games_and_lay_down(capsys) -> None:
     (["rami", "report", "--players", "2,2"], "names 2 twice"),
     (["rami", "report", "--players", "3,7"], "2 to 6 players, got 7"),
     (["rami", "report", "--players", "3,,4"], "whole numbers separated by commas"),
+    (["rami", "report", "--players", "\u00b2"], "whole numbers separated by commas"),
+    (["rami", "report", "--deals", "4", "--n-jobs", "5000"], "--n-jobs must be"),
     (["rami", "simulate", "--deals", "5", "--csv", ""], "--csv is empty"),
     (["rami", "simulate", "--deals", "5", "--csv", "."], "is a directory"),
     (["rami", "simulate", "--deals", "5", "--csv", "no/such/dir/x.csv"], "does not exist"),
     (["rami", "simulate", "--deals", "5", "--out", ""], "--out is empty"),
     (["rami", "lay-down", " ".join(["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S",
                                     "TS", "JS", "QS", "KS"] * 2)],
-     "at most 18 cards under these rules"),
+     "at most 14 cards under these rules (13 dealt and one drawn), got 26"),
+    (["rami", "lay-down", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H",
+      "--rules", "rami_fourteen"], "at most 14 cards under these rules"),
+    (["rami", "lay-down", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H",
+      "--rules", "rami:hand_size=7,jokers=0"], "at most 8 cards under these rules (7 dealt"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, words, capsys) -> None:
     assert main(argv) == 2

@@ -153,8 +153,10 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from ..game.rules import Rules
     from ..reports._files import check_output_file
     from ..reports.match_text import match_lines
+    from ..simulator.limits import check_decision_ms
 
     rules = Rules.coerce(args.rules)
+    check_decision_ms(args.timeout_ms, "--timeout-ms")
     if args.csv is not None:
         check_output_file(args.csv)
     result, summary = run_match(args.a, args.b, args.games, rules, args.seed,

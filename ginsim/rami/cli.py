@@ -6,6 +6,7 @@ import argparse
 import time
 from collections.abc import Callable
 
+from ..game.checks import MAX_JOBS
 from ..game.specs import brief
 
 EXAMPLES = {
@@ -47,7 +48,7 @@ def player_counts(text: str) -> list[int]:
         raise ValueError("--players is empty: give player counts, e.g. --players 2,3,4")
     counts = []
     for part in parts:
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()):
             raise ValueError(f"--players takes whole numbers separated by commas, got "
                              f"{brief(part or text)}")
         count = check_players(int(part))
@@ -133,6 +134,7 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
     ``ginsim report --study rami``)."""
     import sys
 
+    from ..game.checks import check_jobs
     from ..reports._files import check_report_dir, probe_writable
     from .report import write_rami_report
     from .study import DEFAULT_DEALS, open_study
@@ -141,9 +143,10 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
     target = check_report_dir(out)
     probe_writable(target)
     counts = player_counts(players)
+    check_jobs(n_jobs, "--n-jobs")
     if not quiet:
         print("running the rami open study ...", file=sys.stderr)
-    study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base, n_jobs=n_jobs or 1)
+    study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base, n_jobs=n_jobs)
     paths = write_rami_report(study, target, svg=svg)
     print(study.answer.replace("`", ""))
     print(f"report written: {paths['report.html']} (and report.md, {len(paths) - 2} figures "
@@ -258,6 +261,7 @@ def _add_report_command(rsub, make: Callable[..., argparse.ArgumentParser],
     rep.add_argument("--svg", action="store_true", help="also write SVG figures")
     rep.add_argument("--quiet", action="store_true", help="no progress output")
     rep.add_argument("--n-jobs", type=positive, default=1, metavar="N",
-                     help="parallel workers (default 1; the figures do not depend on it)")
+                     help=f"parallel workers, at most {MAX_JOBS} (default 1; the figures "
+                          "do not depend on it)")
     add_seed(rep)
     rep.set_defaults(func=_cmd_report)

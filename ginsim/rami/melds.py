@@ -168,8 +168,7 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
     most = max_hand_cards(rules)
     if len(kinds) > most:
         raise ValueError(f"a hand after the draw holds at most {most} cards under these rules "
-                         f"({rules.hand_size} dealt, one drawn, a joker won back from the "
-                         f"table for each of the {rules.jokers}), got {len(kinds)}")
+                         f"({rules.hand_size} dealt and one drawn), got {len(kinds)}")
     counts = hand_counts(kinds)
     if isinstance(table, str):
         raise ValueError("table must be a list of melds, e.g. ['7S 7H 7D', '5H 6H 7H']")
@@ -195,9 +194,10 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
 
 
 def max_hand_cards(rules: RamiRules) -> int:
-    """The most cards a hand can hold when its player lays down: those dealt (one more
-    for a starter of fourteen), the card drawn, and each joker taken back by exchange."""
-    return rules.hand_size + int(rules.starter_fourteen) + 1 + rules.jokers
+    """The most cards a hand can hold when its player lays down: those dealt and the card
+    drawn (a starter of fourteen holds as many before its first discard; a joker exchange
+    gives a card for the joker, so it adds none)."""
+    return rules.hand_size + 1
 
 
 def _flag(value: Any) -> bool:

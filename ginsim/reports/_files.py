@@ -68,7 +68,7 @@ def check_output_file(path: str | Path, option: str = "--csv") -> Path:
     bad name costs nothing."""
     if not str(path).strip():
         raise ValueError(f"{option} is empty: give a file name, e.g. {option} results.csv")
-    path = Path(path)
+    path = Path(path).expanduser()
     if path.is_dir():
         raise ValueError(f"{option} {path} is a directory: name a file, e.g. "
                          f"{option} {path / 'results.csv'}")

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
-from ..game.rules import Rules
+from ..game.rules import INT_BOUNDS, Rules
 from ..game.state import (
     PH_LAST_DISCARD,
     POSITION_END,
@@ -45,6 +45,7 @@ from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .board_nb import lay_deal_nb, pile_allowed_nb, seat_streams_nb
 from .buffers import Search, new_board, new_mc_memory
 from .hand_nb import hand_params
+from .limits import check_hands, check_int, check_seed
 from .mc_belief_nb import prepare_nb
 from .mc_memory_nb import (
     from_pile_nb,
@@ -58,6 +59,11 @@ from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, 
 from .showdown_view import laid_melds
 from .table import Table, view_event
 from .win_table import game_win_table
+
+#: The phases a ``decide`` message names; the most a hand's points are multiplied by
+#: (an Oklahoma double upcard doubles them).
+DECIDE_PHASES = ("offer", "draw", "discard", "last_discard")
+MAX_MULTIPLIER = 2
 
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -106,6 +112,10 @@ class Agent:
         if kind == "event":
             self._observe(message)
         elif kind == "decide":
+            if message.get("phase") not in DECIDE_PHASES:
+                raise ValueError(f"a decide message's phase is one of "
+                                 f"{', '.join(DECIDE_PHASES)}, "
+                                 f"got {message.get('phase')!r}")
             return self.decide(message)
         elif kind == "hand":
             self._new_hand(message)
@@ -132,17 +142,21 @@ class Agent:
     def _new_hand(self, message: dict) -> None:
         hs = self.hs
         me = self.seat = _seat(message.get("seat", self.seat))
-        hand_id = int(message.get("hand", 0))
+        hand_id = check_hands(message.get("hand", 0), "hand")
         cards = [card_of(c) for c in message["cards"]]
         hands = [0, 0]
         hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
         upcard = message.get("upcard")
         # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
-        lay_deal_nb(hs, hand_id, int(message["dealer"]), (hands[0], hands[1]),
-                    -1 if upcard is None else card_of(upcard), 21,
-                    int(message.get("knock_limit", self.rules.knock_limit)))
-        hs[ST_MULTIPLIER] = int(message.get("multiplier", 1))
+        knock_limit = check_int(message.get("knock_limit", self.rules.knock_limit),
+                                "knock_limit", *INT_BOUNDS["knock_limit"])
+        lay_deal_nb(hs, hand_id, _seat(message["dealer"], "dealer"), (hands[0], hands[1]),
+                    -1 if upcard is None else card_of(upcard), 21, knock_limit)
+        hs[ST_MULTIPLIER] = check_int(message.get("multiplier", 1), "multiplier", 1,
+                                      MAX_MULTIPLIER)
         seed = message.get("seed")
+        if seed is not None:
+            seed = check_seed(seed)
         if seed is None:
             seat_streams_nb(self.rng, np.uint64(self.seed), self._hands_seen)
         else:
@@ -344,8 +358,8 @@ def play_hand(table: Table, agents: Sequence[Agent], game: int = 0,
 
 
 
-def _seat(value: object) -> int:
-    """A protocol message's seat: 0 or 1."""
+def _seat(value: object, name: str = "seat") -> int:
+    """A protocol message's seat (or dealer): 0 or 1."""
     if value not in (0, 1) or isinstance(value, bool):
-        raise ValueError(f"a seat is 0 or 1, got {value!r}")
+        raise ValueError(f"a {name} is 0 or 1, got {value!r}")
     return int(value)

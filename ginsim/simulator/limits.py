@@ -76,9 +76,9 @@ def check_games(games: Any, name: str = "games") -> int:
     return check_int(games, name, 1, MAX_GAMES)
 
 
-def check_decision_ms(timeout_ms: Any) -> int:
+def check_decision_ms(timeout_ms: Any, name: str = "timeout_ms") -> int:
     """An agent's time for one decision in milliseconds: 1 .. :data:`MAX_DECISION_MS`."""
-    return check_int(timeout_ms, "timeout_ms", 1, MAX_DECISION_MS)
+    return check_int(timeout_ms, name, 1, MAX_DECISION_MS)
 
 
 def check_rollouts(rollouts: Any) -> int:
