@@ -155,12 +155,10 @@ class Agent:
         hs[ST_MULTIPLIER] = check_int(message.get("multiplier", 1), "multiplier", 1,
                                       MAX_MULTIPLIER)
         seed = message.get("seed")
-        if seed is not None:
-            seed = check_seed(seed)
         if seed is None:
             seat_streams_nb(self.rng, np.uint64(self.seed), self._hands_seen)
         else:
-            seat_streams_nb(self.rng, np.uint64(seed), hand_id)
+            seat_streams_nb(self.rng, np.uint64(check_seed(seed)), hand_id)
         self._hands_seen += 1
 
     def decide(self, message: dict) -> dict:
@@ -355,7 +353,6 @@ def play_hand(table: Table, agents: Sequence[Agent], game: int = 0,
             for s, agent in enumerate(agents):
                 agent.handle(view_event(event, s))
     return table.result()
-
 
 
 def _seat(value: object, name: str = "seat") -> int:
