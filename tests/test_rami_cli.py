@@ -50,7 +50,7 @@ def test_games_and_lay_down(capsys) -> None:
     (["rami", "simulate", "--deals", "5", "--csv", ""], "--csv is empty"),
     (["rami", "simulate", "--deals", "5", "--csv", "."], "is a directory"),
     (["rami", "simulate", "--deals", "5", "--csv", "no/such/dir/x.csv"], "does not exist"),
-    (["rami", "simulate", "--deals", "5", "--out", ""], "--out is empty"),
+    (["rami", "simulate", "--deals", "5", "--out", ""], "out must be a directory path"),
     (["rami", "lay-down", " ".join(["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S",
                                     "TS", "JS", "QS", "KS"] * 2)],
      "at most 14 cards under these rules (13 dealt and one drawn), got 26"),

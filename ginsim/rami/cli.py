@@ -69,8 +69,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     seats = seat_specs(check_players(args.players), args.strategies)
     if args.csv is not None:
         check_output_file(args.csv)
-    if args.out is not None and not args.out.strip():
-        raise ValueError("--out is empty: give a directory for the store, e.g. --out rami-run")
     t0 = time.perf_counter()
     df = simulate(seats, args.deals, seed=args.seed, rules=args.rules, n_jobs=1, out=args.out)
     wall = time.perf_counter() - t0

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
-from ..game.checks import check_int, is_int
+from ..game.checks import check_int, check_path, is_int
 from ..game.files import FileDataError, parse_json, read_bounded
 from ..runner.chunkfile import read_verified, records_from, records_table, write_chunk
 from ..runner.lock import StoreError, StoreLock
@@ -122,7 +122,7 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
     chunk = check_int(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
     seed = check_int(seed, "seed", 0, 2**63 - 1)
     defn = _definition(seats, rules, seed, deals, chunk)
-    root = Path(out)
+    root = Path(check_path(out, "out", "a directory path"))
     manifest = _read_manifest(root) if root.exists() else None
     if manifest is not None and manifest["definition"] != defn:
         differ = sorted(k for k in defn if manifest["definition"].get(k) != defn[k])
