@@ -12,36 +12,31 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .game import (
-    Rules,
-    best_discard,
-    best_melds,
-    deadwood,
-    format_cards,
-    layoff_deadwood,
-    parse_cards,
-)
-from .strategies import parse_strategy
+from .game.cards import format_cards, parse_cards
+from .game.melds import best_discard, best_melds, deadwood, layoff_deadwood
+from .game.rules import Rules
+from .strategies.presets import parse_strategy
 
 if TYPE_CHECKING:
     from .analysis import load, simulate, summarize
     from .analysis.advise import advise
-    from .analysis.equilibrium import equilibrium
-    from .analysis.games import game_summary, play_games
-    from .analysis.knock_chart import chart_table, decisions_frame, knock_chart
+    from .analysis.game_stats import game_summary, play_games
+    from .analysis.knock.equilibrium import equilibrium
+    from .analysis.knock.knock_chart import chart_table, decisions_frame, knock_chart
     from .analysis.positions import positions
-    from .simulator.agents import Agent
-    from .simulator.table import Action, IllegalAction, Table
+    from .table.actions import Action, IllegalAction
+    from .table.agents import Agent
+    from .table.table import Table
 
 #: Public name -> the module that defines it, imported on first access.
 _LAZY: dict[str, str] = {
     "load": ".analysis", "simulate": ".analysis", "summarize": ".analysis",
-    "advise": ".analysis.advise", "equilibrium": ".analysis.equilibrium",
-    "game_summary": ".analysis.games", "play_games": ".analysis.games",
-    "chart_table": ".analysis.knock_chart", "decisions_frame": ".analysis.knock_chart",
-    "knock_chart": ".analysis.knock_chart", "positions": ".analysis.positions",
-    "Table": ".simulator.table", "Action": ".simulator.table",
-    "IllegalAction": ".simulator.table", "Agent": ".simulator.agents",
+    "advise": ".analysis.advise", "equilibrium": ".analysis.knock.equilibrium",
+    "game_summary": ".analysis.game_stats", "play_games": ".analysis.game_stats",
+    "chart_table": ".analysis.knock.knock_chart", "decisions_frame": ".analysis.knock.knock_chart",
+    "knock_chart": ".analysis.knock.knock_chart", "positions": ".analysis.positions",
+    "Table": ".table.table", "Action": ".table.actions",
+    "IllegalAction": ".table.actions", "Agent": ".table.agents",
 }
 
 

@@ -29,9 +29,9 @@ import numpy as np
 import ginsim
 from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import parse_history
+from ginsim.game.inputs.specs import spec_items
 from ginsim.game.rules import Rules
-from ginsim.game.specs import spec_items
-from ginsim.simulator.belief import BeliefTracker, sample_beliefs
+from ginsim.simulator.belief.posterior import BeliefTracker, sample_beliefs
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import PRESETS
 

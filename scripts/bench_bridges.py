@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from ginsim.analysis.intervals import mean_interval, wilson_interval
-from ginsim.runner.match import play_match
+from ginsim.table.referee import play_match
 
 ROOT = Path(__file__).resolve().parents[1]
 

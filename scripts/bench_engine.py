@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 POSITION = dict(hand="AS 2S 3S 7H 7D 8C 9C TC 4D KD", drawn="QH", pile="5H 8S 2C 6D",
                 opponent_took="6H", opponent_passed="8S", stock_left=17)
 FIRST_CALL = ("import time; t = time.perf_counter(); "
-              "from ginsim.simulator.engine import play_records; play_records(stop=10); "
+              "from ginsim.simulator.play.engine import play_records; play_records(stop=10); "
               "print(time.perf_counter() - t)")
 
 
@@ -59,7 +59,7 @@ def _best_rate(fn, count: int, repeats: int = 3) -> float:
 
 def child(hands: int, what: str) -> dict:
     """One revision's figures (runs in a fresh interpreter; old and new APIs alike)."""
-    from ginsim.simulator.engine import play_records
+    from ginsim.simulator.play.engine import play_records
 
     out: dict[str, float] = {}
     if what in ("all", "hands"):
@@ -83,7 +83,7 @@ def child(hands: int, what: str) -> dict:
             except ValueError:  # a revision without the prior parameter
                 continue
     if what in ("all", "chart"):
-        from ginsim.simulator.chart import knock_decisions
+        from ginsim.simulator.branches.knock_branches import knock_decisions
 
         n = max(hands // 5, 1000)
         knock_decisions("simple", "simple", hands=10)
@@ -95,7 +95,7 @@ def child(hands: int, what: str) -> dict:
         out["knock chart: decision points vs s"] = best
     if what in ("all", "advise"):
         from ginsim.game.rules import Rules
-        from ginsim.simulator.advise import make_position, run_rollouts
+        from ginsim.simulator.branches.advisor import make_position, run_rollouts
 
         position = make_position(**POSITION)
         run_rollouts(position, "simple", "simple", Rules(), 20, 1)
@@ -111,7 +111,7 @@ def child(hands: int, what: str) -> dict:
 def dataframe_rate(hands: int) -> tuple[float, float]:
     """(raw kernel hands/s, ginsim.simulate DataFrame hands/s), one core."""
     import ginsim
-    from ginsim.simulator.engine import play_records
+    from ginsim.simulator.play.engine import play_records
 
     raw = _best_rate(lambda k: play_records("simple", "simple", stop=k, seed=1), hands)
     frame = _best_rate(lambda k: ginsim.simulate("simple", "simple", hands=k, seed=1,
@@ -123,8 +123,8 @@ def min_deadwood_ns(size: int, count: int = 1_000_000) -> float:
     import numpy as np
 
     from ginsim.game._jit import jit
+    from ginsim.game.card_tables import card_tables
     from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
-    from ginsim.game.tables import card_tables
 
     @jit
     def loop(hands, tab, work):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from ginsim.rami.engine import play_deal_records
+from ginsim.rami.play.engine import play_deal_records
 
 TABLES = [
     ("4 x simple", ["simple"] * 4),

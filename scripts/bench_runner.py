@@ -36,7 +36,7 @@ def child(kind: str, hands: int, workers: int) -> dict:
     import ginsim
     from ginsim.runner.jobs import Job
     from ginsim.runner.runner import run
-    from ginsim.simulator.engine import play_records
+    from ginsim.simulator.play.engine import play_records
 
     play_records(A, B, stop=10)  # load the kernels from the numba cache, untimed
     out: dict = {}

@@ -5,7 +5,7 @@
 Figures (one core, after a warm-up hand so compiling is not counted):
 
 - table: hands per second of a Table played out by two ginsim Agents fed the protocol's
-  messages (``ginsim.simulator.agents.play_hand``), target at least 2,000;
+  messages (``ginsim.table.agents.play_hand``), target at least 2,000;
 - agent: the mean and the 99th percentile time of one heuristic Agent's answer to a
   ``decide`` message, target at most 1 ms.
 
@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from ginsim.simulator.agents import Agent, decide_message, hand_message, play_hand
-from ginsim.simulator.table import Action, Table, view_event
+from ginsim.table.agents import Agent, decide_message, hand_message, play_hand
+from ginsim.table.table import Action, Table, view_event
 
 PAIRS = (("simple", "simple"), ("memory2", "memory2"), ("equilibrium", "memory2"))
 

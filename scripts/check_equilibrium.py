@@ -21,13 +21,13 @@ import time
 
 import pandas as pd
 
-from ginsim.analysis.equilibrium import candidate_gains
+from ginsim.analysis.knock.equilibrium import candidate_gains
 from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, paired_gain
-from ginsim.simulator.response import with_chart
-from ginsim.strategies.charts import load_chart
+from ginsim.simulator.branches.best_response import with_chart
 from ginsim.strategies.equilibria import CHART_BASES, KNOCKING_PRESETS, equilibrium_chart_name
+from ginsim.strategies.knock_charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CANDIDATES = ([f"memory2:knock={t}" for t in range(11)]

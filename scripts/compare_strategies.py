@@ -1,7 +1,7 @@
 """Paired comparison of strategies against an opponent with duplicate deals.
 
 Each deal is played twice with the seats swapped, so the deal's luck cancels in the
-challenger's points minus the opponent's (:func:`ginsim.analysis.sweeps.strategy_matrix`,
+challenger's points minus the opponent's (:func:`ginsim.analysis.knock.sweeps.strategy_matrix`,
 the runner's paired comparison). Prints mean points per hand with a 95% interval, and
 the share of the challenger's non-gin knocks that were undercut.
 Run: python scripts/compare_strategies.py --deals 200000 memory1 memory2
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from ginsim.analysis.sweeps import strategy_matrix
+from ginsim.analysis.knock.sweeps import strategy_matrix
 
 
 def main() -> None:

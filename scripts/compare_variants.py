@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from ginsim.analysis.games import game_summary, play_games
-from ginsim.analysis.sweeps import variant_comparison
+from ginsim.analysis.game_stats import game_summary, play_games
+from ginsim.analysis.knock.sweeps import variant_comparison
 
 VARIANTS = ("modern", "classic", "palace", "oklahoma", "straight", "tedesco", "eleven",
             "big_gin", "last_discard")

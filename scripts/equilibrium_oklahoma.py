@@ -24,13 +24,13 @@ import argparse
 import numpy as np
 import pandas as pd
 
-from ginsim.analysis.equilibrium import chart_grid, equilibrium
+from ginsim.analysis.knock.equilibrium import chart_grid, equilibrium
 from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, deal_points
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.response import gain_of, with_chart
-from ginsim.strategies.charts import load_chart
+from ginsim.simulator.branches.best_response import gain_of, with_chart
+from ginsim.simulator.play.engine import play_records
+from ginsim.strategies.knock_charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CLASSES = {"2-4": (2, 4), "5-7": (5, 7), "8-9": (8, 9), "10": (10, 10)}

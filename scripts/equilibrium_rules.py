@@ -10,7 +10,7 @@ import argparse
 
 import pandas as pd
 
-from ginsim.analysis.equilibrium import equilibrium, knock_share, lowest_wait
+from ginsim.analysis.knock.equilibrium import equilibrium, knock_share, lowest_wait
 from ginsim.game.rules import Rules
 
 RULE_SETS = {

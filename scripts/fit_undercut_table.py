@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.engine import play_records
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.play.engine import play_records
 from ginsim.strategies.undercut_table import UNDERCUT_STOCK_STEP
 
 TARGET = Path(__file__).resolve().parents[1] / "ginsim" / "strategies" / "undercut_table.py"

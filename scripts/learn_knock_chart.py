@@ -16,14 +16,14 @@ import argparse
 
 import numpy as np
 
-from ginsim.analysis.knock_chart import (
+from ginsim.analysis.knock.knock_chart import (
     STRATEGY_EDGES,
     chart_masks,
     chart_spec,
     chart_table,
     decisions_frame,
 )
-from ginsim.simulator.engine import play_records
+from ginsim.simulator.play.engine import play_records
 
 
 def paired_points(a: str, b: str, deals: int, seed: int) -> np.ndarray:

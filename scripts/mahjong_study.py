@@ -17,8 +17,8 @@ import argparse
 import time
 
 from ginsim.analysis.intervals import mean_interval, wilson_interval
-from ginsim.analysis.sweeps import play_pairs
-from ginsim.simulator.engine import play_records
+from ginsim.analysis.knock.sweeps import play_pairs
+from ginsim.simulator.play.engine import play_records
 
 PAIRS = ("simple", "memory2")
 VARIANTS = ("modern", "mahjong")

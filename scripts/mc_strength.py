@@ -44,7 +44,7 @@ def duplicate(spec: str, opponent: str, deals: int, seed: int, n_jobs: int,
 
 
 def speed(spec: str, hands: int, seed: int) -> str:
-    from ginsim.simulator.engine import play_records
+    from ginsim.simulator.play.engine import play_records
 
     load = os.getloadavg()[0]
     wall, cpu = time.time(), time.process_time()

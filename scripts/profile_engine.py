@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from ginsim.game._jit import jit
+from ginsim.game.card_tables import card_tables
 from ginsim.game.melds_nb import best_discard_nb
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
@@ -28,17 +29,16 @@ from ginsim.game.state import (
     ST_PILE_MASK,
     ST_POS,
 )
-from ginsim.game.tables import card_tables
-from ginsim.simulator.buffers import HandBuffers, new_board, new_mc_memory
-from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.hand_nb import simulate_nb
-from ginsim.simulator.phases_nb import (
+from ginsim.simulator.machine.buffers import HandBuffers, new_board, new_mc_memory
+from ginsim.simulator.machine.phases_nb import (
     play_hand_nb,
     seat_streams_nb,
     showdown_nb,
     shuffle_deck_nb,
 )
-from ginsim.simulator.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
+from ginsim.simulator.machine.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
+from ginsim.simulator.play.engine import play_records, seat_params
+from ginsim.simulator.play.hand_nb import simulate_nb
 from ginsim.strategies.params import P_MEMORY
 from ginsim.strategies.policy_nb import memory_discard_nb, pile_decision_nb
 

@@ -13,9 +13,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ginsim.runner import external
-from ginsim.runner.match import play_match
-from ginsim.simulator.protocol import encode
+from ginsim.table import external
+from ginsim.table.protocol import encode
+from ginsim.table.referee import play_match
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,9 +23,9 @@ import numpy as np
 
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import TRAIN_REGION, cell_evidence
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.response import MIN_CELL_POINTS, with_chart
-from ginsim.strategies.charts import SHAPE, KnockChart
+from ginsim.simulator.branches.best_response import MIN_CELL_POINTS, with_chart
+from ginsim.simulator.play.engine import play_records
+from ginsim.strategies.knock_charts import SHAPE, KnockChart
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import parse_strategy
 
@@ -111,7 +111,8 @@ def coordinate_search(base: str, steps: dict[str, float], opponents: list[str], 
 def mixture_response(base: str, opponents: list[str], rules: str, seed: int, hands: int,
                      passes: int, name: str) -> KnockChart:
     """The pure knock chart for ``base``'s card play that best answers the opponents
-    together: policy iteration as :func:`ginsim.simulator.response.best_response`, with
+    together: policy iteration as
+    :func:`ginsim.simulator.branches.best_response.best_response`, with
     each cell's knock-minus-wait evidence summed over the opponents (training deals from
     ``TRAIN_REGION``, apart from the evaluation deals)."""
     start = parse_strategy(base).vector

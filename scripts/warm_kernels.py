@@ -40,9 +40,9 @@ HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
 def _mc_player(rules: Rules) -> None:
     """The mc hand loop, its games, its knock chart and an mc Agent at a Table."""
-    from ginsim.simulator.chart import knock_decisions
-    from ginsim.simulator.engine import play_records
-    from ginsim.simulator.games import game_records
+    from ginsim.simulator.branches.knock_branches import knock_decisions
+    from ginsim.simulator.play.engine import play_records
+    from ginsim.simulator.play.game_records import game_records
 
     play_records(MC, "simple", stop=2, rules=rules)
     game_records(MC, "simple", 1, 0, rules)
@@ -53,8 +53,8 @@ def _mc_player(rules: Rules) -> None:
 def _plain_games(rules: Rules) -> None:
     """The plain hand loop, whole games (two, three and four players, hollywood,
     multimatch), the aggregate tables and play from given decks."""
-    from ginsim.simulator.engine import play_decks
-    from ginsim.simulator.games import (
+    from ginsim.simulator.play.engine import play_decks
+    from ginsim.simulator.play.game_records import (
         play_hollywood,
         play_multimatch,
         play_teams,
@@ -86,8 +86,8 @@ def _table(rules: Rules) -> None:
 
 
 def _table_hand(rules: Rules, specs: tuple[str, str]) -> None:
-    from ginsim.simulator.agents import Agent, play_hand
-    from ginsim.simulator.table import Table
+    from ginsim.table.agents import Agent, play_hand
+    from ginsim.table.table import Table
 
     table = Table(rules, seed=0, hand=0, dealer=0)
     play_hand(table, [Agent.from_spec(spec, rules) for spec in specs])
@@ -95,12 +95,12 @@ def _table_hand(rules: Rules, specs: tuple[str, str]) -> None:
 
 def _phases(rules: Rules) -> None:
     """The hand loop's phases called one by one, as tests/test_phases.py does."""
-    from ginsim.game.tables import card_tables
-    from ginsim.simulator.buffers import new_board
-    from ginsim.simulator.deal_nb import deal_nb, seat_streams_nb, shuffle_deck_nb
-    from ginsim.simulator.engine import seat_params
-    from ginsim.simulator.phases_nb import first_turn_nb, play_turn_nb, showdown_nb
-    from ginsim.simulator.records import TRACE_WIDTH
+    from ginsim.game.card_tables import card_tables
+    from ginsim.simulator.machine.buffers import new_board
+    from ginsim.simulator.machine.deal_nb import deal_nb, seat_streams_nb, shuffle_deck_nb
+    from ginsim.simulator.machine.phases_nb import first_turn_nb, play_turn_nb, showdown_nb
+    from ginsim.simulator.machine.records import TRACE_WIDTH
+    from ginsim.simulator.play.engine import seat_params
 
     board, rng = new_board(), np.zeros(3, dtype=np.uint64)
     hs = board.hs
@@ -117,9 +117,9 @@ def _phases(rules: Rules) -> None:
 def _policy(rules: Rules) -> None:
     """The policy kernels tests/test_policy.py calls directly (on a board whose hand
     state is swapped in, as its ``on`` does)."""
+    from ginsim.game.card_tables import card_tables
     from ginsim.game.state import HS_SIZE, ST_HAND
-    from ginsim.game.tables import card_tables
-    from ginsim.simulator.buffers import new_board
+    from ginsim.simulator.machine.buffers import new_board
     from ginsim.strategies import parse_strategy
     from ginsim.strategies.policy_nb import choose_discard_nb, pile_decision_nb
 
@@ -133,7 +133,7 @@ def _policy(rules: Rules) -> None:
 
 def _rami(rules: Rules) -> None:
     """Greek Rami's deals (with a trace) and games (its own rules: ``rules`` unused)."""
-    from ginsim.rami.engine import play_deal_records, play_game_records
+    from ginsim.rami.play.engine import play_deal_records, play_game_records
 
     play_deal_records(["simple", "careful"], stop=1, trace_rows=400)
     play_game_records(["simple", "careful"], stop=1)
@@ -148,15 +148,15 @@ def _kernels(*names: str) -> tuple:
 
 def _with_mc_rows(sig: tuple) -> bool:
     """Whether a signature takes seat rows as the mc specialization does (a strided
-    float64[:, :] view, see ginsim.simulator.hand_nb.hand_params)."""
+    float64[:, :] view, see ginsim.simulator.play.hand_nb.hand_params)."""
     return any(getattr(t, "ndim", 0) == 2 and getattr(t, "layout", "") == "A"
                and str(getattr(t, "dtype", "")) == "float64" for t in sig)
 
 
 def suite_groups() -> dict[str, KernelGroup]:
     """The suite's kernel groups, the largest (most compile time, cold) first."""
-    from ginsim.simulator.hand_nb import simulate_nb
-    from ginsim.simulator.mc_chart_nb import mc_knock_chart_nb
+    from ginsim.simulator.branches.mc_chart_nb import mc_knock_chart_nb
+    from ginsim.simulator.play.hand_nb import simulate_nb
 
     def plain(sig: tuple) -> bool:
         return not _with_mc_rows(sig)

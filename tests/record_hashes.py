@@ -68,9 +68,9 @@ def hand_key(case: tuple) -> str:
 def compute(cases: str = "all") -> dict[str, str]:
     """Digests of every case (``cases``: 'all', 'hands', 'chart', 'games', 'advise')."""
     from ginsim.game.rules import Rules
-    from ginsim.simulator.chart import knock_decisions
-    from ginsim.simulator.engine import play_records
-    from ginsim.simulator.games import play_game_hands
+    from ginsim.simulator.branches.knock_branches import knock_decisions
+    from ginsim.simulator.play.engine import play_records
+    from ginsim.simulator.play.game_records import play_game_hands
 
     out: dict[str, str] = {}
     if cases in ("all", "hands"):
@@ -91,7 +91,7 @@ def compute(cases: str = "all") -> dict[str, str]:
             out["games " + " ".join(str(x) for x in case)] = (digest(records, RECORD_FIELDS)
                                                               + digest(meta))
     if cases in ("all", "advise"):
-        from ginsim.simulator.advise import make_position, run_rollouts
+        from ginsim.simulator.branches.advisor import make_position, run_rollouts
 
         position = make_position(hand="AS 2S 3S 7H 7D 8C 9C TC 4D KD", drawn="QH",
                                  pile="5H 8S 2C 6D", opponent_took="6H",

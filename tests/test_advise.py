@@ -8,9 +8,9 @@ from ginsim.game.cards import cards_to_mask, format_cards, mask_to_cards, parse_
 from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.state import HS_SIZE, ST_PILE_TAKES
-from ginsim.simulator.advise import make_position, sample_worlds
-from ginsim.simulator.advise_history import history_situation
-from ginsim.simulator.advise_nb import set_public_nb
+from ginsim.simulator.branches.advisor import make_position, sample_worlds
+from ginsim.simulator.branches.advisor_history import history_situation
+from ginsim.simulator.branches.advisor_nb import set_public_nb
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 

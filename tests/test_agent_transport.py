@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from ginsim.runner.external import AgentFault, ExternalAgent
-from ginsim.simulator.protocol import ProtocolError, answer_text, decode, encode, serve
+from ginsim.table.external import AgentFault, ExternalAgent
+from ginsim.table.protocol import ProtocolError, answer_text, decode, encode, serve
 
 PY = sys.executable
 DECIDE = {"type": "decide", "phase": "offer", "legal": ["take", "pass"], "stock_left": 31,

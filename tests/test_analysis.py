@@ -10,6 +10,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 import ginsim
 from ginsim.analysis.api import run_simulation
+from ginsim.analysis.knock.sweeps import best_thresholds, strategy_matrix
 from ginsim.analysis.metrics import (
     cells_from_hands,
     expected_points,
@@ -23,7 +24,6 @@ from ginsim.analysis.metrics import (
     win_rate,
 )
 from ginsim.analysis.summary import mean_interval, wilson_interval
-from ginsim.analysis.sweeps import best_thresholds, strategy_matrix
 
 
 def small_hands() -> pd.DataFrame:

@@ -17,13 +17,19 @@ from reference import meld_dense_hands, ref_min_deadwood
 
 import ginsim
 from ginsim.analysis.positions import _hand_events
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import EV_DISCARD, EV_STOCK, EV_TAKE, parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.state import ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
-from ginsim.game.tables import card_tables
-from ginsim.simulator.belief import knock_limit_of, sample_beliefs, unseen_mask
-from ginsim.simulator.belief_nb import (
+from ginsim.simulator.belief.belief_types import Likelihood, PublicHistory, Replay
+from ginsim.simulator.belief.posterior import knock_limit_of, sample_beliefs, unseen_mask
+from ginsim.simulator.belief.replay_nb import (
+    DEVIATION,
+    discard_log_prob_nb,
+    replay_log_weight_nb,
+)
+from ginsim.simulator.belief.sample_nb import (
     KEEP_DRAWN,
     TEMPERATURE,
     WAIT,
@@ -31,17 +37,15 @@ from ginsim.simulator.belief_nb import (
     resample_nb,
     stock_cards_nb,
 )
-from ginsim.simulator.belief_replay_nb import DEVIATION, discard_log_prob_nb, replay_log_weight_nb
-from ginsim.simulator.belief_types import Likelihood, PublicHistory, Replay
-from ginsim.simulator.buffers import new_board
-from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.records import (
+from ginsim.simulator.machine.buffers import new_board
+from ginsim.simulator.machine.records import (
     TRACE_DRAWN,
     TRACE_HAND,
     TRACE_HAND_B,
     TRACE_SEAT,
     TRACE_SOURCE,
 )
+from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.strategies.policy_nb import (
     discard_context_nb,
     memory_discard_nb,

@@ -1,16 +1,16 @@
-"""The belief carried from choice to choice (simulator/belief_carry_nb.py): its guesses
+"""The belief carried from choice to choice (simulator/belief/carry_nb.py): its guesses
 keep to the public record, it is used, and it reads the opponent as a fresh sample does."""
 
 import numpy as np
 import pytest
 
 import ginsim
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, parse_cards
 from ginsim.game.history import parse_history
 from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ginsim.game.rules import Rules
-from ginsim.game.tables import card_tables
-from ginsim.simulator.belief import BeliefTracker, sample_beliefs
+from ginsim.simulator.belief.posterior import BeliefTracker, sample_beliefs
 
 RULES = Rules()
 

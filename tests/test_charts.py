@@ -10,9 +10,9 @@ import pytest
 
 from ginsim.analysis import run_simulation
 from ginsim.runner.responses import cell_evidence
-from ginsim.simulator.chart import knock_decisions
-from ginsim.simulator.engine import play_records
-from ginsim.strategies.charts import SHAPE, KnockChart, load_chart, read_chart_file
+from ginsim.simulator.branches.knock_branches import knock_decisions
+from ginsim.simulator.play.engine import play_records
+from ginsim.strategies.knock_charts import SHAPE, KnockChart, load_chart, read_chart_file
 from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy
 
@@ -75,7 +75,7 @@ def test_mixed_cells_knock_at_their_rate():
     """Every cell 0.3: about 30% of seat a's decision points are knocks (binomial
     99.9% band), so the draw follows the cell."""
     chart = KnockChart(np.full(SHAPE, 0.3), "p30")
-    from ginsim.simulator.response import with_chart
+    from ginsim.simulator.branches.best_response import with_chart
 
     rows = knock_decisions(with_chart("memory2", chart), "memory2", hands=3000, seed=1)
     n = len(rows)
@@ -109,7 +109,7 @@ def test_chart_signal_counts_the_opponents_pile_takes_so_far():
     the per-turn trace of the same hands (upcard takes included), and it differs from the
     pile cards the opponent still holds on some rows (a taken card was discarded later)."""
     from ginsim.game.state import SOURCE_PILE
-    from ginsim.simulator.records import (
+    from ginsim.simulator.machine.records import (
         TRACE_DRAWN,
         TRACE_HAND,
         TRACE_HAND_B,
@@ -140,7 +140,7 @@ def test_grid_reads_pile_takes_not_held_cards():
     decision follows ``ST_PILE_TAKES`` whatever pile cards the opponent still holds."""
     from ginsim.game.rules import Rules
     from ginsim.game.state import HS_SIZE, ST_KNOCK_LIMIT, ST_PILE_TAKES, ST_POS, ST_TAKEN
-    from ginsim.simulator.response import with_chart
+    from ginsim.simulator.branches.best_response import with_chart
     from ginsim.strategies.policy_nb import should_knock_nb
 
     p = np.zeros(SHAPE)

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from ginsim.analysis.games import game_summary, play_games
+from ginsim.analysis.game_stats import game_summary, play_games
 from ginsim.analysis.intervals import wilson_interval
 from ginsim.analysis.match import match_frames
-from ginsim.runner.match import play_match
+from ginsim.table.referee import play_match
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORK = Path(os.environ.get("GINSIM_EAAI", ROOT.parent / "shared" / "eaai"))

@@ -11,10 +11,10 @@ is left.
 import numpy as np
 
 from ginsim import Rules, layoff_deadwood
-from ginsim.analysis.games import play_games
-from ginsim.game.game_scoring import HandResult, score_game
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.games import play_game_hands
+from ginsim.analysis.game_stats import play_games
+from ginsim.game.scoring.game_scoring import HandResult, score_game
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.play.game_records import play_game_hands
 
 EAAI = Rules.preset("eaai")
 KNOCK, GIN, UNDERCUT, DEAD = (OUTCOMES.index(o) for o in ("knock", "gin", "undercut", "dead"))

@@ -7,9 +7,9 @@ from reference import parse, ref_min_deadwood
 from test_policy import discard, take
 
 from ginsim.game.cards import mask_to_cards
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.records import TRACE_COLUMNS
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.machine.records import TRACE_COLUMNS
+from ginsim.simulator.play.engine import play_records
 from ginsim.strategies import parse_strategy
 from ginsim.strategies.params import KIND_EXPERT, P_KIND, P_X_SAFE, PARAMETERS
 

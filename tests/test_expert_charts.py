@@ -7,16 +7,16 @@ import numpy as np
 import pytest
 from chart_replay import replay_recorded_exploitability
 
-from ginsim.analysis.equilibrium import ANSWER_BASE, equilibrium_advice
+from ginsim.analysis.knock.equilibrium import ANSWER_BASE, equilibrium_advice
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, paired_gain
-from ginsim.simulator.response import with_chart
-from ginsim.strategies.charts import CHART_DIR, load_chart
+from ginsim.simulator.branches.best_response import with_chart
 from ginsim.strategies.equilibria import (
     KNOCKING_PRESETS,
     equilibrium_chart_name,
     shipped_equilibrium,
 )
+from ginsim.strategies.knock_charts import CHART_DIR, load_chart
 from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy
 
@@ -142,8 +142,8 @@ def test_play_follows_the_rules_chart():
     """Under classic rules `expert` plays hand for hand as `expert` with the classic chart
     named, and unlike it with modern's chart pinned; so does an agent, also when the
     table's start message names the rules."""
-    from ginsim.simulator.agents import Agent
-    from ginsim.simulator.engine import play_records
+    from ginsim.simulator.play.engine import play_records
+    from ginsim.table.agents import Agent
 
     def rows(spec):
         return play_records(spec, "simple", stop=3000, seed=5, rules="classic")[0]

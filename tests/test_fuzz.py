@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import ginsim
 from ginsim import Rules, deadwood, parse_cards, parse_strategy
-from ginsim.analysis.games import game_summary
+from ginsim.analysis.game_stats import game_summary
 from ginsim.game.rules import (
     DEAL_MODES,
     INT_BOUNDS,
@@ -25,7 +25,7 @@ from ginsim.game.rules import (
     SHUTOUT_MODES,
 )
 from ginsim.runner.aggregate import layout
-from ginsim.simulator.engine import play_records
+from ginsim.simulator.play.engine import play_records
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import PRESETS
 

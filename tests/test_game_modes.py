@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ginsim.analysis.game_modes import game_mode_summary
-from ginsim.simulator import games as sim
+from ginsim.simulator.play import game_records as sim
 
 Z = 1.959963984540054
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from ginsim import Rules
-from ginsim.analysis.games import game_summary, play_games
-from ginsim.game.game_scoring import (
+from ginsim.analysis.game_stats import game_summary, play_games
+from ginsim.game.scoring.game_scoring import (
     HandResult,
     score_game,
     score_hollywood,
@@ -14,8 +14,8 @@ from ginsim.game.game_scoring import (
     score_teams,
     score_three,
 )
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.games import (
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.play.game_records import (
     play_game_hands,
     play_hollywood,
     play_multimatch,
@@ -160,11 +160,11 @@ def test_three_player_games():
 
 
 def test_three_player_seating_follows_the_rule():
-    import ginsim.simulator.games as sg
-    from ginsim.game.game_scoring import pack_game_rules
-    from ginsim.game.tables import card_tables
-    from ginsim.simulator.buffers import Schedule
-    from ginsim.simulator.games_nb import play_three_nb
+    import ginsim.simulator.play.game_records as sg
+    from ginsim.game.card_tables import card_tables
+    from ginsim.game.scoring.game_scoring import pack_game_rules
+    from ginsim.simulator.machine.buffers import Schedule
+    from ginsim.simulator.play.games_nb import play_three_nb
     from ginsim.strategies import parse_strategy
     from ginsim.strategies.params import P_SIZE
 

@@ -11,15 +11,15 @@ from reference import (
 
 from ginsim import Rules
 from ginsim.game.cards import mask_to_cards
-from ginsim.game.scoring_nb import OUTCOMES
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
 from ginsim.game.state import SOURCE_DEAL, SOURCE_PILE
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.records import (
+from ginsim.simulator.machine.records import (
     ACTION_BIG_GIN,
     ACTION_DEAD,
     ACTION_KNOCK,
     TRACE_COLUMNS,
 )
+from ginsim.simulator.play.engine import play_records
 
 FULL = (1 << 52) - 1
 C = {name: i for i, name in enumerate(TRACE_COLUMNS)}

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from ginsim.game.state import SOURCE_PILE
-from ginsim.simulator.engine import play_decks, play_records
-from ginsim.simulator.records import TRACE_COLUMNS
+from ginsim.simulator.machine.records import TRACE_COLUMNS
+from ginsim.simulator.play.engine import play_decks, play_records
 
 C = {name: i for i, name in enumerate(TRACE_COLUMNS)}
 

@@ -11,7 +11,7 @@ from reference import (
     ref_score,
 )
 
-from ginsim.analysis.knock_chart import (
+from ginsim.analysis.knock.knock_chart import (
     chart_masks,
     chart_spec,
     chart_table,
@@ -20,9 +20,9 @@ from ginsim.analysis.knock_chart import (
 )
 from ginsim.game.cards import mask_to_cards
 from ginsim.game.state import SOURCE_PILE
-from ginsim.simulator.chart import knock_decisions
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.records import TRACE_COLUMNS
+from ginsim.simulator.branches.knock_branches import knock_decisions
+from ginsim.simulator.machine.records import TRACE_COLUMNS
+from ginsim.simulator.play.engine import play_records
 from ginsim.strategies import parse_strategy
 
 C = {name: i for i, name in enumerate(TRACE_COLUMNS)}

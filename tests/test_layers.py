@@ -1,5 +1,6 @@
-"""The layers point one way (cli -> reports -> analysis -> runner -> simulator ->
-strategies -> game) and the core loads none of the data and plotting stack."""
+"""The layers point one way (cli -> reports -> analysis -> runner -> table -> simulator
+-> strategies -> game), folders hold one idea each within their limits, and the core
+loads none of the data and plotting stack."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ import ginsim
 
 PACKAGE = Path(ginsim.__file__).parent
 #: Lowest first. A module may import its own layer or any layer below it.
-LAYERS = ("game", "strategies", "simulator", "runner", "analysis", "reports", "cli")
+LAYERS = ("game", "strategies", "simulator", "table", "runner", "analysis", "reports",
+          "cli")
 #: Leaf modules any layer may import; the package root sits above every layer.
 LEAVES = {"ginsim._version"}
-#: Greek Rami (ginsim/rami) keeps the same layers inside its own package: each module
-#: sits in the layer of its gin counterpart; the package itself loads only game-level names.
+#: Greek Rami (ginsim/rami: its game and its play) keeps the same layers inside its own
+#: package: each module sits in the layer of its gin counterpart; the package itself and
+#: its two folders load only game-level names.
 RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb": "game",
                "scoring": "game", "moves_nb": "game", "candidates_nb": "game", "melds_nb": "game",
                "melds": "game",
@@ -28,7 +31,8 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
                "study": "analysis", "report": "reports", "cli": "cli"}
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
 RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
-                   "ginsim.game.specs", "ginsim.game.checks", "ginsim.game.files",
+                   "ginsim.game.inputs.specs", "ginsim.game.inputs.checks",
+                   "ginsim.game.inputs.files",
                    "ginsim.game.cards", "ginsim.runner.pool", "ginsim.runner.chunkfile",
                    "ginsim.runner.lock", "ginsim._version",
                    "ginsim.analysis.intervals",
@@ -50,11 +54,11 @@ def layer(module: str) -> int | None:
     if len(parts) == 1:
         return len(LAYERS)
     if parts[1] == "rami":
-        if len(parts) == 2:
+        if len(parts) <= 3:
             return LAYERS.index("game")
-        assert parts[2] in RAMI_LAYERS, f"{module} is in no layer: add it to RAMI_LAYERS"
-        return LAYERS.index(RAMI_LAYERS[parts[2]])
-    name = "cli" if parts[1] in ("__main__", "commands") else parts[1]
+        assert parts[3] in RAMI_LAYERS, f"{module} is in no layer: add it to RAMI_LAYERS"
+        return LAYERS.index(RAMI_LAYERS[parts[3]])
+    name = "cli" if parts[1] == "__main__" else parts[1]
     assert name in LAYERS, f"{module} is in no layer: add its folder to LAYERS"
     return LAYERS.index(name)
 
@@ -116,7 +120,7 @@ def test_rami_and_gin_stay_apart() -> None:
             where = f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}"
             if inside and not target.startswith(("ginsim.rami", *RAMI_MAY_IMPORT)):
                 leaks.append(where)
-            if not inside and target.startswith("ginsim.rami") and path.name != "cli.py":
+            if not inside and target.startswith("ginsim.rami") and path.parent.name != "cli":
                 leaks.append(where)
     assert not leaks, "gin and rami must not leak into each other:\n" + "\n".join(leaks)
 
@@ -147,7 +151,8 @@ def test_core_loads_no_data_or_plotting_stack() -> None:
         "import sys, json, numba\n"
         "base = set(sys.modules)\n"
         "import ginsim.game, ginsim.strategies, ginsim.simulator\n"
-        "import ginsim.rami, ginsim.rami.melds, ginsim.rami.engine, ginsim.rami.games_nb\n"
+        "import ginsim.rami, ginsim.rami.game.melds, ginsim.rami.play.engine\n"
+        "import ginsim.rami.play.games_nb\n"
         "print(json.dumps(sorted(set(sys.modules) - base)))\n")
     new = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
                                     capture_output=True, text=True).stdout)
@@ -226,3 +231,74 @@ def test_no_import_circles() -> None:
     circles = import_circles(import_graph())
     assert not circles, "modules importing each other:\n" + "\n".join(
         " <-> ".join(c) for c in circles)
+
+
+#: The most modules a folder holds (its ``__init__`` counted): past it, split by idea.
+MAX_FOLDER_MODULES = 15
+
+
+def test_no_folder_holds_more_than_its_limit() -> None:
+    crowded = {str(d.relative_to(PACKAGE.parent)): n for d in [PACKAGE, *PACKAGE.rglob("*/")]
+               if d.name != "__pycache__" and (n := len(list(d.glob("*.py")))) > MAX_FOLDER_MODULES}
+    assert not crowded, f"folders over {MAX_FOLDER_MODULES} modules: {crowded}"
+
+
+def test_no_two_gin_modules_share_a_name() -> None:
+    """Outside Greek Rami (a game of its own) a module's name says which one it is."""
+    seen: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name != "__init__.py" and not path.is_relative_to(PACKAGE / "rami"):
+            seen.setdefault(path.stem, []).append(module_name(path))
+    twice = {name: mods for name, mods in seen.items() if len(mods) > 1}
+    assert not twice, f"module names used twice: {twice}"
+
+
+def defined_names(path: Path) -> set[str]:
+    """The names a module defines itself (functions, classes, assignments)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.If):  # names defined under TYPE_CHECKING or a guard
+            names |= {n.name for n in ast.walk(node) if isinstance(
+                n, (ast.FunctionDef, ast.ClassDef))}
+    return names
+
+
+def name_imports(path: Path):
+    """(line, module, name) of every ``from ginsim-module import name`` in the file."""
+    own = module_name(path)
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")
+            target = ".".join(base[:len(base) - node.level + 1] +
+                              ([node.module] if node.module else []))
+        elif (node.module or "").startswith("ginsim"):
+            target = node.module
+        else:
+            continue
+        for alias in node.names:
+            yield node.lineno, target, alias.name
+
+
+def test_names_come_from_the_module_that_defines_them() -> None:
+    """No re-export chains and no private names across modules: a ginsim module imports
+    a name from the module that defines it (a package's ``__init__`` may gather public
+    names for users), and never another module's ``_private`` name."""
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for line, target, name in name_imports(path):
+            file = (PACKAGE.parent / Path(*target.split("."))).with_suffix(".py")
+            where = f"{path.relative_to(PACKAGE.parent)}:{line} {name} from {target}"
+            if name.startswith("_") and not name.startswith("__"):
+                wrong.append(f"{where} (private)")
+            if file.exists() and name not in defined_names(file):
+                wrong.append(f"{where} (defined elsewhere)")
+    assert not wrong, "imports to fix:\n" + "\n".join(wrong)

@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 from reference import ALL_MELDS, parse, ref_layoff_deadwood, ref_min_deadwood
 
 from ginsim import Rules, layoff_deadwood
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, mask_to_cards
 from ginsim.game.layoff_nb import knocker_arrangement_nb, layoff_reach_nb
 from ginsim.game.melds_nb import WORK_SIZE
-from ginsim.game.tables import card_tables
 
 KNOCKER = ["7S 7H 7D", "4C 5C 6C", "JH QH KH"]
 

@@ -10,12 +10,12 @@ import pytest
 
 import ginsim
 from ginsim import Rules, deadwood, parse_cards, parse_strategy
-from ginsim.analysis.games import game_summary
+from ginsim.analysis.game_stats import game_summary
 from ginsim.game.rules import INT_BOUNDS
 from ginsim.runner.jobs import Job, default_chunk_hands, plan_chunks
 from ginsim.runner.store import Store
 from ginsim.simulator import limits
-from ginsim.simulator.games import play_multimatch, play_teams, play_three
+from ginsim.simulator.play.game_records import play_multimatch, play_teams, play_three
 from ginsim.strategies.params import MC_PARAMETERS, NESTED, PARAMETERS
 from ginsim.strategies.presets import Strategy
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from reference import card_value, is_meld, parse, ref_min_deadwood
 
+from ginsim.game.card_tables import card_tables
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
     ENDING_KNOCK,
@@ -38,10 +39,8 @@ from ginsim.game.state import (
     ST_TURNS,
     ST_UPCARD,
 )
-from ginsim.game.tables import card_tables
-from ginsim.simulator.buffers import new_board
-from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.mahjong_nb import (
+from ginsim.simulator.machine.buffers import new_board
+from ginsim.simulator.machine.mahjong_nb import (
     ERR_FORBIDDEN,
     ERR_LOWEST,
     ERR_MUST_LAY,
@@ -58,8 +57,9 @@ from ginsim.simulator.mahjong_nb import (
     mahjong_turn_nb,
     take_pile_nb,
 )
-from ginsim.simulator.phases_nb import seat_streams_nb, shuffle_deck_nb
-from ginsim.simulator.records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
+from ginsim.simulator.machine.phases_nb import seat_streams_nb, shuffle_deck_nb
+from ginsim.simulator.machine.records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
+from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.strategies.mahjong_plan_nb import NO_LIMIT, best_plan_nb
 
 SCRATCH = new_board()

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ginsim.analysis.games import game_summary, play_games
+from ginsim.analysis.game_stats import game_summary, play_games
 from ginsim.analysis.match import match_frames, match_summary
-from ginsim.game.game_scoring import GameTally, HandResult, score_game
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.runner.match import play_match
+from ginsim.game.scoring.game_scoring import GameTally, HandResult, score_game
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.table.referee import play_match
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = f"exec:{sys.executable} {ROOT / 'adapters' / 'example_agent.py'}"
@@ -179,7 +179,7 @@ def test_agent_warm_plays_the_agents_own_decisions_and_exits(monkeypatch, capsys
     """``ginsim agent --warm`` plays a whole game through the agent's own code (every
     decision an mc agent answers goes through ``McAgent.decide``) and serves nothing."""
     from ginsim.cli import main
-    from ginsim.simulator.agents import McAgent
+    from ginsim.table.agents import McAgent
 
     phases = []
     decide = McAgent.decide
@@ -202,7 +202,7 @@ def test_warm_plays_until_a_last_discard_came_up(monkeypatch) -> None:
     last-discard kernel is compiled, and sums their seconds; short of it after
     WARM_GAMES games it is not ready (a one-line error); other rules play one game."""
     from ginsim.game.rules import Rules
-    from ginsim.runner import match
+    from ginsim.table import referee as match
 
     seeds, walls = [], []
     play = match.play_match
@@ -241,7 +241,7 @@ def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:
     """An agent whose warming game faults (here an illegal answer) is not reported ready:
     one line naming the fault, exit 2."""
     from ginsim.cli import main
-    from ginsim.simulator.agents import Agent
+    from ginsim.table.agents import Agent
 
     monkeypatch.setattr(Agent, "decide", lambda self, message: {"action": "big_gin"})
     assert main(["agent", "--strategy", "simple", "--warm"]) == 2

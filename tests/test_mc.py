@@ -5,21 +5,21 @@ oracle diagnostic, which sees the true hand, must win)."""
 
 import numpy as np
 import pytest
+from mc_helpers import play_mc_records, seat_a_net
 from reference import ref_best_discard
 
 import ginsim
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import mask_to_cards
 from ginsim.game.rules import Rules
 from ginsim.game.state import SOURCE_PILE
-from ginsim.game.tables import card_tables
-from ginsim.simulator.buffers import chart_buffers, hand_buffers
-from ginsim.simulator.chart import knock_decisions
-from ginsim.simulator.chart_nb import CHART_COLUMNS
-from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.hand_nb import simulate_nb
-from ginsim.simulator.mc import play_mc_records, seat_a_net
-from ginsim.simulator.mc_chart_nb import mc_knock_chart_nb
-from ginsim.simulator.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
+from ginsim.simulator.branches.chart_nb import CHART_COLUMNS
+from ginsim.simulator.branches.knock_branches import knock_decisions
+from ginsim.simulator.branches.mc_chart_nb import mc_knock_chart_nb
+from ginsim.simulator.machine.buffers import chart_buffers, hand_buffers
+from ginsim.simulator.machine.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
+from ginsim.simulator.play.engine import play_records, seat_params
+from ginsim.simulator.play.hand_nb import simulate_nb
 from ginsim.strategies import parse_strategy
 from ginsim.strategies.params import P_BASE, P_MC_MODEL, P_MC_ROLLOUT, P_MC_ROLLOUTS
 

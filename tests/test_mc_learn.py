@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import ginsim
-from ginsim.simulator.agents import Agent, play_hand
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.mc_memory_nb import LEARN_FLOOR
-from ginsim.simulator.table import Table
+from ginsim.simulator.play.engine import play_records
+from ginsim.simulator.search.mc_memory_nb import LEARN_FLOOR
+from ginsim.table.agents import Agent, play_hand
+from ginsim.table.table import Table
 
 FAST = "mc:rollouts=8,particles=16,stages=3"
 SLOT = {"expert": 0, "simple": 1, "memory2": 2, "memory2:knock=0": 3}  # the mc preset's

@@ -8,11 +8,11 @@ import pytest
 
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import paired_gain
-from ginsim.simulator.buffers import new_mc_memory
-from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.mc_memory_nb import set_models_nb
-from ginsim.simulator.response import with_chart
-from ginsim.strategies.charts import load_chart
+from ginsim.simulator.branches.best_response import with_chart
+from ginsim.simulator.machine.buffers import new_mc_memory
+from ginsim.simulator.play.engine import play_records, seat_params
+from ginsim.simulator.search.mc_memory_nb import set_models_nb
+from ginsim.strategies.knock_charts import load_chart
 from ginsim.strategies.params import P_BASE, P_MC_ROLLOUT, PARAMETERS
 from ginsim.strategies.presets import parse_strategy
 

@@ -5,8 +5,8 @@ plays must match exactly), and the choices searched do move the play."""
 import numpy as np
 import pytest
 
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.engine import play_records
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.play.engine import play_records
 from ginsim.strategies import parse_strategy
 
 FAST = "mc:rollouts=8,particles=8,stages=2"

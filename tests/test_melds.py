@@ -15,6 +15,7 @@ from reference import (
 )
 
 from ginsim import best_discard, best_melds, deadwood, format_cards, parse_cards
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask
 from ginsim.game.melds_nb import (
     MAX_NODES,
@@ -26,7 +27,6 @@ from ginsim.game.melds_nb import (
     min_deadwood_nb,
     packings_nb,
 )
-from ginsim.game.tables import card_tables
 
 TAB = card_tables()
 

@@ -1,4 +1,4 @@
-"""The parameter layer (ginsim/game/checks.py) fuzzed by kind and by entry point.
+"""The parameter layer (ginsim/game/inputs/checks.py) fuzzed by kind and by entry point.
 
 Every public argument is read by one typed validator per kind; these property tests
 feed each entry point the values of the wrong kind (bools for counts, text for numbers,
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import ginsim
 from ginsim import Rules, layoff_deadwood, parse_cards, parse_strategy
-from ginsim.game import checks
 from ginsim.game.history import parse_history
+from ginsim.game.inputs import checks
 from ginsim.game.rules import (
     BOOL_FIELDS,
     CHOICE_FIELDS,
@@ -351,7 +351,7 @@ def test_cli_knock_chart_refuses_more_hands_than_its_bound(capsys, tmp_path):
 
 # The advisor offers only the legal options of the position.
 def test_no_knock_above_the_hands_knock_limit():
-    from ginsim.simulator.advise import Position, legal_options
+    from ginsim.simulator.branches.advisor import Position, legal_options
 
     position = Position(parse_cards(HAND + " 4D"), None, [], [], [], 20, 0)
     options, kept = legal_options(position, Rules(), knock_limit=3)
@@ -463,7 +463,7 @@ def test_the_advisor_lists_only_legal_options_of_played_positions(rules, seed):
     """Positions as played (their histories included): every knock the advisor lists is
     within the hand's knock limit (Oklahoma: the upcard's), and the draw offers the
     stock only above the floor."""
-    from ginsim.simulator.belief import knock_limit_of
+    from ginsim.simulator.belief.posterior import knock_limit_of
 
     rules = Rules.coerce(rules)
     table = ginsim.positions("simple", "simple", 2, seed=seed, rules=rules)

@@ -4,6 +4,7 @@ a branch (copy the position, call the phases) replays the same future exactly.""
 import numpy as np
 import pytest
 
+from ginsim.game.card_tables import card_tables
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
     FULL_DECK,
@@ -24,10 +25,8 @@ from ginsim.game.state import (
     ST_POS,
     ST_TURNS,
 )
-from ginsim.game.tables import card_tables
-from ginsim.simulator.buffers import new_board
-from ginsim.simulator.engine import play_records, seat_params
-from ginsim.simulator.phases_nb import (
+from ginsim.simulator.machine.buffers import new_board
+from ginsim.simulator.machine.phases_nb import (
     copy_position_nb,
     deal_nb,
     first_turn_nb,
@@ -37,7 +36,8 @@ from ginsim.simulator.phases_nb import (
     showdown_nb,
     shuffle_deck_nb,
 )
-from ginsim.simulator.records import TRACE_WIDTH
+from ginsim.simulator.machine.records import TRACE_WIDTH
+from ginsim.simulator.play.engine import play_records, seat_params
 
 NO_TRACE = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
 

@@ -5,10 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ginsim.reports.play_view import hint_text, showdown_text
-from ginsim.simulator.agents import Agent, decide_message, hand_message
-from ginsim.simulator.game_table import TableGame
-from ginsim.simulator.table import Action, Table, view_event
+from ginsim.cli.play_view import hint_text, showdown_text
+from ginsim.table.agents import Agent, decide_message, hand_message
+from ginsim.table.game_table import TableGame
+from ginsim.table.table import Action, Table, view_event
 
 ROOT = Path(__file__).resolve().parents[1]
 

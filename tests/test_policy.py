@@ -6,6 +6,7 @@ from hypothesis import given
 from reference import ALL_MELDS, meld_dense_hands, parse, random_hands
 
 from ginsim import Rules
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, mask_to_cards
 from ginsim.game.state import (
     HS_SIZE,
@@ -18,8 +19,7 @@ from ginsim.game.state import (
     ST_POS,
     ST_TAKEN,
 )
-from ginsim.game.tables import card_tables
-from ginsim.simulator.buffers import new_board
+from ginsim.simulator.machine.buffers import new_board
 from ginsim.strategies import parse_strategy
 from ginsim.strategies.hand_reading_nb import meld_completions_nb
 from ginsim.strategies.policy_nb import (

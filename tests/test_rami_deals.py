@@ -8,8 +8,11 @@ import pandas as pd
 import pytest
 
 import ginsim.rami as rami
-from ginsim.rami.cards import JOKER, deck_kinds
-from ginsim.rami.deal_nb import (
+from ginsim.rami.game.cards import JOKER, deck_kinds
+from ginsim.rami.game.melds import row_kinds
+from ginsim.rami.game.moves_nb import T_HI, T_JOKER, T_KIND, T_LO, T_OWNER, T_RANK, T_SIZE, T_WIDTH
+from ginsim.rami.game.rules import RamiRules
+from ginsim.rami.play.deal_nb import (
     TR_HANDS,
     TR_PILE_COUNTS,
     TR_SEAT,
@@ -19,10 +22,7 @@ from ginsim.rami.deal_nb import (
     TR_TOOK,
     TR_TOP,
 )
-from ginsim.rami.engine import play_deal_records, play_game_records
-from ginsim.rami.melds import row_kinds
-from ginsim.rami.moves_nb import T_HI, T_JOKER, T_KIND, T_LO, T_OWNER, T_RANK, T_SIZE, T_WIDTH
-from ginsim.rami.rules import RamiRules
+from ginsim.rami.play.engine import play_deal_records, play_game_records
 
 try:
     from tests.rami_reference import POS_VALUE, SET_VALUE, new_meld_value
@@ -158,7 +158,7 @@ def test_games_reach_the_target_and_lowest_wins() -> None:
         assert g["total"].max() >= 200
         assert g["won"].sum() == 1 and g.loc[g["won"], "total"].iloc[0] == g["total"].min()
     assert games.equals(rami.play_games(["careful", "simple", "naive"], 40, seed=2))
-    from ginsim.rami.runner import run_games
+    from ginsim.rami.play.runner import run_games
     chunked = run_games(["careful", "simple", "naive"], 40, seed=2, chunk=7, n_jobs=2)
     assert games.equals(pd.DataFrame(chunked))
 
@@ -192,7 +192,7 @@ def test_bad_input_is_one_line(call, match) -> None:
 def test_store_round_trip_resume_and_damage(tmp_path) -> None:
     """Records stored as Parquet chunks read back equal; a rerun resumes; a damaged
     chunk or another run's arguments are one-line errors and change nothing."""
-    from ginsim.rami.store import load_deals, save_deals
+    from ginsim.rami.play.store import load_deals, save_deals
     from ginsim.runner.lock import StoreError
 
     seats = ["careful", "simple", "naive"]

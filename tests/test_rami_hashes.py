@@ -57,8 +57,8 @@ def digest(array: np.ndarray) -> str:
 def compute(group: str = "all") -> dict[str, str]:
     """Digests of every case of ``group`` ('all', 'deals', 'games', 'lay')."""
     from ginsim.rami import best_lay_down
-    from ginsim.rami.engine import play_deal_records, play_game_records
-    from ginsim.rami.runner import run_deals, run_games
+    from ginsim.rami.play.engine import play_deal_records, play_game_records
+    from ginsim.rami.play.runner import run_deals, run_games
 
     out: dict[str, str] = {}
     if group in ("all", "deals"):

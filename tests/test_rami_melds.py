@@ -8,12 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from ginsim.rami.candidates_nb import candidate_moves_nb
-from ginsim.rami.cards import JOKER, hand_counts, kind_text, parse_hand
-from ginsim.rami.melds import best_lay_down, plan_arrays, row_kinds, table_row
-from ginsim.rami.melds_nb import LAID_SHIFT, LEFT_LIMIT, OUT_BIT
-from ginsim.rami.moves_nb import MAX_TABLE, T_WIDTH
-from ginsim.rami.rules import RamiRules
+from ginsim.rami.game.candidates_nb import candidate_moves_nb
+from ginsim.rami.game.cards import JOKER, hand_counts, kind_text, parse_hand
+from ginsim.rami.game.melds import best_lay_down, plan_arrays, row_kinds, table_row
+from ginsim.rami.game.melds_nb import LAID_SHIFT, LEFT_LIMIT, OUT_BIT
+from ginsim.rami.game.moves_nb import MAX_TABLE, T_WIDTH
+from ginsim.rami.game.rules import RamiRules
 
 try:
     from tests.rami_reference import brute_best, extend_value, new_meld_value
@@ -156,9 +156,9 @@ def test_table_row_round_trip_and_errors() -> None:
 def test_quick_use_test_never_misses_a_move() -> None:
     """``could_use_nb`` (the deal loop's test before searching with a taken discard) is
     True for every card some candidate move uses."""
-    from ginsim.rami.moves_nb import C_CARDS, C_JOKERS, C_NC, C_WIDTH, MAX_CANDIDATES
-    from ginsim.rami.policy_nb import could_use_nb
-    from ginsim.rami.tables import rami_tables
+    from ginsim.rami.game.moves_nb import C_CARDS, C_JOKERS, C_NC, C_WIDTH, MAX_CANDIDATES
+    from ginsim.rami.game.tables import rami_tables
+    from ginsim.rami.play.policy_nb import could_use_nb
 
     tabs = rami_tables(SMALL)
     cand = np.zeros((MAX_CANDIDATES, C_WIDTH), dtype=np.int64)

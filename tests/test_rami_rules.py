@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import ginsim.rami as rami
-from ginsim.rami.cards import deck_kinds, hand_value, parse_hand
-from ginsim.rami.rules import PRESETS, RamiRules, check_players, parse_rami_rules
+from ginsim.rami.game.cards import deck_kinds, hand_value, parse_hand
+from ginsim.rami.game.rules import PRESETS, RamiRules, check_players, parse_rami_rules
 
 
 def test_ace_joker_five_cost_36() -> None:
@@ -123,7 +123,7 @@ def test_every_rules_field_is_packed_once_at_its_code() -> None:
     position its ``R_*`` code names (a new field cannot be left out of the kernels)."""
     from dataclasses import fields
 
-    from ginsim.rami import rules as rr
+    from ginsim.rami.game import rules as rr
     rules = RamiRules(jokers=2, hand_size=11, starter_fourteen=True, open_min=40,
                       dry_charge=150, court_value=9)
     assert sorted(rr.PACKED_FIELDS) == sorted(f.name for f in fields(RamiRules))

@@ -9,7 +9,7 @@ import socket
 
 import pytest
 
-from ginsim.rami.store import LOCK, MANIFEST, load_deals, save_deals
+from ginsim.rami.play.store import LOCK, MANIFEST, load_deals, save_deals
 from ginsim.runner.lock import StoreError, StoreLockedError
 
 SEATS = ["simple", "simple"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ginsim.rami.study import NEVER, open_study
+from ginsim.rami.play.study import NEVER, open_study
 
 
 @pytest.fixture(scope="module")

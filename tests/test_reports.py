@@ -492,7 +492,7 @@ def test_categorical_stock_keeps_play_order():
 def test_knock_card_chart_marks_cells_in_play_order():
     """A plan that ignores pile takes fills all three panels alike; deadwood 1 is the top
     row of each, as in every grid of the report."""
-    from ginsim.analysis.knock_card import threshold_card
+    from ginsim.analysis.knock.knock_card import threshold_card
     from ginsim.reports.card_chart import knock_card_chart
 
     card = threshold_card([10, 10, 7, 7, 5, 5, 0, 0], knock_limit=10)

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ginsim
+from ginsim.analysis.aggregate_tables import table_frames
 from ginsim.analysis.frames import records_frame
-from ginsim.analysis.tables import table_frames
 from ginsim.runner.aggregate import HAND_TABLES, MOMENT_COLUMNS, layout
 from ginsim.runner.jobs import Job, default_chunk_hands, plan_chunks
 from ginsim.runner.runner import run
-from ginsim.simulator.engine import play_records
+from ginsim.simulator.play.engine import play_records
 
 HANDS = 20_000
 A, B, SEED = "simple", "simple:t=6", 11
@@ -189,7 +189,7 @@ def test_a_warm_cache_compiles_nothing_and_says_nothing_in_a_fresh_process():
     compile_kernels(("knock",), show=False)  # now numba's cache holds the knock study's
     # A new process has loaded none of them, finds them in the cache index, stays quiet.
     code = ("from ginsim.runner.warmup import compile_kernels, is_compiled\n"
-            "from ginsim.simulator.hand_nb import simulate_nb\n"
+            "from ginsim.simulator.play.hand_nb import simulate_nb\n"
             "print(is_compiled(simulate_nb), len(simulate_nb.overloads))\n"
             "print(compile_kernels(('knock',)))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -3,7 +3,7 @@
 import pytest
 
 from ginsim import Rules
-from ginsim.game.scoring_nb import (
+from ginsim.game.scoring.hand_scoring_nb import (
     OUT_BIG_GIN,
     OUT_GIN,
     OUT_KNOCK,

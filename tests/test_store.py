@@ -22,7 +22,7 @@ from ginsim.runner.jobs import Job
 from ginsim.runner.lock import StoreError, StoreLock, StoreLockedError
 from ginsim.runner.runner import run
 from ginsim.runner.store import StoreNotice
-from ginsim.simulator.engine import play_records
+from ginsim.simulator.play.engine import play_records
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDS, CHUNK = 24_000, 2_000

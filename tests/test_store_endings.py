@@ -28,8 +28,8 @@ from ginsim.runner.jobs import Job, plan_chunks
 from ginsim.runner.lock import StoreError
 from ginsim.runner.runner import run
 from ginsim.runner.store import MANIFEST, Store, StoreNotice
-from ginsim.simulator.engine import play_records
-from ginsim.strategies.charts import SHAPE, KnockChart
+from ginsim.simulator.play.engine import play_records
+from ginsim.strategies.knock_charts import SHAPE, KnockChart
 
 ROOT = Path(__file__).resolve().parents[1]
 A, B, SEED, RULES, HANDS, CHUNK = "simple", "simple:t=6", 3, "classic", 8_000, 1_000

@@ -127,7 +127,7 @@ def test_knock_card_has_three_panels_read_off_the_shipped_chart(report_dir):
     deadwood 1 at the top of every panel, stock in play order."""
     import json
 
-    from ginsim.strategies.charts import CHART_DIR
+    from ginsim.strategies.knock_charts import CHART_DIR
 
     out, results = report_dir
     assert (out / "knock_card.png").stat().st_size > 1000
@@ -191,8 +191,8 @@ def test_an_equilibrium_chart_feeds_answer_and_card(report_dir, tmp_path):
 
     import numpy as np
 
-    from ginsim.analysis.knock_answer import knock_answer
-    from ginsim.analysis.knock_card import KnockAdvice, knock_card
+    from ginsim.analysis.knock.knock_answer import knock_answer
+    from ginsim.analysis.knock.knock_card import KnockAdvice, knock_card
     from ginsim.reports.study_report import report_spec
 
     _, results = report_dir
@@ -273,8 +273,8 @@ def test_rules_without_a_shipped_chart_get_no_answer_at_a_small_size(tmp_path):
 
 
 def test_a_chart_file_for_other_rules_is_refused(tmp_path):
-    from ginsim.analysis.equilibrium import equilibrium_advice
-    from ginsim.strategies.charts import CHART_DIR
+    from ginsim.analysis.knock.equilibrium import equilibrium_advice
+    from ginsim.strategies.knock_charts import CHART_DIR
 
     path = tmp_path / "classic.json"
     path.write_text((CHART_DIR / "equilibrium_classic.json").read_text())
@@ -288,7 +288,7 @@ def test_rules_without_a_shipped_chart_get_one_computed_in_the_run(monkeypatch, 
     """From MIN_ANSWER_HANDS up the study computes the equilibrium in the run (lowered
     here to keep the test small), says so on stderr with its cost, and labels the card
     as computed in this run; whether it answers depends on reaching the bound."""
-    from ginsim.analysis import knock_answer
+    from ginsim.analysis.knock import knock_answer
 
     monkeypatch.setattr(knock_answer, "MIN_ANSWER_HANDS", 1000)
     advice, reason = knock_answer.resolve_advice(Rules.coerce("modern:undercut_bonus=10"), 3000,
@@ -308,9 +308,9 @@ def test_a_card_too_long_to_spell_out_names_its_first_panel_and_points_to_the_re
     others; never a clause the card does not show."""
     import dataclasses
 
-    from ginsim.analysis.equilibrium import equilibrium_advice
-    from ginsim.analysis.knock_answer import ANSWER_LIMIT, knock_answer
-    from ginsim.analysis.knock_card import panel_words
+    from ginsim.analysis.knock.equilibrium import equilibrium_advice
+    from ginsim.analysis.knock.knock_answer import ANSWER_LIMIT, knock_answer
+    from ginsim.analysis.knock.knock_card import panel_words
 
     advice = equilibrium_advice("classic")
     advice = dataclasses.replace(advice, values=advice.values.assign(

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ginsim
+from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import parse_cards
 from ginsim.game.history import parse_history
 from ginsim.game.rules import PRESETS, Rules
@@ -21,11 +22,10 @@ from ginsim.game.state import (
     ST_PILE_LEN,
     ST_POS,
 )
-from ginsim.game.tables import card_tables
-from ginsim.simulator.agents import Agent, decide_message, hand_message, play_hand
-from ginsim.simulator.board_nb import ERR_KNOCK_LIMIT, apply_discard_nb, deal_nb
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.table import Action, IllegalAction, Table, view_event
+from ginsim.simulator.machine.board_nb import ERR_KNOCK_LIMIT, apply_discard_nb, deal_nb
+from ginsim.simulator.play.engine import play_records
+from ginsim.table.agents import Agent, decide_message, hand_message, play_hand
+from ginsim.table.table import Action, IllegalAction, Table, view_event
 
 KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]
 PAIRS = [("simple", "memory2"), ("random", "gin_hunter"), ("memory1", "chart"),

@@ -10,9 +10,9 @@ from reference import parse, random_hands
 
 from ginsim import Rules, deadwood, layoff_deadwood
 from ginsim.game.rules import PRESETS
-from ginsim.game.scoring_nb import OUTCOMES
-from ginsim.simulator.engine import play_decks, play_records
-from ginsim.simulator.records import ACTION_LAST_DISCARD, TRACE_COLUMNS
+from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.machine.records import ACTION_LAST_DISCARD, TRACE_COLUMNS
+from ginsim.simulator.play.engine import play_decks, play_records
 
 C = {name: i for i, name in enumerate(TRACE_COLUMNS)}
 OUT = {name: i for i, name in enumerate(OUTCOMES)}

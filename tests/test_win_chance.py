@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 
 import ginsim
-from ginsim.game.game_scoring import pack_game_rules
 from ginsim.game.rules import Rules
-from ginsim.game.win_chance import win_chance_table
-from ginsim.simulator.agents import Agent, play_hand
-from ginsim.simulator.buffers import new_mc_memory
-from ginsim.simulator.engine import play_records
-from ginsim.simulator.games_nb import game_scores_nb
-from ginsim.simulator.rollouts_nb import world_value_nb
-from ginsim.simulator.table import Table
-from ginsim.simulator.win_table import game_win_table
+from ginsim.game.scoring.game_scoring import pack_game_rules
+from ginsim.game.scoring.win_chance import win_chance_table
+from ginsim.simulator.machine.buffers import new_mc_memory
+from ginsim.simulator.play.engine import play_records
+from ginsim.simulator.play.games_nb import game_scores_nb
+from ginsim.simulator.search.rollouts_nb import world_value_nb
+from ginsim.simulator.search.win_table import game_win_table
+from ginsim.table.agents import Agent, play_hand
+from ginsim.table.table import Table
 
 FAST = "mc:rollouts=8,particles=16,stages=3"
 

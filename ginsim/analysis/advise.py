@@ -7,12 +7,13 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ..game.card_tables import card_tables
 from ..game.cards import format_cards
-from ..game.checks import check_choice, check_number
+from ..game.inputs.checks import check_choice, check_number
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
-from ..game.tables import card_tables
-from ..simulator.advise import (
+from ..simulator.belief.replay_nb import TEMPERATURE, WAIT
+from ..simulator.branches.advisor import (
     Position,
     Situation,
     draw_position,
@@ -22,13 +23,12 @@ from ..simulator.advise import (
     shorthand_situation,
     situation_rollouts,
 )
-from ..simulator.advise_history import history_situation
-from ..simulator.advise_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
-from ..simulator.belief_nb import TEMPERATURE, WAIT
+from ..simulator.branches.advisor_history import history_situation
 from ..simulator.limits import check_rollouts, check_seed
+from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..strategies.params import PARAMETERS
 from ..strategies.presets import Strategy
-from .summary import Z95
+from .intervals import Z95
 
 STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
 

@@ -6,11 +6,11 @@ import os
 
 import pandas as pd
 
-from ..game.checks import check_flag, check_jobs, check_optional_flag, check_path
+from ..game.inputs.checks import check_flag, check_jobs, check_optional_flag, check_path
 from ..game.rules import Rules
 from ..runner.jobs import Job
 from ..runner.runner import check_options, run
-from ..simulator.engine import play_records
+from ..simulator.play.engine import play_records
 from ..strategies.presets import Strategy
 from .results import Result
 
@@ -48,7 +48,7 @@ def simulate(a: str | Strategy = "simple", b: str | Strategy = "simple", hands: 
              progress: bool | None = None) -> pd.DataFrame:
     """Play ``hands`` hands of strategy ``a`` (seat a) against ``b``; one row per hand.
 
-    Columns are documented in :mod:`ginsim.simulator.records`. Hand ``i``'s deal and
+    Columns are documented in :mod:`ginsim.simulator.machine.records`. Hand ``i``'s deal and
     choices depend only on ``(seed, i)``, so ``n_jobs`` (default: every core),
     ``chunk_hands`` and ``backend`` (``local`` threads, ``processes``, ``dask`` with an
     optional ``scheduler`` address) never change the rows. ``duplicate`` plays each deal

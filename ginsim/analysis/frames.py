@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.cards import card_text
-from ..game.scoring_nb import OUTCOMES
+from ..game.scoring.hand_scoring_nb import OUTCOMES
 
 SEATS = np.array(["a", "b"])
 CARD_NAMES = [card_text(c) for c in range(52)]
@@ -39,7 +39,7 @@ def records_frame(records: np.ndarray) -> pd.DataFrame:
     """Per-hand records as a DataFrame with readable ``dealer``/``outcome``/``knocker``
     and ``upcard`` (card text such as ``7H``, a categorical over the 52 cards).
 
-    Columns are those of :data:`ginsim.simulator.records.RECORD_DTYPE`; codes become
+    Columns are those of :data:`ginsim.simulator.machine.records.RECORD_DTYPE`; codes become
     strings (``knocker`` is ``""`` for a dead hand, ``upcard`` is missing when the
     eleven-card deal has no upcard).
     """

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import Rules
-from ..simulator import games as sim
-from .games import game_summary, play_games
+from ..simulator.play import game_records as sim
+from .game_stats import game_summary, play_games
 from .intervals import mean_interval, wilson_interval
 
 SYSTEMS = ("standard", "hollywood", "multimatch")

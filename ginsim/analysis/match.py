@@ -13,8 +13,8 @@ from collections.abc import Callable
 import pandas as pd
 
 from ..game.rules import Rules
-from ..runner.match import MatchResult, play_match
-from .games import game_summary
+from ..table.referee import MatchResult, play_match
+from .game_stats import game_summary
 from .intervals import mean_interval
 
 COLUMNS = ["statistic", "value", "low", "high", "n"]
@@ -48,6 +48,6 @@ def match_summary(result: MatchResult) -> pd.DataFrame:
 def run_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
               timeout_ms: int = 1000, on_fault: Callable[[str], None] | None = None
               ) -> tuple[MatchResult, pd.DataFrame]:
-    """Referee the games (:func:`ginsim.runner.match.play_match`) and summarise them."""
+    """Referee the games (:func:`ginsim.table.referee.play_match`) and summarise them."""
     result = play_match(a, b, games, rules, seed, timeout_ms, on_fault)
     return result, match_summary(result)

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..game.scoring_nb import OUTCOMES
+from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS, TABLES
-from ..simulator.records import per_deal_sum, whole_deals
+from ..simulator.machine.records import per_deal_sum, whole_deals
 from .intervals import Z95, moment_interval, wilson_interval
 
 CELL_KEYS = next(t.keys for t in TABLES if t.name == "cells")

@@ -11,16 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..game.card_tables import card_tables
 from ..game.cards import format_cards, mask_to_cards
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE, history_text
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
-from ..game.scoring_nb import OUTCOMES
+from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..game.state import SOURCE_DEAL, SOURCE_PILE
-from ..game.tables import card_tables
-from ..simulator.engine import play_records
 from ..simulator.limits import check_position_hands
-from ..simulator.records import (
+from ..simulator.machine.records import (
     ACTION_BIG_GIN,
     ACTION_LAST_DISCARD,
     TRACE_ACTION,
@@ -34,6 +33,7 @@ from ..simulator.records import (
     TRACE_STOCK_LEFT,
     TRACE_TURN,
 )
+from ..simulator.play.engine import play_records
 from ..strategies.presets import Strategy
 
 MAX_TRACE_PER_HAND = 120

@@ -9,16 +9,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..game.checks import check_flag, check_path
+from ..game.inputs.checks import check_flag, check_path
 from ..runner.aggregate import add_sparse, layout
 from ..runner.jobs import Job
 from ..runner.runner import RunResult
 from ..runner.store import Store
 from ..simulator.limits import MAX_RECORDS_IN_MEMORY
-from ..simulator.records import RECORD_DTYPE
+from ..simulator.machine.records import RECORD_DTYPE
+from .aggregate_tables import table_frames
 from .frames import records_frame
 from .metrics import DUPLICATE, deal_moments
-from .tables import table_frames
 
 
 class Result:

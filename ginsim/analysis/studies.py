@@ -20,13 +20,14 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..game.checks import check_count, check_jobs, check_optional_flag
-from ..game.rules import Rules, brief
+from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
+from ..game.inputs.specs import brief
+from ..game.rules import Rules
 from ..simulator.limits import MAX_HANDS
 from ..strategies.presets import parse_strategy
 from .frames import stock_in_play_order
-from .games import game_summary, play_games
-from .knock_answer import (
+from .game_stats import game_summary, play_games
+from .knock.knock_answer import (
     WHY_HANDS,
     knock_answer,
     measure_advice,
@@ -35,8 +36,15 @@ from .knock_answer import (
     rules_words,
     signed,
 )
-from .knock_card import KnockAdvice
-from .knock_chart import chart_table, decisions_frame, number_ranges, plain_words
+from .knock.knock_card import KnockAdvice
+from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words
+from .knock.sweeps import (
+    best_thresholds,
+    strategy_matrix,
+    threshold_matrix,
+    threshold_sweep,
+    variant_comparison,
+)
 from .metrics import (
     cells_from_hands,
     expected_points,
@@ -47,13 +55,6 @@ from .metrics import (
     undercut_by_deadwood_stock,
 )
 from .results import load
-from .sweeps import (
-    best_thresholds,
-    strategy_matrix,
-    threshold_matrix,
-    threshold_sweep,
-    variant_comparison,
-)
 
 STUDIES = ("knock", "strategies", "variants")
 DEFAULT_HANDS = {"knock": 200_000, "strategies": 200_000, "variants": 200_000}

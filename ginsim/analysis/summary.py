@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game.rules import brief
-from ..game.scoring_nb import OUTCOMES
+from ..game.inputs.specs import brief
+from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
 from .metrics import DUPLICATE, cells_from_hands, paired_interval

@@ -28,9 +28,10 @@ from numba import njit
 from numba.core import caching
 
 PACKAGE = Path(__file__).resolve().parents[1]
-KERNEL_LAYERS = ("game", "strategies", "simulator", "runner")
+KERNEL_LAYERS = ("game", "strategies", "simulator", "table", "runner")
 #: Greek Rami's kernels and the modules whose constants they read (ginsim/rami).
-KERNEL_FILES = ("rami/*_nb.py", "rami/rules.py", "rami/strategy.py", "rami/tables.py")
+KERNEL_FILES = ("rami/*/*_nb.py", "rami/game/rules.py", "rami/play/strategy.py",
+                "rami/game/tables.py")
 
 
 @cache

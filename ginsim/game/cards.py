@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_int
-from .rules import brief
+from .inputs.checks import check_int
+from .inputs.specs import brief
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import format_cards, parse_cards
-from .rules import Rules, brief
+from .inputs.specs import brief
+from .rules import Rules
 
 EV_PASS = 0
 EV_TAKE = 1

@@ -6,6 +6,8 @@ plus a count.
 """
 
 from ._jit import jit
+from .bits_nb import lowest_card_nb, popcount_nb
+from .card_tables import T_WRAP
 from .melds_nb import (
     ID_BITS,
     RANK_COLUMN,
@@ -15,14 +17,11 @@ from .melds_nb import (
     W_USED,
     W_VAL,
     candidate_melds_nb,
-    lowest_card_nb,
     mask_value_nb,
     max_meld_value_nb,
     packings_nb,
-    popcount_nb,
 )
 from .rules import LAYOFF_LAYOFFS_FIRST, LAYOFF_OPTIMAL, LAYOFF_TWO_ORDERS
-from .tables import T_WRAP
 
 
 @jit

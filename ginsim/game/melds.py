@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .card_tables import card_tables
 from .cards import (
     FULL_DECK,
     cards_to_mask,
@@ -20,6 +21,7 @@ from .cards import (
     parse_cards,
     sort_key,
 )
+from .inputs.specs import brief
 from .layoff_nb import defender_deadwood_nb
 from .melds_nb import (
     W_MELDS,
@@ -29,8 +31,7 @@ from .melds_nb import (
     mask_value_nb,
     max_meld_value_any_nb,
 )
-from .rules import LAYOFF_MODES, Rules, brief
-from .tables import card_tables
+from .rules import LAYOFF_MODES, Rules
 
 CardsLike = str | Iterable[str] | Iterable[int]
 
@@ -39,7 +40,7 @@ def _work() -> np.ndarray:
     return np.zeros(WORK_SIZE, dtype=np.int64)
 
 
-def _best_packing(cards: list[int], rules: Rules) -> tuple[int, list[list[int]]]:
+def best_packing(cards: list[int], rules: Rules) -> tuple[int, list[list[int]]]:
     """(minimum deadwood, melds of one arrangement reaching it) for any number of cards."""
     tab = card_tables(rules)
     work = _work()
@@ -53,12 +54,12 @@ def _best_packing(cards: list[int], rules: Rules) -> tuple[int, list[list[int]]]
 
 def deadwood(cards: CardsLike, rules: Rules | str | None = None) -> int:
     """Exact minimum deadwood of any number of cards (no discard)."""
-    return _best_packing(parse_cards(cards), Rules.coerce(rules))[0]
+    return best_packing(parse_cards(cards), Rules.coerce(rules))[0]
 
 
 def best_melds(cards: CardsLike, rules: Rules | str | None = None) -> list[list[str]]:
     """The melds of one arrangement with minimum deadwood, each as card texts."""
-    _, arrangement = _best_packing(parse_cards(cards), Rules.coerce(rules))
+    _, arrangement = best_packing(parse_cards(cards), Rules.coerce(rules))
     return [format_cards(m).split() for m in arrangement]
 
 
@@ -75,7 +76,7 @@ def best_discard(cards11: CardsLike, rules: Rules | str | None = None) -> tuple[
 
 
 @lru_cache(maxsize=2)
-def _meld_set(run_wrap: bool) -> frozenset[int]:
+def meld_set(run_wrap: bool) -> frozenset[int]:
     """Every meld of the deck (melds depend on the run shape, not on card values)."""
     work = _work()
     n = candidate_melds_nb(FULL_DECK, card_tables(Rules(run_wrap=run_wrap)), work)
@@ -85,11 +86,11 @@ def _meld_set(run_wrap: bool) -> frozenset[int]:
 def meld_table(rules: Rules | str | None = None) -> np.ndarray:
     """Every meld of the deck under ``rules`` as sorted bit masks, built once per run
     shape: 329 with aces low (docs/references.md), 589 when runs turn the corner."""
-    return np.array(sorted(_meld_set(Rules.coerce(rules).run_wrap)), dtype=np.int64)
+    return np.array(sorted(meld_set(Rules.coerce(rules).run_wrap)), dtype=np.int64)
 
 
 def _check_meld(meld: list[int], rules: Rules) -> None:
-    if cards_to_mask(meld) not in _meld_set(rules.run_wrap):
+    if cards_to_mask(meld) not in meld_set(rules.run_wrap):
         raise ValueError(f"{format_cards(sorted(meld, key=sort_key))} is not a meld: a meld is "
                          f"3-4 cards of one rank or 3+ consecutive cards of one suit")
 

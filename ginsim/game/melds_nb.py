@@ -2,7 +2,7 @@
 
 Contract: numba-compiled pure functions over int64 scalars and numpy arrays; they
 allocate nothing. A hand is an int64 bit mask of cards (``suit * 13 + rank``).
-``tab`` is the int16 array of :mod:`ginsim.game.tables`. ``work`` is one int64 scratch
+``tab`` is the int16 array of :mod:`ginsim.game.card_tables`. ``work`` is one int64 scratch
 array of ``WORK_SIZE`` made by the caller (a hand's is ``Board.work``, game/state.py):
 candidate melds and values to ``work[W_MELDS:]``, ``work[W_VALS:]`` (``MAX_MELDS``
 each), packings (union mask, melded value, meld indices) to ``work[W_USED:]``,
@@ -17,7 +17,7 @@ hand, fast.
 
 from ._jit import jit, jit_inline
 from .bits_nb import lowest_card_nb, popcount_nb  # noqa: F401 (part of this module's API)
-from .tables import KEY_VALUE, SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP_KEY, T_WRAP
+from .card_tables import KEY_VALUE, SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP_KEY, T_WRAP
 
 MAX_MELDS = 600  # every meld of the deck fits: 329, or 589 when runs wrap
 MAX_NODES = 8192

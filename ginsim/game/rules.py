@@ -1,7 +1,7 @@
 """Rules as data (docs/rules.md §1-§8): one frozen dataclass, named presets, a packed int array.
 
 Kernels never see the dataclass: :meth:`Rules.packed` flattens it to a small int64
-array indexed by the ``R_*`` constants below, and :func:`ginsim.game.tables.card_tables`
+array indexed by the ``R_*`` constants below, and :func:`ginsim.game.card_tables.card_tables`
 turns the card values and run shape into lookup tables. A variant is a new field here
 and a new index there, never a new hand loop.
 """
@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .checks import check_choice, check_flag, check_int
+from .inputs.checks import check_choice, check_flag, check_int
+from .inputs.specs import PresetFields, brief, field_value
 from .rules_presets import PRESETS
-from .specs import PresetFields, brief, field_value
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
@@ -70,7 +70,7 @@ HAND_FIELDS = ("knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie",
                "big_gin_bonus", "stock_floor", "layoff", "deal", "oklahoma", "double_suits",
                "aces_must_gin", "last_discard_rule", "mahjong", "mahjong_discard_to_go_out",
                "mahjong_final_meld")
-#: The fields the game kernels read (``GR_*`` in :mod:`ginsim.game.game_scoring_nb`).
+#: The fields the game kernels read (``GR_*`` in :mod:`ginsim.game.scoring.game_scoring_nb`).
 GAME_FIELDS = ("target", "game_bonus", "box_bonus", "shutout", "shutout_bonus",
                "oklahoma_boxes", "next_dealer", "team_target", "match_hand_points",
                "match_bonus", "match_shutout_bonus")
@@ -265,7 +265,7 @@ class Rules(PresetFields):
         """The named presets (:data:`PRESETS`); ``preset``, ``coerce`` (a Rules object, a
         preset name, a spec such as ``modern:undercut_on_tie=false,undercut_bonus=10`` or
         None for ``modern``), ``with_``, ``to_dict`` and ``name`` come from
-        :class:`~ginsim.game.specs.PresetFields`."""
+        :class:`~ginsim.game.inputs.specs.PresetFields`."""
         return PRESETS
 
     @classmethod

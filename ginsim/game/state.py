@@ -1,5 +1,5 @@
 """Layout of a hand in progress: one int64 array, the *hand state* ``hs``, shared by the
-turn phases (:mod:`ginsim.simulator.phases_nb`), the policy kernel and the showdown.
+turn phases (:mod:`ginsim.simulator.machine.phases_nb`), the policy kernel and the showdown.
 
 The hand state is the *position* from index 0 (``POSITION_START``): the fields below,
 the discard pile (``hs[ST_PILE:]``, bottom first, ``ST_PILE_LEN`` cards), the shuffled
@@ -24,7 +24,7 @@ from collections import namedtuple
 #: (int64[HS_SIZE]), ``work`` (the meld scratch, int64[WORK_SIZE]) and ``plan`` (the
 #: Mahjong plan search's, int64[PLAN_SIZE]: three arrays, so that passing a board between
 #: kernels stays cheap). Made in the Python layer
-#: (:func:`ginsim.simulator.buffers.new_board`); a branch of a hand has a board of its
+#: (:func:`ginsim.simulator.machine.buffers.new_board`); a branch of a hand has a board of its
 #: own, so the scratch of the hand it branched from stays as it was.
 Board = namedtuple("Board", ("hs", "work", "plan"))
 
@@ -74,7 +74,7 @@ ST_MUST_LAY = ST_TABLE_N + 1  # mask of the lowest card of this turn's multi-car
 ST_PILE_CARDS = ST_MUST_LAY + 1  # cards taken from the pile this hand, both seats
 ST_MAX_PILE_TAKE = ST_PILE_CARDS + 1  # the largest single take this hand
 RES_BASE = ST_MAX_PILE_TAKE + 1
-RES_OUTCOME = RES_BASE + 0  # OUT_* code of :mod:`ginsim.game.scoring_nb`
+RES_OUTCOME = RES_BASE + 0  # OUT_* code of :mod:`ginsim.game.scoring.hand_scoring_nb`
 RES_KNOCKER = RES_BASE + 1  # seat that knocked, -1 for a dead hand
 RES_KNOCKER_DEADWOOD = RES_BASE + 2  # K (0 for gin), -1 if dead
 RES_DEFENDER_BEFORE = RES_BASE + 3  # the defender's own best deadwood, -1 if dead
@@ -91,7 +91,7 @@ ENDING_KNOCK = 0  # the knocker laid down 10 cards after a discard
 ENDING_BIG_GIN = 1  # all 11 cards melded, no discard
 ENDING_DEAD = 2
 
-# The hand machine's phases (hs[ST_PHASE]); :mod:`ginsim.simulator.board_nb` moves a
+# The hand machine's phases (hs[ST_PHASE]); :mod:`ginsim.simulator.machine.board_nb` moves a
 # hand from one to the next and refuses what the phase does not allow.
 PH_OFFER = 0  # the upcard is offered to hs[ST_TO_MOVE]: take it or pass
 PH_DRAW = 1  # draw from the stock or the pile (stock only on the first turn after offers)

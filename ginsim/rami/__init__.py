@@ -11,13 +11,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from .cards import JOKER, format_hand, hand_value, parse_hand
-from .rules import PRESETS, RamiRules, parse_rami_rules
-from .scoring import deal_charges
+from .game.cards import JOKER, format_hand, hand_value, parse_hand
+from .game.rules import PRESETS, RamiRules, parse_rami_rules
+from .game.scoring import deal_charges
 
 _LAZY: dict[str, str] = {
-    "simulate": ".api", "play_games": ".api", "load": ".api", "best_lay_down": ".melds",
-    "parse_rami_strategy": ".strategy", "open_study": ".study",
+    "simulate": ".play.api", "play_games": ".play.api", "load": ".play.api",
+    "best_lay_down": ".game.melds", "parse_rami_strategy": ".play.strategy",
+    "open_study": ".play.study",
 }
 
 

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ..game.files import read_head
+from ..game.inputs.files import read_head
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:

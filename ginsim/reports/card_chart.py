@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ..analysis.knock_card import KNOCK_AT, TAKEN_WORDS, WAIT_AT
+from ..analysis.knock.knock_card import KNOCK_AT, TAKEN_WORDS, WAIT_AT
 from .style import add_caption, ordered, require_columns
 
 FACE = {"KNOCK": "#0072B2", "wait": "#f2f2f2", "either": "#9ecae1"}

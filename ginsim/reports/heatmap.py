@@ -139,7 +139,7 @@ def _annotate(ax, values: np.ndarray, data: np.ma.MaskedArray, image, fmt: str,
 def knock_chart_figure(chart: pd.DataFrame, strategy: str, opponent: str, min_cell: int,
                        rules_spec: str) -> Figure:
     """``ginsim knock-chart``'s figure: the gain of knocking now over waiting a turn per
-    cell (:func:`~ginsim.analysis.knock_chart.chart_table`), thin cells greyed out."""
+    cell (:func:`~ginsim.analysis.knock.knock_chart.chart_table`), thin cells greyed out."""
     fig = heatmap_chart(chart, x="stock", y="deadwood", value="gain", diverging=True,
                         fmt="{:+.1f}", min_n=min_cell, show_n=True,
                         title=f"Knock now minus wait a turn: {strategy} vs {opponent}",
@@ -151,7 +151,7 @@ def knock_chart_figure(chart: pd.DataFrame, strategy: str, opponent: str, min_ce
 
 def equilibrium_figure(cells: pd.DataFrame, rules_spec: str, base: str, hands: int) -> Figure:
     """``ginsim equilibrium``'s figure: the knock share of each cell of the average chart
-    (:attr:`~ginsim.analysis.equilibrium.EquilibriumResult.chart`) where the opponent has
+    (:attr:`~ginsim.analysis.knock.equilibrium.EquilibriumResult.chart`) where the opponent has
     taken no pile card."""
     cells = cells[cells.opp_taken == "0"].drop(columns="opp_taken")
     fig = heatmap_chart(cells.assign(p_knock=100 * cells.p_knock), x="stock", y="deadwood",

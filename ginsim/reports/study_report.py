@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.knock_answer import rules_name, rules_words, signed
-from ..analysis.knock_card import MEASURED_HERE, KnockAdvice
-from ..analysis.knock_chart import MIN_CELL
+from ..analysis.knock.knock_answer import rules_name, rules_words, signed
+from ..analysis.knock.knock_card import MEASURED_HERE, KnockAdvice
+from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult, mirror
 from ..game.rules import Rules
 from .builder import ReportSpec, Section, build_report

@@ -1,7 +1,7 @@
 """Streamed aggregates: count and moment tables that merge by addition.
 
 Four tables, each keyed by record fields (names from
-:data:`~ginsim.simulator.records.RECORD_DTYPE`, so nothing here lists every column):
+:data:`~ginsim.simulator.machine.records.RECORD_DTYPE`, so nothing here lists every column):
 
 ============ ============================================================================
 table        keys
@@ -33,9 +33,9 @@ from functools import lru_cache
 import numpy as np
 
 from ..game.rules import Rules
-from ..game.scoring_nb import OUTCOMES
-from ..simulator.phases_nb import MAX_TURNS
-from ..simulator.records import per_deal_sum, whole_deals
+from ..game.scoring.hand_scoring_nb import OUTCOMES
+from ..simulator.machine.board_nb import MAX_TURNS
+from ..simulator.machine.records import per_deal_sum, whole_deals
 from .aggregate_nb import accumulate_nb
 
 

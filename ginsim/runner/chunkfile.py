@@ -1,6 +1,6 @@
 """One chunk as one Parquet file: per-hand records or sparse aggregate tables.
 
-Schemas come from the dtypes (:data:`~ginsim.simulator.records.RECORD_DTYPE` and the
+Schemas come from the dtypes (:data:`~ginsim.simulator.machine.records.RECORD_DTYPE` and the
 table specs in :mod:`ginsim.runner.aggregate`), never from a hand-written column list.
 Each file carries a stamp in the Parquet key-value metadata: the whole definition of
 its job (seed, strategies, rules, hand range, chunk size, record layout, version) and
@@ -24,8 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..game.files import FileDataError, parse_json, read_bounded
-from ..simulator.records import RECORD_DTYPE
+from ..game.inputs.files import FileDataError, parse_json, read_bounded
+from ..simulator.machine.records import RECORD_DTYPE
 from .aggregate import KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
 from .lock import StoreError
 

@@ -11,17 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..game.rules import Rules, brief
-from ..simulator.limits import (
-    MAX_CHUNKS,
-    MAX_HAND_INDEX,
-    MAX_HANDS,
-    check_hand_range,
-    check_int,
-    check_seed,
-    is_int,
-    show,
-)
+from ..game.inputs.checks import check_int, is_int, show
+from ..game.inputs.specs import brief
+from ..game.rules import Rules
+from ..simulator.limits import MAX_CHUNKS, MAX_HAND_INDEX, MAX_HANDS, check_hand_range, check_seed
 from ..strategies.presets import Strategy, parse_strategy
 
 #: Chunk sizes chosen when the caller gives none: enough chunks for every worker to

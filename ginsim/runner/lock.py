@@ -14,8 +14,8 @@ import socket
 import time
 from pathlib import Path
 
-from ..game.files import FileDataError, parse_json, read_bounded
-from ..game.rules import brief
+from ..game.inputs.files import FileDataError, parse_json, read_bounded
+from ..game.inputs.specs import brief
 
 
 class StoreError(ValueError):

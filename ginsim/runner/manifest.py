@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..game.files import FileDataError, parse_json, read_bounded
-from ..game.rules import brief
-from ..simulator.records import RECORD_DTYPE
-from ..strategies.charts import chart_file_sha256, spec_chart_files
+from ..game.inputs.files import FileDataError, parse_json, read_bounded
+from ..game.inputs.specs import brief
+from ..simulator.machine.records import RECORD_DTYPE
+from ..strategies.knock_charts import chart_file_sha256, spec_chart_files
 from .aggregate import MOMENT_COLUMNS, TABLES
 from .jobs import Job, plan_chunks
 from .lock import StoreError

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from ..game.specs import brief
+from ..game.inputs.specs import brief
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
 #: and share the loaded numba code; see the README ("Running at scale") for the figures.

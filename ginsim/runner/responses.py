@@ -1,5 +1,5 @@
 """Best responses over knock charts at scale: the evidence and paired gains of
-:mod:`ginsim.simulator.response`, measured over many hands cut into fixed pieces
+:mod:`ginsim.simulator.branches.best_response`, measured over many hands cut into fixed pieces
 (``CHUNK_HANDS``, whatever ``n_jobs``) and run through
 :func:`~ginsim.runner.pool.map_chunks`.
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from ..game.deal_ranges import REGIONS
 from ..game.rules import Rules
-from ..simulator.response import (
+from ..simulator.branches.best_response import (
     Gain,
     cell_sums,
     duplicate_deal_points,
@@ -26,7 +26,7 @@ from ..simulator.response import (
     pure_start,
     with_chart,
 )
-from ..strategies.charts import SHAPE, KnockChart
+from ..strategies.knock_charts import SHAPE, KnockChart
 from ..strategies.params import GRID_CELLS
 from ..strategies.presets import Strategy
 from .pool import map_chunks, spans

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm import tqdm
 
-from ..game.rules import brief
-from ..simulator.engine import play_records
+from ..game.inputs.specs import brief
 from ..simulator.limits import check_records_in_memory
-from ..simulator.records import RECORD_DTYPE
+from ..simulator.machine.records import RECORD_DTYPE
+from ..simulator.play.engine import play_records
 from .aggregate import SLICE_HANDS, SparseTables, add_sparse, layout
 from .jobs import Chunk, Job, check_chunk_hands, default_chunk_hands, plan_chunks
 from .manifest import RECORD_MODES

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
-from ..simulator.records import RECORD_DTYPE
+from ..simulator.machine.records import RECORD_DTYPE
 from . import chunkfile
 from .aggregate import SparseTables, layout
 from .jobs import Chunk, ChunkPlan, Job, plan_chunks

@@ -21,12 +21,12 @@ from typing import Any
 from tqdm import tqdm
 
 from ..game.rules import Rules
-from ..simulator.chart import knock_decisions
-from ..simulator.chart_nb import knock_chart_nb
-from ..simulator.engine import play_records
-from ..simulator.games import game_records
-from ..simulator.games_nb import play_games_nb
-from ..simulator.hand_nb import simulate_nb
+from ..simulator.branches.chart_nb import knock_chart_nb
+from ..simulator.branches.knock_branches import knock_decisions
+from ..simulator.play.engine import play_records
+from ..simulator.play.game_records import game_records
+from ..simulator.play.games_nb import play_games_nb
+from ..simulator.play.hand_nb import simulate_nb
 from .aggregate import layout
 from .aggregate_nb import accumulate_nb
 

@@ -1,5 +1,5 @@
 """Bounds on every count, seed and hand index the entry points accept (the kinds of
-value, whole numbers, flags and the rest, are checked by :mod:`ginsim.game.checks`).
+value, whole numbers, flags and the rest, are checked by :mod:`ginsim.game.inputs.checks`).
 
 Each bound is checked before anything is allocated, and a value out of bounds is a
 one-line ValueError that states the bound. The bounds keep every run's memory flat
@@ -25,7 +25,7 @@ MAX_POSITION_HANDS    100,000          ``positions`` hands (a Python row per dec
                                        dozen per hand: about 1 GB at most)
 MAX_DECISION_MS       3,600,000        milliseconds an agent may take for one decision
                                        (an hour; the referee's wait stays a finite float)
-MAX_JOBS              1,024            parallel workers (:mod:`ginsim.game.checks`)
+MAX_JOBS              1,024            parallel workers (:mod:`ginsim.game.inputs.checks`)
 ===================== ================ ====================================================
 """
 
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game.checks import MAX_JOBS, check_int, is_int, show
+from ..game.inputs.checks import MAX_JOBS, check_int, is_int, show
 
 MAX_SEED = 2**64 - 1
 MAX_HAND_INDEX = 2**62
@@ -48,7 +48,7 @@ MAX_EQUILIBRIUM_HANDS = 10_000_000
 MAX_POSITION_HANDS = 100_000
 MAX_DECISION_MS = 3_600_000
 
-__all__ = ["MAX_JOBS", "check_int", "is_int", "show"]  # the kinds, from ginsim.game.checks
+__all__ = ["MAX_JOBS", "check_int", "is_int", "show"]  # the kinds, from ginsim.game.inputs.checks
 
 
 def check_seed(seed: Any) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..game.rules import Rules
-from .charts import CHART_FAMILIES, KnockChart, load_chart
+from .knock_charts import CHART_FAMILIES, KnockChart, load_chart
 
 #: Rules presets that allow knocking (``straight`` and ``mahjong`` do not).
 KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "tedesco",

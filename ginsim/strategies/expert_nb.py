@@ -24,15 +24,11 @@ Knocking is the common machinery (thresholds, charts, undercut estimate) of
 from collections import namedtuple
 
 from ..game._jit import jit, jit_inline
-from ..game.melds_nb import (
-    W_DISCARD,
-    lowest_card_nb,
-    mask_value_nb,
-    popcount_nb,
-)
+from ..game.bits_nb import lowest_card_nb, popcount_nb
+from ..game.card_tables import T_RANK_VALUE
+from ..game.melds_nb import W_DISCARD, mask_value_nb
 from ..game.rules import STOCK_AT_DEAL
 from ..game.state import FULL_DECK, ST_PILE_MASK, ST_POS
-from ..game.tables import T_RANK_VALUE
 from .hand_reading_nb import (
     can_join_meld_nb,
     discard_context_nb,

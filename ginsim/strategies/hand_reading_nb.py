@@ -4,9 +4,10 @@ expert card play (:mod:`.expert_nb`) both read these; neither imports the other'
 decisions from here."""
 
 from ..game._jit import jit, jit_inline
-from ..game.melds_nb import BELOW_KING, RANK_COLUMN, SUIT_MASK, lowest_card_nb, popcount_nb
+from ..game.bits_nb import lowest_card_nb, popcount_nb
+from ..game.card_tables import T_RANK_VALUE, T_WRAP
+from ..game.melds_nb import BELOW_KING, RANK_COLUMN, SUIT_MASK
 from ..game.state import FULL_DECK, ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
-from ..game.tables import T_RANK_VALUE, T_WRAP
 from .params import P_MEMORY
 
 ABOVE_ACE = FULL_DECK & ~RANK_COLUMN  # every card but the aces

@@ -15,6 +15,8 @@ own melds, then extensions) and the search's own scratch is ``board.plan``
 from collections import namedtuple
 
 from ..game._jit import jit, jit_inline
+from ..game.bits_nb import lowest_card_nb, popcount_nb
+from ..game.card_tables import KEY_VALUE, T_WRAP
 from ..game.layoff_nb import layoff_reach_nb
 from ..game.melds_nb import (
     MAX_MELDS,
@@ -23,19 +25,17 @@ from ..game.melds_nb import (
     W_MELDS,
     W_VALS,
     candidate_melds_nb,
-    lowest_card_nb,
     mask_value_nb,
-    popcount_nb,
     top_key_nb,
 )
 from ..game.state import ST_TABLE, ST_TABLE_N
-from ..game.tables import KEY_VALUE, T_WRAP
 from .hand_reading_nb import can_join_meld_nb
 
 STACK = 64  # a plan lays at most 52 candidates (each holds a card)
 
 #: The plan search's scratch: named int64 views (:func:`plan_work_nb`) of a board's
-#: ``plan`` array, which the Python layer makes (:func:`ginsim.simulator.buffers.new_board`).
+#: ``plan`` array, which the Python layer makes
+#: (:func:`ginsim.simulator.machine.buffers.new_board`).
 PlanWork = namedtuple("PlanWork", (
     "slot",  # [MAX_MELDS]: the table meld candidate i extends (-1: a new meld)
     "at",  # [STACK]: the search's stack: at each depth, the next candidate to try

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.checks import is_number, show
 from ..game.history import DEFAULT_TEMPERATURE, DEFAULT_WAIT
-from ..game.rules import brief
+from ..game.inputs.checks import is_number, show
+from ..game.inputs.specs import brief
 
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal
-KIND_MC = 2  # Monte Carlo rollouts over posterior-sampled worlds (simulator/mc_nb.py)
+KIND_MC = 2  # Monte Carlo rollouts over posterior-sampled worlds (simulator/search/mc_nb.py)
 KIND_EXPERT = 3  # memory2's information, scored by stage, safety and potential (expert_nb.py)
 
 DRAW_MELD = 0  # take the pile card only if it is melded in a best arrangement
@@ -38,7 +38,7 @@ P_UNDERCUT = P_DANGER_WEIGHT + 1  # wait for gin while P(undercut) is above this
 P_CHART = P_UNDERCUT + 1  # P_CHART + bucket: bit d set = knock at deadwood d (0: unused)
 P_GRID = P_CHART + N_BUCKETS  # P_GRID + grid cell: knock probability (all -1: no grid)
 
-# A knock grid (a chart as data, :mod:`ginsim.strategies.charts`): one knock probability
+# A knock grid (a chart as data, :mod:`ginsim.strategies.knock_charts`): one knock probability
 # per stock-left bucket (4 cards wide, play order: 28-31 first, 0-3 last) x deadwood kept
 # (1..GRID_DEADWOOD; more counts as GRID_DEADWOOD) x cards the opponent has taken from the
 # pile so far (0, 1, 2+). Cell index = (bucket * GRID_DEADWOOD + deadwood - 1) *
@@ -64,7 +64,7 @@ P_X_OUTS_VALUE = P_X_LOOKAHEAD + 1  # points per 10 deadwood points a live out w
 P_X_CONTESTED = P_X_OUTS_VALUE + 1  # share of an out's worth lost when it fits the opponent
 P_BASE = P_X_CONTESTED + 1  # what the policy kernel reads: a plain strategy's vector
 
-# The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.mc_nb`): search
+# The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.search.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
 # mc seat is still one row.
 P_MC_ROLLOUTS = P_BASE

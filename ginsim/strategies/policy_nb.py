@@ -18,13 +18,8 @@ from collections import namedtuple
 import numpy as np
 
 from ..game._jit import jit, jit_inline
-from ..game.bits_nb import nth_card_nb
-from ..game.melds_nb import (
-    W_DISCARD,
-    best_discard_nb,
-    min_deadwood_nb,
-    popcount_nb,
-)
+from ..game.bits_nb import nth_card_nb, popcount_nb
+from ..game.melds_nb import W_DISCARD, best_discard_nb, min_deadwood_nb
 from ..game.rng_nb import GOLDEN, UNIT, below_nb, mix64_nb, unit_nb
 from ..game.rules import R_BIG_GIN_BONUS
 from ..game.state import (

@@ -7,10 +7,10 @@ from functools import cached_property
 
 import numpy as np
 
+from ..game.inputs.specs import brief, spec_items, split_spec
 from ..game.rules import Rules
-from ..game.specs import brief, spec_items, split_spec
-from .charts import load_chart
-from .equilibria import CHART_FAMILIES, hand_key, shipped_equilibrium
+from .equilibria import hand_key, shipped_equilibrium
+from .knock_charts import CHART_FAMILIES, load_chart
 from .params import (
     GRID_CELLS,
     KIND_MC,

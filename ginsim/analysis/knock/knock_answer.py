@@ -1,0 +1,179 @@
+"""The knock study's answer: the equilibrium chart that answers for the rules (a file,
+the shipped chart of the same hand rules, or one computed in the run), its values
+measured against the study's opponents, and the answer's words (the rules in words,
+what the card shows, what it is worth, for which card play its guarantee holds).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from ...game.rules import Rules
+from .equilibrium import ANSWER_BASE, equilibrium, equilibrium_advice, result_advice
+from .equilibrium_result import TARGET
+from .knock_card import MEASURED_HERE, KnockAdvice, card_words, panel_words, why_words
+from .knock_chart import decisions_frame
+from .sweeps import strategy_matrix
+
+ANSWER_LIMIT = 500  # characters of the report's answer
+#: The fewest hands per pass at which a report computes an equilibrium in the run (the
+#: shipped charts use 150,000; a best response on far fewer cannot test a chart).
+MIN_ANSWER_HANDS = 100_000
+WHY_HANDS = 50_000  # hands of the card's player against itself behind its why sentence
+
+
+def rules_name(rules: Rules) -> str:
+    """The rules' name in words: "big gin rules" for a preset, "modern rules with
+    undercut bonus 10" for a preset with fields changed."""
+    preset, _, changes = rules.spec().partition(":")
+    words = preset.replace("_", " ") + " rules"
+    if changes:
+        words += " with " + ", ".join(c.replace("_", " ").replace("=", " ")
+                                      for c in changes.split(","))
+    return words
+
+
+def rules_brief(rules: Rules) -> str:
+    """The rules in a short phrase with the numbers that decide knocking, e.g. "modern
+    rules (knock at 10 or less, gin 25, undercut 25, ties undercut)"."""
+    return rules_words(rules, brief=True)
+
+
+def rules_words(rules: Rules, brief: bool = False) -> str:
+    """The rules that decide when to knock, in a short phrase: the rules' name (a preset,
+    or a preset and the fields changed), the knock limit, the gin and undercut bonuses
+    and the tie rule (``brief``: "gin 25", "ties undercut")."""
+    if rules.mahjong:
+        limit = "Mahjong gin: no knocking, several pile cards may be taken, melds on the table"
+    elif rules.oklahoma:
+        limit = "the upcard sets the knock limit"
+    elif rules.knock_limit == 0:
+        limit = "no knocking, gin only"
+    else:
+        limit = f"knock at {rules.knock_limit} or less"
+    if brief:
+        bonus = ("gin", "undercut")
+        tie = "ties undercut" if rules.undercut_on_tie else "ties do not undercut"
+    else:
+        bonus = ("gin bonus", "undercut bonus")
+        tie = "a tie counts as an undercut" if rules.undercut_on_tie else "a tie is no undercut"
+    parts = [limit, f"{bonus[0]} {rules.gin_bonus}", f"{bonus[1]} {rules.undercut_bonus}",
+             tie]
+    if rules.big_gin_bonus is not None:
+        parts.append(f"big gin {rules.big_gin_bonus}")
+    if rules.deal == "eleven":
+        parts.append("eleven-card deal")
+    return f"{rules_name(rules)} ({', '.join(parts)})"
+
+
+def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> str:
+    """The report's answer: at most three sentences and :data:`ANSWER_LIMIT` characters
+    saying what the knock card shows (with its condition on the opponent's pile takes),
+    under which rules, what it is worth per hand against whom, and for which card play
+    its guarantee holds. Without advice it says plainly that there is none and why."""
+    if advice is None:
+        return (f"No equilibrium knock chart answers {rules_words(rules)}: {reason} Make "
+                f"one with `ginsim equilibrium --rules {rules.spec()} --out DIR` and pass "
+                "it as `--chart DIR/equilibrium.json`.")
+    top = advice.headline
+    mean, low, high = float(top["mean"]), float(top["low"]), float(top["high"])
+    interval = (f"95% CI {signed(low)} to {signed(high)}" if math.isfinite(low) and
+                math.isfinite(high) else "95% CI n/a: too few hands")
+    worth = (f"Under {rules_brief(rules)} it nets {signed(mean)} points per hand against "
+             f"`{top['opponent']}` ({interval}, {2 * int(top['deals']):,} hands"
+             f"{'' if top['where'] == MEASURED_HERE else ', as recorded with the chart'}).")
+    if advice.exploits:
+        caveat = (f"It is a best response to the fixed `{advice.exploits}` bot, an exploit "
+                  "of that bot, not advice against a player who adapts.")
+    else:
+        bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
+                 "bound)" if advice.exploitability is not None else "little")
+        caveat = (f"It assumes `{advice.card_play}` card play for both players: one who "
+                  f"adapts when to knock gains {bound} against it.")
+    first = advice.card[advice.card.opp_taken.astype(str) == "0"]
+    for what in (card_words(advice.card),
+                 f"opponent took no pile card: {panel_words(first)}; after pile takes, see "
+                 "the knock card's other panels",
+                 "knock as the knock card below shows: its panels differ by the pile cards "
+                 "the opponent has taken"):
+        answer = f"{what[:1].upper()}{what[1:]}. {worth} {caveat}"
+        if len(answer) <= ANSWER_LIMIT:
+            return answer
+    return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
+
+
+def signed(value: float) -> str:
+    """Points with a sign and two decimals; never a negative zero."""
+    text = f"{value:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
+def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None,
+                   n_jobs: int | None = None, progress: bool | None = None
+                   ) -> tuple[KnockAdvice | None, str]:
+    """The equilibrium advice for ``rules``: from ``chart`` (a file), the shipped chart
+    made under the same hand rules, or one computed in this run (``hands`` per pass,
+    :data:`ANSWER_BASE` card play, warm-started from its modern chart; a progress line and
+    its cost on stderr). Returns (advice, "") or (None, why there is none). Below
+    :data:`MIN_ANSWER_HANDS` nothing is computed: a best response trained on fewer hands
+    cannot test the chart."""
+    advice = equilibrium_advice(rules, chart)
+    if advice is not None:
+        return advice, ""
+    if hands < MIN_ANSWER_HANDS:
+        return None, (f"none is shipped for these rules, and at {hands:,} hands per pass a "
+                      "best response has too little evidence to test one (the report "
+                      f"computes one from --hands {MIN_ANSWER_HANDS:,} up).")
+    t0 = time.perf_counter()
+    if progress is not False:
+        print(f"no shipped knock chart for {rules.spec()} rules: computing an equilibrium in "
+              f"this run ({hands:,} hands per pass; about a minute per 100,000 hands on "
+              "two cores) ...", file=sys.stderr, flush=True)
+    result = equilibrium(rules=rules, base=ANSWER_BASE, hands=hands, seed=seed,
+                         n_jobs=n_jobs or 2, start="equilibrium_expert",
+                         progress=bool(progress))
+    if progress is not False:
+        print(f"equilibrium computed in {time.perf_counter() - t0:.0f} s: exploitability "
+              f"{result.exploitability[0]:+.3f} (95% CI {result.exploitability[1]:+.3f} "
+              f"to {result.exploitability[2]:+.3f})", file=sys.stderr, flush=True)
+    if not result.measured:
+        return None, (f"at {hands:,} hands per pass the best response could not move, so "
+                      "its exploitability was not measured; give more --hands.")
+    if not result.converged:
+        return None, (f"the equilibrium computed at {hands:,} hands per pass did not reach "
+                      f"an exploitability bound of {TARGET:.2f} points per hand (it stopped "
+                      f"at {result.exploitability[2]:.2f}); give more --hands.")
+    return result_advice(result), ""
+
+
+def measure_advice(advice: KnockAdvice, opponents: Sequence[str], deals: int, seed: int,
+             rules: Rules, n_jobs: int | None, progress: bool | None
+             ) -> tuple[KnockAdvice, pd.DataFrame]:
+    """``advice`` with its values against ``opponents`` measured on this run's duplicate
+    deals (the same deals as the threshold sweep), and the decision points of its player
+    against itself (for the card's why sentence)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        player = advice.player
+        if player is None:
+            path = Path(tmp) / "equilibrium_chart.csv"
+            path.write_text(advice.chart.to_csv())
+            player = f"{advice.card_play}:chart={path}"
+        matrix, _ = strategy_matrix([player], opponents, deals, seed, rules, n_jobs=n_jobs,
+                                    progress=progress)
+        decisions = decisions_frame(player, player, min(2 * deals, WHY_HANDS), seed + 3,
+                                    rules)
+    values = matrix.assign(deals=matrix.n // 2, where=MEASURED_HERE,
+                           base=matrix.opponent != advice.card_play)
+    # The headline is the card play both seats of the equilibrium share, when measured.
+    values = values.sort_values("base", kind="stable")[["opponent", "mean", "low", "high",
+                                                        "deals", "where"]]
+    why = why_words(advice.card, decisions, rules.gin_bonus)
+    return dataclasses.replace(advice, values=values.reset_index(drop=True), why=why), matrix

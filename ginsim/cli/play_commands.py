@@ -1,0 +1,279 @@
+"""``ginsim simulate``, ``deadwood``, ``play``, ``strategies``, ``rules``, ``games``,
+``agent`` and ``match``: the commands that play hands and games or list what there is."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from .._version import __version__
+from .options import (
+    EXAMPLES,
+    RULES_HELP,
+    SUMMARY_ABOVE,
+    UsageError,
+    add_seed,
+    command,
+    default_records,
+    jobs,
+    positive_int,
+    small_sample,
+)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from ..analysis import run_simulation, summarize
+    from ..game.rules import Rules
+    from ..runner.runner import check_options
+    from ..strategies import parse_strategy
+    from .terminal import simulation_lines
+
+    rules = Rules.coerce(args.rules)
+    parse_strategy(args.a)
+    parse_strategy(args.b)
+    records = args.records or default_records(args.hands)
+    check_options(records, args.backend, args.scheduler)
+    result = run_simulation(args.a, args.b, hands=args.hands, seed=args.seed, rules=rules,
+                            duplicate=args.duplicate, records=records, n_jobs=args.n_jobs,
+                            chunk_hands=args.chunk_hands, backend=args.backend,
+                            scheduler=args.scheduler, out=args.out, keep_records=False,
+                            progress=False if args.quiet else None)
+    summary = summarize(result.summary).set_index("statistic")
+    lines = simulation_lines(args.a, args.b, args.rules, args.hands, args.seed,
+                             args.duplicate, records, args.out, result.run, summary,
+                             __version__)
+    if summary[["low", "high"]].isna().to_numpy().any():
+        small_sample(f"{args.hands:,} hands")
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_deadwood(args: argparse.Namespace) -> int:
+    from ..game import best_discard, best_melds, deadwood, parse_cards
+
+    cards = parse_cards(args.cards)
+    if not cards:
+        raise UsageError(f"deadwood needs some cards, e.g. {EXAMPLES['deadwood'][16:]}")
+    print(f"deadwood: {deadwood(cards, args.rules)}")
+    melds = best_melds(cards, args.rules)
+    print("melds: " + (" | ".join(" ".join(m) for m in melds) if melds else "(none)"))
+    if len(cards) == 11:
+        card, dw = best_discard(cards, args.rules)
+        print(f"best discard: {card} (keeps deadwood {dw})")
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from ..table.game_table import TableGame
+    from .play_view import play_session
+
+    game = TableGame(args.bot, args.rules, args.seed, target=args.target)
+    return play_session(game, _read_line, print, hint=args.hint)
+
+
+def _read_line(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def _cmd_strategies(args: argparse.Namespace) -> int:
+    from ..strategies import PARAMETERS, PRESETS
+    from .terminal import strategy_lines
+
+    print("\n".join(strategy_lines(PRESETS, PARAMETERS)))
+    return 0
+
+
+def rules_listing() -> list[str]:
+    """``ginsim rules``' gin part: the presets, the fields and how they interact."""
+    from ..game.rules import DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR, Rules
+    from ..game.rules_presets import PRESETS
+    from .terminal import rules_lines
+
+    return rules_lines(PRESETS, Rules, DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR)
+
+
+def _check_games_options(args: argparse.Namespace) -> None:
+    """One-line UsageErrors for ``games`` options that do not go together."""
+    if args.players != 2 and args.system != "standard":
+        raise UsageError(f"games --system {args.system} is for two players; with --players "
+                         f"{args.players} leave --system out")
+    for flag, value, needs in (("--c", args.c, 3), ("--d", args.d, 4)):
+        if value is not None and args.players < needs:
+            raise UsageError(f"games {flag} is the strategy of player {needs}, but --players "
+                             f"is {args.players}: give --players {needs} or leave {flag} out")
+    if args.match_total is not None and args.system != "multimatch":
+        raise UsageError(f"games --match-total ends a multi-match; the {args.system} system "
+                         "has none: give --system multimatch or leave --match-total out")
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    from ..analysis.game_modes import MATCH_TOTAL, game_mode_summary
+    from ..game.rules import Rules
+    from .terminal import game_mode_lines, two_player_game_lines
+
+    rules = Rules.coerce(args.rules)
+    _check_games_options(args)
+    args.c, args.d = args.c or "simple", args.d or "simple"
+    names = [args.a, args.b, args.c, args.d][:args.players]
+    summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
+                                args.match_total).set_index(["group", "statistic"])
+    head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
+    if args.players == 2 and args.system == "standard":
+        summary = summary.loc["a"]
+        if summary[["low", "high"]].isna().to_numpy().any():
+            small_sample(f"{args.games:,} games")
+        lines = two_player_game_lines(head + f"games: {args.a} (a) vs {args.b} (b)", summary)
+    else:
+        lines = game_mode_lines(summary, head, names, args.system, rules.team_target,
+                                args.match_total or MATCH_TOTAL)
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_agent(args: argparse.Namespace) -> int:
+    from ..table.agents import Agent
+    from ..table.protocol import serve
+
+    if args.warm:
+        from ..table.referee import warm_agent
+
+        seconds = warm_agent(args.strategy, args.rules, args.seed)
+        print(f"{args.strategy} (rules {args.rules}) is ready to serve: its kernels compiled "
+              f"or loaded in {seconds:.1f} s and cached for later ginsim agent processes")
+        return 0
+    serve(Agent.from_spec(args.strategy, args.rules, args.seed), sys.stdin, sys.stdout)
+    return 0
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from ..analysis.match import match_frames, run_match
+    from ..game.rules import Rules
+    from ..reports._files import check_output_file
+    from ..simulator.limits import check_decision_ms
+    from .match_text import match_lines
+
+    rules = Rules.coerce(args.rules)
+    check_decision_ms(args.timeout_ms, "--timeout-ms")
+    if args.csv is not None:
+        check_output_file(args.csv)
+    result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
+                                args.timeout_ms,
+                                on_fault=lambda line: print(line, file=sys.stderr, flush=True))
+    print("\n".join(match_lines(summary, args.a, args.b, args.rules, rules.target, args.games,
+                                args.seed, result.wall_s, __version__)))
+    if args.csv is not None:
+        match_frames(result)[0].to_csv(args.csv, index_label="game")
+        print(f"games written to {args.csv}")
+    return 0
+
+
+def add_simulate_command(sub) -> None:
+    """``ginsim simulate``."""
+    sim = command(sub, "simulate", "play hands between two strategies and summarise them")
+    sim.add_argument("--a", default="simple", help="strategy of seat a (default simple)")
+    sim.add_argument("--b", default="simple", help="strategy of seat b (default simple)")
+    sim.add_argument("--hands", type=positive_int, default=100_000,
+                     help="number of hands (default 100000)")
+    add_seed(sim)
+    sim.add_argument("--rules", default="modern", help=RULES_HELP)
+    sim.add_argument("--records", choices=("full", "summary"), default=None,
+                     help="keep per-hand records (full) or only aggregate tables (summary); "
+                          f"default full up to {SUMMARY_ABOVE:,} hands, summary above")
+    sim.add_argument("--out", metavar="DIR", default=None,
+                     help="write a result store to DIR (resumed if DIR holds this run)")
+    sim.add_argument("--n-jobs", type=jobs, default=None, metavar="N",
+                     help="parallel workers (default: every core)")
+    sim.add_argument("--chunk-hands", type=positive_int, default=None, metavar="N",
+                     help="hands per chunk (default: about 8 chunks per worker)")
+    sim.add_argument("--duplicate", action="store_true",
+                     help="play every deal twice with the seats swapped (paired comparison)")
+    sim.add_argument("--backend", choices=("local", "threads", "processes", "dask"),
+                     default="local", help="local (threads, the default), processes, or "
+                                           "dask (a LocalCluster, or --scheduler)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                     help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --backend dask)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_simulate)
+
+
+def add_listing_commands(sub, run_rules: Callable[[argparse.Namespace], int]) -> None:
+    """``ginsim deadwood``, ``play``, ``strategies`` and ``rules`` (run by ``run_rules``,
+    which adds Greek Rami's rules to :func:`rules_listing`)."""
+    dw = command(sub, "deadwood", "exact deadwood and melds of some cards")
+    dw.add_argument("cards", help='cards, e.g. "AS 2S 3S 7H 7D 7C 9C TC JC KD"')
+    dw.add_argument("--rules", default="modern", help=RULES_HELP)
+    dw.set_defaults(func=_cmd_deadwood)
+
+    pl = command(sub, "play", "play a game against a bot in the terminal")
+    pl.add_argument("--bot", default="memory2", help="the bot's strategy spec (default memory2)")
+    pl.add_argument("--rules", default="modern", help=RULES_HELP)
+    add_seed(pl)
+    pl.add_argument("--hint", action="store_true",
+                    help="show the advisor's table before each of your decisions")
+    pl.add_argument("--target", type=positive_int, default=None,
+                    help="points that win the game (default: the rules' target)")
+    pl.set_defaults(func=_cmd_play)
+
+    st = command(sub, "strategies", "list strategy presets and parameters")
+    st.set_defaults(func=_cmd_strategies)
+    ru = command(sub, "rules", "list rules presets")
+    ru.set_defaults(func=run_rules)
+
+
+def add_games_command(sub) -> None:
+    """``ginsim games``."""
+    gm = command(sub, "games", "play whole games and print game-level statistics")
+    gm.add_argument("--a", default="memory2", help="strategy of player a (default memory2)")
+    gm.add_argument("--b", default="simple", help="strategy of player b (default simple)")
+    gm.add_argument("--c", default=None,
+                    help="third player's strategy (--players 3, 4; default simple)")
+    gm.add_argument("--d", default=None,
+                    help="fourth player's strategy (--players 4; default simple)")
+    gm.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                    help="2 (default), 3 (dealer sits out), 4 (two teams, to the rules' "
+                         "team_target)")
+    gm.add_argument("--system", choices=("standard", "hollywood", "multimatch"),
+                    default="standard", help="scoring system for two players")
+    gm.add_argument("--match-total", type=positive_int, default=None,
+                    help="match points that end a multi-match (--system multimatch only; "
+                         "default 500)")
+    gm.add_argument("--games", type=positive_int, default=10_000,
+                    help="number of games (default 10000)")
+    add_seed(gm)
+    gm.add_argument("--rules", default="modern", help=RULES_HELP)
+    gm.set_defaults(func=_cmd_games)
+
+
+def add_protocol_commands(sub) -> None:
+    """``ginsim agent`` and ``ginsim match``: the agent protocol (docs/agents.md)."""
+    ag = command(sub, "agent", "serve a ginsim strategy over the agent protocol on "
+                               "stdin/stdout")
+    ag.add_argument("--strategy", default="memory2", help="strategy spec (default memory2)")
+    ag.add_argument("--rules", default="modern", help=RULES_HELP)
+    add_seed(ag)
+    ag.add_argument("--warm", action="store_true",
+                    help="compile the strategy's kernels (a game against itself; minutes "
+                         "for mc on a fresh install) and exit instead of serving: run it "
+                         "once before a referee that times answers")
+    ag.set_defaults(func=_cmd_agent)
+    mt = command(sub, "match", "referee whole games between two agents (strategy specs or "
+                               "exec:COMMAND programs) and print game-level statistics")
+    mt.add_argument("--a", default="memory2",
+                    help="side a: a strategy spec, or exec:COMMAND for a program speaking "
+                         "the agent protocol (default memory2)")
+    mt.add_argument("--b", default="simple", help="side b, as --a (default simple)")
+    mt.add_argument("--games", type=positive_int, default=100,
+                    help="number of games (default 100)")
+    add_seed(mt)
+    mt.add_argument("--rules", default="modern", help=RULES_HELP)
+    mt.add_argument("--timeout-ms", type=positive_int, default=1000, metavar="MS",
+                    help="longest wait for one decision of an exec: agent; later is a "
+                         "forfeit (default 1000; a program's first answer may take 30 s)")
+    mt.add_argument("--csv", metavar="FILE", default=None,
+                    help="also write one row per game (winner, scores, margin, hands, "
+                         "forfeit and the fault's line) to FILE")
+    mt.set_defaults(func=_cmd_match)

@@ -1,0 +1,1 @@
+"""What Greek Rami is: cards, rules, melds, candidate moves and scoring."""

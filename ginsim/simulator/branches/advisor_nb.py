@@ -1,0 +1,165 @@
+"""Rollouts for the position advisor: play every option in every sampled world.
+
+Contract as in :mod:`ginsim.simulator.machine.phases_nb`. A world fixes the opponent's hand and
+the stock order; an option is a discard with or without a knock. Every option is
+played in every world (common random numbers), seat a being the advised player.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from ...game._jit import jit
+from ...game.bits_nb import popcount_nb
+from ...game.scoring.hand_scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
+from ...game.state import (
+    RES_KNOCKER,
+    RES_OUTCOME,
+    ST_DEALER,
+    ST_DISCARDED,
+    ST_ENDING,
+    ST_PASSED,
+    ST_PILE_TAKES,
+    ST_PLANNED,
+    ST_TAKEN,
+    ST_UPCARD,
+)
+from ..machine.board_nb import apply_discard_nb, draw_stock_nb, take_pile_top_nb
+from ..machine.deal_nb import lay_position_nb, seat_streams_nb
+from ..machine.phases_nb import discard_nb, net_points_nb, play_on_nb, showdown_nb
+from ..search.rollouts_nb import (
+    OPT_DISCARD,
+    OPT_PASS,
+    OPT_STOCK,  # noqa: F401 (the advisor's option codes, with the others)
+    OPT_TAKE,
+    pass_on_nb,
+)
+
+FLAG_UNDERCUT = 1  # the advised player's knock was undercut
+FLAG_OPPONENT_GIN = 2  # the opponent went gin (or big gin)
+
+
+#: Seat a's cards (a mask: 11 to discard from, 10 before a draw), the opponent's pile
+#: takes it still holds and the pile cards it passed (masks), and the hand's knock limit.
+AdvisedHand = namedtuple("AdvisedHand", ("hand", "took", "passed", "knock_limit"))
+#: What the rollouts write and work in: ``net[world, option]`` (seat a's points minus the
+#: opponent's), ``flags[world, option]`` (FLAG_*), the trace, a board (a hand state with
+#: its scratch, :class:`~ginsim.game.state.Board`) and streams.
+Outcomes = namedtuple("Outcomes", ("net", "flags", "trace", "board", "rng"))
+
+
+@jit
+def set_world_nb(hs, advised, pile, opp_hand, stock, world):
+    """Lay out world ``world`` in ``hs`` (the board's :func:`lay_position_nb`): seat a
+    holds ``advised.hand`` and is to discard, seat b holds ``opp_hand``; ``pile`` bottom
+    first, ``stock`` from the top; then what the opponent is seen to hold and pass."""
+    lay_position_nb(hs, world, (advised.hand, opp_hand), pile, stock, advised.knock_limit)
+    hs[ST_TAKEN + 1] = advised.took
+    hs[ST_PASSED + 1] = advised.passed
+    # at least one take per pile card still held
+    hs[ST_PILE_TAKES + 1] = popcount_nb(advised.took)
+
+
+@jit
+def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
+    """Fill ``out.net[world, option]`` (seat a's points minus the opponent's) and
+    ``out.flags[world, option]`` (FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0) for seat a's
+    11 cards ``advised`` (an :class:`AdvisedHand`).
+
+    ``worlds`` is ``(piles, opp_hands, stocks)``: ``piles[w]`` lists world ``w``'s pile
+    bottom first, ``opp_hands[w]`` is a mask, ``stocks[w]`` the stock from the top;
+    ``choices`` is ``(options, option_deadwood)`` with ``options[o] = (discard, knock)``.
+    Who threw which pile card is not known, so no discards are attributed.
+    """
+    piles, opp_hands, stocks = worlds
+    options, option_deadwood = choices
+    net, flags, trace, board, rng = out.net, out.flags, out.trace, out.board, out.rng
+    hs = board.hs
+    for w in range(opp_hands.shape[0]):
+        for o in range(options.shape[0]):
+            set_world_nb(hs, advised, piles[w], opp_hands[w], stocks[w], w)
+            seat_streams_nb(rng, seed, w)
+            apply_discard_nb(hs, np.int64(0), options[o, 0], option_deadwood[o],
+                             options[o, 1] != 0, False, rules)
+            if hs[ST_ENDING] < 0:
+                play_on_nb(board, np.int64(1), params, rules, tab, rng, trace)
+            showdown_nb(board, rules, tab)
+            net[w, o] = net_points_nb(hs, np.int64(0))
+            flags[w, o] = outcome_flag_nb(hs)
+
+
+# An option row (kind, card, flag, kept) by its kind, the mc rollouts' OPT_* codes:
+# OPT_DISCARD: discard options[o, 1], knocking if options[o, 2]; OPT_TAKE: take the
+# pile's top card, then discard as the strategy does; OPT_STOCK: draw from the stock,
+# then discard as the strategy does; OPT_PASS: decline the upcard offer options[o, 1]
+# (options[o, 2] = 1: seat a deals).
+
+
+@jit
+def set_public_nb(hs, public):
+    """The public history fields: ``public`` = (taken a, taken b, discarded a,
+    discarded b, passed a, passed b) masks, then each seat's count of pile takes (the
+    signal a knock chart reads)."""
+    for seat in range(2):
+        hs[ST_TAKEN + seat] = public[seat]
+        hs[ST_DISCARDED + seat] = public[2 + seat]
+        hs[ST_PASSED + seat] = public[4 + seat]
+        hs[ST_PILE_TAKES + seat] = public[6 + seat]
+
+
+@jit
+def play_option_nb(board, option, params, rules, tab, rng, trace):
+    """Play ``option``, a row ``(kind, card, knock, kept deadwood)``, for seat a in the
+    world in ``board`` to the end and score it."""
+    hs = board.hs
+    kind, card, knock, kept = option
+    if kind == OPT_PASS:
+        hs[ST_UPCARD] = card
+        hs[ST_DEALER] = 0 if knock else 1
+        pass_on_nb(board, np.int64(0), params, rules, tab, rng, trace)
+        showdown_nb(board, rules, tab)
+        return
+    if kind == OPT_DISCARD:
+        apply_discard_nb(hs, np.int64(0), card, kept, knock, False, rules)
+    else:
+        if kind == OPT_TAKE:
+            take_pile_top_nb(hs, np.int64(0))
+        else:
+            draw_stock_nb(hs, np.int64(0))
+        hs[ST_PLANNED] = 0
+        discard_nb(board, np.int64(0), params, rules, tab, rng)
+    if hs[ST_ENDING] < 0:
+        play_on_nb(board, np.int64(1), params, rules, tab, rng, trace)
+    showdown_nb(board, rules, tab)
+
+
+@jit
+def outcome_flag_nb(hs):
+    """FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0 for the scored hand in ``hs``."""
+    outcome = hs[RES_OUTCOME]
+    if hs[RES_KNOCKER] == 0 and outcome == OUT_UNDERCUT:
+        return FLAG_UNDERCUT
+    if hs[RES_KNOCKER] == 1 and (outcome == OUT_GIN or outcome == OUT_BIG_GIN):
+        return FLAG_OPPONENT_GIN
+    return 0
+
+
+@jit
+def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
+    """Fill ``out.net[world, option]`` and ``out.flags[world, option]`` for options
+    ``(kind, card, knock, kept deadwood)`` (OPT_*); ``worlds`` is ``(pile, public,
+    opp_hands, stocks)``: each world is laid out with the full pile and the ``public``
+    history (:func:`set_public_nb`), the opponent holding ``opp_hands[w]`` and the stock
+    ``stocks[w]``. Seat a's cards ``advised.hand`` are 11 (10 for the draw options)."""
+    pile, public, opp_hands, stocks = worlds
+    net, flags, trace, board, rng = out.net, out.flags, out.trace, out.board, out.rng
+    hs = board.hs
+    for w in range(opp_hands.shape[0]):
+        for o in range(options.shape[0]):
+            set_world_nb(hs, advised, pile, opp_hands[w], stocks[w], w)
+            set_public_nb(hs, public)
+            seat_streams_nb(rng, seed, w)
+            option = (options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3])
+            play_option_nb(board, option, params, rules, tab, rng, trace)
+            net[w, o] = net_points_nb(hs, np.int64(0))
+            flags[w, o] = outcome_flag_nb(hs)

@@ -1,0 +1,156 @@
+"""Counterfactual knock decisions (the knock chart): branch the hand state at every
+point where seat a may knock, and score "knock now" against "wait this turn".
+
+Contract as in :mod:`ginsim.simulator.machine.phases_nb`. The actual hand follows seat a's own
+strategy; at each of seat a's turns where the best discard keeps deadwood between 1 and
+the hand's knock limit, the position is copied into a second board twice
+(:func:`~ginsim.simulator.machine.phases_nb.copy_position_nb`): one copy knocks now and is
+scored, the other discards as the strategy would without knocking and plays on with
+both strategies to the end. Both branches share the future cards (common random
+numbers). Decision points on the very first turn (upcard offers) are not branched.
+"""
+
+import numpy as np
+
+from ...game._jit import jit
+from ...game.melds_nb import best_discard_nb
+from ...game.rules import R_BIG_GIN_BONUS
+from ...game.state import (
+    ST_DEALER,
+    ST_ENDING,
+    ST_FORBIDDEN,
+    ST_HAND,
+    ST_KNOCK_LIMIT,
+    ST_PILE_TAKES,
+    ST_PLANNED,
+    ST_POS,
+    ST_TRACE_ROW,
+    ST_TURNS,
+)
+from ...strategies.params import P_MEMORY
+from ...strategies.policy_nb import after_draw_nb, discard_without_knock_nb, drawn_nb
+from ..machine.board_nb import apply_discard_nb
+from ..machine.deal_nb import copy_position_nb, deal_nb, seat_streams_nb, shuffle_deck_nb
+from ..machine.phases_nb import (
+    discard_nb,
+    draw_nb,
+    first_turn_nb,
+    net_points_nb,
+    play_on_nb,
+    play_turn_nb,
+    showdown_nb,
+)
+from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
+
+CHART_COLUMNS = ("hand", "turn", "deadwood", "stock_left", "dealer", "net_knock", "net_wait",
+                 "knocked", "opp_taken", "knock_limit")
+CHART_WIDTH = len(CHART_COLUMNS)
+(CH_HAND, CH_TURN, CH_DEADWOOD, CH_STOCK_LEFT, CH_DEALER, CH_NET_KNOCK, CH_NET_WAIT,
+ CH_KNOCKED, CH_OPP_TAKEN, CH_KNOCK_LIMIT) = range(CHART_WIDTH)
+MAX_POINTS_PER_HAND = 80
+
+
+@jit
+def branch_knock_nb(deadwood, card, rules, tab, branch):
+    """Seat a knocks now with ``card`` (the best discard) in the board ``branch``; returns
+    a's net points."""
+    apply_discard_nb(branch.hs, np.int64(0), card, deadwood, True, False, rules)
+    showdown_nb(branch, rules, tab)
+    return net_points_nb(branch.hs, np.int64(0))
+
+
+@jit
+def decision_point_nb(board, i, memory, rules, tab, rows, n):
+    """After seat a's draw in hand ``i``: its best discard ``(kept deadwood, card,
+    all melded)`` and whether this is a decision point (a knock other than gin or big gin
+    is allowed, and row ``n`` is free), whose public columns are then written."""
+    hs = board.hs
+    kdw, kcard, _, all_melded = best_discard_nb(hs[ST_HAND], hs[ST_FORBIDDEN], 0, tab,
+                                                board.work, memory)
+    big_gin = all_melded and rules[R_BIG_GIN_BONUS] >= 0
+    point = 0 < kdw <= hs[ST_KNOCK_LIMIT] and not big_gin and n < rows.shape[0]
+    if point:
+        rows[n, CH_HAND] = i
+        rows[n, CH_TURN] = hs[ST_TURNS]
+        rows[n, CH_DEADWOOD] = kdw
+        rows[n, CH_STOCK_LEFT] = 52 - hs[ST_POS]
+        rows[n, CH_DEALER] = hs[ST_DEALER] == 0
+        rows[n, CH_OPP_TAKEN] = hs[ST_PILE_TAKES + 1]
+        rows[n, CH_KNOCK_LIMIT] = hs[ST_KNOCK_LIMIT]
+    return point, kdw, kcard, all_melded
+
+
+@jit
+def wait_discard_nb(params, rules, tab, branch, branch_rng):
+    """Seat a discards as its strategy would without knocking in the board ``branch``;
+    returns the card."""
+    hand = branch.hs[ST_HAND]
+    forbidden = branch.hs[ST_FORBIDDEN]
+    # Again in the branch's own scratch: a memory discard reads the per-card table.
+    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch.work,
+                                     params[0, P_MEMORY] >= 1)
+    card, dw = discard_without_knock_nb(params, np.int64(0), hand, forbidden, (dw, card),
+                                        branch, tab, branch_rng)
+    apply_discard_nb(branch.hs, np.int64(0), card, dw, False, False, rules)
+    return card
+
+
+@jit
+def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
+    """Seat a discards as its strategy would without knocking, then both play on to the
+    end of the hand in the board ``branch``; returns a's net points."""
+    wait_discard_nb(params, rules, tab, branch, branch_rng)
+    play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, trace)
+    showdown_nb(branch, rules, tab)
+    return net_points_nb(branch.hs, np.int64(0))
+
+
+@jit
+def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
+    """Play hands ``start .. stop-1`` (as :func:`simulate_nb` deals them) and write one row
+    per decision point of seat a (see ``CHART_COLUMNS``) into ``buf.rows``, the branches
+    played on ``buf.branch`` (:class:`~ginsim.simulator.machine.buffers.ChartBuffers`). Returns
+    ``(rows, next hand)``; stops early when the rows might overflow."""
+    rows, trace, board, rng = buf.rows, buf.trace, buf.board, buf.rng
+    hs = board.hs
+    branch, branch_rng = buf.branch, buf.branch_rng
+    n = 0
+    i = start
+    hs[ST_TRACE_ROW] = 0
+    while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
+        shuffle_deck_nb(hs, rng, seed, i)
+        seat_streams_nb(rng, seed, i)
+        deal_nb(hs, i % 2, rules, i)
+        seat = first_turn_nb(board, params, rules, tab, rng, trace)
+        while hs[ST_ENDING] < 0:
+            if seat == 1:
+                play_turn_nb(board, np.int64(1), True, params, rules, tab, rng, trace)
+                seat = 0
+                continue
+            draw_nb(board, np.int64(0), True, params, rules, tab, rng)
+            point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,
+                                                              rules, tab, rows, n)
+            if point:
+                copy_position_nb(hs, branch.hs, rng, branch_rng)
+                rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
+                copy_position_nb(hs, branch.hs, rng, branch_rng)
+                rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng,
+                                                      trace)
+            if hs[ST_PLANNED] == 0:
+                # The best discard above also decides the actual turn (as the hand loop's
+                # discard phase would, from the same pass).
+                drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
+                discard, dw, knock, big = after_draw_nb(params, np.int64(0), drawn, board, rules,
+                                                        tab, rng)
+                apply_discard_nb(hs, np.int64(0), discard, dw, knock, big, rules)
+            else:
+                discard, action = discard_nb(board, np.int64(0), params, rules, tab, rng)
+                knock = action == ACTION_KNOCK or action == ACTION_BIG_GIN
+            if point:
+                rows[n, CH_KNOCKED] = knock
+                n += 1
+            seat = 1
+        if hs[ST_ENDING] >= 0:
+            play_on_nb(board, seat, params, rules, tab, rng, trace)
+        i += 1
+    return n, i

@@ -1,0 +1,119 @@
+"""The knock chart with mc seats: :func:`~ginsim.simulator.branches.chart_nb.knock_chart_nb`'s
+decision points and branches, played through the mc hand loop's turns.
+
+Contract as in :mod:`ginsim.simulator.machine.phases_nb`. Each branch is a copy of the position
+and of what the mc seat remembers (:func:`~ginsim.simulator.search.mc_memory_nb.copy_memory_nb`:
+the events, the guesses made at seat a's draw, the phases' rows), so in the wait branch
+an mc seat a discards by rollouts without knocking and both seats play on exactly as the
+hand loop would play them.
+"""
+
+import numpy as np
+
+from ...game._jit import jit
+from ...game.state import ST_ENDING, ST_TRACE_ROW
+from ..machine.buffers import Search
+from ..machine.deal_nb import copy_position_nb, deal_nb, seat_streams_nb, shuffle_deck_nb
+from ..machine.phases_nb import discard_nb, net_points_nb, showdown_nb
+from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
+from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb, is_mc_nb, phase_rows_nb
+from ..search.mc_nb import (
+    mc_discard_nb,
+    mc_draw_nb,
+    mc_first_turn_nb,
+    mc_play_on_nb,
+    plain_draw_nb,
+    turn_nb,
+)
+from .chart_nb import (
+    CH_KNOCKED,
+    CH_NET_KNOCK,
+    CH_NET_WAIT,
+    MAX_POINTS_PER_HAND,
+    branch_knock_nb,
+    decision_point_nb,
+    wait_discard_nb,
+)
+
+
+@jit
+def copy_mc_position_nb(buf):
+    """The position, its random streams and what the mc seats remember, into the
+    branch."""
+    copy_position_nb(buf.board.hs, buf.branch.hs, buf.rng, buf.branch_rng)
+    copy_memory_nb(buf.mem, buf.branch_mem)
+
+
+@jit
+def wait_branch_nb(buf, mc, search, params, rules, tab):
+    """The wait branch of a decision point (seat a drew, its events recorded): a
+    discards without knocking (by rollouts if it is the mc seat), both play on; returns
+    a's net points."""
+    copy_mc_position_nb(buf)
+    branch, branch_rng, mem = buf.branch, buf.branch_rng, buf.branch_mem
+    zero = np.int64(0)
+    if mc:
+        card, _ = mc_discard_nb(branch, zero, search, np.bool_(False), rules, tab, branch_rng,
+                                mem)
+    else:
+        card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng)
+    discard_event_nb(zero, card, mem)
+    mc_play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, mem.empty_trace, mem)
+    showdown_nb(branch, rules, tab)
+    return net_points_nb(branch.hs, np.int64(0))
+
+
+@jit
+def chart_turn_nb(buf, i, n, mc, params, rules, tab):
+    """Seat a's turn in hand ``i``: its draw, then at a decision point both branches
+    into chart row ``n``, then its discard. Returns the next free row."""
+    board, rng, mem, rows = buf.board, buf.rng, buf.mem, buf.rows
+    zero, yes, no = np.int64(0), np.bool_(True), np.bool_(False)
+    # key is a stream key: a plain 0 would unify it with float64
+    search = Search(zero, zero, np.uint64(0), zero, 0.0, zero, zero, zero)
+    if mc:
+        _, search = mc_draw_nb(board, zero, yes, params, rules, tab, rng, mem)
+    else:
+        plain_draw_nb(board, zero, yes, rules, tab, rng, mem)
+    point, kdw, kcard, _ = decision_point_nb(board, i, no, rules, tab, rows, n)
+    if point:
+        copy_mc_position_nb(buf)
+        rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, buf.branch)
+        rows[n, CH_NET_WAIT] = wait_branch_nb(buf, mc, search, params, rules, tab)
+    if mc:
+        discard, action = mc_discard_nb(board, zero, search, yes, rules, tab, rng, mem)
+    else:
+        discard, action = discard_nb(board, zero, mem.rows, rules, tab, rng)
+    discard_event_nb(zero, discard, mem)
+    if point:
+        rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
+        return n + 1
+    return n
+
+
+@jit
+def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
+    """:func:`~ginsim.simulator.branches.chart_nb.knock_chart_nb` for rows with an mc seat, on
+    :class:`~ginsim.simulator.machine.buffers.ChartBuffers`. Returns ``(rows, next hand)``."""
+    board, rng, trace, mem = buf.board, buf.rng, buf.trace, buf.mem
+    hs = board.hs
+    n = 0
+    i = start
+    hs[ST_TRACE_ROW] = 0
+    mc = is_mc_nb(params, np.int64(0))
+    while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
+        shuffle_deck_nb(hs, rng, seed, i)
+        seat_streams_nb(rng, seed, i)
+        phase_rows_nb(mem, params)
+        deal_nb(hs, i % 2, rules, i)
+        seat = mc_first_turn_nb(board, params, rules, tab, rng, trace, mem)
+        while hs[ST_ENDING] < 0:
+            if seat == 1:
+                turn_nb(board, np.int64(1), params, rules, tab, rng, trace, mem)
+            else:
+                n = chart_turn_nb(buf, i, n, mc, params, rules, tab)
+            seat = 1 - seat
+        if hs[ST_ENDING] >= 0:
+            mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem)
+        i += 1
+    return n, i

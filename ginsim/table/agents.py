@@ -1,0 +1,364 @@
+"""ginsim strategies as agents: objects fed one seat's protocol messages (docs/agents.md).
+
+An :class:`Agent` keeps that seat's view of the hand (:mod:`ginsim.table.seat_nb`)
+and answers each ``decide`` message with the move the hand loop's policy kernel makes
+in that position, so agents seated at a :class:`~ginsim.table.table.Table`
+(:func:`play_hand`) replay ``ginsim.simulate``'s hands exactly: the ``hand`` message
+carries ``seed`` and ``hand`` and the agent seeds its stream as the kernel seeds that
+seat. With a foreign referee (``seed`` null) it seeds from its own seed and a counter.
+
+:class:`McAgent` (what ``Agent.from_spec`` makes of an ``mc`` spec) keeps what the mc
+seat of the hand loop keeps (``simulator/search/mc_nb.py``): its seat's view and the public
+events its belief replays, in its search memory (``McAgent.mem``). Its offers and the
+50th-card rule are its rollout strategy's; its draws and discards are the rollouts of
+``mc_draw_choice_nb`` and ``mc_discard_nb`` run on that view: the rollouts overwrite the
+other hand and the stock with sampled guesses before any option is played, so the
+unknown cards never matter, and the answers are the hand loop's (random streams
+included). The ``oracle`` diagnostic (guesses replaced by the true hand) needs the
+hidden hand and is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
+from ..game.inputs.checks import check_int
+from ..game.rules import INT_BOUNDS, Rules
+from ..game.state import (
+    PH_LAST_DISCARD,
+    POSITION_END,
+    POSITION_START,
+    ST_HAND,
+    ST_MULTIPLIER,
+    ST_PHASE,
+    ST_PILE,
+    ST_PILE_LEN,
+    ST_PILE_MASK,
+    ST_PLANNED,
+    ST_UPCARD,
+)
+from ..simulator.limits import check_hands, check_seed
+from ..simulator.machine.board_nb import pile_allowed_nb
+from ..simulator.machine.buffers import Search, new_board, new_mc_memory
+from ..simulator.machine.deal_nb import lay_deal_nb, seat_streams_nb
+from ..simulator.machine.records import ACTION_BIG_GIN, ACTION_KNOCK
+from ..simulator.play.hand_nb import hand_params
+from ..simulator.search.mc_guesses_nb import prepare_nb
+from ..simulator.search.mc_memory_nb import (
+    from_pile_nb,
+    new_game_memory_nb,
+    phase_rows_nb,
+    start_hand_memory_nb,
+)
+from ..simulator.search.mc_nb import mc_discard_nb, mc_draw_choice_nb
+from ..simulator.search.win_table import game_win_table
+from ..strategies.params import P_MC_GAME, P_MC_ORACLE
+from ..strategies.presets import Strategy, parse_strategy
+from .actions import KINDS, TEXT, Action, card_of, rules_arrays
+from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
+from .showdown_view import laid_melds
+from .table import Table, view_event
+
+#: The phases a ``decide`` message names; the most a hand's points are multiplied by
+#: (an Oklahoma double upcard doubles them).
+DECIDE_PHASES = ("offer", "draw", "discard", "last_discard")
+MAX_MULTIPLIER = 2
+
+_KIND = {kind: i for i, kind in enumerate(KINDS)}
+
+
+class Agent:
+    """A ginsim strategy that plays from one seat's messages (the protocol's)."""
+
+    def __init__(self, strategy: Strategy, rules: Rules | str = "modern", seed: int = 0
+                 ) -> None:
+        self.strategy = strategy
+        self.seed = int(seed)
+        self.seat = 0
+        self._hands_seen = 0
+        self._game: tuple | None = None  # (number, seat, rules) of the game under way
+        self._set_rules(rules)
+        self.rng = np.zeros(3, dtype=np.uint64)
+        self._setup()
+
+    def _setup(self) -> None:
+        self.board = new_board()
+        self.hs = self.board.hs
+
+    @classmethod
+    def from_spec(cls, spec: str, rules: Rules | str = "modern", seed: int = 0) -> Agent:
+        """An agent for a strategy spec (``simple``, ``memory2:knock=6``, ``equilibrium``,
+        ``mc:rollouts=32``...)."""
+        strategy = parse_strategy(spec)
+        if strategy.is_mc and cls is Agent:
+            return McAgent(strategy, rules, seed)
+        return cls(strategy, rules, seed)
+
+    def _set_rules(self, spec: Rules | str) -> None:
+        rules, packed, tab = rules_arrays(spec)
+        if rules.mahjong:
+            raise ValueError("agents play knocking gin; Mahjong gin has no agent protocol")
+        self.rules, self._packed, self._tab = rules, packed, tab
+        self._params = self._seat_rows()  # the chart follows the rules (vector_for)
+
+    def _seat_rows(self) -> np.ndarray:
+        """Both seats' parameter rows of this agent's strategy under its rules."""
+        return np.stack([self.strategy.vector_for(self.rules)] * 2)
+
+    def handle(self, message: dict) -> dict | None:
+        """Feed one protocol message; returns the reply for ``decide``, else None."""
+        kind = message.get("type")
+        if kind == "event":
+            self._observe(message)
+        elif kind == "decide":
+            if message.get("phase") not in DECIDE_PHASES:
+                raise ValueError(f"a decide message's phase is one of "
+                                 f"{', '.join(DECIDE_PHASES)}, "
+                                 f"got {message.get('phase')!r}")
+            return self.decide(message)
+        elif kind == "hand":
+            self._new_hand(message)
+        elif kind == "start":
+            self.seat = _seat(message.get("seat", 0))
+            if message.get("rules"):
+                self._set_rules(message["rules"])
+            game = (message.get("game"), self.seat, self.rules)
+            if game[0] is None or game != self._game:
+                self._new_game()
+            self._game = game
+        return None
+
+    def _new_game(self) -> None:
+        """A game begins (a plain strategy remembers nothing across hands). A ``start``
+        that repeats the game under way (its number, seat and rules: a referee that hands
+        the agent back between hands sends one per hand) is not a new game."""
+
+    def _observe(self, message: dict) -> None:
+        card = message.get("card")
+        observe_nb(self.hs, _seat(message["seat"]), _KIND[message["action"]],
+                   -1 if card is None else card_of(card), self._packed)
+
+    def _new_hand(self, message: dict) -> None:
+        hs = self.hs
+        me = self.seat = _seat(message.get("seat", self.seat))
+        hand_id = check_hands(message.get("hand", 0), "hand")
+        cards = [card_of(c) for c in message["cards"]]
+        hands = [0, 0]
+        hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
+        upcard = message.get("upcard")
+        # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
+        knock_limit = check_int(message.get("knock_limit", self.rules.knock_limit),
+                                "knock_limit", *INT_BOUNDS["knock_limit"])
+        lay_deal_nb(hs, hand_id, _seat(message["dealer"], "dealer"), (hands[0], hands[1]),
+                    -1 if upcard is None else card_of(upcard), 21, knock_limit)
+        hs[ST_MULTIPLIER] = check_int(message.get("multiplier", 1), "multiplier", 1,
+                                      MAX_MULTIPLIER)
+        seed = message.get("seed")
+        if seed is None:
+            seat_streams_nb(self.rng, np.uint64(self.seed), self._hands_seen)
+        else:
+            seat_streams_nb(self.rng, np.uint64(check_seed(seed)), hand_id)
+        self._hands_seen += 1
+
+    def decide(self, message: dict) -> dict:
+        """The reply to a ``decide`` message: the move this strategy makes now."""
+        legal = message.get("legal", ())
+        phase = message["phase"]
+        me, board, params = self.seat, self.board, self._params
+        if phase in ("offer", "draw"):
+            if ("take" in legal or "pile" in legal) and decide_take_nb(
+                    params, me, board, self._packed, self._tab, self.rng):
+                return {"action": "take" if phase == "offer" else "pile"}
+            return {"action": "pass" if phase == "offer" else "stock"}
+        if phase == "discard":
+            card, knock, big = decide_discard_nb(params, me, board, self._packed, self._tab,
+                                                 self.rng)
+            if big:
+                return {"action": "big_gin"}
+            if knock:
+                return self.knock_reply(int(card))
+            return {"action": "discard", "card": TEXT[int(card)]}
+        take, card, big = decide_last_discard_nb(params, me, board, self._packed, self._tab)
+        if not take:
+            return {"action": "pass"}
+        if big:
+            return {"action": "big_gin"}
+        return self.knock_reply(int(card), taking=True)
+
+    def knock_reply(self, card: int, taking: bool = False) -> dict:
+        """A knock discarding ``card`` (after taking the final discard, with ``taking``),
+        with the melds the showdown will lay."""
+        hs = self.hs
+        hand = int(hs[ST_HAND + self.seat])
+        pile = int(hs[ST_PILE_MASK])
+        if taking:
+            top = int(hs[ST_PILE + hs[ST_PILE_LEN] - 1])
+            hand |= 1 << top
+            pile &= ~(1 << top)
+        hand &= ~(1 << card)
+        return {"action": "knock", "card": TEXT[card],
+                "melds": laid_melds(hand, pile | (1 << card), self._tab)}
+
+
+_EVENT = {"take": EV_TAKE, "pile": EV_TAKE, "pass": EV_PASS, "stock": EV_STOCK,
+          "discard": EV_DISCARD, "knock": EV_DISCARD}
+
+
+def _search_of(search: Search, exclude: int) -> Search:
+    """A search numba returned (its fields boxed as Python numbers), typed as the mc
+    kernels compile it, excluding the card mask ``exclude``."""
+    return Search(np.int64(search.particles), np.int64(search.unseen), np.uint64(search.key),
+                  np.int64(search.rollouts), float(search.margin), np.int64(exclude),
+                  np.int64(search.searched), np.int64(search.game))
+
+
+class McAgent(Agent):
+    """An ``mc`` strategy spec playing one seat from the protocol's messages."""
+
+    def _seat_rows(self) -> np.ndarray:
+        # The rows as the hand loop passes an mc seat's (a strided view, hand_params), so
+        # mc_draw_choice_nb and prepare_nb reuse the hand loop's compiled specialization
+        # instead of compiling a C-contiguous twin (some 35 s of compiling, cold).
+        return hand_params(super()._seat_rows())
+
+    def _setup(self) -> None:
+        if self._params[0, P_MC_ORACLE] != 0:
+            raise ValueError("mc:oracle=1 reads the opponent's hidden hand; an agent sees "
+                             "only its seat's cards: leave oracle out")
+        self.board = new_board()
+        self.hs = self.board.hs
+        self.mem = new_mc_memory()
+        self._win_rules: Rules | None = None  # the rules mem.win_table was made for
+        new_game_memory_nb(self.mem)  # a referee that sends no "start": one game
+        self._phase_rows = self.mem.rows
+        self._belief: Search | None = None
+        self._drawn = None
+
+    def _new_hand(self, message: dict) -> None:
+        super()._new_hand(message)
+        phase_rows_nb(self.mem, self._params)
+        start_hand_memory_nb(self.mem)
+        self._game_scores(message.get("scores"))
+        self._belief = None
+
+    def _game_scores(self, scores: Sequence[int] | None) -> None:
+        """Play for the game from the ``hand`` message's scores (points toward the rules'
+        target, per seat) when the strategy does (``game=1``)."""
+        target = self.rules.target
+        known = (self._params[0, P_MC_GAME] != 0 and scores is not None and len(scores) == 2
+                 and all(0 <= int(s) < target for s in scores))
+        if known and self._win_rules != self.rules:  # a start may have changed the rules
+            self.mem = self.mem._replace(win_table=np.array(game_win_table(self.rules)))
+            self._win_rules = self.rules
+        self.mem.scores[:] = (1, int(scores[0]), int(scores[1])) if known else (0, 0, 0)
+
+    def _new_game(self) -> None:
+        """A game begins: what the mixture learned of the last game's opponent goes."""
+        new_game_memory_nb(self.mem)
+
+    def _observe(self, message: dict) -> None:
+        kind, seat = message["action"], int(message["seat"])
+        card = -1 if message.get("card") is None else card_of(message["card"])
+        last = self.hs[ST_PHASE] == PH_LAST_DISCARD
+        if kind in _EVENT and not last:
+            flag = 1
+            if kind == "stock":
+                flag = int(pile_allowed_nb(self.hs))
+                card = -1
+            elif kind in ("discard", "knock"):
+                flag = from_pile_nb(self.mem.events, self.mem.n_events[0], seat, card)
+            self.mem.events[self.mem.n_events[0]] = (seat, _EVENT[kind], card, flag)
+            self.mem.n_events[0] += 1
+        if seat == self.seat and kind in ("stock", "pile"):
+            self._drawn = (kind, message.get("card"))
+        super()._observe(message)
+
+    def decide(self, message: dict) -> dict:
+        phase, legal = message["phase"], message.get("legal", ())
+        me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
+        board = self.board
+        if phase == "offer":
+            take = decide_take_nb(self._phase_rows, me, board, rules, tab, self.rng)
+            return {"action": "take" if take else "pass"}
+        if phase == "last_discard":
+            take, card, big = decide_last_discard_nb(self._phase_rows, me, board, rules, tab)
+            if not take:
+                return {"action": "pass"}
+            return {"action": "big_gin"} if big else self.knock_reply(int(card), taking=True)
+        if phase == "draw":
+            take, self._belief = mc_draw_choice_nb(board, me, "pile" in legal, self._params,
+                                                   rules, tab, self.rng, self.mem)
+            hs[ST_PLANNED] = 0
+            return {"action": "pile" if take else "stock"}
+        return self._discard()
+
+    def _discard(self) -> dict:
+        me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
+        board = self.board
+        if hs[ST_PLANNED] != 0:  # the upcard taken: the rollout strategy's discard
+            card, knock, big = decide_discard_nb(self._phase_rows, me, board, rules, tab,
+                                                 self.rng)
+            return self._reply(int(card), bool(knock), bool(big))
+        if self._belief is None:  # the eleven-card deal's first discard
+            self._belief = prepare_nb(hs, me, self._params, rules, tab, self.rng, self.mem)
+            self._drawn = None
+        exclude = 0
+        if self._drawn is not None and self._drawn[0] == "stock":
+            exclude = 1 << card_of(self._drawn[1])
+        search = _search_of(self._belief, exclude)
+        position = hs[POSITION_START:POSITION_END].copy()
+        card, action = mc_discard_nb(board, me, search, True, rules, tab, self.rng, self.mem)
+        hs[POSITION_START:POSITION_END] = position  # the referee's event applies it
+        self._belief = None
+        self._drawn = None
+        return self._reply(int(card), action == ACTION_KNOCK, action == ACTION_BIG_GIN)
+
+    def _reply(self, card: int, knock: bool, big: bool) -> dict:
+        if big:
+            return {"action": "big_gin"}
+        return self.knock_reply(card) if knock else {"action": "discard", "card": TEXT[card]}
+
+
+def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] = (0, 0)
+                 ) -> dict:
+    """The protocol's ``hand`` message for ``seat`` at ``table``."""
+    up = int(table.hs[ST_UPCARD])
+    return {"type": "hand", "game": game, "hand": table.hand, "seat": seat,
+            "dealer": table.dealer, "cards": [TEXT[c] for c in table.hand_of(seat)],
+            "upcard": TEXT[up] if up >= 0 else None, "knock_limit": table.knock_limit,
+            "multiplier": int(table.hs[ST_MULTIPLIER]), "scores": list(scores),
+            "seed": table.seed}
+
+
+def decide_message(table: Table, timeout_ms: int | None = None) -> dict:
+    """The protocol's ``decide`` message for the seat to act."""
+    out = {"type": "decide", "phase": table.phase, "legal": table.legal_texts(),
+           "stock_left": table.stock_left}
+    if timeout_ms is not None:
+        out["timeout_ms"] = timeout_ms
+    return out
+
+
+def play_hand(table: Table, agents: Sequence[Agent], game: int = 0,
+              scores: Sequence[int] = (0, 0)) -> dict:
+    """Seat ``agents`` (seat a, seat b) at ``table`` and play the hand out, each agent
+    fed its own view of every event; returns :meth:`Table.result`."""
+    for seat, agent in enumerate(agents):
+        agent.handle(hand_message(table, seat, game, scores))
+    while table.to_move is not None:
+        seat = table.to_move
+        reply = agents[seat].handle(decide_message(table))
+        for event in table.apply(Action.from_message(reply or {}), seat):
+            for s, agent in enumerate(agents):
+                agent.handle(view_event(event, s))
+    return table.result()
+
+
+def _seat(value: object, name: str = "seat") -> int:
+    """A protocol message's seat (or dealer): 0 or 1."""
+    if value not in (0, 1) or isinstance(value, bool):
+        raise ValueError(f"a {name} is 0 or 1, got {value!r}")
+    return int(value)

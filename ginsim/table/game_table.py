@@ -1,0 +1,86 @@
+"""A game at the Table: hands to the rules' target with the game scoring kernel.
+
+:class:`TableGame` deals hand after hand (:class:`~ginsim.table.table.Table`), enters
+each in the game's :class:`~ginsim.game.scoring.game_scoring.GameTally` (the game schedulers'
+scoring kernel), and moves
+the deal as the rules say (``next_dealer``; a dead hand is dealt again by the same
+dealer). Seat 1 is a ginsim :class:`~ginsim.table.agents.Agent`; seat 0 plays through
+:meth:`TableGame.apply`. ``ginsim play`` is this game in the terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..game.rules import NEXT_DEALER_MODES, Rules
+from ..game.scoring.game_scoring import GameScore, GameTally, HandResult
+from ..game.state import RES_OUTCOME, RES_POINTS, ST_MULTIPLIER
+from ..simulator.play.games_nb import next_dealer_nb
+from .actions import Action
+from .agents import Agent, decide_message, hand_message
+from .table import Table, view_event
+
+MAX_HANDS = 200  # a game still undecided after this many hands stops (dead hands redeal)
+
+
+class TableGame:
+    """A standard game between a player (seat 0) and a bot (seat 1) to the rules' target."""
+
+    def __init__(self, bot: str, rules: Rules | str = "modern", seed: int = 0,
+                 target: int | None = None) -> None:
+        self.rules = Rules.coerce(rules)
+        if target is not None:
+            self.rules = replace(self.rules, target=int(target))
+        self.rules.check_games()
+        self.bot = Agent.from_spec(bot, self.rules, seed)
+        self.bot_spec = bot
+        self.seed = int(seed)
+        self.tally = GameTally(self.rules)
+        self.hands_played = 0
+        self.dealer = self.seed % 2
+        self.table: Table | None = None
+        self.over = False
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Each seat's hand points so far toward the target."""
+        return self.tally.points
+
+    def deal(self) -> Table:
+        """Deal the next hand and tell the bot its cards."""
+        self.table = Table(self.rules, self.seed, self.hands_played, self.dealer)
+        self.bot.handle(hand_message(self.table, 1, 0, self.points))
+        return self.table
+
+    def bot_move(self) -> list[dict]:
+        """The bot's move, applied; returns its events."""
+        table = self.table
+        reply = self.bot.handle(decide_message(table))
+        return self._apply(Action.from_message(reply or {}), 1)
+
+    def apply(self, action: Action | str) -> list[dict]:
+        """The player's move (raises IllegalAction, changing nothing, when illegal)."""
+        return self._apply(action, 0)
+
+    def _apply(self, action: Action | str, seat: int) -> list[dict]:
+        events = self.table.apply(action, seat)
+        for event in events:
+            self.bot.handle(view_event(event, 1))
+        return events
+
+    def finish_hand(self) -> None:
+        """Enter the finished hand in the game's scoring and move the deal."""
+        hs = self.table.hs
+        a, b = int(hs[RES_POINTS]), int(hs[RES_POINTS + 1])
+        winner = 0 if a > 0 else 1 if b > 0 else -1
+        self.over = self.tally.enter(HandResult(winner, a + b, int(hs[RES_OUTCOME]),
+                                                int(hs[ST_MULTIPLIER])))
+        self.hands_played += 1
+        self.dealer = int(next_dealer_nb(self.dealer, winner,
+                                         NEXT_DEALER_MODES.index(self.rules.next_dealer)))
+        if self.hands_played >= MAX_HANDS:
+            self.over = True
+
+    def score(self) -> GameScore:
+        """The finished game: winner, points, boxes and totals with every bonus."""
+        return self.tally.score()

@@ -1,0 +1,219 @@
+"""The referee of ``ginsim match``: whole games between two agents over the agent protocol.
+
+Each side is a ginsim strategy spec (an :class:`~ginsim.table.agents.Agent` called in
+this process) or ``exec:COMMAND`` (a program speaking the protocol on stdin/stdout,
+:class:`~ginsim.table.external.ExternalAgent`). Side a sits in seat 0, side b in seat 1;
+side a starts the first hand of the even games, side b of the odd ones, and later hands
+follow the rules' ``next_dealer``. Every hand is a :class:`~ginsim.table.table.Table`
+(hand ``k`` of the match deals as ``ginsim.simulate`` deals hand ``k`` of the seed), every
+game is scored by the game kernel (:class:`~ginsim.game.scoring.game_scoring.GameTally`).
+
+A side that answers late, illegally, with bad JSON, or crashes forfeits the game: one
+line names it and the decision (``on_fault``), the game is recorded as lost by that side
+(the winner's total raised to the target), the program is killed, and the next game
+starts it afresh. Nothing waits without a deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..game.rules import NEXT_DEALER_MODES, Rules
+from ..game.scoring.game_scoring import GameTally, HandResult
+from ..game.scoring.hand_scoring_nb import OUTCOMES
+from ..simulator.limits import check_decision_ms, check_games
+from ..simulator.play.games_nb import next_dealer_nb
+from .actions import Action
+from .agents import Agent, decide_message, hand_message
+from .external import AgentFault, ExternalAgent, LocalAgent
+from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
+from .seat_nb import decide_last_discard_nb
+from .table import Table, view_event
+
+EXEC_PREFIX = "exec:"
+SIDES = ("a", "b")
+DEFAULT_TIMEOUT_MS = 1000
+MAX_HANDS = 400  # a game that has not ended after this many hands is an error (dead hands)
+WARM_GAMES = 20  # most games warming plays for a last discard (50th-card rule) to come up
+
+
+@dataclass
+class MatchResult:
+    """What a match produced: one row per game, one per hand, and the faults' lines."""
+
+    games: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+def make_side(spec: str, name: str, rules: Rules, seed: int) -> LocalAgent | ExternalAgent:
+    """A side from ``SPEC`` (a ginsim strategy, in process) or ``exec:COMMAND``."""
+    if spec.startswith(EXEC_PREFIX):
+        return ExternalAgent(spec[len(EXEC_PREFIX):], f"{name} ({spec})")
+    return LocalAgent(Agent.from_spec(spec, rules, seed), f"{name} ({spec})")
+
+
+def warm_agent(spec: str, rules: Rules | str | None = None, seed: int = 0) -> float:
+    """Compile what ``ginsim agent --strategy SPEC`` runs, by games of ``spec`` against
+    itself in this process (numba caches the kernels for later processes): one, or
+    under the 50th-card rule as many as it takes (at most ``WARM_GAMES``) for a last
+    discard to come up. Returns the games' seconds. On a fresh install an mc agent's
+    first answer otherwise takes minutes, far past a referee's start-up grace. A fault
+    in a game (an illegal answer, an error), or no last discard in ``WARM_GAMES``
+    games, is a ValueError naming it: the agent is not ready."""
+    if spec.startswith(EXEC_PREFIX):
+        raise ValueError(f"warming (ginsim agent --warm) compiles a ginsim strategy, got "
+                         f"{spec!r}: give a strategy spec such as mc or memory2")
+    rules = Rules.coerce(rules)
+    wall_s = 0.0
+    for g in range(WARM_GAMES):
+        result = play_match(spec, spec, 1, rules, (seed + g) % 2**64)
+        if result.faults:
+            raise ValueError(f"warming {spec}: {result.faults[0]}")
+        wall_s += result.wall_s
+        if not rules.last_discard_rule or last_discard_compiled():
+            return wall_s
+    raise ValueError(f"warming {spec}: no hand of {WARM_GAMES} games reached the last discard "
+                     f"(50th-card rule), whose decision would compile at its first use: "
+                     f"warm again with another --seed")
+
+
+def last_discard_compiled() -> bool:
+    """Whether this process has compiled (or loaded) the last-discard decision, a
+    kernel of its own that only a hand reaching the stock floor calls."""
+    return bool(decide_last_discard_nb.signatures)
+
+
+def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
+               timeout_ms: int = DEFAULT_TIMEOUT_MS,
+               on_fault: Callable[[str], None] | None = None) -> MatchResult:
+    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:)."""
+    rules = Rules.coerce(rules).check_games()
+    games = check_games(games)
+    timeout_ms = check_decision_ms(timeout_ms)
+    sides = [make_side(spec, name, rules, seed) for spec, name in zip((a, b), SIDES,
+                                                                      strict=True)]
+    result = MatchResult()
+    t0 = time.perf_counter()
+    hand_counter = [0]
+    try:
+        for g in range(games):
+            row = _play_game(sides, g, rules, seed, timeout_ms, hand_counter, result)
+            result.games.append(row)
+            if row["fault"]:
+                result.faults.append(row["fault"])
+                if on_fault is not None:
+                    on_fault(row["fault"])
+    finally:
+        for side in sides:
+            side.close()
+    result.wall_s = time.perf_counter() - t0
+    return result
+
+
+def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
+               hand_counter: list[int], result: MatchResult) -> dict[str, Any]:
+    """One game to the target; its row (a forfeit when a side faults)."""
+    tally = GameTally(rules)
+    spec = _spec(rules)
+    dealer = 1 if g % 2 == 0 else 0  # side a starts the even games
+    mode = NEXT_DEALER_MODES.index(rules.next_dealer)
+    try:
+        for seat, side in enumerate(sides):
+            if isinstance(side, ExternalAgent) and side.proc is None:
+                side.start()
+            side.send({"type": "start", "protocol": PROTOCOL_VERSION, "rules": spec,
+                       "seat": seat, "game": g}, f"game {g}, start")
+        h = 0
+        while not tally.over:
+            if h >= MAX_HANDS:
+                raise ValueError(f"game {g} did not end in {MAX_HANDS} hands")
+            table = Table(rules, seed, hand_counter[0], dealer)
+            hand_counter[0] += 1
+            shown = _play_hand(sides, table, g, h, tally.points, timeout_ms)
+            winner = 0 if shown["points"][0] > 0 else 1 if shown["points"][1] > 0 else -1
+            tally.enter(HandResult(winner, max(shown["points"]),
+                                   OUTCOMES.index(shown["outcome"]),
+                                   int(table.record()["multiplier"])))
+            shown["scores"] = list(tally.points)
+            for side in sides:
+                side.send(shown, f"game {g}, hand {h}, showdown")
+            result.hands.append({"game": g, "hand": h, "dealer": dealer,
+                                 "outcome": shown["outcome"], "knocker": shown["knocker"],
+                                 "points_a": shown["points"][0],
+                                 "points_b": shown["points"][1]})
+            dealer = int(next_dealer_nb(dealer, winner, mode))
+            h += 1
+        score = tally.score()
+        over = {"type": "game_over", "scores": list(score.points), "winner": score.winner}
+        for side in sides:
+            side.send(over, f"game {g}, game over")
+        return _game_row(score.winner, score.scores, score.hands, score.shutout,
+                         score.points, "", "")
+    except AgentFault as fault:
+        return _forfeit(sides, fault, g, tally, rules)
+
+
+@lru_cache(maxsize=8)
+def _spec(rules: Rules) -> str:
+    """The rules' spec string (worked out once: it compares every preset)."""
+    return rules.spec()
+
+
+def _play_hand(sides: list, table: Table, g: int, h: int, scores: tuple[int, int],
+               timeout_ms: int) -> dict[str, Any]:
+    """Deal, ask each decision of the seat to act, tell both seats every event; the
+    showdown message (without the game scores)."""
+    for seat, side in enumerate(sides):
+        message = hand_message(table, seat, g, scores)
+        if isinstance(side, ExternalAgent):
+            message["seed"] = None  # with the seed and the hand a program could rebuild the deck
+        side.send(message, f"game {g}, hand {h}, deal")
+    while table.to_move is not None:
+        seat = table.to_move
+        side = sides[seat]
+        ask = decide_message(table, timeout_ms)
+        where = f"game {g}, hand {h}, its {ask['phase'].replace('_', ' ')} decision"
+        answer = side.ask(ask, timeout_ms, where)
+        try:
+            text = answer_text(answer, ask["legal"])
+        except ProtocolError as exc:
+            if isinstance(side, ExternalAgent):
+                side.kill()
+            raise AgentFault(side.name, where, str(exc)) from None
+        for event in table.apply(Action.parse(text), seat):
+            for s, other in enumerate(sides):
+                other.send(view_event(event, s), where)
+    return {"type": "showdown", **table.result()}
+
+
+def _forfeit(sides: list, fault: AgentFault, g: int, tally: GameTally, rules: Rules
+             ) -> dict[str, Any]:
+    """The row of a game lost by the side at fault; the other side hears game_over."""
+    at_fault = next(i for i, side in enumerate(sides) if side.name == fault.agent)
+    winner = 1 - at_fault
+    points = list(tally.points)
+    scores = list(points)
+    scores[winner] = max(scores[winner], rules.target)
+    other = sides[winner]
+    try:
+        other.send({"type": "game_over", "scores": scores, "winner": winner,
+                    "forfeit": at_fault}, f"game {g}, game over")
+    except AgentFault:
+        pass
+    return _game_row(winner, tuple(scores), tally.hands, False, tuple(points),
+                     SIDES[at_fault], f"{fault}; game {g} is forfeit to {SIDES[winner]}")
+
+
+def _game_row(winner: int, scores, hands, shutout: bool, points, forfeit: str, fault: str
+              ) -> dict[str, Any]:
+    return {"winner": SIDES[winner], "score_a": int(scores[0]), "score_b": int(scores[1]),
+            "margin": int(scores[winner] - scores[1 - winner]),
+            "hands": int(hands), "shutout": bool(shutout),
+            "points_a": int(points[0]), "points_b": int(points[1]), "forfeit": forfeit,
+            "fault": fault}
