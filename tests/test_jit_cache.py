@@ -1,5 +1,6 @@
-"""Kernel caches follow every kernel source, through numba's own locator, and importing
-ginsim deletes nothing (issue: import has no side effects)."""
+"""Kernel caches follow every source a kernel may inline (its module and what that
+imports), through numba's own locator; a change elsewhere keeps them; importing ginsim
+deletes nothing (issue: import has no side effects)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
 def test_kernel_stamp_carries_the_kernel_source_hash():
     locator = rng_nb.stream_key_nb._cache._impl.locator
     assert type(locator) in _jit.KERNEL_LOCATORS
-    assert locator.get_source_stamp()[1] == _jit.kernel_source_hash()
+    assert locator.get_source_stamp()[1] == _jit.kernel_source_hash(rng_nb.__file__)
 
 
 def _probe(tree: Path) -> tuple[int, int]:
@@ -38,7 +39,7 @@ def _cache_files(tree: Path) -> set[str]:
     return {p.name for p in tree.rglob("*.nb[ic]")}
 
 
-def test_a_change_in_another_kernel_file_recompiles_and_deletes_nothing(tmp_path):
+def test_a_change_in_an_imported_file_recompiles_and_deletes_nothing(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(Path(ginsim.__file__).parent, tree / "ginsim",
                     ignore=shutil.ignore_patterns("__pycache__", "chart_data"))
@@ -48,8 +49,28 @@ def test_a_change_in_another_kernel_file_recompiles_and_deletes_nothing(tmp_path
     assert misses == 1 and hits == 0  # first compile
     assert _probe(tree) == (1, 0)  # loaded from the cache
     before = _cache_files(tree)
-    other = tree / "ginsim" / "game" / "bits_nb.py"  # not stream_key_nb's own file
-    other.write_text(other.read_text() + "\n# changed\n")
+    unrelated = tree / "ginsim" / "game" / "bits_nb.py"  # rng_nb imports nothing of it
+    unrelated.write_text(unrelated.read_text() + "\n# changed\n")
+    assert _probe(tree) == (1, 0)  # still cached
+    imported = tree / "ginsim" / "game" / "_jit.py"  # rng_nb's kernels come from its jit
+    imported.write_text(imported.read_text() + "\n# changed\n")
     assert _probe(tree) == (0, 1)  # stale: compiled again
     assert before <= _cache_files(tree)  # nothing deleted on import
     assert _probe(tree) == (1, 0)
+
+
+def test_the_import_closure_follows_relative_and_module_imports():
+    """A driver's closure holds the machine and the policy kernels it calls, and none
+    of the runner's or the reports' Python."""
+    package = Path(ginsim.__file__).parent
+    start = package / "simulator" / "play" / "hand_nb.py"
+    closure, todo = {start}, [start]
+    while todo:
+        for file in _jit.imported_files(todo.pop()):
+            if file not in closure:
+                closure.add(file)
+                todo.append(file)
+    names = {f.relative_to(package).as_posix() for f in closure}
+    assert {"simulator/machine/board_nb.py", "strategies/policy_nb.py", "game/melds_nb.py",
+            "game/_jit.py"} <= names
+    assert not any(n.startswith(("runner/", "analysis/", "reports/", "cli/")) for n in names)

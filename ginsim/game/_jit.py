@@ -12,14 +12,16 @@ with it on showed those atomics at about a quarter of the run time.
 numba checks a cached kernel only against its own source file, yet kernels inline
 kernels and constant tables from other modules. So every kernel of this package is
 cached through a locator of numba's own (:class:`numba.core.caching.CacheImpl` tries
-its locator classes in order) whose source stamp also carries a hash of all kernel
-sources: the layers ``game``, ``strategies``, ``simulator``, ``runner`` and
-:data:`KERNEL_FILES`. A change anywhere makes numba treat every cached kernel as stale
-and compile it again; importing deletes nothing.
+its locator classes in order) whose source stamp also carries a hash of the kernel's
+module and every ginsim module it imports, directly or not (:func:`kernel_source_hash`).
+A change in one of them makes numba treat the kernel as stale and compile it again; a
+change elsewhere (the runner's Python, the reports, another driver's kernels) leaves it
+cached. Importing deletes nothing.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from functools import cache
 from pathlib import Path
@@ -28,19 +30,59 @@ from numba import njit
 from numba.core import caching
 
 PACKAGE = Path(__file__).resolve().parents[1]
-KERNEL_LAYERS = ("game", "strategies", "simulator", "table", "runner")
-#: Greek Rami's kernels and the modules whose constants they read (ginsim/rami).
-KERNEL_FILES = ("rami/*/*_nb.py", "rami/game/rules.py", "rami/play/strategy.py",
-                "rami/game/tables.py")
+
+
+def _module_file(module: str) -> Path | None:
+    """The source file of a ginsim module (a package's ``__init__``), None if none."""
+    base = PACKAGE.parent.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
 
 
 @cache
-def kernel_source_hash() -> str:
-    """SHA-256 over the path and text of every source file kernels are compiled from."""
+def imported_files(path: Path) -> frozenset[Path]:
+    """The ginsim source files ``path`` imports names from (inside functions too; ``from
+    . import x`` names the module ``x``, not its package's ``__init__``)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package = parts[:-1]  # a package's __init__ imports relative to the package itself
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[:len(package) - node.level + 1])
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                if _module_file(f"{module}.{alias.name}") is not None:
+                    targets.append(f"{module}.{alias.name}")
+                else:
+                    targets.append(module)
+        for target in targets:
+            file = _module_file(target) if target.startswith("ginsim") else None
+            if file is not None:
+                found.add(file)
+    return frozenset(found)
+
+
+@cache
+def kernel_source_hash(py_file: str) -> str:
+    """SHA-256 over the path and text of ``py_file`` and every ginsim source file it
+    imports, directly or through others: what a kernel defined there may inline."""
+    start = Path(py_file).resolve()
+    closure, todo = {start}, [start]
+    while todo:
+        for file in imported_files(todo.pop()):
+            if file not in closure:
+                closure.add(file)
+                todo.append(file)
     digest = hashlib.sha256()
-    sources = [p for layer in KERNEL_LAYERS for p in (PACKAGE / layer).rglob("*.py")]
-    sources += [p for pattern in KERNEL_FILES for p in PACKAGE.glob(pattern)]
-    for path in sorted(sources):
+    for path in sorted(closure):
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -55,7 +97,7 @@ def _in_package(py_file: str) -> bool:
 
 def _kernel_set_locator(base: type) -> type:
     """``base`` (one of numba's file-backed locators) for this package's kernels, with
-    the hash of all kernel sources in its source stamp."""
+    the hash of the kernel's module and its imports in its source stamp."""
 
     class KernelSetLocator(base):
         @classmethod
@@ -65,7 +107,7 @@ def _kernel_set_locator(base: type) -> type:
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self):
-            return super().get_source_stamp(), kernel_source_hash()
+            return super().get_source_stamp(), kernel_source_hash(self._py_file)
 
     KernelSetLocator.__name__ = KernelSetLocator.__qualname__ = f"KernelSet{base.__name__}"
     return KernelSetLocator
