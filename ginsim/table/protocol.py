@@ -66,18 +66,6 @@ def answer_text(answer: dict[str, Any], legal: Iterable[str]) -> str:
     return text
 
 
-def answer_melds(answer: dict[str, Any]) -> list[list[str]] | None:
-    """The melds a knocking answer lays down (card texts), or None when it names none."""
-    melds = answer.get("melds")
-    if melds is None:
-        return None
-    if not (isinstance(melds, list) and all(isinstance(m, list) and all(
-            isinstance(c, str) for c in m) for m in melds)):
-        raise ProtocolError(f"\"melds\" must be a list of card lists, got "
-                            f"{json.dumps(melds)[:80]}")
-    return melds
-
-
 def serve(agent: Any, reader: IO[str], writer: IO[str]) -> int:
     """Feed every message read from ``reader`` to ``agent.handle`` and write its answers
     to ``writer``, one line each, until ``bye`` or the end of input; the messages read."""

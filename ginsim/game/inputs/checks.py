@@ -102,15 +102,6 @@ def check_choice(value: Any, name: str, choices: Sequence[str]) -> str:
     return value
 
 
-def check_text(value: Any, name: str, example: str = "", *, empty: bool = True) -> str:
-    """A string (card text, a history, a label); ``empty=False`` refuses blank text."""
-    if not isinstance(value, str) or (not empty and not value.strip()):
-        want = "non-empty text" if not empty else "text"
-        raise ValueError(f"{name} must be {want}" + (f" like {example!r}" if example else "")
-                         + f", got {brief(value, 40)}")
-    return value
-
-
 def check_path(value: Any, name: str, what: str = "a path") -> str | os.PathLike:
     """A non-empty ``str`` or ``os.PathLike`` (no bytes, no numbers, no blank text)."""
     if not isinstance(value, (str, os.PathLike)) or not str(os.fspath(value)).strip():
