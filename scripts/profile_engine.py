@@ -30,13 +30,10 @@ from ginsim.game.state import (
     ST_POS,
 )
 from ginsim.simulator.machine.buffers import HandBuffers, new_board, new_mc_memory
-from ginsim.simulator.machine.phases_nb import (
-    play_hand_nb,
-    seat_streams_nb,
-    showdown_nb,
-    shuffle_deck_nb,
-)
+from ginsim.simulator.machine.deal_nb import seat_streams_nb, shuffle_deck_nb
 from ginsim.simulator.machine.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
+from ginsim.simulator.machine.showdown_nb import showdown_nb
+from ginsim.simulator.play.drive_nb import play_hand_nb
 from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.simulator.play.hand_nb import simulate_nb
 from ginsim.strategies.params import P_MEMORY

@@ -94,12 +94,15 @@ def _table_hand(rules: Rules, specs: tuple[str, str]) -> None:
 
 
 def _phases(rules: Rules) -> None:
-    """The hand loop's phases called one by one, as tests/test_phases.py does."""
+    """The machine stepped by a driver that stops at a phase, as tests/test_machine.py
+    does."""
     from ginsim.game.card_tables import card_tables
+    from ginsim.game.state import PH_DISCARD
     from ginsim.simulator.machine.buffers import new_board
-    from ginsim.simulator.machine.deal_nb import deal_nb, seat_streams_nb, shuffle_deck_nb
-    from ginsim.simulator.machine.phases_nb import first_turn_nb, play_turn_nb, showdown_nb
+    from ginsim.simulator.machine.deal_nb import seat_streams_nb, shuffle_deck_nb
     from ginsim.simulator.machine.records import TRACE_WIDTH
+    from ginsim.simulator.machine.showdown_nb import showdown_nb
+    from ginsim.simulator.play.drive_nb import TO_THE_END, drive_nb, start_hand_nb
     from ginsim.simulator.play.engine import seat_params
 
     board, rng = new_board(), np.zeros(3, dtype=np.uint64)
@@ -108,9 +111,9 @@ def _phases(rules: Rules) -> None:
     no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
     shuffle_deck_nb(hs, rng, np.uint64(0), 0)
     seat_streams_nb(rng, np.uint64(0), 0)
-    deal_nb(hs, 0, packed, 0)
-    seat = first_turn_nb(board, params, packed, tab, rng, no_trace)
-    play_turn_nb(board, seat, True, params, packed, tab, rng, no_trace)
+    start_hand_nb(board, 0, packed, no_trace, 0)
+    drive_nb(board, np.int64(PH_DISCARD), 0, params, packed, tab, rng, no_trace)
+    drive_nb(board, np.int64(TO_THE_END), -1, params, packed, tab, rng, no_trace)
     showdown_nb(board, packed, tab)
 
 
@@ -163,19 +166,20 @@ def suite_groups() -> dict[str, KernelGroup]:
 
     groups = (
         KernelGroup("mc player", (simulate_nb, mc_knock_chart_nb), _mc_player, _with_mc_rows),
-        KernelGroup("advise", _kernels("simulator.advise_nb.rollouts_nb",
-                                       "simulator.advise_nb.option_rollouts_nb",
-                                       "simulator.belief_nb.smc_beliefs_nb"), _advise),
+        KernelGroup("advise", _kernels("simulator.branches.advisor_nb.rollouts_nb",
+                                       "simulator.branches.advisor_nb.option_rollouts_nb",
+                                       "simulator.belief.sample_nb.smc_beliefs_nb"), _advise),
         KernelGroup("hand loop and games", (simulate_nb,) + _kernels(
-            "simulator.games_nb.play_games_nb", "simulator.games_nb.play_three_nb",
-            "simulator.games_nb.play_teams_nb", "simulator.hand_nb.play_decks_nb",
+            "simulator.play.games_nb.play_games_nb", "simulator.play.games_nb.play_three_nb",
+            "simulator.play.games_nb.play_teams_nb", "simulator.play.hand_nb.play_decks_nb",
             "runner.aggregate_nb.accumulate_nb"), _plain_games, plain),
         KERNEL_GROUPS["knock chart"],
         KernelGroup("table and phases", _kernels(
-            "simulator.seat_nb.decide_take_nb", "simulator.seat_nb.decide_discard_nb",
-            "simulator.phases_nb.play_turn_nb"), _table),
-        KernelGroup("rami", _kernels("rami.deal_nb.play_deals_nb",
-                                     "rami.games_nb.play_rami_games_nb"), _rami),
+            "simulator.play.drive_nb.decide_take_nb", "simulator.play.drive_nb.decide_discard_nb",
+            "simulator.machine.step_nb.checked_step_nb", "simulator.play.drive_nb.drive_nb"),
+            _table),
+        KernelGroup("rami", _kernels("rami.play.deal_nb.play_deals_nb",
+                                     "rami.play.games_nb.play_rami_games_nb"), _rami),
         KernelGroup("policy", _kernels("strategies.policy_nb.choose_discard_nb",
                                        "strategies.policy_nb.pile_decision_nb"), _policy),
     )

@@ -40,6 +40,7 @@ from ginsim.game.state import (
     ST_UPCARD,
 )
 from ginsim.simulator.machine.buffers import new_board
+from ginsim.simulator.machine.deal_nb import seat_streams_nb, shuffle_deck_nb
 from ginsim.simulator.machine.mahjong_nb import (
     ERR_FORBIDDEN,
     ERR_LOWEST,
@@ -57,7 +58,6 @@ from ginsim.simulator.machine.mahjong_nb import (
     mahjong_turn_nb,
     take_pile_nb,
 )
-from ginsim.simulator.machine.phases_nb import seat_streams_nb, shuffle_deck_nb
 from ginsim.simulator.machine.records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
 from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.strategies.mahjong_plan_nb import NO_LIMIT, best_plan_nb

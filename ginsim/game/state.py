@@ -1,5 +1,5 @@
 """Layout of a hand in progress: one int64 array, the *hand state* ``hs``, shared by the
-turn phases (:mod:`ginsim.simulator.machine.phases_nb`), the policy kernel and the showdown.
+turn phases (:mod:`ginsim.simulator.play.drive_nb`), the policy kernel and the showdown.
 
 The hand state is the *position* from index 0 (``POSITION_START``): the fields below,
 the discard pile (``hs[ST_PILE:]``, bottom first, ``ST_PILE_LEN`` cards), the shuffled

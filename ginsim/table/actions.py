@@ -12,8 +12,10 @@ import numpy as np
 from ..game.card_tables import card_tables
 from ..game.cards import card_from_text, card_text, sort_key
 from ..game.rules import Rules
+from ..simulator.machine.step_nb import ACTION_KINDS
 
-KINDS = ("take", "pass", "stock", "pile", "discard", "knock", "big_gin")
+#: The moves' names: the machine's action kinds (one encoding, named only here).
+KINDS = ACTION_KINDS
 _SHORT = {"s": "stock", "p": "pile", "t": "take", "big": "big_gin", "big gin": "big_gin",
           "gin": "knock"}
 

@@ -29,8 +29,6 @@ from ..game.inputs.checks import check_int
 from ..game.rules import INT_BOUNDS, Rules
 from ..game.state import (
     PH_LAST_DISCARD,
-    POSITION_END,
-    POSITION_START,
     ST_HAND,
     ST_MULTIPLIER,
     ST_PHASE,
@@ -44,7 +42,8 @@ from ..simulator.limits import check_hands, check_seed
 from ..simulator.machine.board_nb import pile_allowed_nb
 from ..simulator.machine.buffers import Search, new_board, new_mc_memory
 from ..simulator.machine.deal_nb import lay_deal_nb, seat_streams_nb
-from ..simulator.machine.records import ACTION_BIG_GIN, ACTION_KNOCK
+from ..simulator.machine.step_nb import A_BIG_GIN, A_KNOCK, A_PASS
+from ..simulator.play.drive_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb
 from ..simulator.play.hand_nb import hand_params
 from ..simulator.search.mc_guesses_nb import prepare_nb
 from ..simulator.search.mc_memory_nb import (
@@ -53,12 +52,12 @@ from ..simulator.search.mc_memory_nb import (
     phase_rows_nb,
     start_hand_memory_nb,
 )
-from ..simulator.search.mc_nb import mc_discard_nb, mc_draw_choice_nb
+from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
 from ..simulator.search.win_table import game_win_table
 from ..strategies.params import P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
-from .seat_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb, observe_nb
+from .seat_nb import observe_nb
 from .showdown_view import laid_melds
 from .table import Table, view_event
 
@@ -174,19 +173,25 @@ class Agent:
                 return {"action": "take" if phase == "offer" else "pile"}
             return {"action": "pass" if phase == "offer" else "stock"}
         if phase == "discard":
-            card, knock, big = decide_discard_nb(params, me, board, self._packed, self._tab,
-                                                 self.rng)
-            if big:
-                return {"action": "big_gin"}
-            if knock:
-                return self.knock_reply(int(card))
-            return {"action": "discard", "card": TEXT[int(card)]}
-        take, card, big = decide_last_discard_nb(params, me, board, self._packed, self._tab)
-        if not take:
+            kind, card, _ = decide_discard_nb(params, me, board, self._packed, self._tab,
+                                              self.rng)
+            return self._reply(int(card), kind == A_KNOCK, kind == A_BIG_GIN)
+        return self._last_discard_reply(params)
+
+    def _last_discard_reply(self, params: np.ndarray) -> dict:
+        """The 50th-card turn's reply: pass, or take the final discard to knock."""
+        kind, card, _ = decide_last_discard_nb(params, self.seat, self.board, self._packed,
+                                               self._tab)
+        if kind == A_PASS:
             return {"action": "pass"}
-        if big:
+        if kind == A_BIG_GIN:
             return {"action": "big_gin"}
         return self.knock_reply(int(card), taking=True)
+
+    def _reply(self, card: int, knock: bool, big: bool) -> dict:
+        if big:
+            return {"action": "big_gin"}
+        return self.knock_reply(card) if knock else {"action": "discard", "card": TEXT[card]}
 
     def knock_reply(self, card: int, taking: bool = False) -> dict:
         """A knock discarding ``card`` (after taking the final discard, with ``taking``),
@@ -284,10 +289,7 @@ class McAgent(Agent):
             take = decide_take_nb(self._phase_rows, me, board, rules, tab, self.rng)
             return {"action": "take" if take else "pass"}
         if phase == "last_discard":
-            take, card, big = decide_last_discard_nb(self._phase_rows, me, board, rules, tab)
-            if not take:
-                return {"action": "pass"}
-            return {"action": "big_gin"} if big else self.knock_reply(int(card), taking=True)
+            return self._last_discard_reply(self._phase_rows)
         if phase == "draw":
             take, self._belief = mc_draw_choice_nb(board, me, "pile" in legal, self._params,
                                                    rules, tab, self.rng, self.mem)
@@ -299,9 +301,9 @@ class McAgent(Agent):
         me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
         board = self.board
         if hs[ST_PLANNED] != 0:  # the upcard taken: the rollout strategy's discard
-            card, knock, big = decide_discard_nb(self._phase_rows, me, board, rules, tab,
-                                                 self.rng)
-            return self._reply(int(card), bool(knock), bool(big))
+            kind, card, _ = decide_discard_nb(self._phase_rows, me, board, rules, tab,
+                                              self.rng)
+            return self._reply(int(card), kind == A_KNOCK, kind == A_BIG_GIN)
         if self._belief is None:  # the eleven-card deal's first discard
             self._belief = prepare_nb(hs, me, self._params, rules, tab, self.rng, self.mem)
             self._drawn = None
@@ -309,17 +311,11 @@ class McAgent(Agent):
         if self._drawn is not None and self._drawn[0] == "stock":
             exclude = 1 << card_of(self._drawn[1])
         search = _search_of(self._belief, exclude)
-        position = hs[POSITION_START:POSITION_END].copy()
-        card, action = mc_discard_nb(board, me, search, True, rules, tab, self.rng, self.mem)
-        hs[POSITION_START:POSITION_END] = position  # the referee's event applies it
+        kind, card, _ = mc_discard_choice_nb(board, me, search, True, rules, tab, self.rng,
+                                             self.mem)
         self._belief = None
         self._drawn = None
-        return self._reply(int(card), action == ACTION_KNOCK, action == ACTION_BIG_GIN)
-
-    def _reply(self, card: int, knock: bool, big: bool) -> dict:
-        if big:
-            return {"action": "big_gin"}
-        return self.knock_reply(card) if knock else {"action": "discard", "card": TEXT[card]}
+        return self._reply(int(card), kind == A_KNOCK, kind == A_BIG_GIN)
 
 
 def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] = (0, 0)

@@ -26,12 +26,12 @@ from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring.game_scoring import GameTally, HandResult
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..simulator.limits import check_decision_ms, check_games
+from ..simulator.play.drive_nb import decide_last_discard_nb
 from ..simulator.play.games_nb import next_dealer_nb
 from .actions import Action
 from .agents import Agent, decide_message, hand_message
 from .external import AgentFault, ExternalAgent, LocalAgent
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
-from .seat_nb import decide_last_discard_nb
 from .table import Table, view_event
 
 EXEC_PREFIX = "exec:"

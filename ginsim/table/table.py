@@ -32,6 +32,7 @@ from ..game.state import (
     RES_POINTS,
     ST_DEALER,
     ST_DECK,
+    ST_DRAWN,
     ST_HAND,
     ST_KNOCK_LIMIT,
     ST_MULTIPLIER,
@@ -43,20 +44,17 @@ from ..game.state import (
     ST_UPCARD,
 )
 from ..simulator.machine.board_nb import (
+    ERR_KNOCK_LIMIT,
+    ERR_MUST_KNOCK,
+    ERR_PHASE,
+    ERR_PILE,
     ERRORS,
-    apply_discard_nb,
-    apply_draw_nb,
-    apply_last_discard_nb,
-    apply_offer_nb,
-    checked_discard_nb,
-    legal_discards_nb,
-    pile_allowed_nb,
-    take_pile_top_nb,
 )
 from ..simulator.machine.buffers import new_board
 from ..simulator.machine.deal_nb import deal_nb, seat_streams_nb, shuffle_deck_nb
-from ..simulator.machine.phases_nb import showdown_nb
 from ..simulator.machine.records import RECORD_DTYPE
+from ..simulator.machine.showdown_nb import showdown_nb
+from ..simulator.machine.step_nb import MAX_LEGAL, checked_step_nb, legal_nb
 from ..simulator.play.hand_nb import record_hand_nb
 from .actions import (  # noqa: F401  (Action, IllegalAction: ginsim.Table's API)
     KINDS,
@@ -71,6 +69,13 @@ from .actions import (  # noqa: F401  (Action, IllegalAction: ginsim.Table's API
 
 PHASES = {PH_OFFER: "offer", PH_DRAW: "draw", PH_DISCARD: "discard",
           PH_LAST_DISCARD: "last_discard", PH_OVER: "over", PH_DEAD: "over"}
+#: Why a move is not one of the phase's, by phase.
+WRONG_PHASE = {PH_OFFER: "the upcard is offered: take or pass",
+               PH_DRAW: "draw first: stock or pile",
+               PH_DISCARD: "already drew this turn: discard, knock or big gin",
+               PH_LAST_DISCARD: "the final discard may be taken only to knock: knock CARD or "
+                                "pass"}
+SORT_POSITION = {c: i for i, c in enumerate(SORTED_CARDS)}  # a card's place in suit order
 def _text(card: int) -> str | None:
     return None if card < 0 else TEXT[card]
 
@@ -106,8 +111,9 @@ class Table:
         self.events: list[dict] = []
         self._scored = False
         self._version = 0  # moves applied; the legal moves are kept per version
-        self._legal: tuple[int, list[Action], list[str]] | None = None
-        self._options: tuple[int, dict[int, int], bool] | None = None
+        self._legal: tuple[int, list[tuple[str, int]], list[str], dict[int, int]] | None = None
+        self._kept = np.zeros(52, dtype=np.int64)  # legal_nb's scratch: deadwood kept
+        self._rows = np.zeros((MAX_LEGAL, 3), dtype=np.int64)  # legal_nb's rows
 
     @classmethod
     def from_deal(cls, rules: Rules | str, hands: tuple[list[int], list[int]],
@@ -160,57 +166,27 @@ class Table:
         """:meth:`legal_actions` as their texts (the ``decide`` message's ``legal``)."""
         return list(self._legal_now()[2])
 
-    def _legal_now(self) -> tuple[int, list[tuple[str, int]], list[str]]:
-        """The legal moves as (kind, card) pairs and texts, kept until the next move."""
+    def _legal_now(self) -> tuple[int, list[tuple[str, int]], list[str], dict[int, int]]:
+        """The machine's legal moves (:func:`legal_nb`) as (kind, card) pairs, each kind's
+        cards in suit order, their texts, and the deadwood each discard keeps; kept until
+        the next move."""
         if self._legal is None or self._legal[0] != self._version:
-            moves = self._list_legal()
+            n = legal_nb(self.board, self._packed, self._tab, self._kept, self._rows)
+            rows = self._rows[:n].tolist()
+            order = {kind: i for i, kind in enumerate(dict.fromkeys(r[0] for r in rows))}
+            rows.sort(key=lambda r: (order[r[0]], SORT_POSITION[r[1]] if r[1] >= 0 else -1))
+            moves = [(KINDS[kind], card) for kind, card, _ in rows]
             texts = [MOVE_TEXTS.get(m) or Action(*m).text() for m in moves]
-            self._legal = (self._version, moves, texts)
+            kept = ({c: int(self._kept[c]) for c in SORTED_CARDS if self._kept[c] >= 0}
+                    if self.hs[ST_PHASE] in (PH_DISCARD, PH_LAST_DISCARD) else {})
+            self._legal = (self._version, moves, texts, kept)
         return self._legal
-
-    def _list_legal(self) -> list[tuple[str, int]]:
-        phase = int(self.hs[ST_PHASE])
-        if phase == PH_OFFER:
-            return [("take", -1), ("pass", -1)]
-        if phase == PH_DRAW:
-            return [("stock", -1)] + ([("pile", -1)] if pile_allowed_nb(self.hs) else [])
-        limit = self.knock_limit
-        if phase == PH_DISCARD:
-            kept, big = self._options_now()
-            out = [("discard", c) for c in kept]
-            out += [("knock", c) for c, dw in kept.items() if dw <= limit]
-            return out + ([("big_gin", -1)] if big else [])
-        if phase == PH_LAST_DISCARD:
-            kept, big = self._last_discard_options()
-            out = [("pass", -1)] + [("knock", c) for c, dw in kept.items() if dw <= limit]
-            return out + ([("big_gin", -1)] if big else [])
-        return []
-
-    def _discard_options(self, hs: np.ndarray) -> tuple[dict[int, int], bool]:
-        """{card: deadwood kept after discarding it} for the seat to act, and whether
-        big gin is open to it."""
-        out = np.zeros(52, dtype=np.int64)
-        all_melded = legal_discards_nb(self.board._replace(hs=hs), hs[ST_TO_MOVE], self._tab,
-                                       out)
-        values = out.tolist()
-        kept = {c: values[c] for c in SORTED_CARDS if values[c] >= 0}
-        return kept, bool(all_melded) and self.rules.big_gin_bonus is not None
-
-    def _options_now(self) -> tuple[dict[int, int], bool]:
-        if self._options is None or self._options[0] != self._version:
-            self._options = (self._version, *self._discard_options(self.hs))
-        return self._options[1], self._options[2]
-
-    def _last_discard_options(self) -> tuple[dict[int, int], bool]:
-        trial = self.hs.copy()
-        take_pile_top_nb(trial, trial[ST_TO_MOVE])
-        return self._discard_options(trial)
 
     # --- moves ----------------------------------------------------------------------
     def apply(self, action: Action | str, seat: int | None = None) -> list[dict]:
-        """Apply ``action`` for the seat to act (``seat``, if given, must be that seat);
-        returns the events it produced. Raises :class:`IllegalAction` and changes
-        nothing when the move is not allowed."""
+        """Apply ``action`` for the seat to act (``seat``, if given, must be that seat)
+        through the machine (:func:`checked_step_nb`); returns the events it produced.
+        Raises :class:`IllegalAction` and changes nothing when the move is not allowed."""
         if not isinstance(action, Action):
             action = Action.parse(action)
         phase = int(self.hs[ST_PHASE])
@@ -219,48 +195,57 @@ class Table:
         mover = int(self.hs[ST_TO_MOVE])
         if seat is not None and seat != mover:
             raise IllegalAction(f"{action.text()}: out of turn, seat {mover} is to act")
+        card = action.card
+        kept = self._legal_now()[3]
+        if action.kind == "knock" and card < 0 and kept:
+            card = self._knock_card(kept)
+        pile = self.pile()
+        top = pile[-1] if pile else -1
+        status = checked_step_nb(self.board, mover, KINDS.index(action.kind), card,
+                                 self._packed, self._tab)
+        if status < 0:
+            self._refuse(Action(action.kind, card), status, phase, kept)
         before = len(self.events)
-        if phase == PH_OFFER:
-            self._offer(mover, action)
-        elif phase == PH_DRAW:
-            self._draw(mover, action)
-        elif phase == PH_DISCARD:
-            self._discard(mover, action)
-        else:
-            self._last_discard(mover, action)
+        self._record(mover, phase, action.kind, card, top)
         self._version += 1
         if self.hs[ST_PHASE] >= PH_OVER and not self._scored:
             showdown_nb(self.board, self._packed, self._tab)
             self._scored = True
         return self.events[before:]
 
-    def _refuse(self, action: Action, status: int, why: str = "") -> None:
-        reason = why or ERRORS[-status]
+    def _refuse(self, action: Action, status: int, phase: int, kept: dict[int, int]) -> None:
+        """One line naming the move and why the machine refused it."""
+        error = -status
+        if error == ERR_PHASE or error == ERR_MUST_KNOCK:
+            reason = WRONG_PHASE[phase]
+        elif error == ERR_PILE:
+            reason = ("both passed the upcard: this draw is from the stock"
+                      if self.hs[ST_PILE_LEN] else "the pile is empty")
+        elif action.kind == "big_gin":
+            reason = "big gin needs all 11 cards melded and rules with big gin"
+        elif error == ERR_KNOCK_LIMIT:
+            reason = (f"deadwood {kept[action.card]} is above this hand's knock limit "
+                      f"{self.knock_limit}")
+        else:
+            reason = ERRORS[error]
         raise IllegalAction(f"{action.text()}: {reason}")
+
+    def _record(self, seat: int, phase: int, kind: str, card: int, top: int) -> None:
+        """The events of an applied move: the card taken, passed, drawn or discarded (a
+        stock draw's card is hidden from the other seat by :meth:`events_for`)."""
+        if phase == PH_OFFER:
+            self._event(seat, kind, top)
+        elif phase == PH_DRAW:
+            self._event(seat, kind, top if kind == "pile" else int(self.hs[ST_DRAWN]))
+        elif phase == PH_LAST_DISCARD and kind == "pass":
+            self._event(seat, "pass", top)
+        else:
+            if phase == PH_LAST_DISCARD:
+                self._event(seat, "pile", top)
+            self._event(seat, kind, card if kind != "big_gin" else -1)
 
     def _event(self, seat: int, kind: str, card: int) -> None:
         self.events.append({"type": "event", "seat": seat, "action": kind, "card": _text(card)})
-
-    def _offer(self, seat: int, action: Action) -> None:
-        if action.kind not in ("take", "pass"):
-            self._refuse(action, 1, "the upcard is offered: take or pass")
-        up = int(self.hs[ST_UPCARD])
-        status = apply_offer_nb(self.hs, seat, action.kind == "take")
-        if status < 0:
-            self._refuse(action, status)
-        self._event(seat, action.kind, up)
-
-    def _draw(self, seat: int, action: Action) -> None:
-        if action.kind not in ("stock", "pile"):
-            self._refuse(action, 1, "draw first: stock or pile")
-        n = int(self.hs[ST_PILE_LEN])
-        top = int(self.hs[ST_PILE + n - 1]) if n else -1
-        status = apply_draw_nb(self.hs, seat, action.kind == "pile")
-        if status < 0:
-            self._refuse(action, status, "both passed the upcard: this draw is from the stock"
-                         if self.hs[ST_PILE_LEN] else "the pile is empty")
-        drawn = top if action.kind == "pile" else int(self.hs[ST_DECK + self.hs[ST_POS] - 1])
-        self._event(seat, action.kind, drawn)
 
     def _knock_card(self, kept: dict[int, int]) -> int:
         """The discard keeping the least deadwood (ties: the higher value, then index)."""
@@ -268,57 +253,6 @@ class Table:
 
     def _tab_value(self, card: int) -> int:
         return int(self.rules.rank_values()[card % 13])
-
-    def _discard(self, seat: int, action: Action) -> None:
-        if action.kind in ("stock", "pile", "take", "pass"):
-            self._refuse(action, 1, "already drew this turn: discard, knock or big gin")
-        kept, big = self._options_now()
-        card = action.card
-        if action.kind == "knock" and card < 0 and kept:
-            card = self._knock_card(kept)
-        if action.kind == "big_gin" and not big:
-            self._refuse(action, 1, "big gin needs all 11 cards melded and rules with big gin")
-        if action.kind == "knock" and card in kept and kept[card] > self.knock_limit:
-            self._refuse(action, 1, f"deadwood {kept[card]} is above this hand's knock limit "
-                         f"{self.knock_limit}")
-        if action.kind == "discard" or (action.kind == "knock" and card in kept):
-            # the options above already hold the kept deadwood: the board's apply checks
-            # the card (held, not just taken) and the knock limit
-            dw = kept.get(card, 0)
-            status = apply_discard_nb(self.hs, seat, card, dw, action.kind == "knock", False,
-                                      self._packed)
-        else:
-            status = checked_discard_nb(self.board, seat, card, action.kind == "knock",
-                                        action.kind == "big_gin", self._packed, self._tab)
-        if status < 0:
-            self._refuse(Action(action.kind, card), status)
-        self._event(seat, action.kind, card if action.kind != "big_gin" else -1)
-
-    def _last_discard(self, seat: int, action: Action) -> None:
-        if action.kind == "pass":
-            apply_last_discard_nb(self.hs, seat, False, -1, 0, False, False, self._packed)
-            self._event(seat, "pass", self.pile()[-1])
-            return
-        if action.kind not in ("knock", "big_gin"):
-            self._refuse(action, 1, "the final discard may be taken only to knock: knock "
-                         "CARD or pass")
-        kept, big = self._last_discard_options()
-        card = action.card
-        if action.kind == "knock" and card < 0 and kept:
-            card = self._knock_card(kept)
-        if action.kind == "big_gin" and not big:
-            self._refuse(action, 1, "big gin needs all 11 cards melded and rules with big gin")
-        top = self.pile()[-1]
-        dw = kept.get(card, 99)
-        if action.kind == "knock" and card in kept and dw > self.knock_limit:
-            self._refuse(action, 1, f"deadwood {dw} is above this hand's knock limit "
-                         f"{self.knock_limit}")
-        status = apply_last_discard_nb(self.hs, seat, True, card, dw, action.kind == "knock",
-                                       action.kind == "big_gin", self._packed)
-        if status < 0:
-            self._refuse(Action(action.kind, card), status)
-        self._event(seat, "pile", top)
-        self._event(seat, action.kind, card if action.kind != "big_gin" else -1)
 
     # --- views ----------------------------------------------------------------------
     def events_for(self, seat: int) -> list[dict]:

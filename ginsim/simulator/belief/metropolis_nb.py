@@ -2,7 +2,7 @@
 symmetric under the uniform prior and so accepted by the tempered likelihood ratio
 alone (see :mod:`ginsim.simulator.belief.sample_nb`).
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`; the data are the named tuples of
+Contract as in :mod:`ginsim.simulator.play.drive_nb`; the data are the named tuples of
 :mod:`ginsim.simulator.belief.belief_types`.
 """
 

@@ -2,7 +2,7 @@
 guessed hand, each of its observed choices scored under every opponent model (see
 :mod:`ginsim.simulator.belief.sample_nb` for the model and its softening).
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`; the data are the named tuples of
+Contract as in :mod:`ginsim.simulator.play.drive_nb`; the data are the named tuples of
 :mod:`ginsim.simulator.belief.belief_types`.
 """
 
@@ -33,8 +33,8 @@ from ...strategies.expert_nb import expert_discard_nb
 from ...strategies.hand_reading_nb import discard_context_nb
 from ...strategies.params import KIND_EXPERT, P_KIND, P_MEMORY
 from ...strategies.policy_nb import knock_choice_nb, memory_discard_score_nb, pile_decision_nb
-from ..machine.board_nb import draw_stock_nb, put_discard_nb, take_pile_top_nb
 from ..machine.deal_nb import lay_deal_nb
+from ..machine.step_nb import A_DISCARD, A_PILE, A_STOCK, replay_step_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
 TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)
@@ -183,20 +183,20 @@ def replay_move_nb(events, i, top, ev_card, hs, rules):
     if kind == EV_PASS:
         hs[ST_PASSED + seat] |= 1 << top
     elif kind == EV_TAKE:
-        take_pile_top_nb(hs, seat)
+        replay_step_nb(hs, seat, A_PILE, -1, 0, rules)
     elif kind == EV_STOCK:
         if events[i, 3] != 0:
             hs[ST_PASSED + seat] |= 1 << top
         if seat == 1:
             hs[ST_DECK + hs[ST_POS]] = ev_card[i]
-            draw_stock_nb(hs, np.int64(1))
+            replay_step_nb(hs, np.int64(1), A_STOCK, -1, 0, rules)
         else:
             hs[ST_POS] += 1
             hs[ST_TURNS] += 1
     else:
         if seat == 1:
             hs[ST_FORBIDDEN] = 0
-        put_discard_nb(hs, seat, events[i, 2], 0, False, False, rules)  # seat 0's unknown
+        replay_step_nb(hs, seat, A_DISCARD, events[i, 2], 0, rules)  # seat 0's unknown
 
 
 @jit_inline

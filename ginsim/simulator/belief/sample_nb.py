@@ -1,6 +1,6 @@
 """Posterior sampling of the opponent's hidden cards from the public history.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`. A *particle* is one guess of the
+Contract as in :mod:`ginsim.simulator.play.drive_nb`. A *particle* is one guess of the
 opponent's hidden cards: the unseen cards it holds now and the order in which its stock
 draws brought them (which card each draw was; the rest were dealt). Under the deal every
 such pair consistent with the public record is equally likely. The history is replayed

@@ -1,6 +1,6 @@
 """Rollouts for the position advisor: play every option in every sampled world.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`. A world fixes the opponent's hand and
+Contract as in :mod:`ginsim.simulator.play.drive_nb`. A world fixes the opponent's hand and
 the stock order; an option is a discard with or without a knock. Every option is
 played in every world (common random numbers), seat a being the advised player.
 """
@@ -17,16 +17,16 @@ from ...game.state import (
     RES_OUTCOME,
     ST_DEALER,
     ST_DISCARDED,
-    ST_ENDING,
     ST_PASSED,
     ST_PILE_TAKES,
     ST_PLANNED,
     ST_TAKEN,
     ST_UPCARD,
 )
-from ..machine.board_nb import apply_discard_nb, draw_stock_nb, take_pile_top_nb
 from ..machine.deal_nb import lay_position_nb, seat_streams_nb
-from ..machine.phases_nb import discard_nb, net_points_nb, play_on_nb, showdown_nb
+from ..machine.showdown_nb import net_points_nb, showdown_nb
+from ..machine.step_nb import A_DISCARD, A_KNOCK, A_PILE, A_STOCK, replay_step_nb
+from ..play.drive_nb import TO_THE_END, decide_discard_nb, drive_nb, play_step_nb
 from ..search.rollouts_nb import (
     OPT_DISCARD,
     OPT_PASS,
@@ -34,6 +34,8 @@ from ..search.rollouts_nb import (
     OPT_TAKE,
     pass_on_nb,
 )
+
+NO_STOP = np.int64(TO_THE_END)
 
 FLAG_UNDERCUT = 1  # the advised player's knock was undercut
 FLAG_OPPONENT_GIN = 2  # the opponent went gin (or big gin)
@@ -79,10 +81,9 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
         for o in range(options.shape[0]):
             set_world_nb(hs, advised, piles[w], opp_hands[w], stocks[w], w)
             seat_streams_nb(rng, seed, w)
-            apply_discard_nb(hs, np.int64(0), options[o, 0], option_deadwood[o],
-                             options[o, 1] != 0, False, rules)
-            if hs[ST_ENDING] < 0:
-                play_on_nb(board, np.int64(1), params, rules, tab, rng, trace)
+            replay_step_nb(hs, np.int64(0), A_KNOCK if options[o, 1] != 0 else A_DISCARD,
+                           options[o, 0], option_deadwood[o], rules)
+            drive_nb(board, NO_STOP, -1, params, rules, tab, rng, trace)
             showdown_nb(board, rules, tab)
             net[w, o] = net_points_nb(hs, np.int64(0))
             flags[w, o] = outcome_flag_nb(hs)
@@ -119,17 +120,16 @@ def play_option_nb(board, option, params, rules, tab, rng, trace):
         pass_on_nb(board, np.int64(0), params, rules, tab, rng, trace)
         showdown_nb(board, rules, tab)
         return
+    zero = np.int64(0)
     if kind == OPT_DISCARD:
-        apply_discard_nb(hs, np.int64(0), card, kept, knock, False, rules)
+        replay_step_nb(hs, zero, A_KNOCK if knock else A_DISCARD, card, kept, rules)
     else:
-        if kind == OPT_TAKE:
-            take_pile_top_nb(hs, np.int64(0))
-        else:
-            draw_stock_nb(hs, np.int64(0))
+        # the world's draw in replay mode (the pile card is not marked as declined)
+        replay_step_nb(hs, zero, A_PILE if kind == OPT_TAKE else A_STOCK, -1, 0, rules)
         hs[ST_PLANNED] = 0
-        discard_nb(board, np.int64(0), params, rules, tab, rng)
-    if hs[ST_ENDING] < 0:
-        play_on_nb(board, np.int64(1), params, rules, tab, rng, trace)
+        action, discard, kept = decide_discard_nb(params, zero, board, rules, tab, rng)
+        play_step_nb(board, action, discard, kept, rules, trace)
+    drive_nb(board, NO_STOP, -1, params, rules, tab, rng, trace)
     showdown_nb(board, rules, tab)
 
 

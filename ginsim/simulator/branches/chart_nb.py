@@ -1,10 +1,10 @@
 """Counterfactual knock decisions (the knock chart): branch the hand state at every
 point where seat a may knock, and score "knock now" against "wait this turn".
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`. The actual hand follows seat a's own
+Contract as in :mod:`ginsim.simulator.play.drive_nb`. The actual hand follows seat a's own
 strategy; at each of seat a's turns where the best discard keeps deadwood between 1 and
 the hand's knock limit, the position is copied into a second board twice
-(:func:`~ginsim.simulator.machine.phases_nb.copy_position_nb`): one copy knocks now and is
+(:func:`~ginsim.simulator.machine.deal_nb.copy_position_nb`): one copy knocks now and is
 scored, the other discards as the strategy would without knocking and plays on with
 both strategies to the end. Both branches share the future cards (common random
 numbers). Decision points on the very first turn (upcard offers) are not branched.
@@ -16,11 +16,14 @@ from ...game._jit import jit
 from ...game.melds_nb import best_discard_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
+    PH_DISCARD,
+    PH_DRAW,
+    PH_OVER,
     ST_DEALER,
-    ST_ENDING,
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
+    ST_PHASE,
     ST_PILE_TAKES,
     ST_PLANNED,
     ST_POS,
@@ -29,18 +32,18 @@ from ...game.state import (
 )
 from ...strategies.params import P_MEMORY
 from ...strategies.policy_nb import after_draw_nb, discard_without_knock_nb, drawn_nb
-from ..machine.board_nb import apply_discard_nb
-from ..machine.deal_nb import copy_position_nb, deal_nb, seat_streams_nb, shuffle_deck_nb
-from ..machine.phases_nb import (
-    discard_nb,
-    draw_nb,
-    first_turn_nb,
-    net_points_nb,
-    play_on_nb,
-    play_turn_nb,
-    showdown_nb,
-)
+from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
+from ..machine.showdown_nb import net_points_nb, showdown_nb
+from ..machine.step_nb import A_DISCARD, step_nb
+from ..play.drive_nb import (
+    TO_THE_END,
+    decide_discard_nb,
+    discard_kind_nb,
+    drive_nb,
+    play_step_nb,
+    start_hand_nb,
+)
 
 CHART_COLUMNS = ("hand", "turn", "deadwood", "stock_left", "dealer", "net_knock", "net_wait",
                  "knocked", "opp_taken", "knock_limit")
@@ -54,7 +57,7 @@ MAX_POINTS_PER_HAND = 80
 def branch_knock_nb(deadwood, card, rules, tab, branch):
     """Seat a knocks now with ``card`` (the best discard) in the board ``branch``; returns
     a's net points."""
-    apply_discard_nb(branch.hs, np.int64(0), card, deadwood, True, False, rules)
+    step_nb(branch.hs, np.int64(0), discard_kind_nb(True, False), card, deadwood, rules)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -91,7 +94,7 @@ def wait_discard_nb(params, rules, tab, branch, branch_rng):
                                      params[0, P_MEMORY] >= 1)
     card, dw = discard_without_knock_nb(params, np.int64(0), hand, forbidden, (dw, card),
                                         branch, tab, branch_rng)
-    apply_discard_nb(branch.hs, np.int64(0), card, dw, False, False, rules)
+    step_nb(branch.hs, np.int64(0), A_DISCARD, card, dw, rules)
     return card
 
 
@@ -100,7 +103,7 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
     """Seat a discards as its strategy would without knocking, then both play on to the
     end of the hand in the board ``branch``; returns a's net points."""
     wait_discard_nb(params, rules, tab, branch, branch_rng)
-    play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, trace)
+    drive_nb(branch, np.int64(TO_THE_END), -1, params, rules, tab, branch_rng, trace)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -113,44 +116,49 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     ``(rows, next hand)``; stops early when the rows might overflow."""
     rows, trace, board, rng = buf.rows, buf.trace, buf.board, buf.rng
     hs = board.hs
-    branch, branch_rng = buf.branch, buf.branch_rng
     n = 0
     i = start
     hs[ST_TRACE_ROW] = 0
     while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
-        deal_nb(hs, i % 2, rules, i)
-        seat = first_turn_nb(board, params, rules, tab, rng, trace)
-        while hs[ST_ENDING] < 0:
-            if seat == 1:
-                play_turn_nb(board, np.int64(1), True, params, rules, tab, rng, trace)
-                seat = 0
-                continue
-            draw_nb(board, np.int64(0), True, params, rules, tab, rng)
-            point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,
-                                                              rules, tab, rows, n)
-            if point:
-                copy_position_nb(hs, branch.hs, rng, branch_rng)
-                rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
-                copy_position_nb(hs, branch.hs, rng, branch_rng)
-                rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng,
-                                                      trace)
-            if hs[ST_PLANNED] == 0:
-                # The best discard above also decides the actual turn (as the hand loop's
-                # discard phase would, from the same pass).
-                drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
-                discard, dw, knock, big = after_draw_nb(params, np.int64(0), drawn, board, rules,
-                                                        tab, rng)
-                apply_discard_nb(hs, np.int64(0), discard, dw, knock, big, rules)
-            else:
-                discard, action = discard_nb(board, np.int64(0), params, rules, tab, rng)
-                knock = action == ACTION_KNOCK or action == ACTION_BIG_GIN
-            if point:
-                rows[n, CH_KNOCKED] = knock
-                n += 1
-            seat = 1
-        if hs[ST_ENDING] >= 0:
-            play_on_nb(board, seat, params, rules, tab, rng, trace)
+        start_hand_nb(board, i % 2, rules, trace, i)
+        # the first turn (the upcard offers, or the eleven-card deal's discard) is not
+        # branched: play to the first free draw, then stop at each of seat a's discards
+        drive_nb(board, np.int64(PH_DRAW), -1, params, rules, tab, rng, trace)
+        while hs[ST_PHASE] < PH_OVER:
+            drive_nb(board, np.int64(PH_DISCARD), 0, params, rules, tab, rng, trace)
+            if hs[ST_PHASE] >= PH_OVER:
+                break
+            n = chart_turn_nb(board, i, n, params, rules, tab, rng, trace, buf)
         i += 1
     return n, i
+
+
+@jit
+def chart_turn_nb(board, i, n, params, rules, tab, rng, trace, buf):
+    """Seat a's discard in hand ``i``, its draw made: at a decision point both branches
+    into chart row ``n``, then the discard. Returns the next free row."""
+    hs = board.hs
+    rows, branch, branch_rng = buf.rows, buf.branch, buf.branch_rng
+    point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,
+                                                      rules, tab, rows, n)
+    if point:
+        copy_position_nb(hs, branch.hs, rng, branch_rng)
+        rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
+        copy_position_nb(hs, branch.hs, rng, branch_rng)
+        rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng, trace)
+    zero = np.int64(0)
+    if hs[ST_PLANNED] == 0:
+        # The best discard above also decides the actual turn (as the discard phase's
+        # decision would, from the same pass).
+        drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
+        discard, dw, knock, big = after_draw_nb(params, zero, drawn, board, rules, tab, rng)
+        kind = discard_kind_nb(knock, big)
+    else:
+        kind, discard, dw = decide_discard_nb(params, zero, board, rules, tab, rng)
+    action = play_step_nb(board, kind, discard, dw, rules, trace)
+    if point:
+        rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
+        return n + 1
+    return n

@@ -1,7 +1,7 @@
 """The knock chart with mc seats: :func:`~ginsim.simulator.branches.chart_nb.knock_chart_nb`'s
 decision points and branches, played through the mc hand loop's turns.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`. Each branch is a copy of the position
+Contract as in :mod:`ginsim.simulator.play.drive_nb`. Each branch is a copy of the position
 and of what the mc seat remembers (:func:`~ginsim.simulator.search.mc_memory_nb.copy_memory_nb`:
 the events, the guesses made at seat a's draw, the phases' rows), so in the wait branch
 an mc seat a discards by rollouts without knocking and both seats play on exactly as the
@@ -11,19 +11,18 @@ hand loop would play them.
 import numpy as np
 
 from ...game._jit import jit
-from ...game.state import ST_ENDING, ST_TRACE_ROW
-from ..machine.buffers import Search
-from ..machine.deal_nb import copy_position_nb, deal_nb, seat_streams_nb, shuffle_deck_nb
-from ..machine.phases_nb import discard_nb, net_points_nb, showdown_nb
+from ...game.state import PH_DISCARD, PH_DRAW, PH_OVER, ST_PHASE, ST_PLANNED, ST_TRACE_ROW
+from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
-from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb, is_mc_nb, phase_rows_nb
+from ..machine.showdown_nb import net_points_nb, showdown_nb
+from ..play.drive_nb import TO_THE_END, decide_discard_nb, play_step_nb
+from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb, is_mc_nb
 from ..search.mc_nb import (
+    mc_discard_choice_nb,
     mc_discard_nb,
-    mc_draw_nb,
-    mc_first_turn_nb,
-    mc_play_on_nb,
-    plain_draw_nb,
-    turn_nb,
+    mc_drive_nb,
+    mc_start_hand_nb,
+    no_search_nb,
 )
 from .chart_nb import (
     CH_KNOCKED,
@@ -58,32 +57,29 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
     else:
         card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng)
     discard_event_nb(zero, card, mem)
-    mc_play_on_nb(branch, np.int64(1), params, rules, tab, branch_rng, mem.empty_trace, mem)
+    mc_drive_nb(branch, np.int64(TO_THE_END), -1, search, params, rules, tab, branch_rng,
+                mem.empty_trace, mem)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
 
 @jit
-def chart_turn_nb(buf, i, n, mc, params, rules, tab):
-    """Seat a's turn in hand ``i``: its draw, then at a decision point both branches
-    into chart row ``n``, then its discard. Returns the next free row."""
-    board, rng, mem, rows = buf.board, buf.rng, buf.mem, buf.rows
+def chart_turn_nb(buf, i, n, mc, search, params, rules, tab):
+    """Seat a's discard in hand ``i``, its draw made (by rollouts when it is the mc seat,
+    whose ``search`` stays for the discard): at a decision point both branches into chart
+    row ``n``, then the discard. Returns the next free row."""
+    board, rng, mem, rows, trace = buf.board, buf.rng, buf.mem, buf.rows, buf.trace
     zero, yes, no = np.int64(0), np.bool_(True), np.bool_(False)
-    # key is a stream key: a plain 0 would unify it with float64
-    search = Search(zero, zero, np.uint64(0), zero, 0.0, zero, zero, zero)
-    if mc:
-        _, search = mc_draw_nb(board, zero, yes, params, rules, tab, rng, mem)
-    else:
-        plain_draw_nb(board, zero, yes, rules, tab, rng, mem)
     point, kdw, kcard, _ = decision_point_nb(board, i, no, rules, tab, rows, n)
     if point:
         copy_mc_position_nb(buf)
         rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, buf.branch)
         rows[n, CH_NET_WAIT] = wait_branch_nb(buf, mc, search, params, rules, tab)
-    if mc:
-        discard, action = mc_discard_nb(board, zero, search, yes, rules, tab, rng, mem)
+    if mc and board.hs[ST_PLANNED] == 0:
+        kind, discard, kept = mc_discard_choice_nb(board, zero, search, yes, rules, tab, rng, mem)
     else:
-        discard, action = discard_nb(board, zero, mem.rows, rules, tab, rng)
+        kind, discard, kept = decide_discard_nb(mem.rows, zero, board, rules, tab, rng)
+    action = play_step_nb(board, kind, discard, kept, rules, trace)
     discard_event_nb(zero, discard, mem)
     if point:
         rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
@@ -93,8 +89,9 @@ def chart_turn_nb(buf, i, n, mc, params, rules, tab):
 
 @jit
 def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
-    """:func:`~ginsim.simulator.branches.chart_nb.knock_chart_nb` for rows with an mc seat, on
-    :class:`~ginsim.simulator.machine.buffers.ChartBuffers`. Returns ``(rows, next hand)``."""
+    """:func:`~ginsim.simulator.branches.chart_nb.knock_chart_nb` for rows with an mc
+    seat, on :class:`~ginsim.simulator.machine.buffers.ChartBuffers`. Returns ``(rows,
+    next hand)``."""
     board, rng, trace, mem = buf.board, buf.rng, buf.trace, buf.mem
     hs = board.hs
     n = 0
@@ -104,16 +101,15 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
-        phase_rows_nb(mem, params)
-        deal_nb(hs, i % 2, rules, i)
-        seat = mc_first_turn_nb(board, params, rules, tab, rng, trace, mem)
-        while hs[ST_ENDING] < 0:
-            if seat == 1:
-                turn_nb(board, np.int64(1), params, rules, tab, rng, trace, mem)
-            else:
-                n = chart_turn_nb(buf, i, n, mc, params, rules, tab)
-            seat = 1 - seat
-        if hs[ST_ENDING] >= 0:
-            mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem)
+        mc_start_hand_nb(board, i % 2, params, rules, trace, mem, i)
+        # the first turn is not branched (as knock_chart_nb)
+        search = mc_drive_nb(board, np.int64(PH_DRAW), -1, no_search_nb(), params, rules, tab,
+                             rng, trace, mem)
+        while hs[ST_PHASE] < PH_OVER:
+            search = mc_drive_nb(board, np.int64(PH_DISCARD), 0, search, params, rules, tab,
+                                 rng, trace, mem)
+            if hs[ST_PHASE] >= PH_OVER:
+                break
+            n = chart_turn_nb(buf, i, n, mc, search, params, rules, tab)
         i += 1
     return n, i

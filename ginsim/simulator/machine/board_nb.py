@@ -1,31 +1,28 @@
-"""The hand machine's board: the deal and the moves that change a hand, free of decisions.
+"""The machine's board: the moves that change a hand and the phase each leaves, free of
+decisions.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`: numba functions over the int64 hand
-state ``hs`` (:mod:`ginsim.game.state`) that allocate nothing. Both the gin phases
-(:mod:`~ginsim.simulator.machine.phases_nb`) and Mahjong gin's
-(:mod:`~ginsim.simulator.machine.mahjong_nb`) import these; neither imports the other's turns.
+Numba functions over the int64 hand state ``hs`` (:mod:`ginsim.game.state`) that
+allocate nothing. The phase is part of the hand state (``hs[ST_PHASE]``, a ``PH_*``
+code, and the seat to act, ``hs[ST_TO_MOVE]``). One ``apply`` per phase moves the hand
+on and returns ``OK`` or ``-ERR_*`` without changing the position when the move is
+illegal; the transitions between them are the only place the turn order is written:
 
-The deal (shuffle, seat streams, the deal itself and its phase) is
-:mod:`ginsim.simulator.machine.deal_nb`, re-exported here, with the layouts of positions made
-elsewhere: :func:`lay_deal_nb` (a deal known from outside: an agent's seat, the belief's
-replay) and :func:`lay_position_nb` (a mid-hand position: the advisor's worlds).
-
-The phase is part of the hand state (``hs[ST_PHASE]``, a ``PH_*`` code, and the seat
-to act, ``hs[ST_TO_MOVE]``). One ``apply`` per phase moves the hand on and returns
-``OK`` or ``-ERR_*`` without changing the position when the move is illegal:
-
-- :func:`apply_offer_nb` (``PH_OFFER``): take the upcard or pass it;
+- :func:`apply_offer_nb` (``PH_OFFER``): take the upcard or pass it (after the
+  dealer's pass the non-dealer draws from the stock);
 - :func:`apply_draw_nb` (``PH_DRAW``): the pile's top card or the stock's;
 - :func:`apply_discard_nb` (``PH_DISCARD``): discard, knock (never above the hand's
-  knock limit, ``hs[ST_KNOCK_LIMIT]``) or big gin; returns the ``ACTION_*`` code;
+  knock limit, ``hs[ST_KNOCK_LIMIT]``) or big gin, then the next draw, the stock floor
+  (:func:`end_phase_nb`) or the end; returns the ``ACTION_*`` code;
 - :func:`apply_last_discard_nb` (``PH_LAST_DISCARD``): the 50th-card rule's knock with
   the final discard, or a pass that leaves the hand dead.
 
 The low-level moves (:func:`take_pile_top_nb`, :func:`draw_stock_nb`,
-:func:`put_discard_nb`) keep the phase fields right but check nothing: replays of a
-history whose hidden cards are guesses (:mod:`~ginsim.simulator.belief.sample_nb`) use them.
-:func:`discard_options_nb` lists what the discard phase allows, with the deadwood each
-discard keeps, for the Python ``Table`` and the advisor (``simulator/branches/advisor.py``).
+:func:`put_discard_nb`) keep the phase fields right but check nothing. Drivers call none
+of these: they step the machine (:mod:`ginsim.simulator.machine.step_nb`), whose
+``step_nb`` dispatches to the phase's ``apply`` and whose replay mode uses the low-level
+moves. The deal and the layouts of positions made elsewhere are
+:mod:`ginsim.simulator.machine.deal_nb`. Mahjong gin's moves are
+:mod:`ginsim.simulator.machine.mahjong_nb`.
 """
 
 

@@ -1,7 +1,7 @@
 """The deal of a hand: the shuffled deck, the seats' random streams, the cards dealt and
 the first phase (the upcard offer, or the eleven-card deal's discard), and the copy of
 a position that branches a hand. Part of the board (:mod:`ginsim.simulator.machine.board_nb`);
-contract as in :mod:`ginsim.simulator.machine.phases_nb`."""
+contract as in :mod:`ginsim.simulator.play.drive_nb`."""
 
 import numpy as np
 

@@ -1,6 +1,6 @@
 """Mahjong gin's turn engine (docs/rules.md §8.8): the variant's phases and its hand.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`, whose helpers these phases call (the
+Contract as in :mod:`ginsim.simulator.play.drive_nb`, whose helpers these phases call (the
 deal, the stock draw, the pile top, the discard and the trace). The table's melds,
 the card a multi-card take obliges its taker to lay and the hand's pile counters live
 in the hand state (``ST_TABLE`` .. ``ST_MAX_PILE_TAKE``); the phases that plan or score

@@ -1,6 +1,6 @@
 """The hand loop kernel: deal, play and score hands into per-hand records.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`, whose phases play each hand; this
+Contract as in :mod:`ginsim.simulator.play.drive_nb`, whose driver plays each hand; this
 module only chooses the deck and the dealer of each hand and writes its record
 (:data:`~ginsim.simulator.machine.records.RECORD_DTYPE`). Its kernels write to a
 :class:`~ginsim.simulator.machine.buffers.HandBuffers` ``buf`` the caller makes
@@ -33,8 +33,9 @@ from ...game.state import (
 )
 from ...strategies.params import KIND_MC, P_KIND, P_SIZE
 from ..machine.deal_nb import seat_streams_nb, shuffle_deck_nb
-from ..machine.phases_nb import play_hand_nb, showdown_nb
+from ..machine.showdown_nb import showdown_nb
 from ..search.mc_nb import mc_play_hand_nb
+from .drive_nb import play_hand_nb
 
 
 def hand_params(rows: np.ndarray) -> np.ndarray:

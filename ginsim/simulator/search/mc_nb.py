@@ -1,18 +1,19 @@
 """The Monte Carlo player: every choice by rollouts over posterior-sampled worlds.
 
-Contract as in :mod:`ginsim.simulator.machine.phases_nb`. A seat whose parameter row is of kind
-``KIND_MC`` (:mod:`ginsim.strategies.params`) is an mc player; :func:`mc_play_hand_nb`
-plays a hand in which one or both seats are, through the same phase primitives as the
-hand loop. At each of its choices (the draw, the discard and knock; the upcard offer is
-its rollout strategy's) the mc seat samples the opponent's hand from the public history
-(:mod:`ginsim.simulator.search.mc_guesses_nb`), lays out ``rollouts`` worlds and plays each
-option in every world with the rollout strategies (its own ``rollout`` vector, the
-opponent as its ``model``; :mod:`ginsim.simulator.search.rollouts_nb`). It plays what its
-rollout strategy would unless another option gains more than ``margin`` standard errors
-of the paired difference in the same worlds (the largest such gain): flat Monte Carlo
-that takes the best of a few noisy means mostly trades a sound choice for a lucky one
-(on 2,000 duplicate deals against memory2:knock=0, +2.79 points a hand with margin 1
-against +0.69 with the plain best mean).
+Contract as in :mod:`ginsim.simulator.play.drive_nb`. A seat whose parameter row is of
+kind ``KIND_MC`` (:mod:`ginsim.strategies.params`) is an mc player;
+:func:`mc_play_hand_nb` plays a hand in which one or both seats are, a step of the machine
+at a time as the hand loop does (:func:`mc_drive_nb`). At each of its choices (the draw,
+the discard and knock; the upcard offer is its rollout strategy's) the mc seat samples the
+opponent's hand from the public history (:mod:`ginsim.simulator.search.mc_guesses_nb`),
+lays out ``rollouts`` worlds and plays each option in every world with the rollout
+strategies (its own ``rollout`` vector, the opponent as its ``model``;
+:mod:`ginsim.simulator.search.rollouts_nb`). It plays what its rollout strategy would
+unless another option gains more than ``margin`` standard errors of the paired difference
+in the same worlds (the largest such gain): flat Monte Carlo that takes the best of a few
+noisy means mostly trades a sound choice for a lucky one (on 2,000 duplicate deals against
+memory2:knock=0, +2.79 points a hand with margin 1 against +0.69 with the plain best
+mean).
 
 What the seat remembers (the events, the guesses, the rows it plays) is its
 :class:`~ginsim.simulator.machine.buffers.McMemory` ``mem``, apart from the hand state; each
@@ -26,16 +27,15 @@ mc kernels are large.
 import numpy as np
 
 from ...game._jit import jit, jit_inline
-from ...game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
+from ...game.history import EV_PASS, EV_STOCK, EV_TAKE
 from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
-from ...game.rules import DEAL_ELEVEN, R_BIG_GIN_BONUS, R_DEAL
+from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
-    PH_LAST_DISCARD,
-    SOURCE_DEAL,
-    SOURCE_PILE,
-    ST_DEALER,
+    PH_DISCARD,
+    PH_DRAW,
+    PH_OFFER,
+    PH_OVER,
     ST_DRAWN,
-    ST_ENDING,
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -43,22 +43,30 @@ from ...game.state import (
     ST_PILE,
     ST_PILE_LEN,
     ST_PLANNED,
-    ST_SOURCE,
-    ST_UPCARD,
+    ST_TO_MOVE,
 )
 from ...strategies.params import SEARCH_CARD, SEARCH_DRAW, SEARCH_KNOCK
 from ...strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
-from ..machine.board_nb import (
-    apply_discard_nb,
-    apply_draw_nb,
-    apply_offer_nb,
-    pile_allowed_nb,
-    trace_turn_nb,
-)
+from ..machine.board_nb import pile_allowed_nb
 from ..machine.buffers import Search
-from ..machine.deal_nb import deal_nb
-from ..machine.phases_nb import discard_nb, draw_nb, last_discard_turn_nb
-from ..machine.records import ACTION_DISCARD
+from ..machine.step_nb import (
+    A_BIG_GIN,
+    A_DISCARD,
+    A_KNOCK,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
+    step_nb,
+)
+from ..play.drive_nb import (
+    TO_THE_END,
+    at_stop_nb,
+    decide_nb,
+    discard_kind_nb,
+    play_step_nb,
+    start_hand_nb,
+)
 from .mc_guesses_nb import prepare_nb
 from .mc_memory_nb import (
     add_event_nb,
@@ -111,35 +119,41 @@ def default_discard_nb(board, me, lowest, may_knock, rules, tab, rng, mem):
 
 
 @jit
-def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
-    """The mc seat's discard from 11 cards: gin or big gin at once, else rollouts over
-    the rollout strategy's own choice and the ``CANDIDATES`` discards keeping the least
-    deadwood, each with and without a knock where allowed (never a knock, gin included,
-    unless ``may_knock``: the knock chart's wait branch); another choice than the
-    rollout strategy's must gain ``search.margin`` standard errors. Only the choices in
-    ``search.searched`` are tried (without the card, the other knock choice is tried with
-    the rollout strategy's card when that card is among the candidates). Applies it;
-    returns ``(discard, action)``."""
+def mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem):
+    """The mc seat's discard from 11 cards, not applied: ``(kind, card, kept)``. Gin or
+    big gin at once, else rollouts over the rollout strategy's own choice and the
+    ``CANDIDATES`` discards keeping the least deadwood, each with and without a knock
+    where allowed (never a knock, gin included, unless ``may_knock``: the knock chart's
+    wait branch); another choice than the rollout strategy's must gain ``search.margin``
+    standard errors. Only the choices in ``search.searched`` are tried (without the
+    card, the other knock choice is tried with the rollout strategy's card when that
+    card is among the candidates)."""
     hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
     dw, best, _, all_melded = best_discard_nb(hand, forbidden, 0, tab, board.work, True)
     if may_knock and all_melded and rules[R_BIG_GIN_BONUS] >= 0:
-        return -1, apply_discard_nb(hs, me, -1, 0, True, True, rules)
+        return A_BIG_GIN, np.int64(-1), np.int64(0)
     if may_knock and dw == 0:
-        return best, apply_discard_nb(hs, me, best, 0, True, False, rules)
+        return A_KNOCK, best, np.int64(0)
     default, choice_kept, default_knock = default_discard_nb(board, me, (dw, best), may_knock,
                                                              rules, tab, rng, mem)
     cards = search.searched & SEARCH_CARD != 0
     knocks = search.searched & SEARCH_KNOCK != 0 and may_knock
     if not cards and not (knocks and (default_knock or choice_kept <= hs[ST_KNOCK_LIMIT])):
         # nothing to search: the rollout strategy's choice stands
-        return default, apply_discard_nb(hs, me, default, choice_kept, default_knock, False,
-                                         rules)
+        return discard_kind_nb(default_knock, False), default, choice_kept
     choice, choice_knock, choice_kept = _best_discard_option_nb(
         board, me, search, (default, default_knock, choice_kept), (cards, knocks), rules, tab,
         rng, mem)
-    return choice, apply_discard_nb(hs, me, choice, choice_kept, choice_knock, False, rules)
+    return discard_kind_nb(choice_knock, False), choice, choice_kept
+
+
+@jit
+def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
+    """:func:`mc_discard_choice_nb` applied through the machine: ``(discard, status)``."""
+    kind, card, kept = mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem)
+    return card, step_nb(board.hs, me, kind, card, kept, rules)
 
 
 @jit_inline
@@ -218,7 +232,7 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
     take, s = mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
     hs[ST_PLANNED] = 0
-    apply_draw_nb(hs, me, take)
+    step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
     if take:
         add_event_nb(mem, me, EV_TAKE, card, 1)
@@ -229,132 +243,104 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
 
 
 @jit
-def mc_turn_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
-    """The mc seat's turn: draw and discard (or knock) by rollouts. Returns ``(drawn,
-    discard, action)``."""
-    card, search = mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
-    discard, action = mc_discard_nb(board, me, search, np.bool_(True), rules, tab, rng, mem)
-    discard_event_nb(me, discard, mem)
-    return card, discard, action
+def observe_nb(mem, seat, kind, card, flag):
+    """What the mc memory keeps of an action applied in the offer, draw or discard phase:
+    its public event (``card`` the card taken, passed or discarded; ``flag`` for a stock
+    draw, whether the pile's top card was declined)."""
+    if kind == A_TAKE or kind == A_PILE:
+        add_event_nb(mem, seat, EV_TAKE, card, 1)
+    elif kind == A_PASS:
+        add_event_nb(mem, seat, EV_PASS, card, 1)
+    elif kind == A_STOCK:
+        add_event_nb(mem, seat, EV_STOCK, -1, flag)
+    elif kind == A_DISCARD or kind == A_KNOCK:
+        discard_event_nb(seat, card, mem)
 
 
 @jit
-def plain_draw_nb(board, seat, pile_allowed, rules, tab, rng, mem):
-    """A plain seat's draw through the phases (its rows ``mem.rows``), its event kept for
-    the mc seat. Returns the card drawn."""
+def no_search_nb():
+    """A :class:`Search` before the mc seat's first choice (numba types it once)."""
+    zero = np.int64(0)
+    return Search(zero, zero, np.uint64(0), zero, 0.0, zero, zero, zero)
+
+
+@jit
+def plain_step_nb(board, seat, rows, rules, tab, rng, trace, mem):
+    """One action of a seat played by its plain rows (a plain seat, or an mc seat's
+    offers, pile-take discards and 50th-card turn), applied, traced and remembered."""
     hs = board.hs
-    top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if pile_allowed and hs[ST_PILE_LEN] > 0 else -1
-    drawn = draw_nb(board, seat, pile_allowed, mem.rows, rules, tab, rng)
-    if hs[ST_SOURCE] == SOURCE_PILE:
-        add_event_nb(mem, seat, EV_TAKE, drawn, 1)
-    else:
-        add_event_nb(mem, seat, EV_STOCK, -1, 1 if top >= 0 else 0)
-    return drawn
+    phase = hs[ST_PHASE]
+    top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if hs[ST_PILE_LEN] > 0 else -1
+    declines = 1 if phase == PH_DRAW and pile_allowed_nb(hs) else 0
+    kind, card, kept = decide_nb(rows, seat, board, rules, tab, rng)
+    status = play_step_nb(board, kind, card, kept, rules, trace)
+    if phase == PH_OFFER or phase == PH_DRAW:
+        observe_nb(mem, seat, kind, hs[ST_DRAWN] if kind == A_PILE or kind == A_TAKE else top,
+                   declines)
+    elif phase == PH_DISCARD:
+        observe_nb(mem, seat, kind, card, 0)
+    return kind, status
 
 
 @jit
-def plain_turn_nb(board, seat, pile_allowed, rules, tab, rng, mem):
-    """A plain seat's turn through the phases, its events kept for the mc seat."""
-    drawn = plain_draw_nb(board, seat, pile_allowed, rules, tab, rng, mem)
-    discard, action = discard_nb(board, seat, mem.rows, rules, tab, rng)
-    discard_event_nb(seat, discard, mem)
-    return drawn, discard, action
-
-
-@jit
-def turn_nb(board, seat, params, rules, tab, rng, trace, mem):
-    """One turn of either kind of seat, traced (the pile allowed unless this is the
-    non-dealer's forced stock draw after both passed the upcard)."""
+def mc_step_nb(board, me, search, params, rules, tab, rng, trace, mem):
+    """One action of an mc seat ``me`` by rollouts (its draw, its discard), applied,
+    traced and remembered. Returns ``(kind, status, search)``: the draw's search stays
+    for the discard."""
     hs = board.hs
-    pile_allowed = pile_allowed_nb(hs)
-    if is_mc_nb(params, seat):
-        drawn, discard, action = mc_turn_nb(board, seat, pile_allowed, params, rules, tab, rng,
+    if hs[ST_PHASE] == PH_DRAW:
+        _, search = mc_draw_nb(board, me, pile_allowed_nb(hs), params, rules, tab, rng, mem)
+        return A_STOCK, np.int64(0), search
+    if hs[ST_DRAWN] < 0:  # the eleven-card deal's first discard: no draw searched yet
+        search = prepare_nb(hs, me, params, rules, tab, rng, mem)
+    kind, card, kept = mc_discard_choice_nb(board, me, search, np.bool_(True), rules, tab, rng,
                                             mem)
-    else:
-        drawn, discard, action = plain_turn_nb(board, seat, pile_allowed, rules, tab, rng, mem)
-    trace_turn_nb(trace, hs, seat, hs[ST_SOURCE], drawn, discard, action)
+    status = play_step_nb(board, kind, card, kept, rules, trace)
+    observe_nb(mem, me, kind, card, 0)
+    return kind, status, search
 
 
 @jit
-def offer_nb(board, seat, rules, tab, rng, trace, mem):
-    """The upcard offered to ``seat``: taken (and a discard) by its strategy, an mc seat
-    by its rollout strategy. Deciding the offer by rollouts too measured worse on the same
-    2,000 duplicate deals against memory2:knock=0 (-0.73 against -0.20 points a hand),
-    the rollouts at the offer seeing no history to sample from. Returns whether it was
-    taken."""
-    hs = board.hs
-    up = hs[ST_UPCARD]
-    take, discard, dw, knock, big = pile_decision_nb(mem.rows, seat, hs[ST_HAND + seat], up,
-                                                     board, rules, tab, rng)
-    apply_offer_nb(hs, seat, take)
-    if not take:
-        add_event_nb(mem, seat, EV_PASS, up, 1)
+def mc_searches_nb(hs, params, seat):
+    """Whether the mc seat's search makes the choice in front of ``seat`` (its draws and
+    its own discards; its offers, pile-take discards and 50th-card turn are its rollout
+    strategy's)."""
+    if not is_mc_nb(params, seat):
         return False
-    add_event_nb(mem, seat, EV_TAKE, up, 1)
-    action = apply_discard_nb(hs, seat, discard, dw, knock, big, rules)
-    if discard >= 0:
-        add_event_nb(mem, seat, EV_DISCARD, discard, 0)
-    trace_turn_nb(trace, hs, seat, SOURCE_PILE, up, discard, action)
-    return True
+    phase = hs[ST_PHASE]
+    return phase == PH_DRAW or (phase == PH_DISCARD and hs[ST_PLANNED] == 0)
 
 
 @jit
-def eleven_first_discard_nb(board, params, rules, tab, rng, trace, mem):
-    """The eleven-card deal's first discard, the non-dealer's (by rollouts for an mc
-    seat)."""
+def mc_drive_nb(board, stop_phase, stop_seat, search, params, rules, tab, rng, trace, mem):
+    """:func:`~ginsim.simulator.play.drive_nb.drive_nb` with mc seats: play the hand on
+    ``board`` step by step until it ends or the phase ``stop_phase`` is in front of
+    ``stop_seat``, every action remembered in ``mem``. Returns the mc seat's search."""
     hs = board.hs
-    nondealer = 1 - hs[ST_DEALER]
-    hs[ST_FORBIDDEN] = 0
-    hs[ST_PLANNED] = 0
-    if is_mc_nb(params, nondealer):
-        search = prepare_nb(hs, nondealer, params, rules, tab, rng, mem)
-        discard, action = mc_discard_nb(board, nondealer, search, np.bool_(True), rules, tab, rng,
-                                        mem)
-    else:
-        discard, action = discard_nb(board, nondealer, mem.rows, rules, tab, rng)
-    discard_event_nb(nondealer, discard, mem)
-    trace_turn_nb(trace, hs, nondealer, SOURCE_DEAL, -1, discard, action)
+    while hs[ST_PHASE] < PH_OVER and not at_stop_nb(hs, stop_phase, stop_seat):
+        seat = hs[ST_TO_MOVE]
+        if mc_searches_nb(hs, params, seat):
+            _, _, search = mc_step_nb(board, seat, search, params, rules, tab, rng, trace,
+                                      mem)
+        else:
+            plain_step_nb(board, seat, mem.rows, rules, tab, rng, trace, mem)
+    return search
 
 
 @jit
-def mc_first_turn_nb(board, params, rules, tab, rng, trace, mem):
-    """:func:`first_turn_nb` with mc seats: the upcard offers (non-dealer, then dealer;
-    if both pass the non-dealer draws from the stock), or the eleven-card deal's first
-    discard. Starts the hand's events; returns the seat to move."""
-    hs = board.hs
-    trace_turn_nb(trace, hs, -1, SOURCE_DEAL, -1, -1, ACTION_DISCARD)
+def mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id):
+    """Deal the deck in ``board.hs`` for a hand with an mc seat: its rows for the
+    hand's phase, the deal traced, its events started."""
+    phase_rows_nb(mem, params)
+    start_hand_nb(board, dealer, rules, trace, hand_id)
     start_hand_memory_nb(mem)
-    dealer = hs[ST_DEALER]
-    nondealer = 1 - dealer
-    if rules[R_DEAL] == DEAL_ELEVEN:
-        eleven_first_discard_nb(board, params, rules, tab, rng, trace, mem)
-        return dealer
-    for offer in range(2):
-        s = nondealer if offer == 0 else dealer
-        if offer_nb(board, s, rules, tab, rng, trace, mem):
-            return 1 - s
-    turn_nb(board, nondealer, params, rules, tab, rng, trace, mem)
-    return dealer
-
-
-@jit
-def mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem):
-    """:func:`play_on_nb` with mc seats: from ``seat`` to move to the end of the hand,
-    the 50th-card rule included."""
-    hs = board.hs
-    while hs[ST_ENDING] < 0:
-        turn_nb(board, seat, params, rules, tab, rng, trace, mem)
-        seat = 1 - seat
-    if hs[ST_PHASE] == PH_LAST_DISCARD:
-        last_discard_turn_nb(board, seat, mem.rows, rules, tab, trace)
 
 
 @jit
 def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
-    """:func:`play_hand_nb` for a hand with an mc seat, on the hand loop's
+    """The hand loop's hand with an mc seat, on its
     :class:`~ginsim.simulator.machine.buffers.HandBuffers`."""
     board, rng, trace, mem = buf.board, buf.rng, buf.trace, buf.mem
-    phase_rows_nb(mem, params)
-    deal_nb(board.hs, dealer, rules, hand_id)
-    seat = mc_first_turn_nb(board, params, rules, tab, rng, trace, mem)
-    mc_play_on_nb(board, seat, params, rules, tab, rng, trace, mem)
+    mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id)
+    mc_drive_nb(board, np.int64(TO_THE_END), -1, no_search_nb(), params, rules, tab, rng,
+                trace, mem)

@@ -14,21 +14,21 @@ from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
 from ...game.rng_nb import below_nb, stream_key_nb
 from ...game.state import (
-    PH_OFFER,
-    ST_DEALER,
     ST_DECK,
-    ST_ENDING,
     ST_HAND,
-    ST_PHASE,
     ST_PLANNED,
     ST_POS,
-    ST_TO_MOVE,
-    ST_UPCARD,
 )
-from ...strategies.policy_nb import pile_decision_nb
-from ..machine.board_nb import apply_discard_nb, apply_offer_nb, draw_stock_nb, take_pile_top_nb
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb
-from ..machine.phases_nb import discard_nb, net_points_nb, play_on_nb, play_turn_nb, showdown_nb
+from ..machine.showdown_nb import net_points_nb, showdown_nb
+from ..machine.step_nb import A_DISCARD, A_KNOCK, A_PILE, A_STOCK, replay_step_nb
+from ..play.drive_nb import (
+    TO_THE_END,
+    decide_discard_nb,
+    drive_nb,
+    pass_upcard_nb,
+    play_step_nb,
+)
 from .mc_guesses_nb import world_model_nb
 
 GOLDEN_FRACTION = 0.6180339887498949  # spreads the model draws of successive worlds
@@ -97,28 +97,10 @@ def pick_world_nb(w, u):
 
 @jit
 def pass_on_nb(board, me, pair, rules, tab, branch_rng, empty):
-    """In a world (on ``board``): ``me`` declines the upcard; the offers go on as
-    :func:`first_turn_nb` plays them (the dealer's offer, then the non-dealer's forced
-    stock draw)."""
-    branch = board.hs
-    up = branch[ST_UPCARD]
-    branch[ST_PHASE] = PH_OFFER  # the offer to ``me`` (a constructed position may lack it)
-    branch[ST_TO_MOVE] = me
-    apply_offer_nb(branch, me, False)
-    dealer = branch[ST_DEALER]
-    if me != dealer:
-        take, discard, dw, knock, big = pile_decision_nb(pair, dealer, branch[ST_HAND + dealer],
-                                                         up, board, rules, tab, branch_rng)
-        apply_offer_nb(branch, dealer, take)
-        if take:
-            apply_discard_nb(branch, dealer, discard, dw, knock, big, rules)
-            if branch[ST_ENDING] < 0:
-                play_on_nb(board, me, pair, rules, tab, branch_rng, empty)
-            return
-    nondealer = 1 - dealer
-    play_turn_nb(board, nondealer, False, pair, rules, tab, branch_rng, empty)
-    if branch[ST_ENDING] < 0:
-        play_on_nb(board, dealer, pair, rules, tab, branch_rng, empty)
+    """In a world (on ``board``): ``me`` declines the upcard; the rollout strategies
+    (``pair``) play on to the end of the hand."""
+    pass_upcard_nb(board, me, rules)
+    drive_nb(board, np.int64(TO_THE_END), -1, pair, rules, tab, branch_rng, empty)
 
 
 @jit
@@ -141,23 +123,23 @@ def world_hand_nb(search, hand, r, p):
 
 @jit
 def play_out_option_nb(board, me, option, pair, rules, tab, branch_rng, empty):
-    """Play ``option`` of ``me`` in the world on ``board``, then both rollout strategies
-    (``pair``) to the end of the hand, scored."""
+    """Play ``option`` of ``me`` in the world on ``board`` (its first move in the
+    machine's replay mode: the world's position is laid, not dealt), then both rollout
+    strategies (``pair``) to the end of the hand, scored."""
     branch = board.hs
     if option.kind == OPT_PASS:
         pass_on_nb(board, me, pair, rules, tab, branch_rng, empty)
     else:
         if option.kind == OPT_DISCARD:
-            apply_discard_nb(branch, me, option.card, option.kept, option.knock, False, rules)
+            replay_step_nb(branch, me, A_KNOCK if option.knock else A_DISCARD, option.card,
+                           option.kept, rules)
         else:
-            if option.kind == OPT_TAKE:
-                take_pile_top_nb(branch, me)
-            else:
-                draw_stock_nb(branch, me)
+            replay_step_nb(branch, me, A_PILE if option.kind == OPT_TAKE else A_STOCK, -1, 0,
+                           rules)
             branch[ST_PLANNED] = 0
-            discard_nb(board, me, pair, rules, tab, branch_rng)
-        if branch[ST_ENDING] < 0:
-            play_on_nb(board, 1 - me, pair, rules, tab, branch_rng, empty)
+            kind, card, kept = decide_discard_nb(pair, me, board, rules, tab, branch_rng)
+            play_step_nb(board, kind, card, kept, rules, empty)
+        drive_nb(board, np.int64(TO_THE_END), -1, pair, rules, tab, branch_rng, empty)
     showdown_nb(board, rules, tab)
 
 
