@@ -1,7 +1,7 @@
 """One chunk as one Parquet file: per-hand records or sparse aggregate tables.
 
 Schemas come from the dtypes (:data:`~ginsim.simulator.machine.records.RECORD_DTYPE` and the
-table specs in :mod:`ginsim.runner.aggregate`), never from a hand-written column list.
+table specs and key types in :mod:`ginsim.runner.aggregate`), never from a hand-written column list.
 Each file carries a stamp in the Parquet key-value metadata: the whole definition of
 its job (seed, strategies, rules, hand range, chunk size, record layout, version) and
 its place (job, chunk, hands), so a file from another run, or a manifest edited without
@@ -25,8 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..game.inputs.files import FileDataError, parse_json, read_bounded
-from ..simulator.machine.records import RECORD_DTYPE
-from .aggregate import KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
+from .aggregate import KEY_DTYPES, KEY_FIELDS, MOMENT_COLUMNS, TABLES, Layout, SparseTables
 from .lock import StoreError
 
 META_KEY = b"ginsim.chunk"
@@ -59,7 +58,7 @@ def tables_table(sparse: SparseTables, layout: Layout) -> pa.Table:
     columns: dict[str, pa.Array] = {
         "table": pa.array(names, type=pa.string()).dictionary_encode()}
     for field in KEY_FIELDS:
-        dtype = RECORD_DTYPE[field]
+        dtype = KEY_DTYPES[field]
         values = np.zeros(n, dtype=dtype)
         mask = np.ones(n, dtype=bool)
         at = 0
