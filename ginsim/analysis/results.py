@@ -18,7 +18,7 @@ from ..simulator.limits import MAX_RECORDS_IN_MEMORY
 from ..simulator.machine.records import RECORD_DTYPE
 from .aggregate_tables import table_frames
 from .frames import records_frame
-from .metrics import DUPLICATE, deal_moments
+from .metrics import DUPLICATE, deal_moments, pair_counts
 
 
 class Result:
@@ -55,13 +55,18 @@ class Result:
 
     @cached_property
     def tables(self) -> dict[str, pd.DataFrame]:
-        """Aggregate tables by name: ``cells``, ``turns``, ``defender``, ``deals``. For
-        duplicate deals the ``cells`` table's ``attrs`` say so (``design``) and carry the
-        ``deals`` table's totals, so :func:`~ginsim.summarize` gives the paired interval."""
+        """Aggregate tables by name: ``cells``, ``turns``, ``defender`` and the deal
+        tables ``deals``, ``knock_pairs``, ``turn_pairs``. For duplicate deals the
+        ``cells`` and ``turns`` tables' ``attrs`` say so (``design``) and carry the deal
+        totals and pair counts, so :func:`~ginsim.summarize` and the metrics count by
+        deal (:mod:`~ginsim.analysis.metrics`)."""
         tables = table_frames(self.jobs, self._accumulators)
         if self.duplicate:
-            tables["cells"].attrs.update(design=DUPLICATE,
-                                         deals=deal_moments(tables["deals"]))
+            attrs = {"design": DUPLICATE, "deals": deal_moments(tables["deals"]),
+                     "pairs": pair_counts(tables["deals"], tables["knock_pairs"],
+                                          tables["turn_pairs"])}
+            for name in ("cells", "turns"):
+                tables[name].attrs.update(attrs)
         return tables
 
     @property

@@ -52,6 +52,8 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
                      f"were already stored in {out}")
     if out:
         lines.append(f"stored in {out} (load with ginsim.load({str(out)!r}))")
+    if duplicate and "played twice" in str(summary.attrs.get("basis", "")):
+        lines.append(f"counted by deal: {summary.attrs['basis']}")
     lines.append("outcome shares (95% CI):")
     for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
         row = summary.loc[f"rate_{outcome}"]
@@ -62,7 +64,7 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
                        ("mean_points_a_minus_b_paired" if paired else "mean_points_a_minus_b",
                         "a minus b")):
         row = summary.loc[key]
-        how = f"  paired by deal, {int(row.n) // 2:,} deals" if key.endswith("_paired") else ""
+        how = f"  paired by deal, {int(row.deals):,} deals" if key.endswith("_paired") else ""
         lines.append(f"  {label:<28} {interval(row)}{how}")
     lines.append(f"mean draws per hand: {interval(summary.loc['mean_turns'], '.2f', '')}")
     return lines
