@@ -318,7 +318,12 @@ def stored_study(path: str) -> StudyResult:
     points = expected_points(cells)
     diff = points.set_index("statistic").loc["points_a_minus_b"]
     mix = outcome_mix(cells, label=pair)
-    answer = (f"In the stored run ({pair}, {int(cells.hands.sum()):,} hands), seat a scores "
+    deals = points.attrs.get("deals", int(cells.hands.sum()))
+    size = (f"{int(cells.hands.sum()):,} hands" if deals == int(cells.hands.sum()) else
+            f"{deals:,} distinct deals, each played twice and counted once" if
+            points.attrs.get("mirrored") else
+            f"{int(cells.hands.sum()):,} hands on {deals:,} duplicate deals")
+    answer = (f"In the stored run ({pair}, {size}), seat a scores "
               f"{diff['mean']:+.2f} points per hand more than seat b (95% CI "
               f"{diff['low']:+.2f} to {diff['high']:+.2f}).")
     rules = None

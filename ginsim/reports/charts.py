@@ -27,6 +27,7 @@ from .style import (
     add_caption,
     colour,
     count_text,
+    deals_text,
     error_lengths,
     interval,
     new_figure,
@@ -63,7 +64,8 @@ def undercut_chart(df: pd.DataFrame, title: str = "Undercut rate by knocker dead
     style_axes(ax)
     if len(groups) > 1:
         ax.legend(title="Series", fontsize=8)
-    add_caption(fig, f"{count_text(df['n'].sum(), 'knocks')}; shaded: 95% CI")
+    add_caption(fig, f"{count_text(df['n'].sum(), _unit(df, 'knocks'))}{deals_text(df)}; "
+                     "shaded: 95% CI")
     return fig
 
 
@@ -134,7 +136,17 @@ def outcome_mix_chart(df: pd.DataFrame, title: str = "How hands end") -> Figure:
     ax.grid(False, axis="x")
     fig.legend(*ax.get_legend_handles_labels(), title="Outcome", loc="outside right center",
                fontsize=8)
-    add_caption(fig, f"{per_group_count(df, 'label', 'hands', 'label')}; "
+    deals = ""
+    if "deals" in df.columns and df.attrs.get("basis"):
+        deals = deals_text(df)
+    elif "deals" in df.columns:  # tables joined: the deals behind each label's shares
+        sizes = df.groupby("label", sort=False)["deals"].max()
+        if (sizes < df.groupby("label", sort=False)["n"].max()).any():
+            deals = (f" from {int(sizes.min()):,} duplicate deals per label"
+                     if sizes.nunique() == 1 else
+                     f" from {int(sizes.min()):,}-{int(sizes.max()):,} duplicate deals "
+                     "per label")
+    add_caption(fig, f"{per_group_count(df, 'label', _unit(df, 'hands'), 'label')}{deals}; "
                      "error bars: 95% CI")
     return fig
 
@@ -156,7 +168,8 @@ def hand_length_chart(df: pd.DataFrame, title: str = "How long hands last") -> F
         mean = float((part["turns"] * part["count"]).sum() / total) if total else math.nan
         if len(groups) == 1:
             ax.bar(part["turns"], share, width=0.9, color=colour(i))
-            notes.append(f"{count_text(total, 'hands')}; mean {mean:.1f} draws")
+            notes.append(f"{count_text(total, _unit(df, 'hands'))}{deals_text(df)}; "
+                         f"mean {mean:.1f} draws")
         else:
             ax.step(part["turns"], share, where="mid", color=colour(i), label=name)
             notes.append(f"{name}: {mean:.1f} (n = {int(total):,})")
@@ -237,6 +250,11 @@ def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = DPI) -> bytes:
     metadata = {"Software": None} if fmt == "png" else {"Date": None}
     fig.savefig(buffer, format=fmt, dpi=dpi, facecolor="white", metadata=metadata)
     return buffer.getvalue()
+
+
+def _unit(df: pd.DataFrame, unit: str) -> str:
+    """``unit`` for a count, "distinct" when the table counted each mirrored deal once."""
+    return f"distinct {unit}" if df.attrs.get("mirrored") else unit
 
 
 def _series(df: pd.DataFrame) -> list[tuple[str | None, pd.DataFrame]]:

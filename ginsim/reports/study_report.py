@@ -82,10 +82,10 @@ def knock_sections(result: StudyResult) -> list[Section]:
         Section("Expected points by knock threshold",
                 "Each line is `simple:knock=t` (knock at deadwood t or less) against one "
                 "fixed opponent over the same duplicate deals; the star marks the best "
-                "threshold.",
+                "threshold." + _paired_line(sweep),
                 threshold_chart(sweep, title="Expected points per hand of simple:knock=t "
                                              "against each opponent"), "threshold_sweep",
-                sweep, "threshold_sweep"),
+                _with_deals(sweep), "threshold_sweep"),
         _decision_chart_section(t["knock_chart"], opponent, result),
         _undercut_section(t["undercut_by_deadwood"], knocker, opponent),
         _undercut_stock_section(t["undercut_by_deadwood_stock"],
@@ -93,10 +93,12 @@ def knock_sections(result: StudyResult) -> list[Section]:
                                 "face opponents who have had more draws to bring their "
                                 "deadwood down.", f": {knocker} vs {opponent}"),
         _matrix_section(t["threshold_matrix"]),
-        Section("How hands end", f"Outcome shares for `{knocker}` against `{opponent}`.",
+        Section("How hands end", _counted(f"Outcome shares for `{knocker}` against "
+                                          f"`{opponent}`.", t["outcome_mix"]),
                 outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"],
-                "outcome_mix", n_unit="hands in all"),
-        Section("Hand length", "Draws per hand (both players, a taken upcard included).",
+                "outcome_mix", n_unit=_unit(t["outcome_mix"], "hands in all")),
+        Section("Hand length", _counted("Draws per hand (both players, a taken upcard "
+                                        "included).", t["hand_length"]),
                 hand_length_chart(t["hand_length"], title=f"How long hands last: {knocker} "
                                                           f"vs {opponent}"),
                 "hand_length", t["hand_length"], "hand_length"),
@@ -144,17 +146,62 @@ def _decision_chart_section(chart, opponent: str, result: StudyResult) -> Sectio
         "knock_chart", chart, "knock_chart", n_unit="decisions")
 
 
+def _counted(text: str, table) -> str:
+    """A section's text and, as its own paragraph, the line of how many deals stand
+    behind its table and how they count (the analysis table's ``attrs["basis"]``)."""
+    basis = str(table.attrs.get("basis", "")) if table is not None else ""
+    return f"{text}\n\nSample: {basis}" if basis else text
+
+
+def _unit(table, unit: str) -> str:
+    """What a table's ``n`` counts: "distinct" ones when each mirrored deal counted once."""
+    return f"distinct {unit}" if table.attrs.get("mirrored") else unit
+
+
+def _paired_line(table) -> str:
+    """The paragraph of how many deals stand behind a table of paired comparisons
+    (``n`` hands each: every deal twice)."""
+    if table is None or table.empty or "n" not in table.columns:
+        return ""
+    sizes = sorted({int(n) // 2 for n in table["n"].dropna()})
+    if not sizes:
+        return ""
+    deals = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,} to {sizes[-1]:,}"
+    return (f"\n\nSample: {deals} distinct deals per comparison, each played twice with the "
+            "seats swapped; the intervals are over deals (each deal's mean of its two hands).")
+
+
+def _with_deals(table):
+    """A table of paired comparisons with a ``deals`` column after ``n`` (its hands: every
+    deal played twice)."""
+    if "n" not in table.columns or "deals" in table.columns:
+        return table
+    out = table.copy()
+    out.insert(out.columns.get_loc("n") + 1, "deals", out["n"] // 2)
+    return out
+
+
+def _knocks_counted(row, table) -> str:
+    """"19,696 distinct knocks" or "39,392 knocks on 20,113 deals": a row's sample."""
+    if table.attrs.get("mirrored"):
+        return f"{int(row.n):,} distinct knocks, one per deal"
+    if "deals" in table.columns and np.isfinite(row.deals) and row.deals < row.n:
+        return f"{int(row.n):,} knocks on {int(row.deals):,} distinct deals"
+    return f"{int(row.n):,} knocks"
+
+
 def _undercut_section(under, knocker: str, opponent: str) -> Section:
     """How often the baseline's knocks are undercut, by the knocker's deadwood."""
     worst = under.loc[under.rate.idxmax()]
     return Section(
         "How often a knock is undercut",
-        f"Of knocks by `{knocker}` against `{opponent}`, the undercut rate climbs "
-        f"with the knocker's deadwood, to {_pct(worst.rate)} at {int(worst.deadwood)} "
-        f"(95% CI {_pct(worst.low)} to {_pct(worst.high)}, {int(worst.n):,} knocks).",
+        _counted(f"Of knocks by `{knocker}` against `{opponent}`, the undercut rate climbs "
+                 f"with the knocker's deadwood, to {_pct(worst.rate)} at "
+                 f"{int(worst.deadwood)} (95% CI {_pct(worst.low)} to {_pct(worst.high)}, "
+                 f"{_knocks_counted(worst, under)}).", under),
         undercut_chart(under, title=f"Undercut rate by knocker deadwood: {knocker} vs "
                                     f"{opponent}"),
-        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit="knocks")
+        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit=_unit(under, "knocks"))
 
 
 def _matrix_section(matrix) -> Section:
@@ -165,7 +212,8 @@ def _matrix_section(matrix) -> Section:
         "Mean points per hand of the row player's knock threshold against the column "
         "player's, both with `simple`'s card play (paired duplicate deals). Each pair is "
         "shown once: the other half of the matrix is the same numbers with the sign "
-        "flipped, and a threshold against itself is a mirror match (0).",
+        "flipped, and a threshold against itself is a mirror match (0)."
+        + _paired_line(matrix),
         heatmap_chart(upper, x="threshold_b", y="threshold_a", value="mean",
                       title="Points per hand: own threshold against the opponent's",
                       value_label="points per hand for the row player", diverging=True,
@@ -173,19 +221,20 @@ def _matrix_section(matrix) -> Section:
                       y_label="Own knock threshold", unit="hands",
                       missing="each pair is shown once (the other half has the sign "
                               "flipped; the diagonal is a mirror match)"),
-        "threshold_matrix", upper, "threshold_matrix")
+        "threshold_matrix", _with_deals(upper), "threshold_matrix")
 
 
 def _undercut_stock_section(table, text: str, players: str = "") -> Section:
     return Section(
-        "Undercut rate by deadwood and stock left", text,
+        "Undercut rate by deadwood and stock left", _counted(text, table),
         heatmap_chart(table.assign(rate_pct=100 * table.rate), x="stock", y="deadwood",
                       value="rate_pct",
                       title=f"Undercut rate (%) by deadwood and stock left{players}",
                       value_label="undercut rate (%)",
                       x_label=STOCK_AXIS, y_label=DEADWOOD_AXIS, unit="knocks",
                       min_n=MIN_CELL),
-        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock", n_unit="knocks")
+        "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock",
+        n_unit=_unit(table, "knocks"))
 
 
 def strategies_sections(result: StudyResult) -> list[Section]:
@@ -195,14 +244,17 @@ def strategies_sections(result: StudyResult) -> list[Section]:
         Section("Strategies against opponents",
                 "Paired points per hand of each strategy against each opponent, on the same "
                 "duplicate deals. A strategy against one that plays alike is a mirror match "
-                "(0 by construction) and is left out (grey).",
+                "(0 by construction) and is left out (grey)." + _paired_line(
+                    t["strategy_matrix"]),
                 heatmap_chart(t["strategy_matrix"], x="opponent", y="strategy", value="mean",
                               title="Points per hand by strategy and opponent",
                               value_label="points per hand", diverging=True,
                               fmt="{:+.2f}", x_label="Opponent", y_label="Strategy",
                               unit="hands", missing="a mirror match (0 by construction)"),
-                "strategy_matrix", t["strategy_matrix"], "strategy_matrix"),
-        Section("Outcome mix by pairing", "How hands end for each pairing.",
+                "strategy_matrix", _with_deals(t["strategy_matrix"]), "strategy_matrix"),
+        Section("Outcome mix by pairing", "How hands end for each pairing, on the same "
+                "duplicate deals; `Deals` is how many stand behind each pairing's shares "
+                "(intervals treat a deal's two hands as one cluster).",
                 outcome_mix_chart(t["outcome_mix"]), "strategy_outcomes", t["outcome_mix"],
                 "strategy_outcomes", n_unit="hands in all"),
     ]
@@ -224,17 +276,22 @@ def stored_sections(result: StudyResult) -> list[Section]:
     """Sections of a report on a stored run."""
     t = result.tables
     return [
-        Section("Expected points per hand", "Mean points per hand for each seat and the "
-                "difference, 95% intervals.", None, None, t["expected_points"],
-                "expected_points"),
-        Section("How hands end", "Outcome shares.", outcome_mix_chart(t["outcome_mix"]),
-                "outcome_mix", t["outcome_mix"], "outcome_mix", n_unit="hands in all"),
-        Section("How often a knock is undercut", "Non-gin knocks of both seats.",
+        Section("Expected points per hand", _counted(
+                    "Mean points per hand for each seat and the difference, 95% intervals.",
+                    t["expected_points"]), None, None, t["expected_points"],
+                "expected_points", n_unit=_unit(t["expected_points"], "hands")),
+        Section("How hands end", _counted("Outcome shares.", t["outcome_mix"]),
+                outcome_mix_chart(t["outcome_mix"]), "outcome_mix", t["outcome_mix"],
+                "outcome_mix", n_unit=_unit(t["outcome_mix"], "hands in all")),
+        Section("How often a knock is undercut", _counted("Non-gin knocks of both seats.",
+                                                          t["undercut_by_deadwood"]),
                 undercut_chart(t["undercut_by_deadwood"]), "undercut_by_deadwood",
-                t["undercut_by_deadwood"], "undercut_by_deadwood"),
+                t["undercut_by_deadwood"], "undercut_by_deadwood",
+                n_unit=_unit(t["undercut_by_deadwood"], "knocks")),
         _undercut_stock_section(t["undercut_by_deadwood_stock"], "Both seats' knocks."),
-        Section("Hand length", "Draws per hand.", hand_length_chart(t["hand_length"]),
-                "hand_length", t["hand_length"], "hand_length"),
+        Section("Hand length", _counted("Draws per hand.", t["hand_length"]),
+                hand_length_chart(t["hand_length"]), "hand_length", t["hand_length"],
+                "hand_length"),
     ]
 
 

@@ -126,6 +126,19 @@ def count_text(n: int, unit: str) -> str:
     return f"n = {int(n):,} {unit}"
 
 
+def deals_text(df: pd.DataFrame) -> str:
+    """How many duplicate deals stand behind a table and how they count, for a caption:
+    '' for independent hands, else ' from 1,000 duplicate deals (...)'. Read from the
+    table's ``attrs`` (``deals``, ``mirrored``, ``basis`` of the analysis tables)."""
+    basis = str(df.attrs.get("basis", ""))
+    deals = df.attrs.get("deals")
+    if "played twice" not in basis or not deals:
+        return ""
+    how = ("each deal's two hands alike, counted once" if df.attrs.get("mirrored")
+           else "clustered by deal")
+    return f" from {int(deals):,} duplicate deals ({how})"
+
+
 def per_group_count(df: pd.DataFrame, group: str, unit: str, noun: str) -> str:
     """Sample size when every row of a group shares the group's n (e.g. hands per label)."""
     sizes = df.groupby(group, sort=False)["n"].max()

@@ -36,6 +36,7 @@ HEADERS = {
     "hands": "Hands", "turns": "Draws in the hand", "count": "Hands", "share": "Share",
     "strategy": "Strategy", "variant": "Rules", "statistic": "Statistic",
     "value": "Value", "p_knock": "Knock probability", "field": "Rule", "setting": "Setting",
+    "deals": "Deals", "wins": "Wins", "seat": "Seat",
 }
 #: statistic code -> (label, kind): kind "pct" (a 0..1 rate) or "points"/"number"
 STATISTICS = {
