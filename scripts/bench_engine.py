@@ -40,6 +40,21 @@ POSITION = dict(hand="AS 2S 3S 7H 7D 8C 9C TC 4D KD", drawn="QH", pile="5H 8S 2C
 FIRST_CALL = ("import time; t = time.perf_counter(); "
               "from ginsim.simulator.play.engine import play_records; play_records(stop=10); "
               "print(time.perf_counter() - t)")
+#: Module paths before the simulator was split by idea (revisions before the split).
+OLD_PATHS = {"ginsim.simulator.play.engine": "ginsim.simulator.engine",
+             "ginsim.simulator.branches.knock_branches": "ginsim.simulator.chart",
+             "ginsim.simulator.branches.advisor": "ginsim.simulator.advise",
+             "ginsim.game.card_tables": "ginsim.game.tables"}
+
+
+def _module(name: str):
+    """A module by its path now, or by its path in a revision before the split."""
+    from importlib import import_module
+
+    try:
+        return import_module(name)
+    except ModuleNotFoundError:
+        return import_module(OLD_PATHS[name])
 
 
 def _rate(key: str) -> bool:
@@ -59,7 +74,7 @@ def _best_rate(fn, count: int, repeats: int = 3) -> float:
 
 def child(hands: int, what: str) -> dict:
     """One revision's figures (runs in a fresh interpreter; old and new APIs alike)."""
-    from ginsim.simulator.play.engine import play_records
+    play_records = _module("ginsim.simulator.play.engine").play_records
 
     out: dict[str, float] = {}
     if what in ("all", "hands"):
@@ -83,8 +98,7 @@ def child(hands: int, what: str) -> dict:
             except ValueError:  # a revision without the prior parameter
                 continue
     if what in ("all", "chart"):
-        from ginsim.simulator.branches.knock_branches import knock_decisions
-
+        knock_decisions = _module("ginsim.simulator.branches.knock_branches").knock_decisions
         n = max(hands // 5, 1000)
         knock_decisions("simple", "simple", hands=10)
         best = 0.0
@@ -95,8 +109,8 @@ def child(hands: int, what: str) -> dict:
         out["knock chart: decision points vs s"] = best
     if what in ("all", "advise"):
         from ginsim.game.rules import Rules
-        from ginsim.simulator.branches.advisor import make_position, run_rollouts
-
+        advisor = _module("ginsim.simulator.branches.advisor")
+        make_position, run_rollouts = advisor.make_position, advisor.run_rollouts
         position = make_position(**POSITION)
         run_rollouts(position, "simple", "simple", Rules(), 20, 1)
         best = float("inf")
@@ -163,7 +177,11 @@ def first_call_seconds(pythonpath: str | None, cache_dir: str | None) -> float:
         env["PYTHONPATH"] = pythonpath
     if cache_dir:
         env["NUMBA_CACHE_DIR"] = cache_dir
-    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, check=True,
+    code = FIRST_CALL
+    if pythonpath and not (Path(pythonpath) / "ginsim" / "simulator" / "play").is_dir():
+        code = code.replace("ginsim.simulator.play.engine", OLD_PATHS[
+            "ginsim.simulator.play.engine"])
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                          capture_output=True, text=True).stdout
     return float(out.strip().splitlines()[-1])
 

@@ -15,6 +15,7 @@ from ginsim.game.scoring.game_scoring import (
     score_three,
 )
 from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+from ginsim.simulator.limits import MAX_GAME_HANDS
 from ginsim.simulator.play.game_records import (
     play_game_hands,
     play_hollywood,
@@ -171,8 +172,8 @@ def test_three_player_seating_follows_the_rule():
     params = np.stack([parse_strategy("simple").vector] * 3)
     pair = np.zeros((2, P_SIZE))
     schedule = Schedule(MODERN.packed(), card_tables(MODERN), pack_game_rules(MODERN), 0, 0,
-                        sg.MAX_HANDS, sg.NO_WIN_TABLE)
-    records, meta = sg._play_chunks(play_three_nb, 50, sg.MAX_HANDS, np.uint64(1), params, pair,
+                        MAX_GAME_HANDS, sg.NO_WIN_TABLE)
+    records, meta = sg._play_chunks(play_three_nb, 50, MAX_GAME_HANDS, np.uint64(1), params, pair,
                                     schedule)
     for g in range(50):
         idx = np.flatnonzero(meta[:, 0] == g)

@@ -10,6 +10,7 @@ import pytest
 from ginsim.game.card_tables import card_tables
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
+    ACTION_KINDS,
     FULL_DECK,
     PH_DISCARD,
     PH_OVER,
@@ -36,7 +37,6 @@ from ginsim.simulator.machine.deal_nb import copy_position_nb, seat_streams_nb, 
 from ginsim.simulator.machine.records import TRACE_WIDTH
 from ginsim.simulator.machine.showdown_nb import showdown_nb
 from ginsim.simulator.machine.step_nb import (
-    ACTION_KINDS,
     LEGAL_CARD,
     LEGAL_KIND,
     MAX_LEGAL,

@@ -23,7 +23,7 @@ from .._version import __version__
 from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
 from ..game.rules import Rules
-from ..simulator.limits import MAX_HANDS
+from ..simulator.limits import MAX_JOB_HANDS
 from ..strategies.presets import parse_strategy
 from .frames import stock_in_play_order
 from .game_stats import game_summary, play_games
@@ -280,7 +280,7 @@ def run_study(name: str, hands: int | None = None, seed: int = DEFAULT_SEED,
     if name not in STUDIES:
         raise ValueError(f"unknown study {brief(name)}: choose one of {', '.join(STUDIES)} "
                          f"or all")
-    size = DEFAULT_HANDS[name] if hands is None else check_count(hands, "hands", MAX_HANDS)
+    size = DEFAULT_HANDS[name] if hands is None else check_count(hands, "hands", MAX_JOB_HANDS)
     n_jobs = check_jobs(n_jobs)
     progress = check_optional_flag(progress, "progress")
     with warnings.catch_warnings(), np.errstate(all="ignore"):

@@ -30,11 +30,15 @@ import numpy as np
 from .cards import format_cards, parse_cards
 from .inputs.specs import brief
 from .rules import Rules
+from .state import A_DISCARD, A_PASS, A_PILE, A_STOCK
 
-EV_PASS = 0
-EV_TAKE = 1
-EV_STOCK = 2
-EV_DISCARD = 3
+# The public events are the machine's action kinds (:data:`~ginsim.game.state.ACTION_KINDS`):
+# a take from the pile (the upcard offer's included), a pass of the upcard, a stock draw,
+# a discard (a knock's included).
+EV_PASS = A_PASS
+EV_TAKE = A_PILE
+EV_STOCK = A_STOCK
+EV_DISCARD = A_DISCARD
 SEATS = {"me": 0, "op": 1}
 SEAT_NAMES = ("me", "op")
 MAX_EVENTS = 400

@@ -93,6 +93,14 @@ ENDING_DEAD = 2
 
 # The hand machine's phases (hs[ST_PHASE]); :mod:`ginsim.simulator.machine.board_nb` moves a
 # hand from one to the next and refuses what the phase does not allow.
+#: The kinds of action a seat takes, and of the events a hand's history records (one
+#: encoding for the machine, the drivers' memories, the belief and the public history;
+#: names only at the edges: the Table's events, the protocol): take the upcard, pass (the
+#: upcard, or the final discard), draw from the stock, take the pile's top card,
+#: discard, knock (a discard, then lay down), big gin.
+ACTION_KINDS = ("take", "pass", "stock", "pile", "discard", "knock", "big_gin")
+A_TAKE, A_PASS, A_STOCK, A_PILE, A_DISCARD, A_KNOCK, A_BIG_GIN = range(len(ACTION_KINDS))
+
 PH_OFFER = 0  # the upcard is offered to hs[ST_TO_MOVE]: take it or pass
 PH_DRAW = 1  # draw from the stock or the pile (stock only on the first turn after offers)
 PH_DISCARD = 2  # 11 cards: discard, knock (a discard, then lay down) or big gin

@@ -14,7 +14,13 @@ from typing import Any
 from ..game.inputs.checks import check_int, is_int, show
 from ..game.inputs.specs import brief
 from ..game.rules import Rules
-from ..simulator.limits import MAX_CHUNKS, MAX_HAND_INDEX, MAX_HANDS, check_hand_range, check_seed
+from ..simulator.limits import (
+    MAX_CHUNKS,
+    MAX_HAND_INDEX,
+    MAX_JOB_HANDS,
+    check_hand_range,
+    check_seed,
+)
 from ..strategies.presets import Strategy, parse_strategy
 
 #: Chunk sizes chosen when the caller gives none: enough chunks for every worker to
@@ -46,8 +52,8 @@ class Job:
         check_int(self.stop, "stop", 0, MAX_HAND_INDEX)
         if self.stop < self.start:
             raise ValueError(f"stop ({self.stop}) must not be below start ({self.start})")
-        if self.stop - self.start > MAX_HANDS:
-            raise ValueError(f"a job plays at most {show(MAX_HANDS)} hands, got "
+        if self.stop - self.start > MAX_JOB_HANDS:
+            raise ValueError(f"a job plays at most {show(MAX_JOB_HANDS)} hands, got "
                              f"{show(self.stop - self.start)}")
         if not isinstance(self.duplicate, bool):
             raise ValueError(f"duplicate must be True or False, got {brief(self.duplicate)}")
@@ -131,7 +137,7 @@ def check_chunk_hands(chunk_hands: int) -> int:
     """A chunk size is a whole number of hands, 1 .. 10**12."""
     if is_int(chunk_hands) and chunk_hands < 1:
         raise ValueError(f"chunk_hands must be at least 1, got {chunk_hands}")
-    return check_int(chunk_hands, "chunk_hands", 1, MAX_HANDS)
+    return check_int(chunk_hands, "chunk_hands", 1, MAX_JOB_HANDS)
 
 
 CHUNK_NAME = re.compile(r"j(\d{3,})-c(\d{6,})")

@@ -10,12 +10,15 @@ bound                 value            why
 ===================== ================ ====================================================
 MAX_SEED              2**64 - 1        seeds are unsigned 64-bit
 MAX_HAND_INDEX        2**62            ``start + hands``: hand indices stay in int64
-MAX_HANDS             10**12           hands in one job (a million hands/s for 11 days)
+MAX_JOB_HANDS         10**12           hands in one job (a million hands/s for 11 days)
 MAX_CHUNKS            100,000          chunks of one job (the default size grows to fit)
 MAX_RECORDS_IN_MEMORY 20,000,000       per-hand rows kept in memory (about 0.6 GB); above
                                        it use summary records or a store without them
 MAX_GAMES             1,000,000        games, sessions or multi-matches per call
 MAX_MATCH_TOTAL       10,000           match points that end a multi-match
+MAX_GAME_HANDS        400              hands of one game, for the game kernels, the referee
+                                       and the Table's game alike (dead hands are dealt
+                                       again: a game not over by then is an error)
 MAX_ADVISOR_ROLLOUTS  200,000          advisor rollouts per option (about 0.3 GB)
 MAX_CHART_HANDS       10,000,000       knock-chart hands (every decision point is a row
                                        of 64 bytes, a few per hand: about 2 GB at most)
@@ -37,11 +40,12 @@ from ..game.inputs.checks import MAX_JOBS, check_int, is_int, show
 
 MAX_SEED = 2**64 - 1
 MAX_HAND_INDEX = 2**62
-MAX_HANDS = 10**12
+MAX_JOB_HANDS = 10**12
 MAX_CHUNKS = 100_000
 MAX_RECORDS_IN_MEMORY = 20_000_000
 MAX_GAMES = 1_000_000
 MAX_MATCH_TOTAL = 10_000
+MAX_GAME_HANDS = 400
 MAX_ADVISOR_ROLLOUTS = 200_000
 MAX_CHART_HANDS = 10_000_000
 MAX_EQUILIBRIUM_HANDS = 10_000_000
@@ -62,8 +66,8 @@ def check_hands(hands: Any, name: str = "hands") -> int:
 
 
 def check_hand_range(hands: Any, start: Any = 0) -> tuple[int, int]:
-    """(hands, start) of one job: at most :data:`MAX_HANDS` hands, ending by 2**62."""
-    hands = check_int(hands, "hands", 0, MAX_HANDS)
+    """(hands, start) of one job: at most :data:`MAX_JOB_HANDS` hands, ending by 2**62."""
+    hands = check_int(hands, "hands", 0, MAX_JOB_HANDS)
     start = check_int(start, "start", 0, MAX_HAND_INDEX)
     if start + hands > MAX_HAND_INDEX:
         raise ValueError(f"start + hands must be at most {show(MAX_HAND_INDEX)} (hand "

@@ -12,7 +12,7 @@ import numpy as np
 from ..game.card_tables import card_tables
 from ..game.cards import card_from_text, card_text, sort_key
 from ..game.rules import Rules
-from ..simulator.machine.step_nb import ACTION_KINDS
+from ..game.state import ACTION_KINDS
 
 #: The moves' names: the machine's action kinds (one encoding, named only here).
 KINDS = ACTION_KINDS

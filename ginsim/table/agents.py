@@ -28,6 +28,9 @@ from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.inputs.checks import check_int
 from ..game.rules import INT_BOUNDS, Rules
 from ..game.state import (
+    A_BIG_GIN,
+    A_KNOCK,
+    A_PASS,
     PH_LAST_DISCARD,
     ST_HAND,
     ST_MULTIPLIER,
@@ -42,7 +45,6 @@ from ..simulator.limits import check_hands, check_seed
 from ..simulator.machine.board_nb import pile_allowed_nb
 from ..simulator.machine.buffers import Search, new_board, new_mc_memory
 from ..simulator.machine.deal_nb import lay_deal_nb, seat_streams_nb
-from ..simulator.machine.step_nb import A_BIG_GIN, A_KNOCK, A_PASS
 from ..simulator.play.drive_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb
 from ..simulator.play.hand_nb import hand_params
 from ..simulator.search.mc_guesses_nb import prepare_nb

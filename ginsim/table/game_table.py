@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring.game_scoring import GameScore, GameTally, HandResult
 from ..game.state import RES_OUTCOME, RES_POINTS, ST_MULTIPLIER
-from ..simulator.play.games_nb import next_dealer_nb
+from ..simulator.limits import MAX_GAME_HANDS
+from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
 from .agents import Agent, decide_message, hand_message
 from .table import Table, view_event
-
-MAX_HANDS = 200  # a game still undecided after this many hands stops (dead hands redeal)
 
 
 class TableGame:
@@ -37,7 +38,9 @@ class TableGame:
         self.seed = int(seed)
         self.tally = GameTally(self.rules)
         self.hands_played = 0
-        self.dealer = self.seed % 2
+        # game 0 of ``ginsim games --seed``: its deals and its first dealer (the cut)
+        self.game_key = int(game_key_nb(np.uint64(self.seed), 0))
+        self.dealer = first_dealer_nb(np.uint64(self.seed), 0)
         self.table: Table | None = None
         self.over = False
 
@@ -48,7 +51,7 @@ class TableGame:
 
     def deal(self) -> Table:
         """Deal the next hand and tell the bot its cards."""
-        self.table = Table(self.rules, self.seed, self.hands_played, self.dealer)
+        self.table = Table(self.rules, self.game_key, self.hands_played, self.dealer)
         self.bot.handle(hand_message(self.table, 1, 0, self.points))
         return self.table
 
@@ -78,7 +81,7 @@ class TableGame:
         self.hands_played += 1
         self.dealer = int(next_dealer_nb(self.dealer, winner,
                                          NEXT_DEALER_MODES.index(self.rules.next_dealer)))
-        if self.hands_played >= MAX_HANDS:
+        if self.hands_played >= MAX_GAME_HANDS:
             self.over = True
 
     def score(self) -> GameScore:

@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring.game_scoring import GameTally, HandResult
 from ..game.scoring.hand_scoring_nb import OUTCOMES
-from ..simulator.limits import check_decision_ms, check_games
+from ..simulator.limits import MAX_GAME_HANDS, check_decision_ms, check_games
 from ..simulator.play.drive_nb import decide_last_discard_nb
-from ..simulator.play.games_nb import next_dealer_nb
+from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
 from .agents import Agent, decide_message, hand_message
 from .external import AgentFault, ExternalAgent, LocalAgent
@@ -37,7 +39,6 @@ from .table import Table, view_event
 EXEC_PREFIX = "exec:"
 SIDES = ("a", "b")
 DEFAULT_TIMEOUT_MS = 1000
-MAX_HANDS = 400  # a game that has not ended after this many hands is an error (dead hands)
 WARM_GAMES = 20  # most games warming plays for a last discard (50th-card rule) to come up
 
 
@@ -100,10 +101,9 @@ def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, see
                                                                       strict=True)]
     result = MatchResult()
     t0 = time.perf_counter()
-    hand_counter = [0]
     try:
         for g in range(games):
-            row = _play_game(sides, g, rules, seed, timeout_ms, hand_counter, result)
+            row = _play_game(sides, g, rules, seed, timeout_ms, result)
             result.games.append(row)
             if row["fault"]:
                 result.faults.append(row["fault"])
@@ -117,11 +117,13 @@ def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, see
 
 
 def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
-               hand_counter: list[int], result: MatchResult) -> dict[str, Any]:
+               result: MatchResult) -> dict[str, Any]:
     """One game to the target; its row (a forfeit when a side faults)."""
     tally = GameTally(rules)
     spec = _spec(rules)
-    dealer = 1 if g % 2 == 0 else 0  # side a starts the even games
+    # the game kernels' game g: its deals, seat streams and first dealer (the cut)
+    game_key = int(game_key_nb(np.uint64(seed), g))
+    dealer = first_dealer_nb(np.uint64(seed), g)
     mode = NEXT_DEALER_MODES.index(rules.next_dealer)
     try:
         for seat, side in enumerate(sides):
@@ -131,10 +133,9 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                        "seat": seat, "game": g}, f"game {g}, start")
         h = 0
         while not tally.over:
-            if h >= MAX_HANDS:
-                raise ValueError(f"game {g} did not end in {MAX_HANDS} hands")
-            table = Table(rules, seed, hand_counter[0], dealer)
-            hand_counter[0] += 1
+            if h >= MAX_GAME_HANDS:
+                raise ValueError(f"game {g} did not end in {MAX_GAME_HANDS} hands")
+            table = Table(rules, game_key, h, dealer)
             shown = _play_hand(sides, table, g, h, tally.points, timeout_ms)
             winner = 0 if shown["points"][0] > 0 else 1 if shown["points"][1] > 0 else -1
             tally.enter(HandResult(winner, max(shown["points"]),

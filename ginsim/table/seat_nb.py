@@ -13,8 +13,7 @@ seeded as the hand loop seeds the seat).
 """
 
 from ..game._jit import jit
-from ..game.state import PH_LAST_DISCARD, ST_DECK, ST_ENDING, ST_HAND, ST_PHASE, ST_POS
-from ..simulator.machine.step_nb import (
+from ..game.state import (
     A_BIG_GIN,
     A_DISCARD,
     A_KNOCK,
@@ -22,9 +21,14 @@ from ..simulator.machine.step_nb import (
     A_PILE,
     A_STOCK,
     A_TAKE,
-    replay_step_nb,
-    step_nb,
+    PH_LAST_DISCARD,
+    ST_DECK,
+    ST_ENDING,
+    ST_HAND,
+    ST_PHASE,
+    ST_POS,
 )
+from ..simulator.machine.step_nb import replay_step_nb, step_nb
 
 
 @jit

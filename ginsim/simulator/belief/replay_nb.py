@@ -20,6 +20,9 @@ from ...game.history import (
 )
 from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ...game.state import (
+    A_DISCARD,
+    A_PILE,
+    A_STOCK,
     ST_DECK,
     ST_FORBIDDEN,
     ST_HAND,
@@ -34,7 +37,7 @@ from ...strategies.hand_reading_nb import discard_context_nb
 from ...strategies.params import KIND_EXPERT, P_KIND, P_MEMORY
 from ...strategies.policy_nb import knock_choice_nb, memory_discard_score_nb, pile_decision_nb
 from ..machine.deal_nb import lay_deal_nb
-from ..machine.step_nb import A_DISCARD, A_PILE, A_STOCK, replay_step_nb
+from ..machine.step_nb import replay_step_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
 TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)

@@ -13,6 +13,10 @@ from ...game._jit import jit
 from ...game.bits_nb import popcount_nb
 from ...game.scoring.hand_scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
 from ...game.state import (
+    A_DISCARD,
+    A_KNOCK,
+    A_PILE,
+    A_STOCK,
     RES_KNOCKER,
     RES_OUTCOME,
     ST_DEALER,
@@ -25,7 +29,7 @@ from ...game.state import (
 )
 from ..machine.deal_nb import lay_position_nb, seat_streams_nb
 from ..machine.showdown_nb import net_points_nb, showdown_nb
-from ..machine.step_nb import A_DISCARD, A_KNOCK, A_PILE, A_STOCK, replay_step_nb
+from ..machine.step_nb import replay_step_nb
 from ..play.drive_nb import TO_THE_END, decide_discard_nb, drive_nb, play_step_nb
 from ..search.rollouts_nb import (
     OPT_DISCARD,

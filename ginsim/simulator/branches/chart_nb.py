@@ -16,6 +16,7 @@ from ...game._jit import jit
 from ...game.melds_nb import best_discard_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
+    A_DISCARD,
     PH_DISCARD,
     PH_DRAW,
     PH_OVER,
@@ -35,7 +36,7 @@ from ...strategies.policy_nb import after_draw_nb, discard_without_knock_nb, dra
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
 from ..machine.showdown_nb import net_points_nb, showdown_nb
-from ..machine.step_nb import A_DISCARD, step_nb
+from ..machine.step_nb import step_nb
 from ..play.drive_nb import (
     TO_THE_END,
     decide_discard_nb,

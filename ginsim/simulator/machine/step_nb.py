@@ -8,7 +8,8 @@ phase each move leaves (:mod:`ginsim.simulator.machine.board_nb`): the upcard of
 (non-dealer, then dealer; after both pass the non-dealer's draw is from the stock), the
 draw, the discard or knock, the stock floor and the 50th-card turn, the end.
 
-An action is ``(kind, card, kept)``: ``kind`` one of :data:`ACTION_KINDS`, ``card`` the
+An action is ``(kind, card, kept)``: ``kind`` one of
+:data:`~ginsim.game.state.ACTION_KINDS`, ``card`` the
 discard (or -1), ``kept`` the deadwood the discard keeps, which the policies have
 already computed (:func:`checked_step_nb` computes it for a move from outside). The
 kinds are also the one encoding of a hand's events: an action applied is the event.
@@ -18,6 +19,13 @@ from ...game._jit import jit
 from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
+    A_BIG_GIN,
+    A_DISCARD,
+    A_KNOCK,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
     PH_DISCARD,
     PH_DRAW,
     PH_LAST_DISCARD,
@@ -49,11 +57,6 @@ from .board_nb import (
     take_pile_top_nb,
 )
 
-#: The kinds of action (and of event), in the order of the Table's and the protocol's
-#: names: take the upcard, pass (the upcard, or the final discard), draw from the stock,
-#: take the pile's top card, discard, knock (a discard, then lay down), big gin.
-ACTION_KINDS = ("take", "pass", "stock", "pile", "discard", "knock", "big_gin")
-A_TAKE, A_PASS, A_STOCK, A_PILE, A_DISCARD, A_KNOCK, A_BIG_GIN = range(len(ACTION_KINDS))
 #: Rows :func:`legal_nb` may write: a discard and a knock per card, and three more.
 MAX_LEGAL = 2 * 52 + 3
 LEGAL_KIND, LEGAL_CARD, LEGAL_KEPT = range(3)

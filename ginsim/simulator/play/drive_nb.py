@@ -18,6 +18,13 @@ an int64[rows, TRACE_WIDTH] array that receives one row per turn while
 from ...game._jit import jit, jit_inline
 from ...game.rules import R_MAHJONG
 from ...game.state import (
+    A_BIG_GIN,
+    A_DISCARD,
+    A_KNOCK,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
     ENDING_DEAD,
     PH_DEAD,
     PH_DISCARD,
@@ -53,16 +60,7 @@ from ..machine.board_nb import pile_allowed_nb, trace_turn_nb
 from ..machine.deal_nb import deal_nb
 from ..machine.mahjong_nb import mahjong_play_hand_nb
 from ..machine.records import ACTION_DISCARD, ACTION_LAST_DISCARD
-from ..machine.step_nb import (
-    A_BIG_GIN,
-    A_DISCARD,
-    A_KNOCK,
-    A_PASS,
-    A_PILE,
-    A_STOCK,
-    A_TAKE,
-    step_nb,
-)
+from ..machine.step_nb import step_nb
 
 #: :func:`drive_nb`'s ``stop_phase`` that plays to the end of the hand.
 TO_THE_END = -1

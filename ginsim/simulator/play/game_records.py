@@ -33,7 +33,7 @@ from ...game.scoring.game_scoring_nb import (
 )
 from ...strategies.params import KIND_MC, P_KIND, P_MC_GAME, P_SIZE
 from ...strategies.presets import Strategy, parse_strategy
-from ..limits import MAX_MATCH_TOTAL, check_games, check_seed
+from ..limits import MAX_GAME_HANDS, MAX_MATCH_TOTAL, check_games, check_seed
 from ..machine.buffers import NO_WIN_TABLE, GameBuffers, Schedule, hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH
 from ..search.win_table import game_win_table
@@ -41,7 +41,6 @@ from .engine import seat_params
 from .games_nb import play_games_nb, play_teams_nb, play_three_nb
 
 SYSTEMS = {"standard": STANDARD, "hollywood": HOLLYWOOD, "multimatch": MULTIMATCH}
-MAX_HANDS = 400  # safety cap on the hands of one game (dead hands are redealt)
 BATCH_GAMES = 4096  # games per kernel call: memory for one batch only
 
 GAME_DTYPE = np.dtype([
@@ -93,7 +92,7 @@ def _decided(winners: np.ndarray) -> np.ndarray:
     ones before play)."""
     if (winners < 0).any():
         raise ValueError(f"game {int(np.flatnonzero(winners < 0)[0])} is not over after "
-                         f"{MAX_HANDS} hands (the safety cap): under these rules too many "
+                         f"{MAX_GAME_HANDS} hands (the safety cap): under these rules too many "
                          f"hands are dead or score nothing; lower the stock floor or the "
                          f"target")
     return winners
@@ -111,9 +110,9 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
     plays_game = system == "standard" and any(
         params[s, P_KIND] == KIND_MC and params[s, P_MC_GAME] != 0 for s in range(2))
     table = game_win_table(rules) if plays_game else NO_WIN_TABLE
-    return (play_games_nb, games, MAX_HANDS, np.uint64(seed), params,
+    return (play_games_nb, games, MAX_GAME_HANDS, np.uint64(seed), params,
             Schedule(rules.packed(), card_tables(rules), pack_game_rules(rules),
-                     SYSTEMS[system], match_total, MAX_HANDS, table))
+                     SYSTEMS[system], match_total, MAX_GAME_HANDS, table))
 
 
 def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int = 0,
@@ -204,7 +203,7 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
     pair = np.zeros((2, P_SIZE), dtype=np.float64)
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),
                         params, pair, Schedule(rules.packed(), card_tables(rules),
-                                               pack_game_rules(rules), 0, 0, MAX_HANDS,
+                                               pack_game_rules(rules), 0, 0, MAX_GAME_HANDS,
                                                NO_WIN_TABLE))
 
 
@@ -212,7 +211,7 @@ def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: in
                  seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
     """Three-player games (§8.6): one row per game with each player's final score."""
     sides, states = _seated(play_three_nb, strategies, 3, games, seed, Rules.coerce(rules),
-                            MAX_HANDS)
+                            MAX_GAME_HANDS)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("score_0", np.int32),
                       ("score_1", np.int32), ("score_2", np.int32), ("hands", np.int16)])
     out = np.zeros(len(states), dtype=dtype)
@@ -229,7 +228,7 @@ def play_teams(strategies: Sequence[str | Strategy] = ("simple",) * 4, games: in
     """Four players in two teams (§8.7): players 0, 1 against 2, 3, to the rules'
     ``team_target``; one row per game."""
     sides, states = _seated(play_teams_nb, strategies, 4, games, seed, Rules.coerce(rules),
-                            2 * MAX_HANDS)
+                            2 * MAX_GAME_HANDS)
     dtype = np.dtype([("game", np.int64), ("winner", np.int8), ("team_0", np.int32),
                       ("team_1", np.int32), ("rounds", np.int16)])
     out = np.zeros(len(states), dtype=dtype)

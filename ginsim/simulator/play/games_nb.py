@@ -31,6 +31,21 @@ from ..search.mc_memory_nb import new_game_memory_nb
 from .hand_nb import play_and_record_nb
 
 GAME_STREAM = 7
+CUT_STREAM = 9
+
+
+@jit
+def game_key_nb(seed, g):
+    """The stream key of game ``g``: hand ``h`` of the game deals deck ``h`` of it and
+    seeds its seats from it (the kernels, the referee and the Table's game alike)."""
+    return stream_key_nb(seed, g, GAME_STREAM)
+
+
+@jit
+def first_dealer_nb(seed, g):
+    """Who deals the first hand of two-player game ``g``: the cut, a draw of the game's
+    own stream (``next_dealer_nb`` then moves the deal)."""
+    return int(stream_key_nb(game_key_nb(seed, g), 0, CUT_STREAM) & 1)
 
 
 @jit
@@ -103,8 +118,8 @@ def play_games_nb(seed, start, stop, params, schedule, gbuf):
         k = g - start
         reset_game_nb(sides[k], games[k])
         new_game_memory_nb(buf.mem)  # an mc seat learns its opponent anew in each game
-        game_key = stream_key_nb(seed, g, GAME_STREAM)
-        dealer = int(stream_key_nb(game_key, 0, 9) & 1)  # the cut
+        game_key = game_key_nb(seed, g)
+        dealer = first_dealer_nb(seed, g)
         for h in range(max_hands):
             game_scores_nb(buf.mem, sides[k], schedule.system, gr)
             winner = _play_one_nb(game_key, g, h, row, dealer, 0, 1, params, rules, tab, meta,
@@ -139,8 +154,8 @@ def play_three_nb(seed, start, stop, params, pair, schedule, gbuf):
     while _room_nb(g, start, stop, row, max_hands, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
-        game_key = stream_key_nb(seed, g, GAME_STREAM)
-        dealer = int(stream_key_nb(game_key, 0, 9) % 3)
+        game_key = game_key_nb(seed, g)
+        dealer = int(stream_key_nb(game_key, 0, CUT_STREAM) % 3)
         x = (dealer + 1) % 3
         y = (dealer + 2) % 3
         for h in range(max_hands):
@@ -170,7 +185,7 @@ def play_teams_nb(seed, start, stop, params, pair, schedule, gbuf):
     while _room_nb(g, start, stop, row, 2 * max_rounds, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
-        game_key = stream_key_nb(seed, g, GAME_STREAM)
+        game_key = game_key_nb(seed, g)
         for h in range(2 * max_rounds):
             r = h // 2
             x = h % 2

@@ -31,6 +31,13 @@ from ...game.history import EV_PASS, EV_STOCK, EV_TAKE
 from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
+    A_BIG_GIN,
+    A_DISCARD,
+    A_KNOCK,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
     PH_DISCARD,
     PH_DRAW,
     PH_OFFER,
@@ -49,16 +56,7 @@ from ...strategies.params import SEARCH_CARD, SEARCH_DRAW, SEARCH_KNOCK
 from ...strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
 from ..machine.board_nb import pile_allowed_nb
 from ..machine.buffers import Search
-from ..machine.step_nb import (
-    A_BIG_GIN,
-    A_DISCARD,
-    A_KNOCK,
-    A_PASS,
-    A_PILE,
-    A_STOCK,
-    A_TAKE,
-    step_nb,
-)
+from ..machine.step_nb import step_nb
 from ..play.drive_nb import (
     TO_THE_END,
     at_stop_nb,

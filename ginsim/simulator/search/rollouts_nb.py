@@ -14,6 +14,10 @@ from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
 from ...game.rng_nb import below_nb, stream_key_nb
 from ...game.state import (
+    A_DISCARD,
+    A_KNOCK,
+    A_PILE,
+    A_STOCK,
     ST_DECK,
     ST_HAND,
     ST_PLANNED,
@@ -21,7 +25,7 @@ from ...game.state import (
 )
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb
 from ..machine.showdown_nb import net_points_nb, showdown_nb
-from ..machine.step_nb import A_DISCARD, A_KNOCK, A_PILE, A_STOCK, replay_step_nb
+from ..machine.step_nb import replay_step_nb
 from ..play.drive_nb import (
     TO_THE_END,
     decide_discard_nb,
