@@ -20,11 +20,12 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
+from ..game.deal_ranges import DEFAULT_SEED, stream_seed
 from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
 from ..game.rules import Rules
 from ..simulator.limits import MAX_JOB_HANDS
-from ..strategies.presets import parse_strategy
+from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
 from .game_stats import game_summary, play_games
 from .knock.knock_answer import (
@@ -40,6 +41,7 @@ from .knock.knock_card import KnockAdvice
 from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words
 from .knock.sweeps import (
     best_thresholds,
+    knock_player,
     strategy_matrix,
     threshold_matrix,
     threshold_sweep,
@@ -58,7 +60,6 @@ from .results import load
 
 STUDIES = ("knock", "strategies", "variants")
 DEFAULT_HANDS = {"knock": 200_000, "strategies": 200_000, "variants": 200_000}
-DEFAULT_SEED = 0  # the one default seed of every command and study
 #: The strategies study's players: the presets, the equilibrium, the folk advice and the
 #: search player (which plays fewer deals: :data:`MC_DEALS`).
 STUDY_STRATEGIES = ("simple", "memory1", "memory2", "gin_hunter", "early_knocker", "chart",
@@ -77,6 +78,9 @@ class StudyResult:
     methods: dict[str, str] = field(default_factory=dict)
     rules: Rules | None = None
     advice: KnockAdvice | None = None
+    #: knock study: the opponents (spec text) that play alike with the sweep's highest
+    #: threshold, whose match against it is 0 by construction
+    mirrors: tuple[str, ...] = ()
 
 
 def _methods(rules: Rules, hands: int, seed: int, wall: float, extra: dict[str, str]
@@ -91,7 +95,7 @@ def _methods(rules: Rules, hands: int, seed: int, wall: float, extra: dict[str, 
 
 def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
                 rules: Rules | str | None = None,
-                opponents: Sequence[str] = ("simple", "memory2"),
+                opponents: Sequence[str | Strategy] = ("simple", "memory2"),
                 thresholds: Sequence[int] = tuple(range(11)), n_jobs: int | None = None,
                 progress: bool | None = None, advice: KnockAdvice | None = None,
                 chart: str | None = None) -> StudyResult:
@@ -101,9 +105,11 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     (``chart``, the shipped equilibrium chart of these rules, or one computed in the
     run); their values against ``opponents`` are measured in this run. Where no
     equilibrium is to be had the answer says so, and the best fixed thresholds stay in
-    their own sections as exploits of those bots.
+    their own sections as exploits of those bots. Its streams of deals come from
+    :func:`~ginsim.game.deal_ranges.stream_seed`.
     """
     rules = Rules.coerce(rules)
+    opponents = [parse_strategy(o) for o in opponents]
     if not rules.knocks:
         raise ValueError(f"the knock study needs rules that allow knocking; {rules.spec()} "
                          "rules are gin only (try --study variants)")
@@ -122,26 +128,28 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
         best = best.merge(measured[["opponent", "mean"]].rename(
             columns={"mean": "equilibrium_mean"}), on="opponent", how="left")
     grid = [t for t in thresholds if t % 2 == 0]
-    matrix = threshold_matrix(grid, max(deals // 4, 1), seed + 1, rules, n_jobs=n_jobs,
-                              progress=progress)
-    baseline = runs.hands[(f"simple:knock={max(thresholds)}", opponents[0], rules.spec())]
-    chart_frame = decisions_frame("simple", opponents[0], hands, seed + 2, rules)
+    matrix = threshold_matrix(grid, max(deals // 4, 1), stream_seed(seed, "threshold matrix"),
+                              rules, n_jobs=n_jobs, progress=progress)
+    knocker = knock_player("simple", max(thresholds))
+    baseline = runs.frame((max(thresholds), opponents[0].spec))
+    chart_frame = decisions_frame("simple", opponents[0], hands,
+                                  stream_seed(seed, "knock chart"), rules)
     knock_chart = chart_table(chart_frame)
     tables = {"threshold_sweep": sweep, "best_response": best, "threshold_matrix": matrix,
-              **_baseline_tables(baseline, f"simple:knock={max(thresholds)} vs "
-                                           f"{opponents[0]}"),
+              **_baseline_tables(baseline, f"{knocker.spec} vs {opponents[0].spec}"),
               "knock_chart": knock_chart}
     tables = {k: tables[k] for k in KNOCK_TABLES}  # in the report's order
     if advice is not None:
         tables["knock_card"] = advice.card
         tables["answer_values"] = advice.values
-    notes = {"chart_words": plain_words(knock_chart, opponents[0])}
+    notes = {"chart_words": plain_words(knock_chart, opponents[0].spec)}
     played = runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands + answer_hands
     extra = _knock_methods(sweep, thresholds, opponents, deals, len(chart_frame), played,
                            advice)
     methods = _methods(rules, hands, seed, time.perf_counter() - t0, extra)
+    mirrors = tuple(o.spec for o in opponents if mirror(knocker, o, rules))
     return StudyResult("knock", knock_answer(advice, rules, reason), tables, notes=notes,
-                       methods=methods, rules=rules, advice=advice)
+                       methods=methods, rules=rules, advice=advice, mirrors=mirrors)
 
 
 #: The knock study's tables in the order they are made and reported.
@@ -160,39 +168,40 @@ def _baseline_tables(baseline: pd.DataFrame, label: str) -> dict[str, pd.DataFra
             "hand_length": hand_length(turns_from_hands(baseline))}
 
 
-def _knock_methods(sweep: pd.DataFrame, thresholds: Sequence[int], opponents: Sequence[str],
+def _knock_methods(sweep: pd.DataFrame, thresholds: Sequence[int],
+                   opponents: Sequence[Strategy],
                    deals: int, decisions: int, played: int, advice: KnockAdvice | None
                    ) -> dict[str, str]:
     """The knock study's own lines of the methods table."""
     width = float((sweep["high"] - sweep["low"]).max() / 2)
     extra = {
         "sweep": f"`simple:knock=t` for t = {number_ranges(sorted(thresholds))} against "
-                 f"{', '.join(f'`{o}`' for o in opponents)}, {deals:,} duplicate deals "
+                 f"{', '.join(f'`{o.spec}`' for o in opponents)}, {deals:,} duplicate deals "
                  "each (every deal played twice, seats swapped)",
         "intervals": f"paired by deal, normal 95%; widest half-width {width:.3f} points/hand",
         "knock chart": f"{decisions:,} decision points of `simple` against "
-                       f"`{opponents[0]}`, knock now vs wait one turn from the same cards",
+                       f"`{opponents[0].spec}`, knock now vs wait one turn from the same cards",
         "hands played": f"{played:,}",
     }
     if advice is None:
         return extra
     return {"answer": f"the knock card is {advice.source}; its values against "
-                      f"{', '.join(f'`{o}`' for o in opponents)} were measured in this "
+                      f"{', '.join(f'`{o.spec}`' for o in opponents)} were measured in this "
                       f"run on the sweep's deals; its exploitability is from "
                       f"{advice.provenance}", **extra}
 
 
-def mirror(a: str, b: str, rules: Rules | None = None) -> bool:
-    """Whether two specs play alike (under ``rules``, whose charts they may follow): their
-    match on duplicate deals is 0 by construction."""
+def mirror(a: str | Strategy, b: str | Strategy, rules: Rules | None = None) -> bool:
+    """Whether two strategies play alike (under ``rules``, whose charts they may follow):
+    their match on duplicate deals is 0 by construction."""
     return bool(np.array_equal(parse_strategy(a).vector_for(rules),
                                parse_strategy(b).vector_for(rules)))
 
 
 def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAULT_SEED,
                      rules: Rules | str | None = None,
-                     strategies: Sequence[str] = STUDY_STRATEGIES,
-                     opponents: Sequence[str] = ("simple", "memory2"),
+                     strategies: Sequence[str | Strategy] = STUDY_STRATEGIES,
+                     opponents: Sequence[str | Strategy] = ("simple", "memory2"),
                      n_jobs: int | None = None, progress: bool | None = None) -> StudyResult:
     """Which strategy is better? Every strategy against every opponent (paired duplicate
     deals, the same deals for every pair). Mirror matches (a strategy against one that
@@ -201,24 +210,27 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
     rules = Rules.coerce(rules)
     t0 = time.perf_counter()
     deals = max(hands // 2, 1)
-    fast = [x for x in strategies if not parse_strategy(x).is_mc]
-    slow = [x for x in strategies if parse_strategy(x).is_mc]
+    players = [parse_strategy(x) for x in strategies]
+    opponents = [parse_strategy(x) for x in opponents]
+    fast = [x for x in players if not x.is_mc]
+    slow = [x for x in players if x.is_mc]
     matrix, runs = strategy_matrix(fast, opponents, deals, seed, rules, n_jobs=n_jobs,
                                    progress=progress)
-    frames = dict(runs.hands)
+    frames = list(runs.items())
     if slow:
         extra, slow_runs = strategy_matrix(slow, opponents, min(deals, MC_DEALS), seed, rules,
                                            n_jobs=n_jobs, progress=progress)
         matrix = pd.concat([matrix, extra], ignore_index=True)
-        frames.update(slow_runs.hands)
-    keep = [not mirror(a, b, rules) for a, b in zip(matrix.strategy, matrix.opponent,
-                                                       strict=True)]
+        frames += slow_runs.items()
+    # the matrix rows are the runs, in order: a mirror match is left out of both
+    keep = [not mirror(p.a, p.b, rules) for p, _ in frames]
     matrix = matrix[keep].reset_index(drop=True)
-    frames = {k: v for k, v in frames.items() if not mirror(k[0], k[1], rules)}
-    mixes = pd.concat([outcome_mix(cells_from_hands(frame), label=f"{a} vs {b}")
-                       for (a, b, _), frame in frames.items()], ignore_index=True)
-    points = pd.concat([expected_points(cells_from_hands(frame)).assign(strategy=a, opponent=b)
-                        for (a, b, _), frame in frames.items()], ignore_index=True)
+    frames = [(p, frame) for (p, frame), kept in zip(frames, keep, strict=True) if kept]
+    mixes = pd.concat([outcome_mix(cells_from_hands(frame), label=f"{p.a.spec} vs {p.b.spec}")
+                       for p, frame in frames], ignore_index=True)
+    points = pd.concat([expected_points(cells_from_hands(frame)).assign(strategy=p.a.spec,
+                                                                        opponent=p.b.spec)
+                        for p, frame in frames], ignore_index=True)
     best = matrix.loc[matrix.groupby("opponent", sort=False)["mean"].idxmax()]
     answer = "Best against each opponent: " + "; ".join(
         f"`{r.strategy}` against `{r.opponent}` ({signed(r.mean)} points per hand, 95% CI "
@@ -226,9 +238,9 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
         for r in best.itertuples()) + "."
     extra_methods = {"design": "duplicate deals, paired by deal; the same deals for every "
                                "pair; mirror matches left out",
-                     "strategies": ", ".join(strategies)}
+                     "strategies": ", ".join(x.spec for x in players)}
     if slow:
-        extra_methods["search player"] = (f"{', '.join(slow)} played "
+        extra_methods["search player"] = (f"{', '.join(x.spec for x in slow)} played "
                                           f"{min(deals, MC_DEALS):,} duplicate deals per "
                                           "opponent (a search player plays tens of hands a "
                                           "second)")
@@ -239,26 +251,26 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
 
 
 def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = DEFAULT_SEED,
-                   variants: Sequence[str] = ("modern", "classic", "palace", "oklahoma",
-                                              "straight", "tedesco", "eleven", "big_gin",
-                                              "mahjong"),
+                   variants: Sequence[Rules | str] = ("modern", "classic", "palace",
+                                                      "oklahoma", "straight", "tedesco",
+                                                      "eleven", "big_gin", "mahjong"),
                    games: int = 20_000, rules: Rules | str | None = None,
                    n_jobs: int | None = None, progress: bool | None = None) -> StudyResult:
     """The same strategies under several rule sets, and who wins games under ``rules``
     (default ``modern``). Rules given that are no listed variant join the comparison."""
     rules = Rules.coerce(rules)
     spec = rules.spec()
-    variants = [Rules.coerce(v).spec() for v in variants]
-    if spec not in variants:
-        variants.append(spec)
+    by_spec = {v.spec(): v for v in map(Rules.coerce, variants)}  # each parsed once
+    by_spec.setdefault(spec, rules)
+    variants = list(by_spec)
     t0 = time.perf_counter()
-    comparison = variant_comparison(variants, "simple", "simple", hands, seed, n_jobs,
-                                    progress)
+    comparison = variant_comparison(list(by_spec.values()), "simple", "simple", hands, seed,
+                                    n_jobs, progress)
     game_rows = play_games("memory2", "simple", games, seed, rules)
     summary = game_summary(game_rows)
     p = summary.set_index("statistic").loc["p_a_wins_game"]
     wide = comparison.pivot(index="variant", columns="statistic", values="value")
-    words = {v: rules_name(Rules.coerce(v)) for v in variants}
+    words = {v: rules_name(r) for v, r in by_spec.items()}
     answer = (f"Across rule sets, `simple` against `simple` ends in gin most often under "
               f"{words[wide['gin_rate'].idxmax()]} ({wide['gin_rate'].max():.1%} of hands) "
               f"and is undercut most often under {words[wide['undercut_rate'].idxmax()]}; "

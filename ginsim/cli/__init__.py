@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 
 from .._version import __version__
+from ..game.deal_ranges import DEFAULT_SEED
 from .options import (
-    DEFAULT_SEED,
     SUMMARY_ABOVE,
     Help,
     Parser,

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ..game.deal_ranges import DEFAULT_SEED, SEEDS
 
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
-DEFAULT_SEED = 0  # the one default seed of every command (ginsim.analysis.studies too)
 RULES_HELP = ("rules preset, or preset:field=value,... "
               "(e.g. modern:undercut_on_tie=false,undercut_bonus=10; default modern)")
 
@@ -38,6 +41,23 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
         raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+class Given(argparse.Action):
+    """Stores an option's value like ``store`` and adds the option to ``namespace.given``,
+    so a command tells an option the user typed from its default (``--seed 0`` typed is
+    given, though 0 is the default)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.given = {*getattr(namespace, "given", ()), self.option_strings[0]}
+
+
+def given(args: argparse.Namespace, options: Sequence[str]) -> list[str]:
+    """Those of ``options`` (added with ``action=Given``) that the user typed, in order."""
+    typed = getattr(args, "given", set())
+    return [option for option in options if option in typed]
 
 
 class Help(argparse.RawDescriptionHelpFormatter):
@@ -90,7 +110,7 @@ def seed(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value < 2**64:
+    if not 0 <= value < SEEDS:
         raise argparse.ArgumentTypeError(f"a seed is 0..2**64-1, got {text!r}")
     return value
 
@@ -108,7 +128,7 @@ def rami_command(sub, name: str, text: str, example: str) -> argparse.ArgumentPa
 
 
 def add_seed(parser: argparse.ArgumentParser) -> None:
-    """``--seed``, with the one default seed of every command."""
-    parser.add_argument("--seed", type=seed, default=DEFAULT_SEED,
+    """``--seed``, with the one default seed of every command (typed: in ``given``)."""
+    parser.add_argument("--seed", type=seed, default=DEFAULT_SEED, action=Given,
                         help=f"random seed; the same seed gives the same hands (default "
                              f"{DEFAULT_SEED}, as for every command)")

@@ -14,15 +14,19 @@ from ..game.history import DEFAULT_TEMPERATURE as TEMPERATURE_DEFAULT
 from ..game.history import DEFAULT_WAIT
 from ..game.history import EXAMPLE as HISTORY_EXAMPLE
 from .options import (
-    DEFAULT_SEED,
     RULES_HELP,
+    Given,
     UsageError,
     add_seed,
     command,
+    given,
     jobs,
     positive_int,
     small_sample,
 )
+
+#: ``report`` options that only a study run takes, refused with ``--from`` when typed
+STUDY_OPTIONS = ("--study", "--hands", "--rules", "--seed", "--n-jobs")
 
 # ginsim.analysis.knock.equilibrium.DEFAULT_HANDS (not imported: a fast start)
 DEFAULT_EQ_HANDS = 100_000
@@ -51,12 +55,9 @@ def _stored_results(args: argparse.Namespace) -> list:
     only a study run takes are refused."""
     from ..analysis.studies import stored_study
 
-    study_options = {"--study": args.study, "--hands": args.hands, "--rules": args.rules,
-                     "--seed": None if args.seed == DEFAULT_SEED else args.seed,
-                     "--n-jobs": args.n_jobs}
-    given = [flag for flag, value in study_options.items() if value is not None]
-    if given:
-        raise UsageError(f"report --from reports on a stored run; {given[0]} applies only "
+    typed = given(args, STUDY_OPTIONS)
+    if typed:
+        raise UsageError(f"report --from reports on a stored run; {typed[0]} applies only "
                          f"when a study is run: leave it out (or leave --from out)")
     if not args.from_store.strip():
         raise UsageError("report --from is empty: give the directory of a stored run "
@@ -189,18 +190,19 @@ def add_report_command(sub, run_report: Callable[[argparse.Namespace], int]) -> 
     rep = command(sub, "report",
                   "run a study (or read a stored run) and write an HTML/Markdown report")
     rep.add_argument("--study", choices=("knock", "strategies", "variants", "all", "rami"),
-                     default=None, help="which study (default knock; rami: Greek Rami's "
-                                        "when-to-open study, see ginsim rami report)")
-    rep.add_argument("--hands", type=positive_int, default=None,
+                     default=None, action=Given,
+                     help="which study (default knock; rami: Greek Rami's when-to-open "
+                          "study, see ginsim rami report)")
+    rep.add_argument("--hands", type=positive_int, default=None, action=Given,
                      help="hands per comparison (default: the study's own, 200000)")
     add_seed(rep)
-    rep.add_argument("--rules", default=None, help=RULES_HELP)
+    rep.add_argument("--rules", default=None, action=Given, help=RULES_HELP)
     rep.add_argument("--from", dest="from_store", metavar="STORE", default=None,
                      help="report on a stored run instead of running a study")
     rep.add_argument("--out", metavar="DIR", default="report",
                      help="output directory: new, empty, or an earlier ginsim report, which "
                           "is replaced whole (default ./report)")
-    rep.add_argument("--n-jobs", type=jobs, default=None, metavar="N",
+    rep.add_argument("--n-jobs", type=jobs, default=None, metavar="N", action=Given,
                      help="parallel workers (default: every core)")
     rep.add_argument("--chart", metavar="FILE", default=None,
                      help="the knock study's answer from this equilibrium.json (written by "

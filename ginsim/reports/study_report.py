@@ -15,7 +15,7 @@ import numpy as np
 from ..analysis.knock.knock_answer import rules_name, rules_words, signed
 from ..analysis.knock.knock_card import MEASURED_HERE, KnockAdvice
 from ..analysis.knock.knock_chart import MIN_CELL
-from ..analysis.studies import StudyResult, mirror
+from ..analysis.studies import StudyResult
 from ..game.rules import Rules
 from .builder import ReportSpec, Section, build_report
 from .card_chart import LEGEND, card_panels, knock_card_chart
@@ -40,16 +40,17 @@ def _cells(count: int) -> str:
     return f"{count} cell" if count == 1 else f"{count} cells"
 
 
-def _exploit_lead(r, sweep) -> str:
+def _exploit_lead(r, sweep, mirrors: tuple[str, ...]) -> str:
     """What the best fixed threshold against one opponent does, in words built from the
-    sweep (no claim about the opponent that the numbers do not show)."""
+    sweep (no claim about the opponent that the numbers do not show); ``mirrors`` names
+    the opponents that play alike with the highest threshold (the study found them)."""
     first = sweep[(sweep.opponent == r.opponent) & (sweep.threshold == sweep.threshold.max())]
     first_share = first.opponent_undercut_rate.iloc[0] if len(first) else float("nan")
     top = int(sweep.threshold.max())
     if r.best_threshold == top:
         text = (f"Against `{r.opponent}` no lower threshold beats `simple:knock={top}` "
                 f"(knocking at every chance)")
-        if mirror(f"simple:knock={top}", r.opponent):
+        if r.opponent in mirrors:
             text += ", which is the mirror match: 0 points by construction, not a finding."
             return text
         return text + f": it nets {signed(r.mean)} points per hand (95% CI {signed(r.low)} " \
@@ -78,7 +79,7 @@ def knock_sections(result: StudyResult) -> list[Section]:
     # The study's baseline run: the highest threshold against the first opponent.
     knocker = f"simple:knock={int(sweep.threshold.max())}"
     return [
-        *_exploit_sections(t["best_response"], sweep),
+        *_exploit_sections(t["best_response"], sweep, result.mirrors),
         Section("Expected points by knock threshold",
                 "Each line is `simple:knock=t` (knock at deadwood t or less) against one "
                 "fixed opponent over the same duplicate deals; the star marks the best "
@@ -105,7 +106,7 @@ def knock_sections(result: StudyResult) -> list[Section]:
     ]
 
 
-def _exploit_sections(best, sweep) -> list[Section]:
+def _exploit_sections(best, sweep, mirrors: tuple[str, ...]) -> list[Section]:
     """One section per opponent: the best fixed threshold against it."""
     sections = []
     for r in best.itertuples():
@@ -114,7 +115,7 @@ def _exploit_sections(best, sweep) -> list[Section]:
                                                            "equilibrium_mean")
                                                if c in row.columns]))
         sections.append(Section(f"Exploit: the best fixed threshold against `{r.opponent}`",
-                                _exploit_lead(r, sweep), table=row, shown=shown,
+                                _exploit_lead(r, sweep, mirrors), table=row, shown=shown,
                                 table_name=f"exploit_{r.opponent}".replace(":", "_")
                                 .replace("=", "_").replace(",", "_")))
     return sections

@@ -32,10 +32,12 @@ CHUNKS_PER_WORKER = 8
 
 @dataclass(frozen=True)
 class Job:
-    """Hands ``start .. stop-1`` of strategy ``a`` (seat a) against ``b``."""
+    """Hands ``start .. stop-1`` of strategy ``a`` (seat a) against ``b``: both parsed and
+    the rules a Rules object, so no chunk or slice parses a spec again (the manifest keeps
+    their spec text, for provenance)."""
 
-    a: str
-    b: str
+    a: Strategy
+    b: Strategy
     rules: Rules
     seed: int
     start: int
@@ -43,8 +45,10 @@ class Job:
     duplicate: bool = False
 
     def __post_init__(self) -> None:
-        parse_strategy(self.a)
-        parse_strategy(self.b)
+        for seat, strategy in (("a", self.a), ("b", self.b)):
+            if not isinstance(strategy, Strategy):
+                raise ValueError(f"a job's strategy {seat} must be a Strategy (parse_strategy"
+                                 f" or Job.make), got {brief(strategy)}")
         if not isinstance(self.rules, Rules):
             raise ValueError(f"a job's rules must be a Rules object, got {brief(self.rules)}")
         check_seed(self.seed)
@@ -65,8 +69,9 @@ class Job:
     @classmethod
     def make(cls, a: Any, b: Any, hands: int, seed: int = 0, rules: Rules | str | None = None,
              *, start: int = 0, duplicate: bool = False) -> Job:
-        """A job from user-level arguments (strategy specs or objects, a rules preset)."""
-        a, b = _spec(a, "a"), _spec(b, "b")
+        """A job from user-level arguments (strategy specs or objects, a rules preset),
+        each parsed here once."""
+        a, b = _strategy(a, "a"), _strategy(b, "b")
         hands, start = check_hand_range(hands, start)
         if not isinstance(duplicate, (bool, int)) or isinstance(duplicate, float):
             raise ValueError(f"duplicate must be True or False, got {brief(duplicate)}")
@@ -79,28 +84,28 @@ class Job:
         return self.stop - self.start
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain dict for the manifest."""
-        return {"a": self.a, "b": self.b, "rules": self.rules.to_dict(), "seed": self.seed,
-                "start": self.start, "stop": self.stop, "duplicate": self.duplicate}
+        """Plain dict for the manifest (the strategies as their spec text)."""
+        return {"a": self.a.spec, "b": self.b.spec, "rules": self.rules.to_dict(),
+                "seed": self.seed, "start": self.start, "stop": self.stop,
+                "duplicate": self.duplicate}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Job:
-        """Inverse of :meth:`to_dict` (exact types: a stored job is never coerced)."""
+        """Inverse of :meth:`to_dict` (exact types: a stored job is never coerced; its
+        specs are parsed)."""
         if set(d) != {"a", "b", "rules", "seed", "start", "stop", "duplicate"}:
             raise ValueError(f"a job has the keys a, b, rules, seed, start, stop, duplicate; "
                              f"got {', '.join(sorted(map(str, d)))}")
         if not isinstance(d["rules"], dict):
             raise ValueError("a job's rules must be a mapping of Rules fields")
-        return cls(d["a"], d["b"], Rules(**d["rules"]), d["seed"], d["start"], d["stop"],
-                   d["duplicate"])
+        return cls(_strategy(d["a"], "a"), _strategy(d["b"], "b"), Rules(**d["rules"]),
+                   d["seed"], d["start"], d["stop"], d["duplicate"])
 
 
-def _spec(strategy: Any, seat: str) -> str:
-    """The spec text of a strategy given as text or a Strategy object."""
-    if isinstance(strategy, Strategy):
-        return strategy.spec
-    if isinstance(strategy, str):
-        return strategy
+def _strategy(strategy: Any, seat: str) -> Strategy:
+    """A strategy given as spec text (parsed) or a Strategy object (kept as it is)."""
+    if isinstance(strategy, (Strategy, str)):
+        return parse_strategy(strategy)
     raise ValueError(f"strategy {seat} must be a spec string such as 'simple' or a Strategy "
                      f"from ginsim.parse_strategy, got {brief(strategy)}")
 

@@ -70,8 +70,8 @@ def definition(jobs: list[Job], records: str, chunk_hands: int) -> dict[str, Any
 
 def input_hashes(jobs: list[Job]) -> dict[str, str]:
     """``{"chart=FILE": sha256}`` for every chart file named by the jobs' strategies."""
-    files = dict.fromkeys(f for job in jobs for spec in (job.a, job.b)
-                          for f in spec_chart_files(spec))
+    files = dict.fromkeys(f for job in jobs for strategy in (job.a, job.b)
+                          for f in spec_chart_files(strategy.spec))
     return {f"chart={f}": chart_file_sha256(f) for f in files}
 
 

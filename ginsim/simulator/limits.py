@@ -36,9 +36,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game.deal_ranges import SEEDS
 from ..game.inputs.checks import MAX_JOBS, check_int, is_int, show
 
-MAX_SEED = 2**64 - 1
+MAX_SEED = SEEDS - 1
 MAX_HAND_INDEX = 2**62
 MAX_JOB_HANDS = 10**12
 MAX_CHUNKS = 100_000

@@ -9,14 +9,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import pandas as pd
 
+from ...game.deal_ranges import stream_seed
 from ...game.rules import Rules
+from ...simulator.branches.best_response import with_chart
+from ...strategies.presets import Strategy, parse_strategy
 from .equilibrium import ANSWER_BASE, equilibrium, equilibrium_advice, result_advice
 from .equilibrium_result import TARGET
 from .knock_card import MEASURED_HERE, KnockAdvice, card_words, panel_words, why_words
@@ -154,22 +155,29 @@ def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None
     return result_advice(result), ""
 
 
-def measure_advice(advice: KnockAdvice, opponents: Sequence[str], deals: int, seed: int,
-             rules: Rules, n_jobs: int | None, progress: bool | None
-             ) -> tuple[KnockAdvice, pd.DataFrame]:
+def advice_player(advice: KnockAdvice) -> Strategy:
+    """The strategy that plays ``advice``'s card: its ``player`` spec, else its card play
+    knocking by its chart, handed over as data."""
+    if advice.player is not None:
+        return parse_strategy(advice.player)
+    if advice.chart is None or advice.card_play is None:
+        raise ValueError("knock advice names no player: give it a player spec, or its chart "
+                         "and card play")
+    return with_chart(advice.card_play, advice.chart)
+
+
+def measure_advice(advice: KnockAdvice, opponents: Sequence[str | Strategy], deals: int,
+                   seed: int, rules: Rules, n_jobs: int | None, progress: bool | None
+                   ) -> tuple[KnockAdvice, pd.DataFrame]:
     """``advice`` with its values against ``opponents`` measured on this run's duplicate
     deals (the same deals as the threshold sweep), and the decision points of its player
-    against itself (for the card's why sentence)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        player = advice.player
-        if player is None:
-            path = Path(tmp) / "equilibrium_chart.csv"
-            path.write_text(advice.chart.to_csv())
-            player = f"{advice.card_play}:chart={path}"
-        matrix, _ = strategy_matrix([player], opponents, deals, seed, rules, n_jobs=n_jobs,
-                                    progress=progress)
-        decisions = decisions_frame(player, player, min(2 * deals, WHY_HANDS), seed + 3,
-                                    rules)
+    against itself (for the card's why sentence, on the ``answer why`` stream of
+    :func:`~ginsim.game.deal_ranges.stream_seed`)."""
+    player = advice_player(advice)
+    matrix, _ = strategy_matrix([player], opponents, deals, seed, rules, n_jobs=n_jobs,
+                                progress=progress)
+    decisions = decisions_frame(player, player, min(2 * deals, WHY_HANDS),
+                                stream_seed(seed, "answer why"), rules)
     values = matrix.assign(deals=matrix.n // 2, where=MEASURED_HERE,
                            base=matrix.opponent != advice.card_play)
     # The headline is the card play both seats of the equilibrium share, when measured.

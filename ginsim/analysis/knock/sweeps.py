@@ -7,7 +7,7 @@ the runner as one list of jobs, so every core stays busy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,35 +17,69 @@ from ...game.inputs.checks import check_jobs, check_optional_flag
 from ...game.rules import Rules
 from ...runner.jobs import Job
 from ...runner.runner import run
+from ...strategies.params import PARAMETERS
+from ...strategies.presets import Strategy, parse_strategy
 from ..frames import records_frame
 from ..intervals import mean_interval, wilson_interval
 from ..metrics import DUPLICATE, paired_difference
 
 
+@dataclass(frozen=True)
+class Pair:
+    """One duplicate-deal comparison, parsed once: ``a`` against ``b`` under ``rules``;
+    ``label`` is the caller's key for it (a threshold, a pair of names), kept as data."""
+
+    a: Strategy
+    b: Strategy
+    rules: Rules
+    label: Hashable = None
+
+
 @dataclass
 class PairedRuns:
-    """Per-hand records of several duplicate-deal runs, keyed by (a, b, rules spec): the
-    string given, or :meth:`Rules.spec` of a Rules object."""
+    """Per-hand records of several duplicate-deal runs, one frame per pair in the order
+    the pairs were given."""
 
-    hands: dict[tuple[str, str, str], pd.DataFrame]
+    pairs: list[Pair]
+    frames: list[pd.DataFrame]
     wall_s: float
     total_hands: int
 
+    def items(self) -> Iterator[tuple[Pair, pd.DataFrame]]:
+        """(pair, its hands) in the order played."""
+        return zip(self.pairs, self.frames, strict=True)
 
-def play_pairs(pairs: Sequence[tuple[str, str, Rules | str]], deals: int, seed: int = 0,
+    def frame(self, label: Hashable) -> pd.DataFrame:
+        """The hands of the pair labelled ``label``; KeyError when none is."""
+        for pair, frame in self.items():
+            if pair.label == label:
+                return frame
+        raise KeyError(label)
+
+
+def play_pairs(pairs: Sequence[Pair], deals: int, seed: int = 0,
                n_jobs: int | None = None, progress: bool | None = None) -> PairedRuns:
-    """Play every (a, b, rules) for ``deals`` duplicate deals (2 x deals hands each)."""
+    """Play every pair for ``deals`` duplicate deals (2 x deals hands each)."""
     n_jobs = check_jobs(n_jobs)
     progress = check_optional_flag(progress, "progress")
-    jobs = [Job.make(a, b, 2 * deals, seed, rules, duplicate=True) for a, b, rules in pairs]
+    jobs = [Job.make(p.a, p.b, 2 * deals, seed, p.rules, duplicate=True) for p in pairs]
     result = run(jobs, records="full", n_jobs=n_jobs, progress=progress)
-    hands = {}
-    for (a, b, rules), records in zip(pairs, result.records, strict=True):
-        name = rules if isinstance(rules, str) else Rules.coerce(rules).spec()
+    frames = []
+    for records in result.records:
         frame = records_frame(records)
         frame.attrs["design"] = DUPLICATE  # so its summaries pair a - b by deal too
-        hands[(a, b, name)] = frame
-    return PairedRuns(hands, result.wall_s, sum(j.hands for j in jobs))
+        frames.append(frame)
+    return PairedRuns(list(pairs), frames, result.wall_s, sum(j.hands for j in jobs))
+
+
+def knock_player(base: str | Strategy, threshold: int) -> Strategy:
+    """``base``'s card play knocking at deadwood ``threshold`` or less (its ``knock``
+    parameter set as data, as ``base:knock=threshold`` would set it)."""
+    base = parse_strategy(base)
+    knock = PARAMETERS["knock"]
+    overrides = {**base.overrides, "knock": (float(threshold),) * knock.size}
+    sep = "," if ":" in base.spec else ":"
+    return Strategy(f"{base.spec}{sep}knock={threshold}", base.preset, overrides)
 
 
 def _undercut_share(hands: pd.DataFrame, seat: str) -> float:
@@ -61,10 +95,10 @@ def _paired_row(hands: pd.DataFrame) -> dict[str, float]:
             "opponent_undercut_rate": _undercut_share(hands, "b")}
 
 
-def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: int,
-                    seed: int = 0, rules: Rules | str | None = None, base: str = "simple",
-                    n_jobs: int | None = None, progress: bool | None = None
-                    ) -> tuple[pd.DataFrame, PairedRuns]:
+def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str | Strategy], deals: int,
+                    seed: int = 0, rules: Rules | str | None = None,
+                    base: str | Strategy = "simple", n_jobs: int | None = None,
+                    progress: bool | None = None) -> tuple[pd.DataFrame, PairedRuns]:
     """Expected points per hand of ``base:knock=t`` against each opponent.
 
     Columns: ``threshold``, ``opponent``, ``mean`` (paired points per hand, the
@@ -72,16 +106,15 @@ def threshold_sweep(thresholds: Sequence[int], opponents: Sequence[str], deals: 
     (hands: twice the duplicate deals),
     ``undercut_rate`` (share of the threshold player's non-gin knocks that were
     undercut; missing when it never knocked), ``opponent_undercut_rate`` (the same for
-    the opponent's knocks).
+    the opponent's knocks). Each run is labelled ``(t, opponent spec)``.
     """
     rules = Rules.coerce(rules)
-    sep = "," if ":" in base else ":"
-    pairs = [(f"{base}{sep}knock={t}", opp, rules) for opp in opponents for t in thresholds]
+    players = {t: knock_player(base, t) for t in thresholds}
+    pairs = [Pair(players[t], opp, rules, (t, opp.spec)) for opp in map(parse_strategy, opponents)
+             for t in thresholds]
     runs = play_pairs(pairs, deals, seed, n_jobs, progress)
-    rows = []
-    for (a, opp, _), hands in runs.hands.items():
-        t = int(a.rsplit("=", 1)[1])
-        rows.append({"threshold": t, "opponent": opp, **_paired_row(hands)})
+    rows = [{"threshold": int(p.label[0]), "opponent": p.b.spec, **_paired_row(hands)}
+            for p, hands in runs.items()]
     return pd.DataFrame(rows), runs
 
 
@@ -101,49 +134,54 @@ def best_thresholds(sweep: pd.DataFrame) -> pd.DataFrame:
 
 
 def threshold_matrix(thresholds: Sequence[int], deals: int, seed: int = 0,
-                     rules: Rules | str | None = None, base: str = "simple",
+                     rules: Rules | str | None = None, base: str | Strategy = "simple",
                      n_jobs: int | None = None, progress: bool | None = None) -> pd.DataFrame:
     """Every threshold against every threshold: ``threshold_a``, ``threshold_b``,
     ``mean`` (a's paired points per hand), ``low``, ``high``, ``n`` (hands)."""
     rules = Rules.coerce(rules)
-    sep = "," if ":" in base else ":"
-    pairs = [(f"{base}{sep}knock={ta}", f"{base}{sep}knock={tb}", rules)
+    players = {t: knock_player(base, t) for t in thresholds}
+    pairs = [Pair(players[ta], players[tb], rules, (ta, tb))
              for ta in thresholds for tb in thresholds]
     runs = play_pairs(pairs, deals, seed, n_jobs, progress)
-    rows = []
-    for (a, b, _), hands in runs.hands.items():
-        rows.append({"threshold_a": int(a.rsplit("=", 1)[1]),
-                     "threshold_b": int(b.rsplit("=", 1)[1]), **_paired_row(hands)})
+    rows = [{"threshold_a": int(p.label[0]), "threshold_b": int(p.label[1]),
+             **_paired_row(hands)} for p, hands in runs.items()]
     return pd.DataFrame(rows).drop(columns=["undercut_rate", "opponent_undercut_rate"])
 
 
-def strategy_matrix(strategies: Sequence[str], opponents: Sequence[str], deals: int,
-                    seed: int = 0, rules: Rules | str | None = None,
+def strategy_matrix(strategies: Sequence[str | Strategy], opponents: Sequence[str | Strategy],
+                    deals: int, seed: int = 0, rules: Rules | str | None = None,
                     n_jobs: int | None = None, progress: bool | None = None
                     ) -> tuple[pd.DataFrame, PairedRuns]:
     """Paired points per hand of each strategy against each opponent: ``strategy``,
-    ``opponent``, ``mean``, ``low``, ``high``, ``n`` (hands), ``undercut_rate``,
-    ``opponent_undercut_rate``."""
+    ``opponent`` (their spec text), ``mean``, ``low``, ``high``, ``n`` (hands),
+    ``undercut_rate``, ``opponent_undercut_rate``. Each run is labelled
+    ``(strategy spec, opponent spec)``."""
     rules = Rules.coerce(rules)
-    pairs = [(s, o, rules) for o in opponents for s in strategies]
+    players = [parse_strategy(s) for s in strategies]
+    pairs = [Pair(s, o, rules, (s.spec, o.spec)) for o in map(parse_strategy, opponents)
+             for s in players]
     runs = play_pairs(pairs, deals, seed, n_jobs, progress)
-    rows = [{"strategy": a, "opponent": b, **_paired_row(hands)}
-            for (a, b, _), hands in runs.hands.items()]
+    rows = [{"strategy": p.a.spec, "opponent": p.b.spec, **_paired_row(hands)}
+            for p, hands in runs.items()]
     return pd.DataFrame(rows), runs
 
 
-def variant_comparison(variants: Sequence[str], a: str = "simple", b: str = "simple",
-                       hands: int = 100_000, seed: int = 0, n_jobs: int | None = None,
-                       progress: bool | None = None) -> pd.DataFrame:
-    """The same strategies under several rules (preset names or specs such as
-    ``modern:knock_limit=8``): one row per variant x statistic
-    (``gin_rate``, ``undercut_rate``, ``dead_rate``, ``mean_draws``, ``mean_points``)
-    with ``value``, ``low``, ``high``, ``n``. ``mean_points`` is points scored per hand
-    by both players together."""
+def variant_comparison(variants: Sequence[Rules | str], a: str | Strategy = "simple",
+                       b: str | Strategy = "simple", hands: int = 100_000, seed: int = 0,
+                       n_jobs: int | None = None, progress: bool | None = None
+                       ) -> pd.DataFrame:
+    """The same strategies under several rules (Rules objects, preset names or specs such
+    as ``modern:knock_limit=8``): one row per variant (named by :meth:`Rules.spec`) x
+    statistic (``gin_rate``, ``undercut_rate``, ``dead_rate``, ``mean_draws``,
+    ``mean_points``) with ``value``, ``low``, ``high``, ``n``. ``mean_points`` is points
+    scored per hand by both players together."""
     deals = max(hands // 2, 1)
-    runs = play_pairs([(a, b, v) for v in variants], deals, seed, n_jobs, progress)
+    a, b = parse_strategy(a), parse_strategy(b)
+    pairs = [Pair(a, b, rules, rules.spec()) for rules in map(Rules.coerce, variants)]
+    runs = play_pairs(pairs, deals, seed, n_jobs, progress)
     rows = []
-    for (_, _, variant), frame in runs.hands.items():
+    for p, frame in runs.items():
+        variant = p.label
         n = len(frame)
         for stat, outcome in (("gin_rate", "gin"), ("undercut_rate", "undercut"),
                               ("dead_rate", "dead")):
