@@ -131,15 +131,16 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
             drive_nb(board, np.int64(PH_DISCARD), 0, params, rules, tab, rng, trace)
             if hs[ST_PHASE] >= PH_OVER:
                 break
-            n = chart_turn_nb(board, i, n, params, rules, tab, rng, trace, buf)
+            n = chart_turn_nb(buf, i, n, params, rules, tab)
         i += 1
     return n, i
 
 
 @jit
-def chart_turn_nb(board, i, n, params, rules, tab, rng, trace, buf):
+def chart_turn_nb(buf, i, n, params, rules, tab):
     """Seat a's discard in hand ``i``, its draw made: at a decision point both branches
     into chart row ``n``, then the discard. Returns the next free row."""
+    board, rng, trace = buf.board, buf.rng, buf.trace
     hs = board.hs
     rows, branch, branch_rng = buf.rows, buf.branch, buf.branch_rng
     point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,

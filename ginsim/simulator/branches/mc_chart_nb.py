@@ -18,6 +18,7 @@ from ..machine.showdown_nb import net_points_nb, showdown_nb
 from ..play.drive_nb import TO_THE_END, decide_discard_nb, play_step_nb
 from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb, is_mc_nb
 from ..search.mc_nb import (
+    McPlay,
     mc_discard_choice_nb,
     mc_discard_nb,
     mc_drive_nb,
@@ -57,8 +58,8 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
     else:
         card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng)
     discard_event_nb(zero, card, mem)
-    mc_drive_nb(branch, np.int64(TO_THE_END), -1, search, params, rules, tab, branch_rng,
-                mem.empty_trace, mem)
+    mc_drive_nb(McPlay(branch, branch_rng, mem.empty_trace, mem), np.int64(TO_THE_END), -1,
+                search, params, rules, tab)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -103,11 +104,10 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         seat_streams_nb(rng, seed, i)
         mc_start_hand_nb(board, i % 2, params, rules, trace, mem, i)
         # the first turn is not branched (as knock_chart_nb)
-        search = mc_drive_nb(board, np.int64(PH_DRAW), -1, no_search_nb(), params, rules, tab,
-                             rng, trace, mem)
+        play = McPlay(board, rng, trace, mem)
+        search = mc_drive_nb(play, np.int64(PH_DRAW), -1, no_search_nb(), params, rules, tab)
         while hs[ST_PHASE] < PH_OVER:
-            search = mc_drive_nb(board, np.int64(PH_DISCARD), 0, search, params, rules, tab,
-                                 rng, trace, mem)
+            search = mc_drive_nb(play, np.int64(PH_DISCARD), 0, search, params, rules, tab)
             if hs[ST_PHASE] >= PH_OVER:
                 break
             n = chart_turn_nb(buf, i, n, mc, search, params, rules, tab)

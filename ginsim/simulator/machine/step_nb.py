@@ -92,6 +92,13 @@ def step_nb(hs, seat, kind, card, kept, rules):
             return -ERR_PHASE
         return apply_discard_nb(hs, seat, card, kept, kind != A_DISCARD, kind == A_BIG_GIN,
                                 rules)
+    return last_discard_step_nb(hs, seat, kind, card, kept, rules)
+
+
+@jit
+def last_discard_step_nb(hs, seat, kind, card, kept, rules):
+    """:func:`step_nb` in the 50th-card turn: pass, or take the final discard to knock
+    (discarding ``card``) or go big gin; a plain discard is refused."""
     if kind == A_PASS:
         return apply_last_discard_nb(hs, seat, False, -1, 0, False, False, rules)
     if kind == A_KNOCK or kind == A_BIG_GIN:

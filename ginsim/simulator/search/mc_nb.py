@@ -24,6 +24,8 @@ numba compiles a separate copy of a callee for every literal value passed to it,
 mc kernels are large.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from ...game._jit import jit, jit_inline
@@ -76,6 +78,9 @@ from .mc_memory_nb import (
 from .rollouts_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, gain_nb, option_nb, option_value_nb
 
 CANDIDATES = 4  # discards tried by rollouts: the lowest kept deadwood ones
+#: What a hand with an mc seat is played on: the board, the seats' random streams, the
+#: trace and the mc seat's memory (a hand of the hand loop, or a branch of a knock chart).
+McPlay = namedtuple("McPlay", ("board", "rng", "trace", "mem"))
 
 
 @jit
@@ -263,9 +268,10 @@ def no_search_nb():
 
 
 @jit
-def plain_step_nb(board, seat, rows, rules, tab, rng, trace, mem):
+def plain_step_nb(play, seat, rows, rules, tab):
     """One action of a seat played by its plain rows (a plain seat, or an mc seat's
     offers, pile-take discards and 50th-card turn), applied, traced and remembered."""
+    board, rng, trace, mem = play.board, play.rng, play.trace, play.mem
     hs = board.hs
     phase = hs[ST_PHASE]
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1] if hs[ST_PILE_LEN] > 0 else -1
@@ -281,10 +287,11 @@ def plain_step_nb(board, seat, rows, rules, tab, rng, trace, mem):
 
 
 @jit
-def mc_step_nb(board, me, search, params, rules, tab, rng, trace, mem):
+def mc_step_nb(play, me, search, params, rules, tab):
     """One action of an mc seat ``me`` by rollouts (its draw, its discard), applied,
     traced and remembered. Returns ``(kind, status, search)``: the draw's search stays
     for the discard."""
+    board, rng, trace, mem = play.board, play.rng, play.trace, play.mem
     hs = board.hs
     if hs[ST_PHASE] == PH_DRAW:
         _, search = mc_draw_nb(board, me, pile_allowed_nb(hs), params, rules, tab, rng, mem)
@@ -310,18 +317,18 @@ def mc_searches_nb(hs, params, seat):
 
 
 @jit
-def mc_drive_nb(board, stop_phase, stop_seat, search, params, rules, tab, rng, trace, mem):
+def mc_drive_nb(play, stop_phase, stop_seat, search, params, rules, tab):
     """:func:`~ginsim.simulator.play.drive_nb.drive_nb` with mc seats: play the hand on
-    ``board`` step by step until it ends or the phase ``stop_phase`` is in front of
-    ``stop_seat``, every action remembered in ``mem``. Returns the mc seat's search."""
-    hs = board.hs
+    ``play`` (an :class:`McPlay`) step by step until it ends or the phase ``stop_phase``
+    is in front of ``stop_seat``, every action remembered in ``play.mem``. Returns the mc
+    seat's search."""
+    hs = play.board.hs
     while hs[ST_PHASE] < PH_OVER and not at_stop_nb(hs, stop_phase, stop_seat):
         seat = hs[ST_TO_MOVE]
         if mc_searches_nb(hs, params, seat):
-            _, _, search = mc_step_nb(board, seat, search, params, rules, tab, rng, trace,
-                                      mem)
+            _, _, search = mc_step_nb(play, seat, search, params, rules, tab)
         else:
-            plain_step_nb(board, seat, mem.rows, rules, tab, rng, trace, mem)
+            plain_step_nb(play, seat, play.mem.rows, rules, tab)
     return search
 
 
@@ -338,7 +345,6 @@ def mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id):
 def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
     """The hand loop's hand with an mc seat, on its
     :class:`~ginsim.simulator.machine.buffers.HandBuffers`."""
-    board, rng, trace, mem = buf.board, buf.rng, buf.trace, buf.mem
-    mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id)
-    mc_drive_nb(board, np.int64(TO_THE_END), -1, no_search_nb(), params, rules, tab, rng,
-                trace, mem)
+    mc_start_hand_nb(buf.board, dealer, params, rules, buf.trace, buf.mem, hand_id)
+    play = McPlay(buf.board, buf.rng, buf.trace, buf.mem)
+    mc_drive_nb(play, np.int64(TO_THE_END), -1, no_search_nb(), params, rules, tab)
