@@ -19,6 +19,7 @@ from ginsim.analysis.metrics import (
     cells_from_hands,
     hand_length,
     outcome_mix,
+    run_statistics,
     turns_from_hands,
     undercut_by_deadwood,
     undercut_by_deadwood_stock,
@@ -126,6 +127,19 @@ def test_mirrored_tables_count_distinct_knocks_and_hands(mirrored):
     live = int((first.outcome != "dead").sum())
     assert wins.loc["a", "wins"] == live and wins.loc["a", "n"] == 2 * len(first)
     assert wins.loc["a", "low"] == wins.loc["a", "rate"] == wins.loc["a", "high"]
+
+
+def test_rule_variant_rows_count_each_mirrored_deal_once(mirrored):
+    first, second = first_and_second(mirrored.hands)
+    table = run_statistics(mirrored.hands).set_index("statistic")
+    k = int((first.outcome == "gin").sum())
+    row = table.loc["gin_rate"]
+    assert (row.n, row.deals) == (len(first), len(first))
+    np.testing.assert_allclose([row.low, row.high], wilson(k, len(first)), atol=1e-12)
+    both = (first.points_a + first.points_b + second.points_a + second.points_b) / 2
+    row = table.loc["mean_points"]
+    np.testing.assert_allclose([row.value, row.low, row.high],
+                               normal_over_deals(both.to_numpy(float)), rtol=1e-10)
 
 
 def test_mixed_summary_clusters_by_deal(mixed):

@@ -464,3 +464,33 @@ def mean_hand_length(turns: pd.DataFrame) -> pd.DataFrame:
         row = ("mean_turns", *moment_interval(n, s.sum_turns, s.sumsq_turns), n, n)
     frame = pd.DataFrame([row], columns=["statistic", "mean", "low", "high", "n", "deals"])
     return _with_basis(frame, pairs if deals is not None else None, n)
+
+
+def run_statistics(hands: pd.DataFrame) -> pd.DataFrame:
+    """How one run's hands end and last: ``gin_rate``, ``undercut_rate``, ``dead_rate``,
+    ``mean_draws`` and ``mean_points`` (points per hand of both players together), as
+    ``statistic``, ``value``, ``low``, ``high``, ``n``, ``deals``; a duplicate run's
+    rows counted by deal (see the module docstring)."""
+    cells = cells_from_hands(hands)
+    mix = outcome_mix(cells).set_index("outcome")
+    rows = [(f"{o}_rate", mix.loc[o, "rate"], mix.loc[o, "low"], mix.loc[o, "high"],
+             int(mix.loc[o, "n"]), int(mix.loc[o, "deals"])) for o in ("gin", "undercut", "dead")]
+    draws = mean_hand_length(turns_from_hands(hands)).iloc[0]
+    rows.append(("mean_draws", draws["mean"], draws.low, draws.high, int(draws.n),
+                 int(draws.deals)))
+    s = cells[list(MOMENT_COLUMNS)].sum()
+    deals = _deals_of(cells)
+    if deals is not None:  # each deal's mean over its two hands of both seats' points
+        d = int(deals["deals"])
+        total = deals["sum_points_a"] + deals["sum_points_b"]
+        squares = (deals["sumsq_points_a"] + deals["sumsq_points_b"]
+                   + 2 * deals["sum_points_a_x_b"])
+        mean = moment_interval(d, total / 2, squares / 4)
+        shown = d if is_mirrored(pairs_of(cells)) else int(s.hands)
+    else:
+        d = shown = int(s.hands)
+        mean = moment_interval(d, s.sum_points_a + s.sum_points_b,
+                               s.sumsq_points_a + s.sumsq_points_b + 2 * s.sum_points_a_x_b)
+    rows.append(("mean_points", *mean, shown, d))
+    frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n", "deals"])
+    return _with_basis(frame, pairs_of(cells) if deals is not None else None, int(s.hands))

@@ -221,8 +221,8 @@ def variant_chart(df: pd.DataFrame, title: str = "Rule variants compared",
     fig.legend([Patch(color=colour(k)) for k in range(len(variants))],
                [str(v) for v in variants], title="Variant", loc="outside right center",
                fontsize=8)
-    add_caption(fig, f"{per_group_count(df, 'variant', 'hands', 'variant')}; "
-                     "error bars: 95% CI")
+    add_caption(fig, f"{per_group_count(df, 'variant', _unit(df, 'hands'), 'variant')}"
+                     f"{deals_text(df)}; error bars: 95% CI")
     return fig
 
 

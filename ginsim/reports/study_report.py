@@ -265,7 +265,8 @@ def variants_sections(result: StudyResult) -> list[Section]:
     """Sections of the ``variants`` study."""
     t = result.tables
     return [
-        Section("Rule variants", "`simple` against `simple` under each rules preset.",
+        Section("Rule variants", _counted("`simple` against `simple` under each rules "
+                                          "preset.", t["variant_comparison"]),
                 variant_chart(t["variant_comparison"]), "variant_comparison",
                 t["variant_comparison"], "variant_comparison"),
         Section("Games to 100", "`memory2` against `simple`, modern rules.", None, None,

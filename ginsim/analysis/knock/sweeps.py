@@ -20,8 +20,7 @@ from ...runner.runner import run
 from ...strategies.params import PARAMETERS
 from ...strategies.presets import Strategy, parse_strategy
 from ..frames import records_frame
-from ..intervals import mean_interval, wilson_interval
-from ..metrics import DUPLICATE, paired_difference
+from ..metrics import DUPLICATE, paired_difference, run_statistics
 
 
 @dataclass(frozen=True)
@@ -173,23 +172,14 @@ def variant_comparison(variants: Sequence[Rules | str], a: str | Strategy = "sim
     """The same strategies under several rules (Rules objects, preset names or specs such
     as ``modern:knock_limit=8``): one row per variant (named by :meth:`Rules.spec`) x
     statistic (``gin_rate``, ``undercut_rate``, ``dead_rate``, ``mean_draws``,
-    ``mean_points``) with ``value``, ``low``, ``high``, ``n``. ``mean_points`` is points
-    scored per hand by both players together."""
+    ``mean_points``) with ``value``, ``low``, ``high``, ``n``, ``deals``
+    (:func:`~ginsim.analysis.metrics.run_statistics`: counted by deal, a mirrored deal
+    once). ``mean_points`` is points scored per hand by both players together."""
     deals = max(hands // 2, 1)
     a, b = parse_strategy(a), parse_strategy(b)
     pairs = [Pair(a, b, rules, rules.spec()) for rules in map(Rules.coerce, variants)]
     runs = play_pairs(pairs, deals, seed, n_jobs, progress)
-    rows = []
-    for p, frame in runs.items():
-        variant = p.label
-        n = len(frame)
-        for stat, outcome in (("gin_rate", "gin"), ("undercut_rate", "undercut"),
-                              ("dead_rate", "dead")):
-            k = int((frame.outcome == outcome).sum())
-            low, high = wilson_interval(k, n)
-            rows.append((variant, stat, k / n, float(low), float(high), n))
-        rows.append((variant, "mean_draws", *mean_interval(frame.turns.to_numpy()), n))
-        points = (frame.points_a + frame.points_b).to_numpy()
-        rows.append((variant, "mean_points", *mean_interval(points), n))
-    return pd.DataFrame(rows, columns=["variant", "statistic", "value", "low", "high", "n"])
+    tables = [run_statistics(frame).assign(variant=p.label) for p, frame in runs.items()]
+    return pd.concat(tables, ignore_index=True)[["variant", "statistic", "value", "low",
+                                                 "high", "n", "deals"]]
 
