@@ -6,9 +6,10 @@ wait=P,margin=Z,model2=SPEC,...,prior=A/B/C/D`` (parameters in
 modelled (a mixture in the belief and the rollouts, weighted by ``prior``; the preset
 mixes expert, simple, memory2 and memory2:knock=0), ``rollout`` how the mc player
 plays on inside rollouts (the preset: expert); nested specs write their own parameters
-with ``;`` instead of ``,`` (``model=memory2:knock=0``). ``oracle=1`` is a diagnostic
+with ``;`` instead of ``,`` (``model=memory2:knock=0``). The oracle is a diagnostic
 that hands the belief the opponent's true cards (it cheats; it measures what imperfect
-beliefs cost). An mc seat plays wherever a strategy does: the hand loop dispatches its
+beliefs cost): no spec may set it, only ``ginsim.strategies.diagnostics.with_oracle``.
+An mc seat plays wherever a strategy does: the hand loop dispatches its
 hands to :mod:`ginsim.simulator.search.mc_nb`.
 """
 

@@ -17,7 +17,7 @@ from ginsim.runner.store import Store
 from ginsim.simulator import limits
 from ginsim.simulator.play.game_records import play_multimatch, play_teams, play_three
 from ginsim.strategies.params import MC_PARAMETERS, NESTED, PARAMETERS
-from ginsim.strategies.presets import Strategy
+from ginsim.strategies.presets import DIAGNOSTIC_PARAMETERS, Strategy
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
@@ -134,16 +134,20 @@ def test_every_strategy_parameter_is_bounded(name):
     base = "mc" if name in MC_PARAMETERS else "simple"  # mc's own knobs need an mc player
     high = len(p.choices) - 1 if p.choices else p.high
     too_big = (high + 1,) * p.size
-    one_line_error(lambda: Strategy("x", base, {name: too_big}), name, p.bounds)
-    one_line_error(lambda: Strategy("x", base, {name: (float("nan"),) * p.size}), name)
-    one_line_error(lambda: Strategy("x", base, {name: (p.low - 1,) * p.size}), name)
+    # a diagnostic is refused in every spec; its bounds hold where diagnostics set it
+    diagnostic = name in DIAGNOSTIC_PARAMETERS
+    one_line_error(lambda: Strategy("x", base, {name: too_big}, diagnostic), name, p.bounds)
+    one_line_error(lambda: Strategy("x", base, {name: (float("nan"),) * p.size}, diagnostic),
+                   name)
+    one_line_error(lambda: Strategy("x", base, {name: (p.low - 1,) * p.size}, diagnostic), name)
     if not p.choices:
         edge = (high, high - 1, high - 2) if name == "edges" else (high,) * p.size
-        vector = Strategy("x", base, {name: edge}).vector
+        vector = Strategy("x", base, {name: edge}, diagnostic).vector
         assert vector[p.index:p.index + p.size].tolist() == list(edge)
         nested = name in NESTED  # their text is a strategy spec
-        one_line_error(lambda: parse_strategy(f"{base}:{name}=1e300"), name,
-                       "unknown strategy" if nested else f"{p.low:g}..{p.high:g}")
+        words = ("unknown strategy" if nested else "diagnostic" if diagnostic
+                 else f"{p.low:g}..{p.high:g}")
+        one_line_error(lambda: parse_strategy(f"{base}:{name}=1e300"), name, words)
 
 
 def test_a_strategy_spec_is_bounded():

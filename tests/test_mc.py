@@ -21,6 +21,7 @@ from ginsim.simulator.machine.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_
 from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.simulator.play.hand_nb import simulate_nb
 from ginsim.strategies import parse_strategy
+from ginsim.strategies.diagnostics import with_oracle
 from ginsim.strategies.params import P_BASE, P_MC_MODEL, P_MC_ROLLOUT, P_MC_ROLLOUTS
 
 FAST = "mc:rollouts=4,particles=8,stages=2"
@@ -94,7 +95,7 @@ def test_games_play_the_mc_seat():
 
 def test_the_oracle_diagnostic_beats_memory2():
     # Seeing the opponent's cards, rollouts must pay: a sanity check of the world layout.
-    net = seat_a_net(play_mc_records("mc:rollouts=16,particles=8,stages=1,oracle=1",
+    net = seat_a_net(play_mc_records(with_oracle("mc:rollouts=16,particles=8,stages=1"),
                                      "memory2", 40, seed=5))
     assert np.mean(net) > 3
 

@@ -263,7 +263,8 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("stages", P_MC_STAGES, (12,),
                   "mc: most tempering stages of the belief", low=1, high=64),
         Parameter("oracle", P_MC_ORACLE, (0,),
-                  "mc diagnostic: 1 hands the belief the opponent's true cards (cheats)",
+                  "mc diagnostic: 1 hands the belief the opponent's true cards (cheats); "
+                  "refused in specs, set only by ginsim.strategies.diagnostics.with_oracle",
                   high=1),
         Parameter("wait", P_MC_WAIT, (DEFAULT_WAIT,),
                   "mc: the belief's chance that the opponent plays on where its model would "

@@ -7,7 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..game.inputs.specs import brief, spec_items, split_spec
+from ..game.inputs.specs import SpecLanguage, brief, spec_fields, spec_items, split_spec
 from ..game.rules import Rules
 from .equilibria import hand_key, shipped_equilibrium
 from .knock_charts import CHART_FAMILIES, load_chart
@@ -37,6 +37,9 @@ MC_RESPONSES = ("response2=expert:chart=expert_vs_simple,"
                 "response3=expert:chart=expert_vs_memory2,"
                 "response4=expert:chart=expert_vs_gin_waiter")
 UNSET_RESPONSE = "rollout"  # a response given so plays as the rollout strategy
+#: Parameters no spec may set: the mc player's cheating diagnostic (it hands the belief
+#: the opponent's hidden cards), set only by :func:`ginsim.strategies.diagnostics.with_oracle`.
+DIAGNOSTIC_PARAMETERS = ("oracle",)
 
 #: name -> (one-line description, parameter overrides as spec text)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -85,20 +88,31 @@ PRESETS: dict[str, tuple[str, str]] = {
 }
 
 _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.aliases)}
+#: The strategy spec language: parameters by name or alias (chart twice is two charts).
+LANGUAGE = SpecLanguage("strategy", "parameter", "key=value",
+                        {alias: p.name for alias, p in _ALIASES.items()},
+                        twice={"chart": "two charts (chart= given twice)"})
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A parsed strategy: its spec text, preset, and parameter overrides."""
+    """A parsed strategy: its spec text, preset, and parameter overrides. ``diagnostic``
+    admits :data:`DIAGNOSTIC_PARAMETERS` among the overrides (only
+    :mod:`ginsim.strategies.diagnostics` sets it)."""
 
     spec: str
     preset: str
     overrides: dict[str, Value] = field(default_factory=dict)
+    diagnostic: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
             raise ValueError(f"unknown strategy {brief(self.preset)}: choose one of "
                              f"{', '.join(PRESETS)}")
+        if not self.diagnostic and isinstance(self.overrides, dict):
+            for name in DIAGNOSTIC_PARAMETERS:
+                if name in self.overrides:
+                    refuse_diagnostic(name, self.spec)
         self._check_overrides()
         self._check_mc_parameters()
 
@@ -281,38 +295,25 @@ def _numeric(text: str) -> bool:
 
 
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
+    """The overrides of a spec's items (``text``), read by the shared item parser."""
     overrides: dict[str, Value] = {}
-    seen: dict[str, str] = {}  # parameter -> the key it was given as
-    for item, key, value in spec_items(text):
-        if not value:
-            raise ValueError(f"bad parameter {brief(item)} in strategy {brief(spec)}: write "
-                             f"key=value")
-        if key not in _ALIASES:
-            raise ValueError(f"unknown parameter {brief(key)} in strategy {brief(spec)}: "
-                             f"parameters are {', '.join(PARAMETERS)}")
-        param = _ALIASES[key]
-        if param.name in seen:
-            raise ValueError(f"{_given_twice(param, seen[param.name], key)} in strategy "
-                             f"{brief(spec)}: give each parameter once")
-        seen[param.name] = key
-        if param.name in NESTED:
-            overrides[param.name] = _nested_vector(param.name, value, spec)
-            continue
-        if param.name == "chart" and not _numeric(value):
+    for name, value in spec_fields(LANGUAGE, text, spec).items():
+        if name in DIAGNOSTIC_PARAMETERS:
+            refuse_diagnostic(name, spec)
+        if name in NESTED:
+            overrides[name] = _nested_vector(name, value, spec)
+        elif name == "chart" and not _numeric(value):
             overrides["grid"] = load_chart(value).grid
-            continue
-        overrides[param.name] = _parse_value(param, value, spec)
+        else:
+            overrides[name] = _parse_value(PARAMETERS[name], value, spec)
     return overrides
 
 
-def _given_twice(param: Parameter, first: str, second: str) -> str:
-    """Words for a parameter given twice (under its name or an alias; chart twice is
-    two charts)."""
-    if param.name == "chart":
-        return "two charts (chart= given twice)"
-    if first == second:
-        return f"parameter {param.name} given twice"
-    return f"parameter {param.name} given twice (as {first} and {second})"
+def refuse_diagnostic(name: str, spec: str) -> None:
+    """The one-line refusal of a diagnostic parameter in strategy ``spec``."""
+    raise ValueError(f"{name} in strategy {brief(spec)} is a diagnostic that shows the mc "
+                     f"player the opponent's hidden cards; no strategy spec may set it "
+                     f"(diagnostics use ginsim.strategies.diagnostics.with_oracle)")
 
 
 def _chart_fits(stem: str | None, rules: Rules) -> bool:

@@ -1,11 +1,12 @@
-"""The ``preset[:key=value,...]`` spec syntax that rules and strategies share, the
-one-line quoting of bad input their error messages use, and what every rules dataclass
-with named presets shares (:class:`PresetFields`)."""
+"""The ``preset[:key=value,...]`` spec syntax that rules and strategies (gin's and
+Rami's) share, read by one item parser (:func:`spec_fields`), the one-line quoting of bad
+input their error messages use, and what every rules dataclass with named presets shares
+(:class:`PresetFields`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import asdict, fields, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 #: How a spec writes a True or False field.
@@ -42,6 +43,47 @@ def spec_items(items: str) -> Iterator[tuple[str, str, str | None]]:
     for item in filter(None, (s.strip() for s in items.split(","))):
         key, eq, value = item.partition("=")
         yield item, key.strip(), value.strip() if eq else None
+
+
+@dataclass(frozen=True)
+class SpecLanguage:
+    """What one spec language calls things, for :func:`spec_fields`: ``kind`` names a spec
+    ("strategy", "rules"), ``noun`` one of its keys ("parameter", "rules field"),
+    ``write`` how an item is written ("key=value"); ``names`` maps each key (aliases too)
+    to the name it sets; ``blank_ok`` names may be given empty; ``twice`` words a name
+    given twice where the default words would mislead (gin's second chart)."""
+
+    kind: str
+    noun: str
+    write: str
+    names: Mapping[str, str]
+    blank_ok: tuple[str, ...] = ()
+    twice: Mapping[str, str] = field(default_factory=dict)
+
+
+def spec_fields(language: SpecLanguage, items: str, text: str) -> dict[str, str]:
+    """``{name: value text}`` of the ``key=value`` items of a spec (``items``, from
+    ``text``), checked alike for every spec language: each item written key=value (empty
+    only for ``blank_ok``), each key known, each name given once (under any alias).
+    ValueError words the first bad item on one line; the values are the caller's to read."""
+    found: dict[str, str] = {}
+    written: dict[str, str] = {}  # name -> the key it was given as
+    where = f"in {language.kind} {brief(text)}"
+    for item, key, value in spec_items(items):
+        name = language.names.get(key)
+        if value is None or not (value or name in language.blank_ok):
+            raise ValueError(f"bad item {brief(item)} {where}: write {language.write}")
+        if name is None:
+            known = ", ".join(dict.fromkeys(language.names.values()))
+            raise ValueError(f"unknown {language.noun} {brief(key)} {where}: "
+                             f"{language.noun.split()[-1]}s are {known}")
+        if name in found:
+            first = written[name]
+            twice = language.twice.get(name) or f"{language.noun} {name} given twice" + (
+                f" (as {first} and {key})" if first != key else "")
+            raise ValueError(f"{twice} {where}")
+        found[name], written[name] = value, key
+    return found
 
 
 def field_value(name: str, text: str, spec: str, kind: str, bool_fields: tuple[str, ...],
@@ -115,19 +157,10 @@ class PresetFields:
         one, or the bad value (and the spec it stands in)."""
         name, items, text = split_spec(spec, cls.KIND, cls.EXAMPLE, max_chars)
         base = cls.preset(name)
-        names = [f.name for f in fields(cls)]
-        changes: dict[str, Any] = {}
-        for item, key, value in spec_items(items):
-            if value is None or not (value or key in blank_ok):
-                raise ValueError(f"bad item {brief(item)} in {cls.KIND} {brief(text)}: "
-                                 f"write field=value, e.g. {example_item}")
-            if key not in names:
-                raise ValueError(f"unknown {cls.KIND} field {brief(key)} in {cls.KIND} "
-                                 f"{brief(text)}: fields are {', '.join(names)}")
-            if key in changes:
-                raise ValueError(f"{cls.KIND} field {key} is given twice in {cls.KIND} "
-                                 f"{brief(text)}")
-            changes[key] = field_value(key, value, text)
+        language = SpecLanguage(cls.KIND, f"{cls.KIND} field", f"field=value, e.g. {example_item}",
+                                {f.name: f.name for f in fields(cls)}, blank_ok)
+        changes = {key: field_value(key, value, text)
+                   for key, value in spec_fields(language, items, text).items()}
         try:
             return base.with_(**changes)
         except ValueError as exc:

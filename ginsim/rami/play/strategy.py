@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ...game.inputs.specs import brief, spec_items, split_spec
+from ...game.inputs.specs import SpecLanguage, brief, spec_fields, split_spec
 
 MAX_SPEC_CHARS = 500
 
@@ -74,17 +74,15 @@ class RamiStrategy:
         return out
 
 
+#: The rami strategy spec language, read by the shared item parser.
+LANGUAGE = SpecLanguage("rami strategy", "rami strategy parameter", "key=value, e.g. open_at=60",
+                        {name: name for name in PARAMETERS})
+
+
 def _items(text: str, spec: str) -> dict[str, int]:
+    """The parameter values of a spec's items (``text``): whole numbers in bounds."""
     values: dict[str, int] = {}
-    for item, key, value in spec_items(text):
-        if key not in PARAMETERS:
-            raise ValueError(f"unknown rami strategy parameter {brief(key)} in {brief(spec)}: "
-                             f"parameters are {', '.join(PARAMETERS)}")
-        if not value:
-            raise ValueError(f"bad item {brief(item)} in rami strategy {brief(spec)}: write "
-                             f"key=value, e.g. open_at=60")
-        if key in values:
-            raise ValueError(f"rami strategy parameter {key} is given twice in {brief(spec)}")
+    for key, value in spec_fields(LANGUAGE, text, spec).items():
         _, low, high, _, _ = PARAMETERS[key]
         try:
             number = int(value)
