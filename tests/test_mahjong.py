@@ -1,6 +1,8 @@
 """Mahjong gin (docs/rules.md §8.8): hand-made positions for each move the engine allows
-or refuses, the 52 cards conserved after every turn, exact lay plans against a brute
-force, and scores against a plain-Python reference."""
+or refuses, hands stepped one action at a time through the machine's step and policy
+(the 52 cards conserved after every step, illegal actions refused, the hand loop's
+records and trace reproduced), exact lay plans against a brute force, and scores
+against a plain-Python reference."""
 
 import random
 from functools import cache
@@ -12,8 +14,20 @@ from reference import card_value, is_meld, parse, ref_min_deadwood
 from ginsim.game.card_tables import card_tables
 from ginsim.game.rules import Rules
 from ginsim.game.state import (
+    A_BIG_GIN,
+    A_DISCARD,
+    A_EXTEND,
+    A_KNOCK,
+    A_MELD,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
     ENDING_KNOCK,
     HS_SIZE,
+    PH_DISCARD,
+    PH_DRAW,
+    PH_OVER,
     POSITION_END,
     POSITION_START,
     RES_DEFENDER_BEFORE,
@@ -29,6 +43,7 @@ from ginsim.game.state import (
     ST_MAX_PILE_TAKE,
     ST_MULTIPLIER,
     ST_MUST_LAY,
+    ST_PHASE,
     ST_PILE,
     ST_PILE_CARDS,
     ST_PILE_LEN,
@@ -36,30 +51,47 @@ from ginsim.game.state import (
     ST_POS,
     ST_TABLE,
     ST_TABLE_N,
+    ST_TO_MOVE,
+    ST_TRACE_ROW,
     ST_TURNS,
     ST_UPCARD,
 )
+from ginsim.simulator.machine.board_nb import trace_turn_nb
 from ginsim.simulator.machine.buffers import new_board
 from ginsim.simulator.machine.deal_nb import seat_streams_nb, shuffle_deck_nb
 from ginsim.simulator.machine.mahjong_nb import (
+    ERR_DEPTH,
     ERR_FORBIDDEN,
     ERR_LOWEST,
     ERR_MUST_LAY,
+    ERR_NOT_HELD,
     ERR_NOT_MELD,
     ERR_NOT_OUT,
+    ERR_PHASE,
+    ERR_SLOT,
     ERR_STUCK,
+    ERR_TURN,
     OK,
     deal_mahjong_nb,
     extend_meld_nb,
     go_out_nb,
     lay_meld_nb,
+    mahjong_decide_nb,
     mahjong_discard_nb,
     mahjong_showdown_nb,
-    mahjong_turn_nb,
+    mahjong_step_nb,
     take_pile_nb,
+    trace_mahjong_nb,
 )
-from ginsim.simulator.machine.records import ACTION_BIG_GIN, ACTION_KNOCK, TRACE_WIDTH
+from ginsim.simulator.machine.records import (
+    ACTION_BIG_GIN,
+    ACTION_DISCARD,
+    ACTION_KNOCK,
+    RECORD_DTYPE,
+    TRACE_WIDTH,
+)
 from ginsim.simulator.play.engine import play_records, seat_params
+from ginsim.simulator.play.hand_nb import record_hand_nb
 from ginsim.strategies.mahjong_plan_nb import NO_LIMIT, best_plan_nb
 
 SCRATCH = new_board()
@@ -71,7 +103,6 @@ def on(hs):
 
 RULES = Rules.preset("mahjong")
 TAB = card_tables(RULES)
-NO_TRACE = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
 
 
 def mask(text: str) -> int:
@@ -105,6 +136,8 @@ def position(hand_a: str, hand_b: str, pile: str, table: tuple[str, ...] = ()) -
     hs[ST_UPCARD] = -1
     hs[ST_DRAWN] = -1
     hs[ST_MULTIPLIER] = 1
+    hs[ST_PHASE] = PH_DRAW
+    hs[ST_TO_MOVE] = 0
     return hs
 
 
@@ -284,28 +317,102 @@ def test_lay_plans_are_exact_against_brute_force():
         assert dw == sum(card_value(c) for c in hand if not (used >> c) & 1) - card_value(discard)
 
 
-@pytest.mark.parametrize("a,b,rules", [("simple", "simple", RULES),
-                                       ("memory2", "random", RULES.with_(deal="eleven"))])
-def test_cards_are_conserved_after_every_turn(a, b, rules):
-    params, packed_rules, tab = seat_params(a, b), rules.packed(), card_tables(rules)
-    hs = np.zeros(HS_SIZE, dtype=np.int64)
-    rng = np.zeros(3, dtype=np.uint64)
-    multi = 0
-    for hand_id in range(12):
-        shuffle_deck_nb(hs, rng, np.uint64(3), hand_id)
-        seat_streams_nb(rng, np.uint64(3), hand_id)
-        deal_mahjong_nb(hs, hand_id % 2, packed_rules, hand_id)
-        seat = 1 - hand_id % 2
-        first = rules.deal == "eleven"
-        while hs[ST_ENDING] < 0:
-            mahjong_turn_nb(on(hs), seat, not first, params, packed_rules, tab, rng, NO_TRACE)
-            first = False
-            assert_conserved(hs)
-            assert hs[ST_MUST_LAY] == 0
-            seat = 1 - seat
-        multi += hs[ST_MAX_PILE_TAKE] > 1
-        assert hs[ST_ENDING] != ENDING_KNOCK or hs[ST_HAND + hs[ST_KNOCKER]] == 0
-    assert multi > 0
+VARIANTS = (RULES, RULES.with_(deal="eleven"), RULES.with_(mahjong_discard_to_go_out=False),
+            RULES.with_(deal="eleven", mahjong_final_meld=True))
+
+
+def illegal_actions(hs, seat):
+    """Actions the machine must refuse in the position ``hs`` (``seat`` to move), each
+    with the error expected: other phases' kinds, the other seat, too deep a take, cards
+    not held, a non-meld, no such slot, a discard while a take's lowest card is in hand
+    or of a card just taken, going out with cards left."""
+    out = [(1 - seat, A_STOCK, -1, 0, ERR_TURN), (1 - seat, A_DISCARD, -1, 0, ERR_TURN)]
+    out += [(seat, kind, -1, 0, ERR_PHASE) for kind in (A_TAKE, A_PASS, A_KNOCK)]
+    hand = int(hs[ST_HAND + seat])
+    if hs[ST_PHASE] == PH_DRAW:
+        n = int(hs[ST_PILE_LEN])
+        out += [(seat, A_PILE, -1, 0, ERR_DEPTH), (seat, A_PILE, -1, n + 1, ERR_DEPTH)]
+        out += [(seat, kind, c, hand, ERR_PHASE) for kind, c in
+                ((A_MELD, -1), (A_EXTEND, 0), (A_DISCARD, cards_of(hand)[0]), (A_BIG_GIN, -1))]
+        return out
+    out += [(seat, A_STOCK, -1, 0, ERR_PHASE), (seat, A_PILE, -1, 1, ERR_PHASE)]
+    absent = min(c for c in range(52) if not (hand >> c) & 1)
+    out += [(seat, A_MELD, -1, 1 << absent, ERR_NOT_HELD),
+            (seat, A_EXTEND, int(hs[ST_TABLE_N]), hand, ERR_SLOT)]
+    held = cards_of(hand)
+    if len(held) >= 2:
+        out.append((seat, A_MELD, -1, (1 << held[0]) | (1 << held[-1]), ERR_NOT_MELD))
+    must, forbidden = int(hs[ST_MUST_LAY]), int(hs[ST_FORBIDDEN])
+    if must:  # the take's lowest card is laid before anything else may end the turn
+        out += [(seat, A_DISCARD, held[0], 0, ERR_MUST_LAY), (seat, A_BIG_GIN, -1, 0,
+                                                              ERR_MUST_LAY)]
+    else:
+        out.append((seat, A_DISCARD, absent, 0, ERR_NOT_HELD))
+        if forbidden & hand:
+            out.append((seat, A_DISCARD, cards_of(forbidden & hand)[0], 0, ERR_FORBIDDEN))
+        if hand:
+            out.append((seat, A_BIG_GIN, -1, 0, ERR_NOT_OUT))
+    return out
+
+
+def step_hand(board, trial, hand_id, seed, params, rules, trace):
+    """Deal and play hand ``hand_id`` as the hand loop does, one action at a time from
+    Python through :func:`mahjong_decide_nb` and :func:`mahjong_step_nb`, writing its
+    trace; after every step the 52 cards are where they were put, and every illegal
+    action tried on a copy of the position is refused without changing it. Returns
+    the steps of each kind."""
+    packed_rules, tab = rules.packed(), card_tables(rules)
+    hs, rng, key = board.hs, np.zeros(3, dtype=np.uint64), np.uint64(seed)
+    shuffle_deck_nb(hs, rng, key, hand_id)
+    seat_streams_nb(rng, key, hand_id)
+    deal_mahjong_nb(hs, hand_id % 2, packed_rules, hand_id)
+    trace_turn_nb(trace, hs, -1, -1, -1, -1, ACTION_DISCARD)
+    kinds = np.zeros(16, dtype=np.int64)
+    while hs[ST_PHASE] < PH_OVER:
+        seat = int(hs[ST_TO_MOVE])
+        assert hs[ST_PHASE] in (PH_DRAW, PH_DISCARD)
+        for who, kind, card, kept, err in illegal_actions(hs, seat):
+            trial.hs[:] = hs
+            assert mahjong_step_nb(trial, who, kind, card, kept, packed_rules, tab) == -err
+            assert np.array_equal(trial.hs, hs), (kind, err)
+        kind, card, kept = mahjong_decide_nb(params, seat, board, packed_rules, tab, rng)
+        status = mahjong_step_nb(board, seat, kind, card, kept, packed_rules, tab)
+        assert status >= 0, (kind, card, kept, status)
+        trace_mahjong_nb(trace, hs, seat, kind, card, status)
+        kinds[kind] += 1
+        assert_conserved(hs)
+        assert hs[ST_TO_MOVE] == (seat if hs[ST_PHASE] == PH_DISCARD else
+                                  -1 if hs[ST_PHASE] >= PH_OVER else 1 - seat)
+    assert hs[ST_MUST_LAY] == 0 and hs[ST_TO_MOVE] == -1
+    assert hs[ST_ENDING] != ENDING_KNOCK or hs[ST_HAND + hs[ST_KNOCKER]] == 0
+    for kind in (A_STOCK, A_DISCARD, A_BIG_GIN):
+        trial.hs[:] = hs
+        assert mahjong_step_nb(trial, 0, kind, -1, 0, packed_rules, tab) == -ERR_PHASE
+    mahjong_showdown_nb(board, packed_rules, tab)
+    return kinds
+
+
+@pytest.mark.parametrize("a,b,rules", [("simple", "simple", VARIANTS[0]),
+                                       ("memory2", "random", VARIANTS[1]),
+                                       ("memory1", "simple:lay=3", VARIANTS[2]),
+                                       ("random", "memory2", VARIANTS[3])])
+def test_a_hand_stepped_from_python_is_the_hand_loops(a, b, rules):
+    """Hands stepped one action at a time (:func:`step_hand`) give the records and the
+    trace the hand loop (``play_records``) gives for the same seed."""
+    n, seed = 10, 4
+    params = seat_params(a, b, rules)
+    rec, trace = play_records(a, b, stop=n, seed=seed, rules=rules, trace_rows=n * 200)
+    board, trial = new_board(), new_board()
+    mine = np.zeros((n * 200, TRACE_WIDTH), dtype=np.int64)
+    board.hs[ST_TRACE_ROW] = 0
+    mine_rec = np.zeros(n, dtype=RECORD_DTYPE)
+    kinds = np.zeros(16, dtype=np.int64)
+    for i in range(n):
+        kinds += step_hand(board, trial, i, seed, params, rules, mine)
+        record_hand_nb(mine_rec, i, i, i % 2, board.hs)
+    assert mine_rec.tobytes() == rec.tobytes()
+    assert np.array_equal(mine[:board.hs[ST_TRACE_ROW]], trace)
+    assert kinds[A_MELD] + kinds[A_EXTEND] > 0 and kinds[A_DISCARD] > 0
 
 
 def test_scores_and_pile_columns_against_a_reference():
@@ -348,7 +455,10 @@ def test_lay_holds_melds_until_the_opponent_is_down_to_that_many_cards(lay, laid
     hs = position("4H 5H 6H KC QD 9S 2C 8D 7C JD", "AS AD AC 3S 4S 5C 6C 9D 9C KD", "TS")
     params = seat_params(f"simple:lay={lay}", "simple")
     rng = np.zeros(3, dtype=np.uint64)
-    mahjong_turn_nb(on(hs), 0, True, params, packed(), TAB, rng, NO_TRACE)
+    while hs[ST_TO_MOVE] == 0:  # seat a's turn: its draw, its lays, its discard
+        kind, card, kept = mahjong_decide_nb(params, 0, on(hs), packed(), TAB, rng)
+        assert mahjong_step_nb(on(hs), 0, kind, card, kept, packed(), TAB) >= 0
+    assert hs[ST_PHASE] == PH_DRAW and hs[ST_TO_MOVE] == 1
     assert (hs[ST_TABLE_N] == 1 and hs[ST_TABLE] == mask("4H 5H 6H")) == laid
     assert (int(hs[ST_HAND]) & mask("4H 5H 6H") == 0) == laid
     assert_conserved(hs)

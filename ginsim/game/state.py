@@ -97,9 +97,16 @@ ENDING_DEAD = 2
 #: encoding for the machine, the drivers' memories, the belief and the public history;
 #: names only at the edges: the Table's events, the protocol): take the upcard, pass (the
 #: upcard, or the final discard), draw from the stock, take the pile's top card,
-#: discard, knock (a discard, then lay down), big gin.
-ACTION_KINDS = ("take", "pass", "stock", "pile", "discard", "knock", "big_gin")
-A_TAKE, A_PASS, A_STOCK, A_PILE, A_DISCARD, A_KNOCK, A_BIG_GIN = range(len(ACTION_KINDS))
+#: discard, knock (a discard, then lay down), big gin; and Mahjong gin's two (docs/rules.md
+#: §8.8): lay a meld face up on the table, extend a table meld. Mahjong gin also draws
+#: with ``pile`` (a take of one or more cards) and ``stock``, discards with ``discard``
+#: and goes out without a discard with ``big_gin``
+#: (:func:`~ginsim.simulator.machine.mahjong_nb.mahjong_step_nb`). New kinds go last, so
+#: the codes stay.
+ACTION_KINDS = ("take", "pass", "stock", "pile", "discard", "knock", "big_gin", "meld",
+                "extend")
+(A_TAKE, A_PASS, A_STOCK, A_PILE, A_DISCARD, A_KNOCK, A_BIG_GIN, A_MELD,
+ A_EXTEND) = range(len(ACTION_KINDS))
 
 PH_OFFER = 0  # the upcard is offered to hs[ST_TO_MOVE]: take it or pass
 PH_DRAW = 1  # draw from the stock or the pile (stock only on the first turn after offers)

@@ -13,6 +13,9 @@ An action is ``(kind, card, kept)``: ``kind`` one of
 discard (or -1), ``kept`` the deadwood the discard keeps, which the policies have
 already computed (:func:`checked_step_nb` computes it for a move from outside). The
 kinds are also the one encoding of a hand's events: an action applied is the event.
+Mahjong gin's actions (its pile takes of several cards, ``meld`` and ``extend``) are
+those of its own step, :func:`~ginsim.simulator.machine.mahjong_nb.mahjong_step_nb`;
+``step_nb`` refuses ``meld`` and ``extend`` as moves of no knocking-gin phase.
 """
 
 from ...game._jit import jit
@@ -88,7 +91,7 @@ def step_nb(hs, seat, kind, card, kept, rules):
             return -ERR_PHASE
         return apply_draw_nb(hs, seat, kind == A_PILE)
     if phase == PH_DISCARD:
-        if kind < A_DISCARD:
+        if kind < A_DISCARD or kind > A_BIG_GIN:  # Mahjong gin's lays are not knocking gin's
             return -ERR_PHASE
         return apply_discard_nb(hs, seat, card, kept, kind != A_DISCARD, kind == A_BIG_GIN,
                                 rules)
