@@ -80,7 +80,7 @@ def test_step_by_step_equals_the_hand_loop(a, b, rules):
     hs = board.hs
     rng = np.zeros(3, dtype=np.uint64)
     for i in range(hands):
-        deal(board, rng, 5, i)
+        deal(board, rng, 5, i, packed)
         assert_cards_conserved(hs)
         while hs[ST_PHASE] < PH_OVER:
             seat = hs[ST_TO_MOVE]
@@ -110,7 +110,7 @@ def test_legal_lists_exactly_what_the_machine_accepts(rules):
     kept = np.zeros(52, dtype=np.int64)
     positions = 0
     for i in range(12):
-        deal(board, rng, 11, i)
+        deal(board, rng, 11, i, packed)
         while hs[ST_PHASE] < PH_OVER:
             n = legal_nb(board, packed, tab, kept, out)
             legal = {(int(k), int(c)) for k, c in out[:n, [LEGAL_KIND, LEGAL_CARD]]}
@@ -144,7 +144,7 @@ def test_a_branch_replays_the_same_future():
     branch_rng = np.zeros(3, dtype=np.uint64)
     branched = 0
     for i in range(30):
-        deal(board, rng, 9, i)
+        deal(board, rng, 9, i, packed)
         for _ in range(3):  # a few of seat a's discards in, if the hand lasts
             drive_nb(board, np.int64(PH_DISCARD), 0, params, packed, tab, rng, NO_TRACE)
             if hs[ST_PHASE] >= PH_OVER:

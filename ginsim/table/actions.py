@@ -12,10 +12,10 @@ import numpy as np
 from ..game.card_tables import card_tables
 from ..game.cards import card_from_text, card_text, sort_key
 from ..game.rules import Rules
-from ..game.state import ACTION_KINDS
+from ..game.state import A_BIG_GIN, ACTION_KINDS
 
 #: The moves' names: the machine's action kinds (one encoding, named only here).
-KINDS = ACTION_KINDS
+KINDS = ACTION_KINDS[:A_BIG_GIN + 1]  # knocking gin's (the Table plays no Mahjong gin)
 _SHORT = {"s": "stock", "p": "pile", "t": "take", "big": "big_gin", "big gin": "big_gin",
           "gin": "knock"}
 
