@@ -211,44 +211,35 @@ def test_agent_warm_plays_the_agents_own_decisions_and_exits(monkeypatch, capsys
     assert {"offer", "draw", "discard"} <= set(phases)
 
 
-def test_warm_plays_until_a_last_discard_came_up(monkeypatch) -> None:
-    """Under the 50th-card rule warming plays games, each on the next seed, until the
-    last-discard kernel is compiled, and sums their seconds; short of it after
-    WARM_GAMES games it is not ready (a one-line error); other rules play one game."""
+def test_warm_compiles_the_last_discard_without_waiting_for_one(monkeypatch) -> None:
+    """Under the 50th-card rule warming plays one game and then asks the agent's
+    last-discard decision once (a hand seldom reaches the floor), so the kernel is
+    compiled whatever the seed; other rules play one game and ask nothing more."""
     from ginsim.game.rules import Rules
+    from ginsim.table import agents
     from ginsim.table import referee as match
 
-    seeds, walls = [], []
-    play = match.play_match
+    games, asked = [], []
+    play, ask = match.play_match, agents.Agent._last_discard_reply
 
     def counting(*args, **kwargs):
-        seeds.append(args[4])
-        result = play(*args, **kwargs)
-        walls.append(result.wall_s)
-        return result
+        games.append(args[4])
+        return play(*args, **kwargs)
+
+    def spy(self, params):
+        asked.append(self.seat)
+        return ask(self, params)
 
     monkeypatch.setattr(match, "play_match", counting)
-    match.warm_agent("simple", "last_discard", seed=3)
-    assert match.last_discard_compiled()  # whether by these games or earlier ones
-    asked = []
-
-    def third_time() -> bool:  # compiled once the third game has been played
-        asked.append(1)
-        return len(asked) >= 3
-
-    monkeypatch.setattr(match, "last_discard_compiled", third_time)
-    seeds.clear()
-    walls.clear()
-    assert match.warm_agent("simple", Rules.coerce("last_discard"), seed=2**64 - 2) == sum(walls)
-    assert seeds == [2**64 - 2, 2**64 - 1, 0]
+    monkeypatch.setattr(agents.Agent, "_last_discard_reply", spy)
     monkeypatch.setattr(match, "last_discard_compiled", lambda: False)
-    seeds.clear()
-    with pytest.raises(ValueError, match=r"no hand of 20 games reached the last discard.*--seed"):
-        match.warm_agent("simple", "last_discard", seed=3)
-    assert seeds == list(range(3, 3 + match.WARM_GAMES))
-    seeds.clear()
+    wall = match.warm_agent("simple", Rules.coerce("last_discard"), seed=2**64 - 1)
+    assert games == [2**64 - 1] and asked and wall > 0
+    assert agents.decide_last_discard_nb.signatures  # compiled (or loaded) in process
+    games.clear()
+    asked.clear()
     match.warm_agent("simple", "modern", seed=3)
-    assert seeds == [3]
+    assert games == [3] and not asked
 
 
 def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:

@@ -39,6 +39,7 @@ from ..game.state import (
     ST_PILE_LEN,
     ST_PILE_MASK,
     ST_PLANNED,
+    ST_TO_MOVE,
     ST_UPCARD,
 )
 from ..simulator.limits import check_hands, check_seed
@@ -329,6 +330,21 @@ def hand_message(table: Table, seat: int, game: int = 0, scores: Sequence[int] =
             "upcard": TEXT[up] if up >= 0 else None, "knock_limit": table.knock_limit,
             "multiplier": int(table.hs[ST_MULTIPLIER]), "scores": list(scores),
             "seed": table.seed}
+
+
+def compile_last_discard(spec: str, rules: Rules | str | None = None, seed: int = 0) -> None:
+    """Compile the 50th-card decision of ``spec``'s agent, a kernel of its own that only a
+    hand at the stock floor calls, by asking it once: an agent is dealt hand 0 of
+    ``seed`` and asked, as at the floor, whether to take the final discard (the upcard
+    on its view's pile). A hand seldom reaches the floor (about one in a thousand for
+    simple against itself), so warming cannot wait for one."""
+    table = Table(Rules.coerce(rules), seed, 0, 0)
+    agent = Agent.from_spec(spec, table.rules, seed)
+    agent.handle(hand_message(table, 1))
+    agent.hs[ST_PHASE] = PH_LAST_DISCARD
+    agent.hs[ST_TO_MOVE] = 1
+    agent.handle({"type": "decide", "phase": "last_discard", "legal": ["pass"],
+                  "stock_left": table.stock_left})
 
 
 def decide_message(table: Table, timeout_ms: int | None = None) -> dict:

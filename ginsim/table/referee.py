@@ -31,7 +31,7 @@ from ..simulator.limits import MAX_GAME_HANDS, check_decision_ms, check_games
 from ..simulator.play.drive_nb import decide_last_discard_nb
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
-from .agents import Agent, decide_message, hand_message
+from .agents import Agent, compile_last_discard, decide_message, hand_message
 from .external import AgentFault, ExternalAgent, LocalAgent
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
 from .table import Table, view_event
@@ -39,7 +39,6 @@ from .table import Table, view_event
 EXEC_PREFIX = "exec:"
 SIDES = ("a", "b")
 DEFAULT_TIMEOUT_MS = 1000
-WARM_GAMES = 20  # most games warming plays for a last discard (50th-card rule) to come up
 
 
 @dataclass
@@ -60,28 +59,25 @@ def make_side(spec: str, name: str, rules: Rules, seed: int) -> LocalAgent | Ext
 
 
 def warm_agent(spec: str, rules: Rules | str | None = None, seed: int = 0) -> float:
-    """Compile what ``ginsim agent --strategy SPEC`` runs, by games of ``spec`` against
-    itself in this process (numba caches the kernels for later processes): one, or
-    under the 50th-card rule as many as it takes (at most ``WARM_GAMES``) for a last
-    discard to come up. Returns the games' seconds. On a fresh install an mc agent's
-    first answer otherwise takes minutes, far past a referee's start-up grace. A fault
-    in a game (an illegal answer, an error), or no last discard in ``WARM_GAMES``
-    games, is a ValueError naming it: the agent is not ready."""
+    """Compile what ``ginsim agent --strategy SPEC`` runs, by a game of ``spec`` against
+    itself in this process (numba caches the kernels for later processes) and, under the
+    50th-card rule, its last-discard decision asked once (:func:`compile_last_discard`).
+    Returns the seconds taken. On a fresh install an mc agent's first answer otherwise
+    takes minutes, far past a referee's start-up grace. A fault in the game (an illegal
+    answer, an error) is a ValueError naming it: the agent is not ready."""
     if spec.startswith(EXEC_PREFIX):
         raise ValueError(f"warming (ginsim agent --warm) compiles a ginsim strategy, got "
                          f"{spec!r}: give a strategy spec such as mc or memory2")
     rules = Rules.coerce(rules)
-    wall_s = 0.0
-    for g in range(WARM_GAMES):
-        result = play_match(spec, spec, 1, rules, (seed + g) % 2**64)
-        if result.faults:
-            raise ValueError(f"warming {spec}: {result.faults[0]}")
-        wall_s += result.wall_s
-        if not rules.last_discard_rule or last_discard_compiled():
-            return wall_s
-    raise ValueError(f"warming {spec}: no hand of {WARM_GAMES} games reached the last discard "
-                     f"(50th-card rule), whose decision would compile at its first use: "
-                     f"warm again with another --seed")
+    result = play_match(spec, spec, 1, rules, seed)
+    if result.faults:
+        raise ValueError(f"warming {spec}: {result.faults[0]}")
+    wall_s = result.wall_s
+    if rules.last_discard_rule and not last_discard_compiled():
+        start = time.perf_counter()
+        compile_last_discard(spec, rules, seed)
+        wall_s += time.perf_counter() - start
+    return wall_s
 
 
 def last_discard_compiled() -> bool:
