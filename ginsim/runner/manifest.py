@@ -26,10 +26,10 @@ from ..strategies.knock_charts import chart_file_sha256, spec_chart_files
 from .aggregate import MOMENT_COLUMNS, TABLES
 from .jobs import Job, plan_chunks
 from .lock import StoreError
+from .store_files import MANIFEST, MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH
 
 FORMAT = "ginsim-store"
 FORMAT_VERSION = 2
-MANIFEST = "manifest.json"
 RECORD_MODES = ("full", "summary")
 #: Manifest keys that define a run (hashed into its run id).
 DEFINITION_KEYS = ("ginsim_version", "records", "chunk_hands", "jobs", "record_columns",
@@ -41,12 +41,6 @@ SHA256 = re.compile(r"[0-9a-f]{64}")
 RUN_ID = re.compile(r"[0-9a-f]{16}")
 CHUNK_ENTRY_KEYS = frozenset(("job", "index", "start", "stop", "file", "sha256", "bytes",
                               "status"))
-#: A manifest is read only if it is a regular file of at most this size, nesting at most
-#: this deep (it nests 3 deep; its size grows about 250 bytes a chunk), and a store is
-#: created only with at most ``MAX_STORE_CHUNKS`` chunks, so its manifest stays below.
-MAX_MANIFEST_BYTES = 512 * 2**20
-MAX_MANIFEST_DEPTH = 8
-MAX_STORE_CHUNKS = 1_000_000
 
 
 def layout_definition() -> dict[str, Any]:

@@ -44,8 +44,6 @@ from .manifest import (
     DEFINITION_KEYS,
     FORMAT,
     FORMAT_VERSION,
-    MANIFEST,
-    MAX_STORE_CHUNKS,
     SHA256,
     definition,
     definition_of,
@@ -54,8 +52,8 @@ from .manifest import (
     read_manifest,
     run_id,
 )
+from .store_files import LOCK, MANIFEST, MAX_STORE_CHUNKS
 
-LOCK = ".lock"
 CHUNKS = "chunks"
 #: The manifest is rewritten after a chunk is committed unless the last rewrite was less
 #: than this many times its own cost ago (so rewriting takes at most ~10% of the time,

@@ -15,7 +15,8 @@ from ..game.moves_nb import C_WIDTH, MAX_CANDIDATES, MAX_TABLE, T_WIDTH
 from ..game.rules import RamiRules, check_deal_fits, check_players
 from ..game.tables import rami_tables
 from .deal_nb import O_SIZE, PS_WIDTH, TR_TABLE, DealSetup, DealWork, play_deals_nb
-from .records import RAMI_RECORD_DTYPE
+from .games_nb import play_rami_games_nb
+from .records import RAMI_GAME_DTYPE, RAMI_RECORD_DTYPE
 from .strategy import RamiStrategy, parse_rami_strategy
 
 MAX_SEED = 2**63 - 1
@@ -83,8 +84,6 @@ def play_game_records(strategies: Sequence[Any], *, start: int = 0, stop: int, s
                       rules: RamiRules | str | None = None) -> np.ndarray:
     """Games ``start .. stop-1`` to the target: records of :data:`RAMI_GAME_DTYPE`, one
     row per game and player."""
-    from .games_nb import play_rami_games_nb
-    from .records import RAMI_GAME_DTYPE
     rules, params, seed, start, stop = _checked(strategies, rules, seed, start, stop)
     players = len(params)
     out = np.zeros((stop - start) * players, dtype=RAMI_GAME_DTYPE)

@@ -23,18 +23,21 @@ from ...game.inputs.files import FileDataError, parse_json, read_bounded
 from ...runner.chunkfile import read_verified, records_from, records_table, write_chunk
 from ...runner.lock import StoreError, StoreLock
 from ...runner.pool import index_chunks
+from ...runner.store_files import (
+    LOCK,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    MAX_MANIFEST_DEPTH,
+    MAX_STORE_CHUNKS,
+)
 from ..game.rules import RamiRules
 from .engine import MAX_DEALS, check_strategies, play_deal_records
 from .records import RAMI_RECORD_DTYPE
 from .runner import DEFAULT_CHUNK
 
-MANIFEST = "manifest.json"
-LOCK = ".lock"
 KIND = "ginsim.rami.deals"
-DEFINITION_KEYS = {"kind", "strategies", "rules", "seed", "deals", "chunk", "record"}
-MAX_CHUNKS = 1_000_000  # keeps a manifest well inside its byte bound
-MAX_MANIFEST_BYTES = 256 * 2**20
-MAX_MANIFEST_DEPTH = 8
+#: the keys of a Rami deal run's definition (gin's runs define theirs in the runner)
+DEAL_DEFINITION_KEYS = {"kind", "strategies", "rules", "seed", "deals", "chunk", "record"}
 
 
 def _definition(seats: list[str], rules: RamiRules, seed: int, deals: int, chunk: int
@@ -74,8 +77,8 @@ def _manifest_problem(manifest: dict[str, Any]) -> str:
 
 def _definition_problem(defn: dict[str, Any]) -> str:
     """What is wrong with a manifest's run definition ("" when nothing)."""
-    if set(defn) != DEFINITION_KEYS:
-        return f"its definition must hold {', '.join(sorted(DEFINITION_KEYS))}"
+    if set(defn) != DEAL_DEFINITION_KEYS:
+        return f"its definition must hold {', '.join(sorted(DEAL_DEFINITION_KEYS))}"
     for key in ("seed", "deals", "chunk"):
         if not is_int(defn[key]) or defn[key] < (0 if key == "seed" else 1):
             return f"definition.{key} must be a whole number"
@@ -87,8 +90,8 @@ def _definition_problem(defn: dict[str, Any]) -> str:
 
 def _chunks_problem(chunks: Any) -> str:
     """What is wrong with a manifest's chunk entries ("" when nothing)."""
-    if not isinstance(chunks, dict) or len(chunks) > MAX_CHUNKS:
-        return f"chunks must be an object of at most {MAX_CHUNKS:,} entries"
+    if not isinstance(chunks, dict) or len(chunks) > MAX_STORE_CHUNKS:
+        return f"chunks must be an object of at most {MAX_STORE_CHUNKS:,} entries"
     for name, entry in chunks.items():
         if not isinstance(entry, dict) or set(entry) != {"sha256", "bytes"} \
                 or not isinstance(entry["sha256"], str) or not is_int(entry["bytes"]) \
