@@ -17,7 +17,7 @@ PACKAGE = Path(ginsim.__file__).parent
 LAYERS = ("game", "strategies", "simulator", "table", "runner", "analysis", "reports",
           "cli")
 #: Leaf modules any layer may import; the package root sits above every layer.
-LEAVES = {"ginsim._version"}
+LEAVES = {"ginsim._version", "ginsim.number_text"}
 #: Greek Rami (ginsim/rami: its game and its play) keeps the same layers inside its own
 #: package: each module sits in the layer of its gin counterpart; the package itself and
 #: its two folders load only game-level names.

@@ -24,6 +24,7 @@ from ..game.deal_ranges import DEFAULT_SEED, stream_seed
 from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
 from ..game.rules import Rules
+from ..number_text import signed
 from ..simulator.limits import MAX_JOB_HANDS
 from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
@@ -35,7 +36,6 @@ from .knock.knock_answer import (
     resolve_advice,
     rules_name,
     rules_words,
-    signed,
 )
 from .knock.knock_card import KnockAdvice
 from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words

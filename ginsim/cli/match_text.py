@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-NA = "n/a"
+from ..number_text import num, pct
+
 GAME_LABELS = {"p_a_wins_game": "P(a wins the game)", "mean_margin_a": "mean margin for a",
                "mean_hands": "hands per game", "rate_shutout": "shutouts"}
-
-
-def _pct(value: float) -> str:
-    return f"{value:.2%}" if math.isfinite(value) else NA
-
-
-def _num(value: float, fmt: str) -> str:
-    return format(value, fmt) if math.isfinite(value) else NA
 
 
 def match_lines(summary: pd.DataFrame, a: str, b: str, rules_spec: str, target: int,
@@ -29,19 +20,19 @@ def match_lines(summary: pd.DataFrame, a: str, b: str, rules_spec: str, target: 
     for key, label in GAME_LABELS.items():
         row = rows.loc[key]
         if key.startswith(("p_", "rate_")):
-            lines.append(f"  {label:<20} {_pct(row.value):>9}  [{_pct(row.low)}, "
-                         f"{_pct(row.high)}]")
+            lines.append(f"  {label:<20} {pct(row.value):>9}  [{pct(row.low)}, "
+                         f"{pct(row.high)}]")
         else:
-            lines.append(f"  {label:<20} {_num(row.value, '9.2f')}  [{_num(row.low, '.2f')}, "
-                         f"{_num(row.high, '.2f')}]")
+            lines.append(f"  {label:<20} {num(row.value, '9.2f')}  [{num(row.low, '.2f')}, "
+                         f"{num(row.high, '.2f')}]")
     if "mean_points_a" in rows.index:
         hands = int(rows.loc["mean_points_a"].n)
         lines.append(f"mean points per hand (95% CI, {hands:,} hands):")
         for key, label in (("mean_points_a", "a"), ("mean_points_b", "b"),
                            ("mean_points_a_minus_b", "a minus b")):
             row = rows.loc[key]
-            lines.append(f"  {label:<20} {_num(row.value, '9.3f')}  [{_num(row.low, '.3f')}, "
-                         f"{_num(row.high, '.3f')}]")
+            lines.append(f"  {label:<20} {num(row.value, '9.3f')}  [{num(row.low, '.3f')}, "
+                         f"{num(row.high, '.3f')}]")
     forfeits = {side: int(rows.loc[f"forfeits_{side}"].value) for side in ("a", "b")}
     if any(forfeits.values()):
         lines.append("forfeits (lost games, each named above): "

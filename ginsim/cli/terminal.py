@@ -6,19 +6,7 @@ command line only parses, calls and prints. A missing value prints as ``n/a``.
 
 from __future__ import annotations
 
-import math
-
-NA = "n/a"
-
-
-def pct(value: float) -> str:
-    """A share as a percentage with two decimals, ``n/a`` when not finite."""
-    return f"{value:.2%}" if math.isfinite(value) else NA
-
-
-def num(value: float, fmt: str) -> str:
-    """``value`` in format ``fmt``, ``n/a`` when not finite."""
-    return format(value, fmt) if math.isfinite(value) else NA
+from ..number_text import NA, num, pct
 
 
 def small_sample_note(what: str) -> str:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.knock.knock_answer import rules_name, rules_words, signed
+from ..analysis.knock.knock_answer import rules_name, rules_words
 from ..analysis.knock.knock_card import MEASURED_HERE, KnockAdvice
 from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
 from ..game.rules import Rules
+from ..number_text import format_percent, signed
 from .builder import ReportSpec, Section, build_report
 from .card_chart import LEGEND, card_panels, knock_card_chart
 from .charts import (
@@ -28,7 +29,7 @@ from .charts import (
 )
 from .heatmap import DEADWOOD_AXIS, STOCK_AXIS, heatmap_chart
 from .style import append_caption
-from .text import format_percent, header, people_table
+from .text import header, people_table
 from .words import GLOSSARY, RULE_BOOK, rules_table
 
 

@@ -7,7 +7,6 @@ scientific notation. The CSV beside the report keeps every digit (see ``builder`
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -16,12 +15,18 @@ import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
 
+from ..number_text import (
+    MISSING,
+    format_interval,
+    format_number,
+    format_percent,
+    format_points,
+)
+
 _CODE = re.compile(r"`([^`\n]+)`")
 #: A word of at most 32 characters holding a hyphen, dash or slash.
 _JOINED = re.compile(r"(?<!\S)(?=\S{1,32}(?!\S))\S*[-/–]\S*")
 _BLANK_LINES = re.compile(r"\n\s*\n")
-MISSING = "–"
-NOT_AVAILABLE = "n/a"
 
 #: column name -> header shown to people
 HEADERS = {
@@ -54,64 +59,6 @@ STATISTICS = {
 RATE_COLUMNS = {"rate", "share", "undercut_rate", "opponent_undercut_rate", "p_knock"}
 POINT_COLUMNS = {"mean", "gain", "runner_up_mean"}
 FOLD_ROWS = 20  # tables longer than this fold behind a details element in HTML
-
-
-def format_number(value: float) -> str:
-    """A float for a table: thousands separators when large, never scientific notation."""
-    if math.isnan(value):
-        return MISSING
-    if math.isinf(value):
-        return "∞" if value > 0 else "-∞"
-    size = abs(value)
-    if size >= 1000:
-        return f"{value:,.0f}"
-    if size == 0:
-        return "0"
-    if size < 0.0001:
-        return "<0.0001" if value > 0 else "-<0.0001"
-    decimals = 4 if size < 1 else (1 if size >= 10 else 2)
-    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
-    return text
-
-
-def format_percent(rate: float) -> str:
-    """A 0..1 rate in %: two decimals below 1%, one otherwise; a dash when missing."""
-    if rate is None or not np.isfinite(rate):
-        return MISSING
-    pct = 100 * rate
-    return f"{pct:.2f}%" if abs(pct) < 1 else f"{pct:.1f}%"
-
-
-def format_points(value: float, signed: bool = False) -> str:
-    """Points with two decimals (``+`` sign when ``signed``); a dash when missing."""
-    if value is None or not np.isfinite(value):
-        return MISSING
-    text = f"{value:+,.2f}" if signed else f"{value:,.2f}"
-    if text in ("-0.00", "+0.00", "0.00"):
-        return "+0.00" if signed else "0.00"
-    return text.replace("-", "−") if value < 0 else text
-
-
-def _unsigned_zero(text: str) -> str:
-    """"-0.00" (a rounding of a tiny negative) as "0.00"."""
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
-
-
-def format_interval(value: float, low: float, high: float, kind: str = "pct") -> str:
-    """"12.3% (11.9–12.7)" or "+1.25 (+1.10 to +1.40)"; "n/a" for a missing bound."""
-    if value is None or not np.isfinite(value):
-        return MISSING
-    if kind == "pct":
-        if not (np.isfinite(low) and np.isfinite(high)):
-            return f"{format_percent(value)} ({NOT_AVAILABLE})"
-        decimals = 2 if abs(100 * value) < 1 else 1
-        low_text, high_text = (_unsigned_zero(f"{100 * v:.{decimals}f}") for v in (low, high))
-        return f"{format_percent(value)} ({low_text}–{high_text})"
-    signed = kind == "points"
-    fmt = (lambda v: format_points(v, signed)) if kind == "points" else format_number
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return f"{fmt(value)} ({NOT_AVAILABLE})"
-    return f"{fmt(value)} ({fmt(low)} to {fmt(high)})"
 
 
 def format_cell(value: object) -> str:

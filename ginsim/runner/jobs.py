@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..game.inputs.checks import check_int, is_int, show
+from ..game.inputs.checks import check_int, is_int
 from ..game.inputs.specs import brief
 from ..game.rules import Rules
+from ..number_text import show
 from ..simulator.limits import (
     MAX_CHUNKS,
     MAX_HAND_INDEX,

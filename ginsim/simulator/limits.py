@@ -37,7 +37,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..game.deal_ranges import SEEDS
-from ..game.inputs.checks import MAX_JOBS, check_int, is_int, show
+from ..game.inputs.checks import MAX_JOBS, check_int, is_int
+from ..number_text import show
 
 MAX_SEED = SEEDS - 1
 MAX_HAND_INDEX = 2**62

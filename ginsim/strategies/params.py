@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.history import DEFAULT_TEMPERATURE, DEFAULT_WAIT
-from ..game.inputs.checks import is_number, show
+from ..game.inputs.checks import is_number
 from ..game.inputs.specs import brief
+from ..number_text import show
 
 KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its memory levels)
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ...game.deal_ranges import stream_seed
 from ...game.rules import Rules
+from ...number_text import signed
 from ...simulator.branches.best_response import with_chart
 from ...strategies.presets import Strategy, parse_strategy
 from .equilibrium import ANSWER_BASE, equilibrium, equilibrium_advice, result_advice
@@ -109,12 +110,6 @@ def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> 
         if len(answer) <= ANSWER_LIMIT:
             return answer
     return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
-
-
-def signed(value: float) -> str:
-    """Points with a sign and two decimals; never a negative zero."""
-    text = f"{value:+.2f}"
-    return "+0.00" if text == "-0.00" else text
 
 
 def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None,

@@ -20,21 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from ...number_text import show
 from .specs import brief
 
 #: Most parallel workers (threads or processes) one call may ask for. joblib fails in
 #: its own words far below a hundred thousand; no machine this runs on has more cores.
 MAX_JOBS = 1024
-
-
-def show(n: int) -> str:
-    """A bound as people write it: ``2**62`` for big powers of two, ``1,000,000`` with
-    thousands marked from 10,000, small ones bare (``0..1000``)."""
-    if n > 2**20 and n & (n - 1) == 0:
-        return f"2**{n.bit_length() - 1}"
-    if n > 2**20 and (n + 1) & n == 0:
-        return f"2**{n.bit_length()}-1"
-    return f"{n:,}" if abs(n) >= 10_000 else str(n)
 
 
 def is_int(value: Any) -> bool:
