@@ -19,7 +19,7 @@ from .game_stats import game_summary, play_games
 from .intervals import mean_interval, wilson_interval
 
 SYSTEMS = ("standard", "hollywood", "multimatch")
-COLUMNS = ["group", "statistic", "value", "low", "high", "n"]
+MODE_COLUMNS = ["group", "statistic", "value", "low", "high", "n"]
 
 
 def _rate(group: str, statistic: str, hits: np.ndarray) -> tuple:
@@ -66,11 +66,11 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
         for p in range(3):
             out += [_rate(f"player {p}", "p_wins", rows["winner"] == p),
                     _mean(f"player {p}", "mean_score", rows[f"score_{p}"])]
-        return pd.DataFrame(out, columns=COLUMNS)
+        return pd.DataFrame(out, columns=MODE_COLUMNS)
     if players == 4:
         rows = sim.play_teams(list(strategies), games, seed, rules)
         return pd.DataFrame([_rate("team 1", "p_wins", rows["winner"] == 0),
-                             _mean("team 1", "mean_rounds", rows["rounds"])], columns=COLUMNS)
+                             _mean("team 1", "mean_rounds", rows["rounds"])], columns=MODE_COLUMNS)
     a, b = strategies
     if system == "hollywood":
         rows = sim.play_hollywood(a, b, games, seed, rules)
@@ -80,10 +80,10 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
             margin = np.where(col["winner"] == 0, col["margin"], -col["margin"])
             out += [_rate(f"game {c}", "p_a_wins", col["winner"] == 0),
                     _mean(f"game {c}", "mean_margin_a", margin)]
-        return pd.DataFrame(out, columns=COLUMNS)
+        return pd.DataFrame(out, columns=MODE_COLUMNS)
     if system == "multimatch":
         rows = sim.play_multimatch(a, b, games, seed, rules, match_total)
         return pd.DataFrame([_rate("a", "p_a_wins", rows["winner"] == 0),
                              _mean("a", "mean_matches", rows["matches"]),
-                             _mean("a", "mean_hands", rows["hands"])], columns=COLUMNS)
-    return game_summary(play_games(a, b, games, seed, rules)).assign(group="a")[COLUMNS]
+                             _mean("a", "mean_hands", rows["hands"])], columns=MODE_COLUMNS)
+    return game_summary(play_games(a, b, games, seed, rules)).assign(group="a")[MODE_COLUMNS]

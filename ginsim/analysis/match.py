@@ -17,7 +17,7 @@ from ..table.referee import MatchResult, play_match
 from .game_stats import game_summary
 from .intervals import mean_interval
 
-COLUMNS = ["statistic", "value", "low", "high", "n"]
+MATCH_COLUMNS = ["statistic", "value", "low", "high", "n"]
 
 
 def match_frames(result: MatchResult) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -32,7 +32,7 @@ def match_frames(result: MatchResult) -> tuple[pd.DataFrame, pd.DataFrame]:
 def match_summary(result: MatchResult) -> pd.DataFrame:
     """Tidy statistics of a match: ``statistic``, ``value``, ``low``, ``high``, ``n``."""
     games, hands = match_frames(result)
-    out = game_summary(games)[COLUMNS]
+    out = game_summary(games)[MATCH_COLUMNS]
     rows = []
     if len(hands):
         a, b = hands["points_a"].to_numpy(float), hands["points_b"].to_numpy(float)
@@ -42,7 +42,7 @@ def match_summary(result: MatchResult) -> pd.DataFrame:
     for side in ("a", "b"):
         count = int((games["forfeit"] == side).sum())
         rows.append((f"forfeits_{side}", float(count), float("nan"), float("nan"), len(games)))
-    return pd.concat([out, pd.DataFrame(rows, columns=COLUMNS)], ignore_index=True)
+    return pd.concat([out, pd.DataFrame(rows, columns=MATCH_COLUMNS)], ignore_index=True)
 
 
 def run_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,

@@ -28,7 +28,7 @@ from .options import (
 #: ``report`` options that only a study run takes, refused with ``--from`` when typed
 STUDY_OPTIONS = ("--study", "--hands", "--rules", "--seed", "--n-jobs")
 
-# ginsim.analysis.knock.equilibrium.DEFAULT_HANDS (not imported: a fast start)
+# ginsim.analysis.knock.equilibrium.DEFAULT_PASS_HANDS (not imported: a fast start)
 DEFAULT_EQ_HANDS = 100_000
 DEFAULT_EQ_ITERATIONS = 40
 

@@ -48,7 +48,7 @@ from ...strategies.presets import Strategy, parse_strategy
 from .equilibrium_result import TARGET, EquilibriumResult
 from .knock_card import KnockAdvice, knock_card
 
-DEFAULT_HANDS = 100_000
+DEFAULT_PASS_HANDS = 100_000
 DEFAULT_ITERATIONS = 40
 MAX_ITERATIONS = 200  # most fictitious-play iterations
 MAX_PASSES = 50  # most policy-iteration passes per best response
@@ -100,7 +100,7 @@ class _Step:
 
 
 def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
-                hands: int = DEFAULT_HANDS, iterations: int = DEFAULT_ITERATIONS,
+                hands: int = DEFAULT_PASS_HANDS, iterations: int = DEFAULT_ITERATIONS,
                 seed: int = 0, n_jobs: int = 2, passes: int = 3,
                 target: float = TARGET, progress: bool = False,
                 start: KnockChart | str | None = None) -> EquilibriumResult:

@@ -19,6 +19,7 @@ from .game_scoring_nb import (
     G_WIDTH,
     G_WINNER,
     HOLLYWOOD,
+    MAX_SIDES,
     MULTIMATCH,
     ROWS,
     S_BOXES,
@@ -26,7 +27,6 @@ from .game_scoring_nb import (
     S_SCORE,
     S_WIDTH,
     SESSION,
-    SIDES,
     STANDARD,
     TEAMS,
     THREE,
@@ -72,7 +72,7 @@ def pack_game_rules(rules: Rules) -> np.ndarray:
 
 def new_states(count: int) -> tuple[np.ndarray, np.ndarray]:
     """Zeroed ``(sides, games)`` state arrays for ``count`` games (see the kernel module)."""
-    return (np.zeros((count, ROWS, SIDES, S_WIDTH), dtype=np.int64),
+    return (np.zeros((count, ROWS, MAX_SIDES, S_WIDTH), dtype=np.int64),
             np.zeros((count, ROWS, G_WIDTH), dtype=np.int64))
 
 

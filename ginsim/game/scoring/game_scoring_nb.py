@@ -49,10 +49,10 @@ G_HANDS = 1  # hands played when decided (SESSION: hands played so far)
 G_SHUTOUT = 2
 G_MATCHES = 3  # SESSION only: multi-matches' matches finished (teams: rounds)
 G_WIDTH = 4
-COLUMNS = 3  # Hollywood's games
+HOLLYWOOD_COLUMNS = 3  # Hollywood's games
 SESSION = 3
 ROWS = 4
-SIDES = 3
+MAX_SIDES = 3  # sides 0..2 of a game row (two players use 0 and 1)
 
 
 @jit
@@ -118,12 +118,12 @@ def _hollywood_nb(sides, games, winner, points, boxes, gr):
     """A side's n-th hand won enters games 1..min(n, 3) still open; over when all three
     are decided (§8.3)."""
     sides[SESSION, winner, S_WINS] += 1
-    columns = min(sides[SESSION, winner, S_WINS], COLUMNS)
+    columns = min(sides[SESSION, winner, S_WINS], HOLLYWOOD_COLUMNS)
     for c in range(columns):
         if games[c, G_WINNER] < 0 and _win_hand_nb(sides, c, winner, points, boxes,
                                                    gr[GR_TARGET]):
             _close_game_nb(sides, games, c, winner, 2, True, gr)
-    for c in range(COLUMNS):
+    for c in range(HOLLYWOOD_COLUMNS):
         if games[c, G_WINNER] < 0:
             return False
     return True
