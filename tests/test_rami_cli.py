@@ -99,3 +99,75 @@ def test_rami_strategies_lists_presets_and_parameters(capsys) -> None:
     assert main(["rami", "strategies"]) == 0
     out = capsys.readouterr().out
     assert "dry_hunter" in out and "wait_turns" in out and "default 0" in out
+
+
+TOP_SEED = str(2**64 - 1)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["rami", "simulate", "--players", "2", "--deals", "20", "--seed", TOP_SEED],
+     f"20 deals, 2 players, rules rami, seed {TOP_SEED}"),
+    (["rami", "games", "--players", "2", "--games", "3", "--seed", TOP_SEED],
+     f"3 games to 100, 2 players, rules rami, seed {TOP_SEED}"),
+], ids=["simulate", "games"])
+def test_the_top_seed_of_the_help_is_taken_as_gin_takes_it(argv, words, capsys) -> None:
+    """One seed range for gin and rami: 0..2**64-1, the range --help states."""
+    assert main(argv) == 0
+    assert words in capsys.readouterr().out
+    assert main([*argv[:-1], str(2**64)]) == 2
+    assert "a seed is 0..2**64-1" in capsys.readouterr().err
+
+
+def test_seeds_above_2_63_key_their_own_deals() -> None:
+    from ginsim.rami.play.engine import MAX_SEED, kernel_seed, play_deal_records
+    from ginsim.simulator.limits import MAX_SEED as GIN_MAX_SEED
+
+    assert MAX_SEED == GIN_MAX_SEED and kernel_seed(2**64 - 1) == -1
+    seats = ["careful", "simple"]
+    records = {seed: play_deal_records(seats, stop=30, seed=seed)[0]
+               for seed in (0, 2**63 - 1, 2**63, 2**64 - 1)}
+    assert len({r.tobytes() for r in records.values()}) == 4  # four seeds, four deal sets
+    again = play_deal_records(seats, stop=30, seed=2**64 - 1)[0]
+    assert again.tobytes() == records[2**64 - 1].tobytes()
+    for bad in (-1, 2**64, 1.5, True):
+        with pytest.raises(ValueError, match=r"seed must be a whole number in 0\.\.2\*\*64-1"):
+            play_deal_records(seats, stop=3, seed=bad)
+
+
+def test_the_kernels_read_a_wrapped_seed_as_its_64_bits() -> None:
+    """The int64 the kernels take for a seed from 2**63 keys the stream as the unsigned
+    seed does: numba's ``np.uint64(seed)`` and numpy's agree on every bit."""
+    import numpy as np
+
+    from ginsim.game.rng_nb import stream_key_nb
+    from ginsim.rami.play.engine import kernel_seed
+
+    for seed in (2**63, 2**64 - 1, 2**63 + 12345):
+        with np.errstate(over="ignore"):  # numpy warns where the kernel wraps silently
+            want = stream_key_nb.py_func(np.uint64(seed), np.int64(5), np.int64(0))
+        assert stream_key_nb(np.int64(kernel_seed(seed)), np.int64(5), np.int64(0)) == want
+
+
+@pytest.mark.parametrize("hand, table, rules, words", [
+    ("5H 5H 8C", ["5H 6H 7H", "5H 6H 7H"], "rami", "5H appears 4 times"),
+    ("5H 8C", ["5H 6H 7H", "5H 6H 7H"], "rami", "5H appears 3 times"),
+    ("JK JK JK JK 8C", ["5H JK 7H"], "rami", "JK appears 5 times"),
+    ("JK JK 8C", ["5H JK 7H"], "rami_two_jokers", "JK appears 3 times"),
+    ("8C", ["5H JK 7H", "9S 9D JK", "QD JK AD"], "rami_two_jokers", "JK appears 3 times"),
+], ids=["natural_4", "natural_3", "jokers_5", "two_jokers_3", "table_jokers_3"])
+def test_lay_down_refuses_more_of_a_card_than_the_decks_hold(hand, table, rules, words,
+                                                              capsys) -> None:
+    argv = ["rami", "lay-down", hand, "--rules", rules]
+    for meld in table:
+        argv += ["--table", meld]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "the decks hold" in err and err.count("\n") == 1, err
+
+
+def test_lay_down_takes_every_copy_the_decks_hold(capsys) -> None:
+    assert main(["rami", "lay-down", "5H 8C JK JK", "--table", "5H 6H 7H", "--table",
+                 "9S 9D JK", "--table", "4C JK 6C"]) == 0
+    assert main(["rami", "lay-down", "8C JK", "--table", "5H 6H 7H", "--table", "9S 9D JK",
+                 "--rules", "rami_two_jokers"]) == 0
+    assert "laid" in capsys.readouterr().out

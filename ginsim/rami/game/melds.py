@@ -15,7 +15,7 @@ import numpy as np
 from ...game.inputs.checks import check_flag
 from ...game.inputs.specs import brief
 from .candidates_nb import candidate_moves_nb
-from .cards import JOKER, hand_counts, kind_text, parse_hand
+from .cards import COPIES, JOKER, N_KINDS, hand_counts, kind_text, parse_hand
 from .melds_nb import (
     LAID_SHIFT,
     OUT_BIT,
@@ -177,6 +177,8 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
     rows = np.zeros((MAX_TABLE, T_WIDTH), dtype=np.int64)
     for i, text in enumerate(table):
         rows[i] = table_row(text, rules)
+    check_deck_holds(counts + sum((hand_counts(row_kinds(rows[i])) for i in range(len(table))),
+                                  np.zeros(N_KINDS, dtype=np.int64)), rules)
     others = bool(len(table)) if others_opened is None else bool(others_opened)
     score, chosen, cand = plan_arrays(counts, rows, len(table), opened=_flag(opened),
                                       others_opened=others, rules=rules)
@@ -191,6 +193,18 @@ def best_lay_down(hand: str | Sequence[str], table: Sequence[str] = (), *, opene
     return LayDown(moves, int(laid), [k for k in range(53) for _ in range(int(counts[k]))],
                    bool(score >= OUT_BIT),
                    [" ".join(kind_text(k) for k in row_kinds(rows[m])) for m in range(n_table)])
+
+
+def check_deck_holds(counts: np.ndarray, rules: RamiRules) -> None:
+    """ValueError naming the first card that the hand and the table together hold more
+    often than the decks do (two of each natural card, the rules' jokers): such a
+    position cannot arise, and its plan would be nonsense."""
+    for kind in range(N_KINDS):
+        limit = rules.jokers if kind == JOKER else COPIES
+        if counts[kind] > limit:
+            raise ValueError(f"{kind_text(kind)} appears {int(counts[kind])} times in the hand "
+                             f"and on the table: the decks hold {limit} of it under these "
+                             f"rules")
 
 
 def max_hand_cards(rules: RamiRules) -> int:

@@ -19,7 +19,9 @@ from .games_nb import play_rami_games_nb
 from .records import RAMI_GAME_DTYPE, RAMI_RECORD_DTYPE
 from .strategy import RamiStrategy, parse_rami_strategy
 
-MAX_SEED = 2**63 - 1
+#: Seeds are unsigned 64-bit, as gin's (``ginsim.simulator.limits.MAX_SEED``, which Rami
+#: may not import): one range for every ``--seed``.
+MAX_SEED = 2**64 - 1
 MAX_DEALS = 10**12
 
 
@@ -60,10 +62,22 @@ def _checked(strategies: Sequence[Any], rules: RamiRules | str | None, seed: int
     seats = check_strategies(strategies)
     rules = RamiRules.coerce(rules)
     check_deal_fits(rules, len(seats))
-    seed = check_int(seed, "seed", 0, MAX_SEED)
+    seed = kernel_seed(check_seed(seed))
     start = check_int(start, "start", 0, MAX_DEALS)
     stop = check_int(stop, "stop", start, MAX_DEALS)
     return rules, np.stack([s.vector() for s in seats]), seed, start, stop
+
+
+def check_seed(seed: Any) -> int:
+    """A rami seed: a whole number in 0..2**64-1, gin's range."""
+    return check_int(seed, "seed", 0, MAX_SEED)
+
+
+def kernel_seed(seed: int) -> int:
+    """The seed as the deal kernels take it: an int64 with the seed's 64 bits (seeds from
+    2**63 wrap below zero). The kernels read it as ``np.uint64(seed)``, so every seed
+    keys its own deals and the compiled int64 signature serves the whole range."""
+    return seed - 2**64 if seed > 2**63 - 1 else seed
 
 
 def play_deal_records(strategies: Sequence[Any], *, start: int = 0, stop: int, seed: int = 0,

@@ -31,7 +31,7 @@ from ...runner.store_files import (
     MAX_STORE_CHUNKS,
 )
 from ..game.rules import RamiRules
-from .engine import MAX_DEALS, check_strategies, play_deal_records
+from .engine import MAX_DEALS, check_seed, check_strategies, play_deal_records
 from .records import RAMI_RECORD_DTYPE
 from .runner import DEFAULT_CHUNK
 
@@ -123,7 +123,7 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
     rules = RamiRules.coerce(rules)
     deals = check_int(deals, "deals", 1, MAX_DEALS)
     chunk = check_int(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
-    seed = check_int(seed, "seed", 0, 2**63 - 1)
+    seed = check_seed(seed)
     defn = _definition(seats, rules, seed, deals, chunk)
     root = Path(check_path(out, "out", "a directory path"))
     manifest = _read_manifest(root) if root.exists() else None
