@@ -177,6 +177,17 @@ def check_stamp(path: Path, found: dict[str, Any] | None, expected: dict[str, An
                      f"move the chunk out of the store, then run again (nothing was changed)")
 
 
+def arrow_owned(data: bytes) -> pa.Buffer:
+    """``data`` copied into memory Arrow allocated. Arrow's I/O threads may drop the last
+    reference to what they read after the read returns; a buffer over a Python object
+    then needs the GIL in that thread, and at interpreter exit that thread ends inside a
+    destructor: ``terminate called without an active exception`` (issue 43). Freeing
+    Arrow's own memory needs no GIL."""
+    sink = pa.BufferOutputStream()
+    sink.write(data)
+    return sink.getvalue()
+
+
 #: The most bytes a chunk file whose size the manifest does not record is read up to.
 MAX_CHUNK_BYTES = 2**34
 
@@ -198,7 +209,8 @@ def read_verified(path: Path, sha256: str, stamp: dict[str, Any], rows: int | No
                          f"it and run the same command again to recompute that chunk "
                          f"(nothing was changed)")
     try:
-        table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
+        table = pq.read_table(pa.BufferReader(arrow_owned(data)),
+                              page_checksum_verification=True)
     except Exception as exc:  # noqa: BLE001 (its checksum matched: a foreign writer's bug)
         raise StoreError(f"{path} is not a readable Parquet file ({_short(exc)}); delete it "
                          f"and run the same command again to recompute that chunk") from None
