@@ -4,6 +4,8 @@ crashed) forfeiting their game with one line, nothing left running."""
 
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -273,9 +275,11 @@ HAND = {"type": "hand", "game": 0, "hand": 0, "seat": 0, "dealer": 1,
     ([START, {**HAND, "seed": -1}], "message 2 cannot be followed"),
     ([START, {**HAND, "cards": ["ZZ"]}], "ZZ"),
     ([START, {**HAND, "dealer": 7}], "a dealer is 0 or 1, got 7"),
-    ([START, {**HAND, "dealer": 2**70}], "a dealer is 0 or 1"),
-    ([START, {**HAND, "hand": 2**70}], "hand must be a whole number"),
-    ([START, {**HAND, "knock_limit": 2**70}], "knock_limit must be a whole number in 0..100"),
+    ([START, {**HAND, "dealer": 2**63}], "a dealer is 0 or 1"),
+    ([START, {**HAND, "hand": 2**63}], "hand must be a whole number"),
+    ([START, {**HAND, "knock_limit": 2**63}], "knock_limit must be a whole number in 0..100"),
+    ([START, {**HAND, "knock_limit": 2**70}],  # past the reader's bound: not even parsed
+     "message 2: an integer of 22 digits (at most 20)"),
     ([START, {**HAND, "multiplier": 3}], "multiplier must be a whole number in 1..2"),
     ([START, HAND, {"type": "decide", "phase": "zzz", "legal": ["take", "pass"]}],
      "phase is one of offer, draw, discard, last_discard, got 'zzz'"),
@@ -309,3 +313,90 @@ def test_an_output_file_is_checked_before_the_run(tmp_path: Path, monkeypatch) -
         with pytest.raises(ValueError, match=words):
             check_output_file(bad)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]
+
+
+#: Answers out of the protocol's bounds, each a forfeit naming what was wrong.
+OUT_OF_BOUNDS = {
+    "deep": ("print('[' * 5000 + ']' * 5000, flush=True); continue",
+             "sent JSON nested 5,000 deep (at most 8)"),
+    "digits": ("print('{\"action\": \"pass\", \"n\": ' + '7' * 5000 + '}', flush=True); continue",
+               "sent an integer of 5,000 digits (at most 20)"),
+    "endless": ("sys.stdout.write('x' * 300000); sys.stdout.flush(); time.sleep(30)",
+                "sent a line of more than 100,000 bytes without its end"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(OUT_OF_BOUNDS))
+def test_an_answer_out_of_bounds_is_a_forfeit(fault: str, tmp_path: Path) -> None:
+    code, expected = OUT_OF_BOUNDS[fault]
+    script = tmp_path / "faulty.py"
+    script.write_text(FAULTY.replace("FAULT_AT", "2").replace("FAULT", code))
+    lines: list[str] = []
+    result = play_match("simple", f"exec:{sys.executable} {script}", 2, "eaai", seed=1,
+                        timeout_ms=5000, on_fault=lines.append)
+    assert len(lines) == 2 and all(expected in line and "\n" not in line for line in lines)
+    assert all(len(line) < 400 for line in lines)
+    assert [g["forfeit"] for g in result.games] == ["b", "b"]
+
+
+def test_no_process_of_a_match_outlives_it(tmp_path: Path) -> None:
+    """``ginsim match`` against a wrapper script that gets stuck once its agent has gone,
+    around an agent that leaves a child behind and answers late in the second game:
+    after the command, none of the processes either game started runs."""
+    from test_agent_transport import alive, survivors, wrapped_agent
+
+    (tmp_path / "late").mkdir()
+    command, pids = wrapped_agent(tmp_path, late_at=0)
+    late, late_pids = wrapped_agent(tmp_path / "late", late_at=3)
+    try:
+        done = run_cli("match", "--a", command, "--b", late, "--games", "2", "--rules",
+                       "eaai", "--timeout-ms", "2000")
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.count("answered late") == 2 and done.stderr.count("\n") == 2
+        # a: one session for both games (wrapper, agent, its child, the stuck sleep);
+        # b: a session per game (wrapper, agent, its child), each killed at its fault
+        assert len(pids.read_text().split()) == 4 and len(late_pids.read_text().split()) == 6
+        assert survivors(pids) == [] and survivors(late_pids) == []
+    finally:
+        for pid in (int(p) for f in (pids, late_pids) for p in f.read_text().split()):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_ginsim_agent_refuses_an_endless_line_without_holding_it() -> None:
+    """A referee that never ends its line: ``ginsim agent`` exits 2 with one line once the
+    bound has come in, while the input still flows (it is never read whole)."""
+    proc = subprocess.Popen([sys.executable, "-m", "ginsim", "agent", "--strategy", "simple"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=ENV, cwd=ROOT)
+    sent = 0
+    try:
+        with pytest.raises((BrokenPipeError, ConnectionResetError)):
+            proc.stdin.write(b'{"type":"start"}\n')
+            while sent < 2**30:  # a gigabyte: far past the bound, never reached
+                proc.stdin.write(b"x" * 65536)
+                proc.stdin.flush()
+                sent += 65536
+        code = proc.wait(60)
+    finally:
+        proc.kill()
+        proc.wait()
+    err = proc.stderr.read().decode()
+    assert code == 2 and sent < 2**24, (code, sent)
+    assert err.startswith("error: message 2: a line of more than 100,000 bytes without its")
+    assert err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("line,words", [
+    ("[" * 5000 + "]" * 5000, "message 2: JSON nested 5,000 deep (at most 8)"),
+    ('{"type": "event", "seat": ' + "1" * 5000 + "}",
+     "message 2: an integer of 5,000 digits (at most 20)"),
+], ids=["deep", "digits"])
+def test_ginsim_agent_refuses_a_line_out_of_bounds_in_one_line(line, words, monkeypatch,
+                                                                capsys) -> None:
+    from ginsim.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(START) + "\n" + line + "\n"))
+    assert main(["agent", "--strategy", "simple", "--rules", "eaai"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {err[7:]}" and words in err and err.count("\n") == 1, err[:300]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from .._version import __version__
 from .options import (
@@ -160,15 +161,38 @@ def _cmd_match(args: argparse.Namespace) -> int:
     check_decision_ms(args.timeout_ms, "--timeout-ms")
     if args.csv is not None:
         check_output_file(args.csv)
-    result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
-                                args.timeout_ms,
-                                on_fault=lambda line: print(line, file=sys.stderr, flush=True))
+    with _exit_on_sigterm():  # the referee's cleanup (its agents' groups) runs then too
+        result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
+                                    args.timeout_ms, on_fault=lambda line: print(
+                                        line, file=sys.stderr, flush=True))
     print("\n".join(match_lines(summary, args.a, args.b, args.rules, rules.target, args.games,
                                 args.seed, result.wall_s, __version__)))
     if args.csv is not None:
         match_frames(result)[0].to_csv(args.csv, index_label="game")
         print(f"games written to {args.csv}")
     return 0
+
+
+@contextmanager
+def _exit_on_sigterm() -> Iterator[None]:
+    """While the block runs, SIGTERM (``kill``, ``timeout``) ends this process as an
+    exception does, so the referee's ``finally`` kills its agents' process groups
+    instead of leaving them running (Python's default ends the process at once). The
+    handler before is put back after; off the main thread nothing changes."""
+    import signal
+    import threading
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def add_simulate_command(sub) -> None:

@@ -3,8 +3,13 @@
 An external agent is a subprocess that speaks the agent protocol (docs/agents.md) on its
 stdin/stdout. Every read waits with ``select`` and a deadline, every write too, so an
 agent that answers late, stops reading, writes bad JSON or dies becomes an
-:class:`AgentFault` (one line naming the agent and the event) instead of a hang; a
-faulted process is killed and reaped, and the next game starts a fresh one.
+:class:`AgentFault` (one line naming the agent and the event) instead of a hang; what
+it writes is read through the protocol's bounded reader (a line without end, JSON
+nested too deep or an integer of too many digits is a fault too, found before it is
+held whole or parsed). The program starts in a session of its own, and the referee
+kills that whole process group on a fault, a timeout and at the end, so nothing it
+started (a wrapper script's children, a child it left behind) outlives the match; the
+next game starts a fresh one.
 """
 
 from __future__ import annotations
@@ -12,17 +17,19 @@ from __future__ import annotations
 import os
 import select
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
 from typing import Any
 
-from .protocol import ProtocolError, decode, encode
+from .protocol import READ_CHUNK, LineReader, ProtocolError, decode, encode
 
 WRITE_TIMEOUT_S = 5.0  # an agent that reads nothing for this long has stopped
 BYE_WAIT_S = 1.0  # how long a closed agent may take to exit before it is killed
 START_WAIT_S = 0.05  # a crash right at start shows its exit code rather than a broken pipe
 START_GRACE_MS = 30_000  # a freshly started program's first answer may take this long
+REAP_WAIT_S = 5.0  # the most a killed process group's leader is waited for
 
 
 class AgentFault(Exception):
@@ -72,7 +79,7 @@ class ExternalAgent:
         self.write_timeout_s = WRITE_TIMEOUT_S
         self.start_grace_ms = START_GRACE_MS
         self._fresh = False
-        self._buffer = b""
+        self._lines = LineReader(self._no_read)
         self._stderr = None
 
     def start(self) -> None:
@@ -80,14 +87,15 @@ class ExternalAgent:
         self.close()
         self._stderr = tempfile.TemporaryFile()
         try:
+            # a session (and process group) of its own: killed as one, see kill_group
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self._stderr,
-                                         bufsize=0)
+                                         bufsize=0, start_new_session=True)
         except OSError as exc:
             raise ValueError(f"agent {self.name}: cannot run {self.argv[0]!r}: "
                              f"{exc.strerror or exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)
-        self._buffer = b""
+        self._lines = LineReader(self._no_read)
         self._fresh = True
 
     def send(self, message: dict[str, Any], event: str = "") -> None:
@@ -119,37 +127,46 @@ class ExternalAgent:
                 timeout_ms, allowance = self.start_grace_ms, ", its first answer's start-up time"
         fd = self._running(event).stdout.fileno()
         deadline = time.monotonic() + timeout_ms / 1000
-        while b"\n" not in self._buffer:
+        line = self._lines.pop_line()
+        while line is None:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 raise self._fault(event, f"answered late (nothing within {timeout_ms} ms"
                                          f"{allowance})")
-            chunk = os.read(fd, 65536)
+            chunk = os.read(fd, READ_CHUNK)
             if not chunk:
                 raise self._fault(event, "crashed")
-            self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
+            try:
+                self._lines.feed(chunk)
+            except ProtocolError as exc:
+                raise self._fault(event, f"sent {exc}") from None
+            line = self._lines.pop_line()
         try:
-            return decode(line.decode("utf-8", errors="replace"))
+            return decode(line)
         except ProtocolError as exc:
             raise self._fault(event, f"sent {exc}") from None
 
+    @staticmethod
+    def _no_read(size: int) -> bytes:
+        """The reader's own reads are not used: :meth:`ask` reads with a deadline."""
+        return b""
+
     def close(self) -> None:
-        """Say bye, give the program a moment to exit, then kill it; always reaped."""
+        """Say bye, give the program a moment to exit, then kill its whole process group
+        (what it started and left behind too); always reaped."""
         proc, self.proc = self.proc, None
         if proc is not None:
-            if proc.poll() is None:
-                try:
-                    os.set_blocking(proc.stdin.fileno(), True)
-                    proc.stdin.write(encode({"type": "bye"}).encode())
-                    proc.stdin.close()
+            if proc.returncode is None:
+                try:  # non-blocking: a program whose input is full gets no bye, not a hang
+                    os.write(proc.stdin.fileno(), encode({"type": "bye"}).encode())
                 except OSError:
                     pass
                 try:
-                    proc.wait(BYE_WAIT_S)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+                    proc.stdin.close()
+                except OSError:
+                    pass
+                _wait_unreaped(proc, BYE_WAIT_S)
+            kill_group(proc)
             for stream in (proc.stdin, proc.stdout):
                 try:
                     stream.close()
@@ -160,10 +177,9 @@ class ExternalAgent:
             self._stderr = None
 
     def kill(self) -> None:
-        """Stop the program at once (after a fault) and reap it."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        """Stop the program and its process group at once (after a fault) and reap it."""
+        if self.proc is not None:
+            kill_group(self.proc)
         self.close()
 
     def _running(self, event: str) -> subprocess.Popen:
@@ -176,11 +192,8 @@ class ExternalAgent:
         the program is killed."""
         proc = self.proc
         if proc is not None and what == "crashed":
-            try:
-                code = proc.wait(START_WAIT_S * 10)
-                what = f"crashed (exit code {code})"
-            except subprocess.TimeoutExpired:
-                what = "closed its output"
+            code = _wait_unreaped(proc, START_WAIT_S * 10)
+            what = "closed its output" if code is None else f"crashed (exit code {code})"
         tail = self._stderr_tail()
         self.kill()
         return AgentFault(self.name, event, what + (f"; its last words: {tail}" if tail else ""))
@@ -196,3 +209,39 @@ class ExternalAgent:
         except OSError:
             return ""
         return lines[-1][:160] if lines else ""
+
+
+def _wait_unreaped(proc: subprocess.Popen, seconds: float) -> int | None:
+    """Wait up to ``seconds`` for ``proc`` to exit without reaping it (its pid, and so
+    its process group's id, stays taken until :func:`kill_group` has used it); its exit
+    code as Popen gives it (minus the signal that ended it), None while it runs."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if proc.returncode is not None:
+            return proc.returncode
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # reaped elsewhere: no code to tell
+            return -1
+        if info is not None:
+            return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        time.sleep(min(0.01, left))
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process group ``proc`` leads (its session: it was started with
+    ``start_new_session``) and reap ``proc``. The group is killed before the leader is
+    reaped, so its id cannot have passed to another process; a member that made a
+    session of its own (``setsid``) has left the group and is not reached."""
+    if proc.returncode is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is empty: nothing is left to end
+    try:
+        proc.wait(REAP_WAIT_S)
+    except subprocess.TimeoutExpired:  # not seen: SIGKILL ends a process at once
+        pass
