@@ -83,3 +83,18 @@ def test_showdown_and_hint_views():
     r = table.result()
     if r["outcome"] != "dead":
         assert f"You {r['points'][0]}, Bot {r['points'][1]} points" in text
+
+
+def test_a_refusal_echoes_a_few_characters_of_a_long_line():
+    """A 10 MB line (or a long bad card) is refused with a short line; play goes on."""
+    from ginsim.cli.play_view import MAX_ECHO_CHARS, play_session
+
+    typed = iter(["Q" * 10_000_000, "knock " + "Z" * 30, "quit"])
+    shown: list[str] = []
+    code = play_session(TableGame("simple", "modern", 2, target=20),
+                        lambda prompt: next(typed), shown.append)
+    refusals = [line for line in shown if "Not allowed" in line]
+    assert code == 1 and shown[-1] == "Game stopped." and len(refusals) == 2
+    assert "(10,000,000 characters) is no move" in refusals[0]
+    assert "bad card" in refusals[1] or "not an action" in refusals[1]
+    assert all(len(line) < MAX_ECHO_CHARS + 150 for line in refusals), refusals

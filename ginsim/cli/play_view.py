@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..game.cards import card_from_text, card_text, cards_to_mask, mask_to_cards, sort_key
+from ..game.inputs.specs import brief
 from ..game.melds import best_melds, deadwood
 from ..game.state import ST_TAKEN
 from ..table.actions import IllegalAction
@@ -24,6 +25,10 @@ PROMPTS = {"offer": "take the upcard {top} or pass? [take/pass]",
            "discard": "discard a card (e.g. {example}), knock CARD, or knock",
            "last_discard": "the final discard {top}: knock CARD with it, or pass"}
 DONE = ("knock", "gin", "undercut", "big_gin")
+#: The longest line read as a move (``knock 10D`` is nine characters): a longer one is
+#: refused without being parsed, and a refusal never echoes more than MAX_ECHO_CHARS.
+MAX_MOVE_CHARS = 40
+MAX_ECHO_CHARS = 200
 
 
 def hand_text(cards: list[str] | list[int], rules) -> str:
@@ -176,12 +181,23 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool) -> bool:
         if line.strip().lower() in ("h", "hint", "?"):
             write(hint_text(table, game.rules))
             continue
+        if len(line.strip()) > MAX_MOVE_CHARS:
+            write(f"  Not allowed: {brief(line.strip(), 40)} ({len(line.strip()):,} "
+                  f"characters) is no move: type stock (s), pile (p), a card such as KD, "
+                  f"knock KD, take or pass. Try again.")
+            continue
         try:
             events = game.apply(line)
         except IllegalAction as err:
-            write(f"  Not allowed: {err}. Try again.")
+            write(f"  Not allowed: {_clip(str(err))}. Try again.")
             continue
         for event in events:
             write("  " + event_text(event, "You"))
         return True
 
+
+
+def _clip(text: str) -> str:
+    """A refusal's reason on one line of at most :data:`MAX_ECHO_CHARS` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS - 3] + "..."
