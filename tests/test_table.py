@@ -201,3 +201,71 @@ def test_a_knock_reply_carries_the_melds_the_showdown_lays():
             assert sorted(reply["melds"]) == sorted(result["melds"]), h
             checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    ({"seed": -1}, "seed must be a whole number in 0..2**64-1, got -1"),
+    ({"seed": 2**64}, "seed must be a whole number in 0..2**64-1, got 18446744073709551616"),
+    ({"seed": [1]}, "seed must be a whole number in 0..2**64-1, got [1]"),
+    ({"seed": 1.5}, "seed must be a whole number in 0..2**64-1, got 1.5"),
+    ({"seed": True}, "seed must be a whole number in 0..2**64-1, got True"),
+    ({"hand": 2**63}, "hand must be a whole number in 0..2**62, got 9223372036854775808"),
+    ({"hand": -1}, "hand must be a whole number in 0..2**62, got -1"),
+    ({"hand": 1.7}, "hand must be a whole number in 0..2**62, got 1.7"),
+    ({"dealer": True}, "dealer must be a whole number in 0..1, got True"),
+    ({"dealer": 2}, "dealer must be a whole number in 0..1, got 2"),
+    ({"rules": [1]}, "rules must be a Rules object, a preset name or a spec"),
+    ({"rules": "mahjong"}, "the Table plays knocking gin"),
+], ids=lambda v: str(v)[:30])
+def test_table_arguments_are_checked_as_the_cli_checks_them(kwargs, words):
+    with pytest.raises(ValueError) as err:
+        Table(**kwargs)
+    assert type(err.value) is ValueError and words in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_table_takes_every_seed_and_hand_in_range():
+    for seed, hand in ((0, 0), (2**64 - 1, 2**62), (np.uint64(2**64 - 1), np.int64(7))):
+        table = Table("modern", seed, hand, dealer=1)
+        assert len(table.hand_of(0)) == len(table.hand_of(1)) == 10 and table.dealer == 1
+    assert Table(seed=2**64 - 1).hand_of(0) != Table(seed=2**63 - 1).hand_of(0)
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda t: t.apply(Action("discard", 99)), "action card must be a card 0..51 (or -1"),
+    (lambda t: t.apply(Action("discard", True)), "action card must be a card 0..51"),
+    (lambda t: t.apply(Action("fold")), "action kind must be one of take, pass"),
+    (lambda t: t.apply(5), "action must be an Action or its text"),
+    (lambda t: t.apply("x" * 10**7), "is 10,000,000 characters, no action text is over 40"),
+    (lambda t: t.apply("pass", seat=True), "seat must be a whole number in 0..1, got True"),
+    (lambda t: t.apply("pass", seat=2), "seat must be a whole number in 0..1, got 2"),
+    (lambda t: t.observation(5), "seat must be a whole number in 0..1, got 5"),
+    (lambda t: t.observation(1.0), "seat must be a whole number in 0..1, got 1.0"),
+    (lambda t: t.hand_of(-1), "seat must be a whole number in 0..1, got -1"),
+    (lambda t: t.history(2), "seat must be a whole number in 0..1, got 2"),
+    (lambda t: t.events_for(None), "seat must be a whole number in 0..1, got None"),
+], ids=range(12))
+def test_table_methods_check_their_arguments_and_change_nothing(call, words):
+    table = Table("modern", 3)
+    before = table.hs.copy()
+    with pytest.raises(ValueError) as err:
+        call(table)
+    message = str(err.value)
+    assert words in message and "\n" not in message and len(message) < 200, message[:300]
+    assert np.array_equal(before, table.hs) and table.events == []
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "7", None])
+def test_agent_seeds_are_checked_as_the_cli_checks_them(seed):
+    with pytest.raises(ValueError, match=r"^seed must be a whole number in 0\.\.2\*\*64-1"):
+        Agent.from_spec("memory2", seed=seed)
+    with pytest.raises(ValueError, match=r"^seed must be a whole number"):
+        Agent.from_spec("mc:rollouts=8", seed=seed)
+
+
+def test_agent_arguments_refused_in_one_line_and_the_top_seed_taken():
+    with pytest.raises(ValueError, match="rules must be a Rules object"):
+        Agent.from_spec("memory2", rules=[1])
+    with pytest.raises(ValueError, match="expected a strategy preset name"):
+        Agent.from_spec(None)
+    assert Agent.from_spec("memory2", seed=2**64 - 1).seed == 2**64 - 1

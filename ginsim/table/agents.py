@@ -63,6 +63,7 @@ from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .seat_nb import observe_nb
 from .showdown_view import laid_melds
 from .table import Table, view_event
+from .table_args import check_rules_arg
 
 #: The phases a ``decide`` message names; the most a hand's points are multiplied by
 #: (an Oklahoma double upcard doubles them).
@@ -78,7 +79,7 @@ class Agent:
     def __init__(self, strategy: Strategy, rules: Rules | str = "modern", seed: int = 0
                  ) -> None:
         self.strategy = strategy
-        self.seed = int(seed)
+        self.seed = check_seed(seed)
         self.seat = 0
         self._hands_seen = 0
         self._game: tuple | None = None  # (number, seat, rules) of the game under way
@@ -93,7 +94,10 @@ class Agent:
     @classmethod
     def from_spec(cls, spec: str, rules: Rules | str = "modern", seed: int = 0) -> Agent:
         """An agent for a strategy spec (``simple``, ``memory2:knock=6``, ``equilibrium``,
-        ``mc:rollouts=32``...)."""
+        ``mc:rollouts=32``...); the seed and rules are checked as the CLI checks them
+        (one-line ValueError naming the argument)."""
+        seed = check_seed(seed)
+        check_rules_arg(rules)
         strategy = parse_strategy(spec)
         if strategy.is_mc and cls is Agent:
             return McAgent(strategy, rules, seed)

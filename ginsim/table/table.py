@@ -66,6 +66,7 @@ from .actions import (  # noqa: F401  (Action, IllegalAction: ginsim.Table's API
     card_of,
     rules_arrays,
 )
+from .table_args import check_action, check_seat, check_table_args
 
 PHASES = {PH_OFFER: "offer", PH_DRAW: "draw", PH_DISCARD: "discard",
           PH_LAST_DISCARD: "last_discard", PH_OVER: "over", PH_DEAD: "over"}
@@ -91,12 +92,11 @@ class Table:
 
     def __init__(self, rules: Rules | str = "modern", seed: int | None = 0, hand: int = 0,
                  dealer: int = 0, *, _deck: list[int] | None = None) -> None:
+        seed, hand, dealer = check_table_args(rules, seed, hand, dealer)
         self.rules, self._packed, self._tab = rules_arrays(rules)
         if self.rules.mahjong:
             raise ValueError("the Table plays knocking gin; Mahjong gin's multi-card takes "
                              "and table melds are played by ginsim.simulate only")
-        if dealer not in (0, 1):
-            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
         self.board = new_board()  # the hand state and its scratch
         self.hs = self.board.hs
         self.rng = np.zeros(3, dtype=np.uint64)
@@ -152,6 +152,7 @@ class Table:
 
     def hand_of(self, seat: int) -> list[int]:
         """The cards ``seat`` holds, sorted by suit and rank."""
+        seat = check_seat(seat)
         return sorted(mask_to_cards(int(self.hs[ST_HAND + seat])), key=sort_key)
 
     def pile(self) -> list[int]:
@@ -187,8 +188,8 @@ class Table:
         """Apply ``action`` for the seat to act (``seat``, if given, must be that seat)
         through the machine (:func:`checked_step_nb`); returns the events it produced.
         Raises :class:`IllegalAction` and changes nothing when the move is not allowed."""
-        if not isinstance(action, Action):
-            action = Action.parse(action)
+        action = check_action(action)
+        seat = None if seat is None else check_seat(seat)
         phase = int(self.hs[ST_PHASE])
         if phase >= PH_OVER:
             raise IllegalAction(f"{action.text()}: the hand is over")
@@ -257,10 +258,12 @@ class Table:
     # --- views ----------------------------------------------------------------------
     def events_for(self, seat: int) -> list[dict]:
         """The event log as ``seat`` sees it: the other seat's stock draws hide their card."""
+        seat = check_seat(seat)
         return [view_event(e, seat) for e in self.events]
 
     def history(self, seat: int) -> str:
         """The public history in the notation ``ginsim.advise`` reads, ``seat`` as "me"."""
+        seat = check_seat(seat)
         words = [f"dealer:{SEAT_NAMES[self.dealer != seat]}"]
         if self.hs[ST_UPCARD] >= 0:
             words.append(f"up:{card_text(int(self.hs[ST_UPCARD]))}")
@@ -276,6 +279,7 @@ class Table:
     def observation(self, seat: int) -> dict:
         """What ``seat`` may see now, JSON-able: its hand, the pile, the stock count, the
         public history, and its legal moves when it is to act."""
+        seat = check_seat(seat)
         pile = self.pile()
         return {"seat": seat, "phase": self.phase, "to_move": self.to_move,
                 "hand": _cards(self.hs[ST_HAND + seat]), "pile": [card_text(c) for c in pile],
