@@ -40,7 +40,8 @@ def test_dask_cluster_equals_local_run(cluster, local, records):
 
 def test_cli_on_a_dask_scheduler_writes_the_same_store(cluster, local, tmp_path, capsys):
     out = tmp_path / "s"
-    assert main(["simulate", "--a", JOB.a, "--b", JOB.b, "--hands", "16000", "--seed", "21",
+    assert main(["simulate", "--a", JOB.a.spec, "--b", JOB.b.spec, "--hands", "16000",
+                 "--seed", "21",
                  "--rules", "palace", "--records", "full", "--backend", "dask",
                  "--scheduler", cluster.scheduler_address, "--out", str(out)]) == 0
     assert "on a Dask cluster" in capsys.readouterr().out

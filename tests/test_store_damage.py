@@ -290,7 +290,7 @@ def test_a_read_only_store_directory(store, monkeypatch, capsys, reference):
     before = snapshot(store)
     one_line_store_error(lambda: run([JOB], records=store.name, out=store),
                          "cannot create the lock", "Permission denied", "ginsim.load")
-    code = main(["simulate", "--a", JOB.a, "--b", JOB.b, "--hands", str(HANDS), "--seed",
+    code = main(["simulate", "--a", JOB.a.spec, "--b", JOB.b.spec, "--hands", str(HANDS), "--seed",
                  str(SEED), "--rules", "classic", "--records", store.name, "--out",
                  str(store), "--quiet"])
     err = capsys.readouterr().err
