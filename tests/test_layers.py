@@ -247,7 +247,8 @@ def test_no_two_gin_modules_share_a_name() -> None:
     """Outside Greek Rami (a game of its own) a module's name says which one it is."""
     seen: dict[str, list[str]] = {}
     for path in PACKAGE.rglob("*.py"):
-        if path.name != "__init__.py" and not path.is_relative_to(PACKAGE / "rami"):
+        if path.name not in ("__init__.py", "__main__.py") and not path.is_relative_to(
+                PACKAGE / "rami"):
             seen.setdefault(path.stem, []).append(module_name(path))
     twice = {name: mods for name, mods in seen.items() if len(mods) > 1}
     assert not twice, f"module names used twice: {twice}"

@@ -58,7 +58,7 @@ RULES = ["rami", "rami_two_jokers", "rami_fourteen", "rami:jokers=0", "rami:joke
 
 cards_text = st.lists(st.sampled_from(TOKENS), max_size=16).map(" ".join)
 melds = st.one_of(
-    st.tuples(st.integers(0, 3), st.integers(0, 10), st.integers(3, 5)).map(  # a run
+    st.tuples(st.integers(0, 3), st.integers(0, 8), st.integers(3, 5)).map(  # a run
         lambda t: " ".join(card_text(t[0] * 13 + r) for r in range(t[1], t[1] + t[2]))),
     st.tuples(st.integers(0, 12), st.integers(3, 4)).map(  # a set
         lambda t: " ".join(card_text(s * 13 + t[0]) for s in range(t[1]))),
