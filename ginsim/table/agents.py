@@ -1,11 +1,13 @@
 """ginsim strategies as agents: objects fed one seat's protocol messages (docs/agents.md).
 
-An :class:`Agent` keeps that seat's view of the hand (:mod:`ginsim.table.seat_nb`)
-and answers each ``decide`` message with the move the hand loop's policy kernel makes
-in that position, so agents seated at a :class:`~ginsim.table.table.Table`
-(:func:`play_hand`) replay ``ginsim.simulate``'s hands exactly: the ``hand`` message
-carries ``seed`` and ``hand`` and the agent seeds its stream as the kernel seeds that
-seat. With a foreign referee (``seed`` null) it seeds from its own seed and a counter.
+An :class:`Agent` keeps that seat's checked view of the hand
+(:class:`~ginsim.table.seat_view.SeatView`: a message describing no possible position
+is refused with one line, before the view moves) and answers each ``decide`` message
+with the move the hand loop's policy kernel makes in that position, so agents seated
+at a :class:`~ginsim.table.table.Table` (:func:`play_hand`) replay ``ginsim.simulate``'s
+hands exactly: the ``hand`` message carries ``seed`` and ``hand`` and the agent seeds
+its stream as the kernel seeds that seat. With a foreign referee (``seed`` null) it
+seeds from its own seed and a counter.
 
 :class:`McAgent` (what ``Agent.from_spec`` makes of an ``mc`` spec) keeps what the mc
 seat of the hand loop keeps (``simulator/search/mc_nb.py``): its seat's view and the public
@@ -25,8 +27,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
-from ..game.inputs.checks import check_int
-from ..game.rules import INT_BOUNDS, Rules
+from ..game.inputs.specs import brief
+from ..game.rules import Rules
 from ..game.state import (
     A_BIG_GIN,
     A_KNOCK,
@@ -42,10 +44,10 @@ from ..game.state import (
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..simulator.limits import check_hands, check_seed
+from ..simulator.limits import check_seed
 from ..simulator.machine.board_nb import pile_allowed_nb
-from ..simulator.machine.buffers import Search, new_board, new_mc_memory
-from ..simulator.machine.deal_nb import lay_deal_nb, seat_streams_nb
+from ..simulator.machine.buffers import Search, new_mc_memory
+from ..simulator.machine.deal_nb import seat_streams_nb
 from ..simulator.play.drive_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb
 from ..simulator.play.hand_nb import hand_params
 from ..simulator.search.mc_guesses_nb import prepare_nb
@@ -59,18 +61,11 @@ from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
 from ..simulator.search.win_table import game_win_table
 from ..strategies.params import P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
-from .actions import KINDS, TEXT, Action, card_of, rules_arrays
-from .seat_nb import observe_nb
+from .actions import TEXT, Action, rules_arrays
+from .seat_view import SeatEvent, SeatView, check_seat_field
 from .showdown_view import laid_melds
 from .table import Table, view_event
 from .table_args import check_rules_arg
-
-#: The phases a ``decide`` message names; the most a hand's points are multiplied by
-#: (an Oklahoma double upcard doubles them).
-DECIDE_PHASES = ("offer", "draw", "discard", "last_discard")
-MAX_MULTIPLIER = 2
-
-_KIND = {kind: i for i, kind in enumerate(KINDS)}
 
 
 class Agent:
@@ -83,12 +78,13 @@ class Agent:
         self.seat = 0
         self._hands_seen = 0
         self._game: tuple | None = None  # (number, seat, rules) of the game under way
+        self.view = SeatView()
         self._set_rules(rules)
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
 
     def _setup(self) -> None:
-        self.board = new_board()
+        self.board = self.view.board
         self.hs = self.board.hs
 
     @classmethod
@@ -108,6 +104,7 @@ class Agent:
         if rules.mahjong:
             raise ValueError("agents play knocking gin; Mahjong gin has no agent protocol")
         self.rules, self._packed, self._tab = rules, packed, tab
+        self.view.set_rules(rules, packed, tab)
         self._params = self._seat_rows()  # the chart follows the rules (vector_for)
 
     def _seat_rows(self) -> np.ndarray:
@@ -115,22 +112,27 @@ class Agent:
         return np.stack([self.strategy.vector_for(self.rules)] * 2)
 
     def handle(self, message: dict) -> dict | None:
-        """Feed one protocol message; returns the reply for ``decide``, else None."""
+        """Feed one protocol message; returns the reply for ``decide``, else None. A
+        message the seat's view refuses (:class:`~ginsim.table.seat_view.SeatView`: a
+        position the game cannot reach, a decision out of phase, a legal move the
+        position does not allow) is a one-line ValueError, and the agent is as before."""
+        if not isinstance(message, dict):
+            raise TypeError(f"a protocol message is a JSON object (a dict), got "
+                            f"{brief(message, 40)}")
         kind = message.get("type")
         if kind == "event":
-            self._observe(message)
+            self._observe(self.view.check_event(message))
         elif kind == "decide":
-            if message.get("phase") not in DECIDE_PHASES:
-                raise ValueError(f"a decide message's phase is one of "
-                                 f"{', '.join(DECIDE_PHASES)}, "
-                                 f"got {message.get('phase')!r}")
+            self.view.check_decide(message)
             return self.decide(message)
         elif kind == "hand":
             self._new_hand(message)
         elif kind == "start":
-            self.seat = _seat(message.get("seat", 0))
+            seat = check_seat_field(message.get("seat", 0), "start")
             if message.get("rules"):
                 self._set_rules(message["rules"])
+            self.seat = seat
+            self.view.forget()
             game = (message.get("game"), self.seat, self.rules)
             if game[0] is None or game != self._game:
                 self._new_game()
@@ -142,31 +144,22 @@ class Agent:
         that repeats the game under way (its number, seat and rules: a referee that hands
         the agent back between hands sends one per hand) is not a new game."""
 
-    def _observe(self, message: dict) -> None:
-        card = message.get("card")
-        observe_nb(self.hs, _seat(message["seat"]), _KIND[message["action"]],
-                   -1 if card is None else card_of(card), self._packed)
+    def _observe(self, event: SeatEvent) -> None:
+        """Move the seat's view by a checked event."""
+        self.view.apply(event)
 
     def _new_hand(self, message: dict) -> None:
-        hs = self.hs
-        me = self.seat = _seat(message.get("seat", self.seat))
-        hand_id = check_hands(message.get("hand", 0), "hand")
-        cards = [card_of(c) for c in message["cards"]]
-        hands = [0, 0]
-        hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
-        upcard = message.get("upcard")
-        # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
-        knock_limit = check_int(message.get("knock_limit", self.rules.knock_limit),
-                                "knock_limit", *INT_BOUNDS["knock_limit"])
-        lay_deal_nb(hs, hand_id, _seat(message["dealer"], "dealer"), (hands[0], hands[1]),
-                    -1 if upcard is None else card_of(upcard), 21, knock_limit)
-        hs[ST_MULTIPLIER] = check_int(message.get("multiplier", 1), "multiplier", 1,
-                                      MAX_MULTIPLIER)
         seed = message.get("seed")
+        if seed is not None:
+            try:
+                seed = check_seed(seed)
+            except ValueError as exc:
+                raise ValueError(f"hand: {exc}") from None
+        self.seat, hand_id = self.view.deal(message, self.seat)
         if seed is None:
             seat_streams_nb(self.rng, np.uint64(self.seed), self._hands_seen)
         else:
-            seat_streams_nb(self.rng, np.uint64(check_seed(seed)), hand_id)
+            seat_streams_nb(self.rng, np.uint64(seed), hand_id)
         self._hands_seen += 1
 
     def decide(self, message: dict) -> dict:
@@ -240,7 +233,7 @@ class McAgent(Agent):
         if self._params[0, P_MC_ORACLE] != 0:
             raise ValueError("mc:oracle=1 reads the opponent's hidden hand; an agent sees "
                              "only its seat's cards: leave oracle out")
-        self.board = new_board()
+        self.board = self.view.board
         self.hs = self.board.hs
         self.mem = new_mc_memory()
         self._win_rules: Rules | None = None  # the rules mem.win_table was made for
@@ -271,22 +264,23 @@ class McAgent(Agent):
         """A game begins: what the mixture learned of the last game's opponent goes."""
         new_game_memory_nb(self.mem)
 
-    def _observe(self, message: dict) -> None:
-        kind, seat = message["action"], int(message["seat"])
-        card = -1 if message.get("card") is None else card_of(message["card"])
-        last = self.hs[ST_PHASE] == PH_LAST_DISCARD
-        if kind in _EVENT and not last:
+    def _observe(self, event: SeatEvent) -> None:
+        seat, kind, card = event.seat, event.action, event.card
+        row = None  # the public event the belief replays (none in the 50th-card turn)
+        if kind in _EVENT and self.hs[ST_PHASE] != PH_LAST_DISCARD:
             flag = 1
             if kind == "stock":
                 flag = int(pile_allowed_nb(self.hs))
                 card = -1
             elif kind in ("discard", "knock"):
                 flag = from_pile_nb(self.mem.events, self.mem.n_events[0], seat, card)
-            self.mem.events[self.mem.n_events[0]] = (seat, _EVENT[kind], card, flag)
+            row = (seat, _EVENT[kind], card, flag)
+        super()._observe(event)
+        if row is not None:
+            self.mem.events[self.mem.n_events[0]] = row
             self.mem.n_events[0] += 1
         if seat == self.seat and kind in ("stock", "pile"):
-            self._drawn = (kind, message.get("card"))
-        super()._observe(message)
+            self._drawn = (kind, event.card)
 
     def decide(self, message: dict) -> dict:
         phase, legal = message["phase"], message.get("legal", ())
@@ -316,7 +310,7 @@ class McAgent(Agent):
             self._drawn = None
         exclude = 0
         if self._drawn is not None and self._drawn[0] == "stock":
-            exclude = 1 << card_of(self._drawn[1])
+            exclude = 1 << self._drawn[1]
         search = _search_of(self._belief, exclude)
         kind, card, _ = mc_discard_choice_nb(board, me, search, True, rules, tab, self.rng,
                                              self.mem)
@@ -373,10 +367,3 @@ def play_hand(table: Table, agents: Sequence[Agent], game: int = 0,
             for s, agent in enumerate(agents):
                 agent.handle(view_event(event, s))
     return table.result()
-
-
-def _seat(value: object, name: str = "seat") -> int:
-    """A protocol message's seat (or dealer): 0 or 1."""
-    if value not in (0, 1) or isinstance(value, bool):
-        raise ValueError(f"a {name} is 0 or 1, got {value!r}")
-    return int(value)

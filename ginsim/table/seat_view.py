@@ -1,0 +1,391 @@
+"""One seat's checked view of a hand: what an agent is told, held to what it has seen.
+
+Every agent (:class:`~ginsim.table.agents.Agent`: ``ginsim agent``, the in-process sides
+of ``ginsim match``, the bridges) plays from a :class:`SeatView`. The view is the seat's
+own hand state, moved by the hand machine as the real hand moves
+(:func:`~ginsim.table.seat_nb.observe_nb`: ``step_nb``, and its replay mode for
+discards, whose statuses are negative when the machine refuses), and the checks that
+keep it a position of the game. Each ``hand``, ``event`` and ``decide`` message is
+checked before the view moves; one that describes no possible position is refused with
+a :class:`ViewError`, one line naming the message and what is wrong, and the view is
+left as it was. The refusals (docs/agents.md, "What an agent refuses"):
+
+- a hand of the wrong size for the rules and the seat, a card dealt twice, the upcard
+  in the seat's own hand, an upcard where the rules deal none or none where they do;
+- an event before any hand, out of turn or out of phase (a discard before the draw, a
+  draw after the hand ended, a pile draw when the pile may not be drawn);
+- a card seen in two places: the seat's hand, the pile (upcard and discards) and the
+  cards the other seat took from the pile. A stock draw of a card seen, a take of a
+  card that is not the pile's top, the seat's own discard of a card it does not hold,
+  the other seat's discard of a card the seat holds or that lies in the pile;
+- a decision before any hand or out of phase (``discard`` while the seat holds ten
+  cards), and a ``legal`` list that is empty or names a move the position does not
+  allow (a discard of a card not held, a pile draw after both passed the upcard).
+
+A refused message is one the game cannot produce, so streams of real hands are never
+refused (tests/test_agent_view.py) and the agent's decisions on them are unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..game.inputs.checks import check_int, is_int
+from ..game.inputs.specs import brief
+from ..game.rules import INT_BOUNDS, R_BIG_GIN_BONUS, Rules
+from ..game.state import (
+    A_BIG_GIN,
+    A_DISCARD,
+    A_KNOCK,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
+    PH_DISCARD,
+    PH_DRAW,
+    PH_LAST_DISCARD,
+    PH_OFFER,
+    PH_OVER,
+    PHASE_NAMES,
+    ST_FORBIDDEN,
+    ST_HAND,
+    ST_KNOCK_LIMIT,
+    ST_MULTIPLIER,
+    ST_PHASE,
+    ST_PILE,
+    ST_PILE_LEN,
+    ST_PILE_MASK,
+    ST_STOCK_ONLY,
+    ST_TO_MOVE,
+)
+from ..simulator.limits import check_hands
+from ..simulator.machine.board_nb import ERRORS
+from ..simulator.machine.buffers import new_board
+from ..simulator.machine.deal_nb import lay_deal_nb
+from ..simulator.machine.step_nb import LEGAL_CARD, LEGAL_KIND, MAX_LEGAL, legal_nb
+from .actions import KINDS, TEXT, card_of
+from .seat_nb import observe_nb
+from .table_args import MAX_ACTION_CHARS
+
+#: The cards a hand holds between turns (docs/rules.md §2); the eleven-card deal gives
+#: the non-dealer one more.
+HAND_CARDS = 10
+#: The phases a ``decide`` message names (the machine's phases before the end).
+DECIDE_PHASES = PHASE_NAMES[:PH_OVER]
+#: The most a hand's points are multiplied by (an Oklahoma double upcard doubles them).
+MAX_MULTIPLIER = 2
+#: The events each phase allows its seat to act (the 50th-card take arrives as a pile
+#: draw, then the knock), and the moves a decision in it may offer.
+PHASE_EVENTS = {PH_OFFER: (A_TAKE, A_PASS), PH_DRAW: (A_STOCK, A_PILE),
+                PH_DISCARD: (A_DISCARD, A_KNOCK, A_BIG_GIN),
+                PH_LAST_DISCARD: (A_PASS, A_PILE)}
+PHASE_MOVES = {**PHASE_EVENTS, PH_LAST_DISCARD: (A_PASS, A_KNOCK, A_BIG_GIN)}
+_MOVE_WORDS = {"take": A_TAKE, "pass": A_PASS, "stock": A_STOCK, "pile": A_PILE,
+               "big gin": A_BIG_GIN}
+
+
+class ViewError(ValueError):
+    """A message the seat's view refuses: one line naming it and what is wrong."""
+
+
+class SeatEvent(NamedTuple):
+    """A checked ``event`` message: who moved, the action (its name and machine kind)
+    and the card as the message gave it (-1 where it gave none)."""
+
+    seat: int
+    action: str
+    kind: int
+    card: int
+
+
+def check_seat_field(value: Any, what: str, name: str = "seat") -> int:
+    """The seat (or dealer) of a ``what`` message: the int 0 or 1 (not True, not 1.0)."""
+    if not is_int(value) or value not in (0, 1):
+        raise ViewError(f"{what}: a {name} is 0 or 1, got {brief(value, 40)}")
+    return int(value)
+
+
+def dealt_cards(rules: Rules, seat: int, dealer: int) -> int:
+    """The cards ``seat`` is dealt under ``rules`` when ``dealer`` deals."""
+    return HAND_CARDS + (rules.deal == "eleven" and seat != dealer)
+
+
+def _card_field(value: Any, what: str) -> int:
+    """A card text of a message as a card int; ViewError naming the message otherwise."""
+    if not isinstance(value, str):
+        raise ViewError(f"{what}: a card is text such as KD, got {brief(value, 40)}")
+    try:
+        return card_of(value)
+    except ValueError as exc:
+        raise ViewError(f"{what}: {exc}") from None
+
+
+class SeatView:
+    """One seat's view of the hand under way, moved only by messages it has checked.
+
+    ``board`` (and its ``hs``) is the position the agent's kernels read: the seat's own
+    cards, the pile, the stock count and the public history; the other hand holds only
+    the cards that seat took from the pile, the stock is unknown."""
+
+    def __init__(self) -> None:
+        self.board = new_board()
+        self.hs = self.board.hs
+        self.seat = 0
+        self.dealt = False
+        self.rules: Rules | None = None
+        self._packed = self._tab = None
+        self._final_take = False  # the 50th-card take: the next move is the knock
+        self._options = np.zeros(52, dtype=np.int64)  # legal_nb's scratch
+        self._rows = np.zeros((MAX_LEGAL, 3), dtype=np.int64)
+
+    def set_rules(self, rules: Rules, packed: np.ndarray, tab: np.ndarray) -> None:
+        """The rules the hands are played under (packed and their card tables)."""
+        self.rules, self._packed, self._tab = rules, packed, tab
+
+    def forget(self) -> None:
+        """A game begins: no hand is dealt until the next ``hand`` message."""
+        self.dealt = False
+
+    # --- hand -------------------------------------------------------------------------
+    def deal(self, message: dict, seat: int) -> tuple[int, int]:
+        """Lay the hand of a ``hand`` message (``seat`` where it names none) once every
+        field is checked; returns (the seat, the hand's number)."""
+        me = check_seat_field(message.get("seat", seat), "hand")
+        if "dealer" not in message or "cards" not in message:
+            missing = "dealer" if "dealer" not in message else "cards"
+            raise ViewError(f"hand: the field {missing!r} is missing")
+        dealer = check_seat_field(message["dealer"], "hand", "dealer")
+        try:
+            hand_id = check_hands(message.get("hand", 0), "hand")
+            knock_limit = check_int(message.get("knock_limit", self.rules.knock_limit),
+                                    "knock_limit", *INT_BOUNDS["knock_limit"])
+            multiplier = check_int(message.get("multiplier", 1), "multiplier", 1,
+                                   MAX_MULTIPLIER)
+        except ValueError as exc:
+            raise ViewError(f"hand: {exc}") from None
+        upcard = self._upcard(message.get("upcard"))
+        cards = self._dealt(message["cards"], me, dealer, upcard)
+        # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
+        hands = [0, 0]
+        hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
+        lay_deal_nb(self.hs, hand_id, dealer, (hands[0], hands[1]), upcard,
+                    2 * HAND_CARDS + 1, knock_limit)
+        self.hs[ST_MULTIPLIER] = multiplier
+        self.seat, self.dealt, self._final_take = me, True, False
+        return me, hand_id
+
+    def _upcard(self, value: Any) -> int:
+        """The hand's upcard (-1: none), as the rules' deal has one or not."""
+        eleven = self.rules.deal == "eleven"
+        if value is None:
+            if not eleven:
+                raise ViewError("hand: no upcard, but these rules turn one up (only the "
+                                "eleven-card deal has none)")
+            return -1
+        if eleven:
+            raise ViewError(f"hand: upcard {brief(value, 20)}, but the eleven-card deal "
+                            f"turns none up")
+        return _card_field(value, "hand: upcard")
+
+    def _dealt(self, value: Any, me: int, dealer: int, upcard: int) -> list[int]:
+        """The seat's dealt cards: as many as the rules deal it, each once, no upcard."""
+        if not isinstance(value, list):
+            raise ViewError(f"hand: cards is a list of card texts, got {brief(value, 40)}")
+        size = dealt_cards(self.rules, me, dealer)
+        if len(value) != size:
+            role = "the non-dealer" if me != dealer else "the dealer"
+            raise ViewError(f"hand: {len(value)} cards, but seat {me} ({role}) is dealt "
+                            f"{size} under these rules")
+        cards = [_card_field(text, "hand: cards") for text in value]
+        for card in set(cards):
+            if cards.count(card) > 1:
+                raise ViewError(f"hand: {TEXT[card]} is dealt {cards.count(card)} times "
+                                f"(a deck holds each card once)")
+        if upcard in cards:
+            raise ViewError(f"hand: the upcard {TEXT[upcard]} is also in the seat's cards")
+        return cards
+
+    # --- events -------------------------------------------------------------------------
+    def check_event(self, message: dict) -> SeatEvent:
+        """An ``event`` message checked against the view (which it does not move)."""
+        seat = check_seat_field(message.get("seat"), "event")
+        action = message.get("action")
+        if not isinstance(action, str) or action not in KINDS:
+            raise ViewError(f"event: the action is one of {', '.join(KINDS)}, got "
+                            f"{brief(action, 40)}")
+        value = message.get("card")
+        shown = value if isinstance(value, str) and len(value) <= 3 else brief(value, 20)
+        what = f"event seat {seat} {action}" + ("" if value is None else f" {shown}")
+        card = -1 if value is None else _card_field(value, what)
+        if not self.dealt:
+            raise ViewError(f"{what}: no hand has been dealt (an event follows a hand "
+                            f"message)")
+        hs = self.hs
+        phase, mover, kind = int(hs[ST_PHASE]), int(hs[ST_TO_MOVE]), KINDS.index(action)
+        if phase >= PH_OVER:
+            raise ViewError(f"{what}: the hand is over")
+        if seat != mover or kind not in PHASE_EVENTS[phase]:
+            raise ViewError(f"{what}: out of {'turn' if seat != mover else 'phase'}, "
+                            f"{self.position()}")
+        if self._final_take and kind == A_DISCARD:
+            raise ViewError(f"{what}: the final discard is taken only to knock")
+        self._check_event_card(what, seat, kind, card)
+        return SeatEvent(seat, action, kind, card)
+
+    def _check_event_card(self, what: str, seat: int, kind: int, card: int) -> None:
+        """The event's card against the cards seen: a draw of a card seen elsewhere, a
+        discard of a card the mover cannot hold."""
+        hs, me = self.hs, self.seat
+        top = self.pile_top()
+        if kind in (A_TAKE, A_PILE, A_PASS):
+            if kind == A_PILE and hs[ST_PHASE] == PH_DRAW and not self.pile_allowed():
+                raise ViewError(f"{what}: no pile draw now ("
+                                + ("both passed the upcard: this draw is from the stock"
+                                   if hs[ST_PILE_LEN] else "the pile is empty") + ")")
+            if card >= 0 and card != top:
+                raise ViewError(f"{what}: {TEXT[card]} is not the pile's top card "
+                                f"({TEXT[top]})")
+        elif kind == A_STOCK:
+            if card < 0 and seat == me:
+                raise ViewError(f"{what}: this seat's own stock draw names the card drawn")
+            if card >= 0 and self.seen(card):
+                raise ViewError(f"{what}: {TEXT[card]} cannot come from the stock, "
+                                f"{self.whereabouts(card)}")
+        elif kind == A_BIG_GIN:
+            if self._packed[R_BIG_GIN_BONUS] < 0:
+                raise ViewError(f"{what}: big gin is off under these rules")
+        elif card < 0:
+            raise ViewError(f"{what}: a {KINDS[kind]} names its card")
+        elif seat == me and not (int(hs[ST_HAND + me]) >> card) & 1:
+            raise ViewError(f"{what}: this seat does not hold {TEXT[card]} "
+                            f"({self.whereabouts(card)})")
+        elif seat != me and (int(hs[ST_HAND + me]) | int(hs[ST_PILE_MASK])) >> card & 1:
+            raise ViewError(f"{what}: seat {seat} cannot hold {TEXT[card]}, "
+                            f"{self.whereabouts(card)}")
+
+    def apply(self, event: SeatEvent) -> None:
+        """Move the view by a checked event (:meth:`check_event`)."""
+        hs = self.hs
+        last = hs[ST_PHASE] == PH_LAST_DISCARD
+        card = event.card
+        if event.kind == A_PILE and card < 0:
+            card = self.pile_top()  # the pile's top is public: a draw of it is known
+        status = observe_nb(hs, event.seat, event.kind, card, self._packed)
+        if status < 0:  # not reached after check_event; kept so the machine has a word
+            raise ViewError(f"event seat {event.seat} {event.action}: {ERRORS[-status]}")
+        self._final_take = bool(last and event.kind == A_PILE)
+
+    # --- decisions ------------------------------------------------------------------------
+    def check_decide(self, message: dict) -> None:
+        """A ``decide`` message checked against the view: the seat is to act in the phase
+        it names, and every move of its ``legal`` list is one the position allows."""
+        phase = message.get("phase")
+        if phase not in DECIDE_PHASES:
+            raise ViewError(f"a decide message's phase is one of {', '.join(DECIDE_PHASES)}, "
+                            f"got {brief(phase, 40)}")
+        what = f"decide {phase}"
+        if not self.dealt:
+            raise ViewError(f"{what}: no hand has been dealt (a decision follows a hand "
+                            f"message)")
+        hs, me = self.hs, self.seat
+        if PHASE_NAMES[int(hs[ST_PHASE])] != phase or hs[ST_TO_MOVE] != me:
+            held = bin(int(hs[ST_HAND + me])).count("1")
+            raise ViewError(f"{what}: out of phase, {self.position()} (this seat, seat "
+                            f"{me}, holds {held} cards)")
+        legal = message.get("legal")
+        if not isinstance(legal, list) or not legal:
+            raise ViewError(f"{what}: legal must list the moves allowed now, got "
+                            f"{brief(legal, 40)}")
+        if len(legal) > MAX_LEGAL:
+            raise ViewError(f"{what}: legal lists {len(legal):,} moves, more than any "
+                            f"position has ({MAX_LEGAL})")
+        allowed = self.legal_moves()
+        for text in legal:
+            move = _move(text, what)
+            if move not in allowed:
+                raise ViewError(f"{what}: legal names {text.strip()!r}, which this position "
+                                f"does not allow ({self._why_not(*move)})")
+
+    def legal_moves(self) -> set[tuple[int, int]]:
+        """The moves (kind, card; -1 for none) the seat to act may make in the view."""
+        n = legal_nb(self.board, self._packed, self._tab, self._options, self._rows)
+        return {(int(k), int(c)) for k, c in self._rows[:n, [LEGAL_KIND, LEGAL_CARD]]}
+
+    def _why_not(self, kind: int, card: int) -> str:
+        """Why the view's position does not allow the move."""
+        hs, me = self.hs, self.seat
+        if kind not in PHASE_MOVES[int(hs[ST_PHASE])]:
+            return f"not a move of the {PHASE_NAMES[int(hs[ST_PHASE])]} phase"
+        if kind == A_PILE:
+            return "both passed the upcard: this draw is from the stock"
+        if kind == A_BIG_GIN:
+            return "big gin needs all 11 cards melded and rules with big gin"
+        if not (int(hs[ST_HAND + me]) >> card) & 1:
+            return f"this seat does not hold {TEXT[card]}, {self.whereabouts(card)}"
+        if (int(hs[ST_FORBIDDEN]) >> card) & 1 or (
+                hs[ST_PHASE] == PH_LAST_DISCARD and card == self.pile_top()):
+            return f"{TEXT[card]} was just taken from the pile"
+        return f"the deadwood kept is above the knock limit {int(hs[ST_KNOCK_LIMIT])}"
+
+    # --- what the view knows ----------------------------------------------------------------
+    def pile_top(self) -> int:
+        """The pile's top card, -1 when the pile is empty."""
+        n = int(self.hs[ST_PILE_LEN])
+        return int(self.hs[ST_PILE + n - 1]) if n else -1
+
+    def pile_allowed(self) -> bool:
+        """Whether the seat to draw may take the pile's top card."""
+        return bool(self.hs[ST_PILE_LEN] > 0 and self.hs[ST_STOCK_ONLY] == 0)
+
+    def seen(self, card: int) -> bool:
+        """Whether ``card`` is placed in the view: the seat's hand, the pile, or the cards
+        the other seat took from the pile."""
+        hs = self.hs
+        return bool((int(hs[ST_HAND]) | int(hs[ST_HAND + 1]) | int(hs[ST_PILE_MASK]))
+                    >> card & 1)
+
+    def whereabouts(self, card: int) -> str:
+        """Where the view places ``card``, in words."""
+        hs, me = self.hs, self.seat
+        if (int(hs[ST_HAND + me]) >> card) & 1:
+            return "this seat holds it"
+        if (int(hs[ST_PILE_MASK]) >> card) & 1:
+            return "it is in the discard pile" + (" (the upcard)" if self.pile_top() == card
+                                                   and hs[ST_PHASE] == PH_OFFER else "")
+        if (int(hs[ST_HAND + 1 - me]) >> card) & 1:
+            return f"seat {1 - me} took it from the pile"
+        return "it has not been seen"
+
+    def position(self) -> str:
+        """Who is to act in the view, and how, in words."""
+        hs = self.hs
+        phase, mover, top = int(hs[ST_PHASE]), int(hs[ST_TO_MOVE]), self.pile_top()
+        if phase == PH_OFFER:
+            return f"the upcard {TEXT[top]} is offered to seat {mover}"
+        if phase == PH_DRAW:
+            return f"seat {mover} is to draw" + ("" if self.pile_allowed()
+                                                 else " from the stock")
+        if phase == PH_DISCARD:
+            return f"seat {mover} is to discard"
+        if phase == PH_LAST_DISCARD:
+            return f"seat {mover} may take the final discard {TEXT[top]} only to knock"
+        return "the hand is over"
+
+
+def _move(text: Any, what: str) -> tuple[int, int]:
+    """A ``legal`` entry (``take``, ``discard KD``, ``knock 10D``, ``big gin``) as
+    (kind, card)."""
+    if not isinstance(text, str) or len(text) > MAX_ACTION_CHARS:
+        raise ViewError(f"{what}: legal lists moves as text such as 'discard KD', got "
+                        f"{brief(text, 40)}")
+    words = text.strip().lower().replace("_", " ").split()
+    joined = " ".join(words)
+    if joined in _MOVE_WORDS:
+        return _MOVE_WORDS[joined], -1
+    if len(words) == 2 and words[0] in ("discard", "knock"):
+        return (A_DISCARD if words[0] == "discard" else A_KNOCK,
+                _card_field(words[1].upper(), f"{what}: legal {text.strip()!r}"))
+    raise ViewError(f"{what}: legal names {brief(text, 40)}, which is not a move (take, "
+                    f"pass, stock, pile, discard KD, knock KD, big gin)")
