@@ -66,6 +66,7 @@ from .actions import (  # noqa: F401  (Action, IllegalAction: ginsim.Table's API
     card_of,
     rules_arrays,
 )
+from .showdown_view import knocker_melds, layoffs
 from .table_args import check_action, check_seat, check_table_args
 
 PHASES = {PH_OFFER: "offer", PH_DRAW: "draw", PH_DISCARD: "discard",
@@ -311,7 +312,6 @@ class Table:
         return out
 
     def _showdown_melds(self, knocker: int) -> tuple[list[list[str]], list[list[str]]]:
-        from .showdown_view import knocker_melds, layoffs
         melds = knocker_melds(self.hs, knocker, self.rules)
         return ([_cards(m) for m in melds],
                 [_cards(m) for m in layoffs(melds, int(self.hs[ST_HAND + 1 - knocker]),

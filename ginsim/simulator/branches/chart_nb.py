@@ -12,7 +12,7 @@ numbers). Decision points on the very first turn (upcard offers) are not branche
 
 import numpy as np
 
-from ...game._jit import jit
+from ...game._jit import jit, jit_inline
 from ...game.melds_nb import best_discard_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
@@ -28,6 +28,7 @@ from ...game.state import (
     ST_PILE_TAKES,
     ST_PLANNED,
     ST_POS,
+    ST_TO_MOVE,
     ST_TRACE_ROW,
     ST_TURNS,
 )
@@ -39,7 +40,9 @@ from ..machine.showdown_nb import net_points_nb, showdown_nb
 from ..machine.step_nb import step_nb
 from ..play.drive_nb import (
     TO_THE_END,
+    at_stop_nb,
     decide_discard_nb,
+    decide_nb,
     discard_kind_nb,
     drive_nb,
     play_step_nb,
@@ -125,18 +128,21 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         seat_streams_nb(rng, seed, i)
         start_hand_nb(board, i % 2, rules, trace, i)
         # the first turn (the upcard offers, or the eleven-card deal's discard) is not
-        # branched: play to the first free draw, then stop at each of seat a's discards
+        # branched: play to the first free draw, then branch at each of seat a's discards.
+        # The plain driver's loop, written out here: a call to it per turn would cost a
+        # sixth of the chart's time (its arguments cross as some sixty scalars).
         drive_nb(board, np.int64(PH_DRAW), -1, params, rules, tab, rng, trace)
         while hs[ST_PHASE] < PH_OVER:
-            drive_nb(board, np.int64(PH_DISCARD), 0, params, rules, tab, rng, trace)
-            if hs[ST_PHASE] >= PH_OVER:
-                break
-            n = chart_turn_nb(buf, i, n, params, rules, tab)
+            if at_stop_nb(hs, np.int64(PH_DISCARD), np.int64(0)):
+                n = chart_turn_nb(buf, i, n, params, rules, tab)
+            else:
+                kind, card, kept = decide_nb(params, hs[ST_TO_MOVE], board, rules, tab, rng)
+                play_step_nb(board, kind, card, kept, rules, trace)
         i += 1
     return n, i
 
 
-@jit
+@jit_inline
 def chart_turn_nb(buf, i, n, params, rules, tab):
     """Seat a's discard in hand ``i``, its draw made: at a decision point both branches
     into chart row ``n``, then the discard. Returns the next free row."""

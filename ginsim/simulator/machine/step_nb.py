@@ -18,7 +18,7 @@ those of its own step, :func:`~ginsim.simulator.machine.mahjong_nb.mahjong_step_
 ``step_nb`` refuses ``meld`` and ``extend`` as moves of no knocking-gin phase.
 """
 
-from ...game._jit import jit
+from ...game._jit import jit, jit_inline
 from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
@@ -71,7 +71,7 @@ def is_over_nb(hs):
     return hs[ST_PHASE] >= PH_OVER
 
 
-@jit
+@jit_inline
 def step_nb(hs, seat, kind, card, kept, rules):
     """Apply ``seat``'s action ``(kind, card, kept)`` and move the phase on. Returns
     ``OK`` or an ``ACTION_*`` code (>= 0), or ``-ERR_*`` with the position unchanged

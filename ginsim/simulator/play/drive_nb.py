@@ -75,7 +75,7 @@ def refused_nb(hs):
     hs[ST_TO_MOVE] = -1
 
 
-@jit
+@jit_inline
 def plan_nb(hs, discard, deadwood, knock, big_gin):
     """Keep the discard a pile take already chose, for the discard phase."""
     hs[ST_PLANNED] = 1
@@ -93,7 +93,7 @@ def discard_kind_nb(knock, big_gin):
     return A_KNOCK if knock else A_DISCARD
 
 
-@jit
+@jit_inline
 def decide_take_nb(params, seat, board, rules, tab, rng):
     """The upcard offer or a draw: whether ``seat``'s strategy takes the pile's top card
     (a take plans the discard the same decision chose). Returns whether it takes."""
@@ -107,7 +107,7 @@ def decide_take_nb(params, seat, board, rules, tab, rng):
     return take
 
 
-@jit
+@jit_inline
 def decide_discard_nb(params, seat, board, rules, tab, rng):
     """The discard phase: ``(kind, card, kept)`` as planned by a pile take, else as
     ``seat``'s strategy chooses from its 11 cards."""
@@ -135,7 +135,7 @@ def decide_last_discard_nb(params, seat, board, rules, tab):
     return (A_KNOCK if knock else A_DISCARD), discard, dw
 
 
-@jit
+@jit_inline
 def decide_nb(params, seat, board, rules, tab, rng):
     """The policy of plain strategy rows: ``(kind, card, kept)``, the action of
     ``seat`` (the seat to move) in the phase in front of it."""
@@ -155,7 +155,7 @@ def decide_nb(params, seat, board, rules, tab, rng):
     return decide_last_discard_nb(params, seat, board, rules, tab)
 
 
-@jit
+@jit_inline
 def trace_step_nb(trace, hs, seat, phase, kind, card, status):
     """The trace row of a turn, once its discard phase (or the 50th-card take) is
     played: who, the draw's source and card, the discard and the action code."""
@@ -167,7 +167,7 @@ def trace_step_nb(trace, hs, seat, phase, kind, card, status):
         trace_turn_nb(trace, hs, seat, SOURCE_PILE, hs[ST_DRAWN], card, ACTION_LAST_DISCARD)
 
 
-@jit
+@jit_inline
 def at_stop_nb(hs, stop_phase, stop_seat):
     """Whether a driver asked to stop here: the phase ``stop_phase`` in front of
     ``stop_seat`` (any seat when negative), a choice (not the forced stock draw)."""
@@ -175,7 +175,7 @@ def at_stop_nb(hs, stop_phase, stop_seat):
             and hs[ST_STOCK_ONLY] == 0)
 
 
-@jit
+@jit_inline
 def play_step_nb(board, kind, card, kept, rules, trace):
     """Apply the seat to move's action and trace it; a refused action ends the hand
     dead. Returns the machine's status."""
