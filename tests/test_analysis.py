@@ -17,12 +17,12 @@ from ginsim.analysis.metrics import (
     hand_length,
     mean_hand_length,
     outcome_mix,
-    paired_difference,
     turns_from_hands,
     undercut_by_deadwood,
     undercut_by_deadwood_stock,
     win_rate,
 )
+from ginsim.analysis.pairs import paired_difference
 from ginsim.analysis.summary import mean_interval, wilson_interval
 
 

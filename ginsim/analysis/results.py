@@ -18,7 +18,7 @@ from ..simulator.limits import MAX_RECORDS_IN_MEMORY
 from ..simulator.machine.records import RECORD_DTYPE
 from .aggregate_tables import table_frames
 from .frames import records_frame
-from .metrics import DUPLICATE, deal_moments, pair_counts
+from .pairs import DUPLICATE, deal_moments, pair_counts
 
 
 class Result:

@@ -2,8 +2,8 @@
 
 The interval formulas live in :mod:`.intervals`; they are re-exported here for callers
 that import them from this module. A duplicate run takes the deal as the unit (see
-:mod:`.metrics`): means over deals, rates clustered by deal, and a run whose two hands
-of every deal were one hand (both seats alike) counted once.
+:mod:`.metrics` and :mod:`.pairs`): means over deals, rates clustered by deal, and a run
+whose two hands of every deal were one hand (both seats alike) counted once.
 """
 
 from __future__ import annotations
@@ -18,16 +18,8 @@ from ..game.inputs.specs import brief
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS
 from .intervals import Z95, mean_interval, moment_interval, wilson_interval
-from .metrics import (
-    DEAL_MOMENTS,
-    DUPLICATE,
-    cells_from_hands,
-    deal_basis,
-    expected_points,
-    is_mirrored,
-    mean_hand_length,
-    outcome_mix,
-)
+from .metrics import cells_from_hands, expected_points, mean_hand_length, outcome_mix
+from .pairs import DEAL_MOMENTS, DUPLICATE, deal_basis, is_mirrored
 
 __all__ = ["HAND_COLUMNS", "Z95", "mean_interval", "moment_interval", "summarize",
            "summarize_cells", "wilson_interval"]
@@ -116,7 +108,13 @@ def _sample(values: pd.Series) -> str:
 
 
 def _check_cells(cells: pd.DataFrame) -> None:
-    """ValueError (one line) unless the cells table's counts and sums are whole numbers."""
+    """ValueError (one line) unless ``cells`` is a cells table whose counts and sums are
+    whole numbers."""
+    missing = [c for c in ("outcome", *MOMENT_COLUMNS) if c not in getattr(
+        cells, "columns", ())]
+    if not isinstance(cells, pd.DataFrame) or missing:
+        raise ValueError("summarize_cells takes the aggregate cells table (Result.summary)"
+                         + (f"; this one lacks {', '.join(missing)}" if missing else ""))
     for column in MOMENT_COLUMNS:
         _check_numbers(cells[column], column, "cells table")
     if (cells["hands"] < 0).any():
@@ -126,37 +124,33 @@ def _check_cells(cells: pd.DataFrame) -> None:
         raise ValueError("summarize needs at least one hand; this cells table counts none")
 
 
-def summarize_cells(cells: pd.DataFrame, deals: Mapping[str, int] | None = None,
-                    pairs: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """:func:`summarize` from the aggregate ``cells`` table (streamed, no per-hand rows).
-
-    Gives the same statistics as per-hand records, exactly for counts and up to float
-    rounding for means and intervals. ``deals`` (:func:`~.metrics.deal_moments`) and
-    ``pairs`` (:func:`~.metrics.pair_counts`), by default those a duplicate run's table
-    carries in ``attrs``, make the deal the unit.
-    """
-    missing = [c for c in ("outcome", *MOMENT_COLUMNS) if c not in getattr(
-        cells, "columns", ())]
-    if not isinstance(cells, pd.DataFrame) or missing:
-        raise ValueError("summarize_cells takes the aggregate cells table (Result.summary)"
-                         + (f"; this one lacks {', '.join(missing)}" if missing else ""))
-    _check_cells(cells)
+def _deal_unit(cells: pd.DataFrame, deals: Mapping[str, int] | None,
+               pairs: Mapping[str, Any] | None
+               ) -> tuple[Mapping[str, int] | None, Mapping[str, Any] | None]:
+    """The deal totals and pair counts that make the deal the unit (by default those a
+    duplicate run's table carries), checked; (None, None) for independent hands."""
     if cells.attrs.get("design") == DUPLICATE:
         deals = cells.attrs.get("deals") if deals is None else deals
         pairs = cells.attrs.get("pairs") if pairs is None else pairs
     if deals is None:
-        pairs = None  # pair counts without the deal totals cannot make a deal the unit
-    if deals is not None and any(c not in deals for c in ("deals", *DEAL_MOMENTS)):
+        return None, None  # pair counts without the deal totals cannot make a deal the unit
+    if any(c not in deals for c in ("deals", *DEAL_MOMENTS)):
         raise ValueError(f"summarize_cells: deals must be the totals of the deals table "
-                         f"(metrics.deal_moments), with {', '.join(DEAL_MOMENTS)}")
+                         f"(pairs.deal_moments), with {', '.join(DEAL_MOMENTS)}")
+    return deals, pairs
+
+
+def _check_outcomes(cells: pd.DataFrame) -> None:
+    """ValueError (one line) if a counted row's outcome is not one simulate() records."""
     unknown = sorted(set(cells.loc[cells["hands"] > 0, "outcome"].astype(str)) - set(OUTCOMES))
     if unknown:
         raise ValueError(f"outcome {brief(unknown[0])} is not one simulate() records: "
                          f"outcomes are {', '.join(OUTCOMES)}")
-    table = cells.copy()
-    table.attrs = ({"design": DUPLICATE, "deals": dict(deals),
-                    "pairs": dict(pairs) if pairs is not None else None}
-                   if deals is not None else {})
+
+
+def _summary_rows(table: pd.DataFrame, paired: bool) -> list[tuple]:
+    """The summary's rows from a cells table carrying its deal ``attrs``: outcome rates,
+    mean draws and mean points, seat a minus seat b named paired when ``paired``."""
     mix = outcome_mix(table).set_index("outcome")
     rows = [(f"rate_{o}", mix.loc[o, "rate"], mix.loc[o, "low"], mix.loc[o, "high"],
              int(mix.loc[o, "n"]), int(mix.loc[o, "deals"])) for o in OUTCOMES]
@@ -168,9 +162,29 @@ def summarize_cells(cells: pd.DataFrame, deals: Mapping[str, int] | None = None,
     turns = mean_hand_length(table).iloc[0]
     rows.insert(-1, ("mean_turns", turns["mean"], turns.low, turns.high, int(turns.n),
                      int(turns.deals)))
-    if deals is not None:  # seat a minus seat b, paired by deal
+    if paired:  # seat a minus seat b, paired by deal
         rows[-1] = ("mean_points_a_minus_b_paired", *rows[-1][1:])
-    frame = pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n", "deals"])
+    return rows
+
+
+def summarize_cells(cells: pd.DataFrame, deals: Mapping[str, int] | None = None,
+                    pairs: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """:func:`summarize` from the aggregate ``cells`` table (streamed, no per-hand rows).
+
+    Gives the same statistics as per-hand records, exactly for counts and up to float
+    rounding for means and intervals. ``deals`` (:func:`~.pairs.deal_moments`) and
+    ``pairs`` (:func:`~.pairs.pair_counts`), by default those a duplicate run's table
+    carries in ``attrs``, make the deal the unit.
+    """
+    _check_cells(cells)
+    deals, pairs = _deal_unit(cells, deals, pairs)
+    _check_outcomes(cells)
+    table = cells.copy()
+    table.attrs = ({"design": DUPLICATE, "deals": dict(deals),
+                    "pairs": dict(pairs) if pairs is not None else None}
+                   if deals is not None else {})
+    frame = pd.DataFrame(_summary_rows(table, paired=deals is not None),
+                         columns=["statistic", "value", "low", "high", "n", "deals"])
     frame.attrs["design"] = ("duplicate, mirrored deals counted once" if is_mirrored(pairs)
                              else "duplicate, paired by deal" if deals is not None
                              else "independent hands")

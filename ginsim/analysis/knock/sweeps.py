@@ -20,7 +20,8 @@ from ...runner.runner import run
 from ...strategies.params import PARAMETERS
 from ...strategies.presets import Strategy, parse_strategy
 from ..frames import records_frame
-from ..metrics import DUPLICATE, paired_difference, run_statistics
+from ..metrics import run_statistics
+from ..pairs import DUPLICATE, paired_difference
 
 
 @dataclass(frozen=True)
