@@ -1,6 +1,7 @@
 """The printable knock card: three panels (pile cards the opponent has taken: 0, 1, 2+),
 each knocker deadwood (rows, 1 at the top, as in every grid of the report) x cards left
-in the stock (columns in play order), each cell KNOCK, wait or either."""
+in the stock (columns in play order), each cell KNOCK, wait or either; and the words a
+study's report puts with it (its title, caption and note)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ..analysis.knock.knock_card import KNOCK_AT, TAKEN_WORDS, WAIT_AT
+from ..analysis.knock.knock_answer import rules_name
+from ..analysis.knock.knock_card import KNOCK_AT, MEASURED_HERE, TAKEN_WORDS, WAIT_AT, KnockAdvice
+from ..analysis.studies import StudyResult
+from ..game.rules import Rules
+from ..number_text import signed
 from .style import add_caption, ordered, require_columns
 
 FACE = {"KNOCK": "#0072B2", "wait": "#f2f2f2", "either": "#9ecae1"}
@@ -74,3 +79,49 @@ def card_panels(card: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
         grid.index = [str(int(d)) for d in grid.index]
         out.append((f"The opponent {TAKEN_WORDS[str(taken)]}", grid))
     return out
+
+
+def card_caption(advice: KnockAdvice) -> str:
+    """The words under the card: whom it was measured against (with n and where the
+    figure comes from) and what its guarantee covers."""
+    parts = []
+    for row in advice.values.itertuples():
+        where = "" if row.where == MEASURED_HERE else f"; {row.where}"
+        parts.append(f"{signed(row.mean)} points per hand against {row.opponent} (95% CI "
+                     f"{signed(row.low)} to {signed(row.high)}, n = {2 * int(row.deals):,} "
+                     f"hands{where})")
+    worth = "Worth " + " and ".join(parts) + "." if parts else ""
+    if advice.exploits:
+        guarantee = f"An exploit of the fixed {advice.exploits} bot."
+    else:
+        bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
+                 "bound)" if advice.exploitability is not None else "little")
+        guarantee = (f"Equilibrium for {advice.card_play} card play: a player with that "
+                     f"card play who adapts when to knock gains {bound} against it; from "
+                     f"{advice.provenance}.")
+    return f"{worth} {guarantee}".strip()
+
+
+def card_figure(result: StudyResult) -> Figure | None:
+    """The printable knock card of a study with advice (None otherwise)."""
+    advice, rules = result.advice, result.rules or Rules()
+    if advice is None:
+        return None
+    limit = ("knock limit from the upcard" if rules.oklahoma
+             else f"knock at {rules.knock_limit} or less")
+    tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
+    title = (f"Knock card for {rules_name(rules)}: {limit}, gin {rules.gin_bonus}, "
+             f"undercut {rules.undercut_bonus}, {tie}")
+    return knock_card_chart(advice.card, title=title, caption=card_caption(advice))
+
+
+def card_note(result: StudyResult) -> str:
+    """The card's lines on the page: the legend, why it waits, its figures."""
+    advice = result.advice
+    if advice is None:
+        return ""
+    legend = LEGEND
+    if result.rules is not None and result.rules.oklahoma:
+        legend += (" The upcard sets each hand's knock limit: rows above it do not apply "
+                   "to that hand.")
+    return "\n\n".join(p for p in (legend, advice.why, card_caption(advice)) if p)

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.knock.knock_answer import rules_name, rules_words
-from ..analysis.knock.knock_card import MEASURED_HERE, KnockAdvice
+from ..analysis.knock.knock_answer import rules_words
 from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
 from ..game.rules import Rules
 from ..number_text import format_percent, signed
 from .builder import ReportSpec, Section, build_report
-from .card_chart import LEGEND, card_panels, knock_card_chart
+from .card_chart import card_figure, card_note, card_panels
 from .charts import (
     hand_length_chart,
     outcome_mix_chart,
@@ -319,52 +318,6 @@ def word_sections(rules: Rules | None) -> list[Section]:
     sections.append(Section("Glossary", "The words of gin rummy as this report uses them.",
                             terms=list(GLOSSARY)))
     return sections
-
-
-def card_caption(advice: KnockAdvice) -> str:
-    """The words under the card: whom it was measured against (with n and where the
-    figure comes from) and what its guarantee covers."""
-    parts = []
-    for row in advice.values.itertuples():
-        where = "" if row.where == MEASURED_HERE else f"; {row.where}"
-        parts.append(f"{signed(row.mean)} points per hand against {row.opponent} (95% CI "
-                     f"{signed(row.low)} to {signed(row.high)}, n = {2 * int(row.deals):,} "
-                     f"hands{where})")
-    worth = "Worth " + " and ".join(parts) + "." if parts else ""
-    if advice.exploits:
-        guarantee = f"An exploit of the fixed {advice.exploits} bot."
-    else:
-        bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
-                 "bound)" if advice.exploitability is not None else "little")
-        guarantee = (f"Equilibrium for {advice.card_play} card play: a player with that "
-                     f"card play who adapts when to knock gains {bound} against it; from "
-                     f"{advice.provenance}.")
-    return f"{worth} {guarantee}".strip()
-
-
-def card_figure(result: StudyResult):
-    """The printable knock card of a study with advice (None otherwise)."""
-    advice, rules = result.advice, result.rules or Rules()
-    if advice is None:
-        return None
-    limit = ("knock limit from the upcard" if rules.oklahoma
-             else f"knock at {rules.knock_limit} or less")
-    tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
-    title = (f"Knock card for {rules_name(rules)}: {limit}, gin {rules.gin_bonus}, "
-             f"undercut {rules.undercut_bonus}, {tie}")
-    return knock_card_chart(advice.card, title=title, caption=card_caption(advice))
-
-
-def card_note(result: StudyResult) -> str:
-    """The card's lines on the page: the legend, why it waits, its figures."""
-    advice = result.advice
-    if advice is None:
-        return ""
-    legend = LEGEND
-    if result.rules is not None and result.rules.oklahoma:
-        legend += (" The upcard sets each hand's knock limit: rows above it do not apply "
-                   "to that hand.")
-    return "\n\n".join(p for p in (legend, advice.why, card_caption(advice)) if p)
 
 
 def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
