@@ -40,6 +40,7 @@ from .knock.knock_answer import (
 from .knock.knock_card import KnockAdvice
 from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words
 from .knock.sweeps import (
+    Pair,
     best_thresholds,
     knock_player,
     strategy_matrix,
@@ -226,16 +227,39 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
     keep = [not mirror(p.a, p.b, rules) for p, _ in frames]
     matrix = matrix[keep].reset_index(drop=True)
     frames = [(p, frame) for (p, frame), kept in zip(frames, keep, strict=True) if kept]
+    mixes, points = _match_tables(frames)
+    answer = _best_answer(matrix)
+    methods = _methods(rules, hands, seed, time.perf_counter() - t0,
+                       _strategies_methods(players, slow, deals))
+    return StudyResult("strategies", answer, {"strategy_matrix": matrix, "outcome_mix": mixes,
+                                              "expected_points": points}, methods=methods,
+                       rules=rules)
+
+
+def _match_tables(frames: Sequence[tuple[Pair, pd.DataFrame]]
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """How each match's hands end and its expected points, all matches in one table
+    each, labelled by the two strategies."""
     mixes = pd.concat([outcome_mix(cells_from_hands(frame), label=f"{p.a.spec} vs {p.b.spec}")
                        for p, frame in frames], ignore_index=True)
     points = pd.concat([expected_points(cells_from_hands(frame)).assign(strategy=p.a.spec,
                                                                         opponent=p.b.spec)
                         for p, frame in frames], ignore_index=True)
+    return mixes, points
+
+
+def _best_answer(matrix: pd.DataFrame) -> str:
+    """The strategies study's answer: the best strategy against each opponent."""
     best = matrix.loc[matrix.groupby("opponent", sort=False)["mean"].idxmax()]
-    answer = "Best against each opponent: " + "; ".join(
+    return "Best against each opponent: " + "; ".join(
         f"`{r.strategy}` against `{r.opponent}` ({signed(r.mean)} points per hand, 95% CI "
         f"[{signed(r.low)}, {signed(r.high)}], {int(r.n):,} hands)"
         for r in best.itertuples()) + "."
+
+
+def _strategies_methods(players: Sequence[Strategy], slow: Sequence[Strategy], deals: int
+                        ) -> dict[str, str]:
+    """The strategies study's own lines of the methods table."""
     extra_methods = {"design": "duplicate deals, paired by deal; the same deals for every "
                                "pair; mirror matches left out",
                      "strategies": ", ".join(x.spec for x in players)}
@@ -244,10 +268,7 @@ def strategies_study(hands: int = DEFAULT_HANDS["strategies"], seed: int = DEFAU
                                           f"{min(deals, MC_DEALS):,} duplicate deals per "
                                           "opponent (a search player plays tens of hands a "
                                           "second)")
-    methods = _methods(rules, hands, seed, time.perf_counter() - t0, extra_methods)
-    return StudyResult("strategies", answer, {"strategy_matrix": matrix, "outcome_mix": mixes,
-                                              "expected_points": points}, methods=methods,
-                       rules=rules)
+    return extra_methods
 
 
 def variants_study(hands: int = DEFAULT_HANDS["variants"], seed: int = DEFAULT_SEED,

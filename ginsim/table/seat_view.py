@@ -237,18 +237,10 @@ class SeatView:
     def _check_event_card(self, what: str, seat: int, kind: int, card: int) -> None:
         """The event's card against the cards seen: a draw of a card seen elsewhere, a
         discard of a card the mover cannot hold."""
-        hs, me = self.hs, self.seat
-        top = self.pile_top()
         if kind in (A_TAKE, A_PILE, A_PASS):
-            if kind == A_PILE and hs[ST_PHASE] == PH_DRAW and not self.pile_allowed():
-                raise ViewError(f"{what}: no pile draw now ("
-                                + ("both passed the upcard: this draw is from the stock"
-                                   if hs[ST_PILE_LEN] else "the pile is empty") + ")")
-            if card >= 0 and card != top:
-                raise ViewError(f"{what}: {TEXT[card]} is not the pile's top card "
-                                f"({TEXT[top]})")
+            self._check_pile_card(what, kind, card)
         elif kind == A_STOCK:
-            if card < 0 and seat == me:
+            if card < 0 and seat == self.seat:
                 raise ViewError(f"{what}: this seat's own stock draw names the card drawn")
             if card >= 0 and self.seen(card):
                 raise ViewError(f"{what}: {TEXT[card]} cannot come from the stock, "
@@ -256,12 +248,29 @@ class SeatView:
         elif kind == A_BIG_GIN:
             if self._packed[R_BIG_GIN_BONUS] < 0:
                 raise ViewError(f"{what}: big gin is off under these rules")
-        elif card < 0:
+        else:
+            self._check_discarded_card(what, seat, kind, card)
+
+    def _check_pile_card(self, what: str, kind: int, card: int) -> None:
+        """A take, pile draw or pass: the pile may be drawn now; a card named is its top."""
+        hs, top = self.hs, self.pile_top()
+        if kind == A_PILE and hs[ST_PHASE] == PH_DRAW and not self.pile_allowed():
+            raise ViewError(f"{what}: no pile draw now ("
+                            + ("both passed the upcard: this draw is from the stock"
+                               if hs[ST_PILE_LEN] else "the pile is empty") + ")")
+        if card >= 0 and card != top:
+            raise ViewError(f"{what}: {TEXT[card]} is not the pile's top card "
+                            f"({TEXT[top]})")
+
+    def _check_discarded_card(self, what: str, seat: int, kind: int, card: int) -> None:
+        """A discard or knock: it names a card its mover can hold (seen nowhere else)."""
+        hs, me = self.hs, self.seat
+        if card < 0:
             raise ViewError(f"{what}: a {KINDS[kind]} names its card")
-        elif seat == me and not (int(hs[ST_HAND + me]) >> card) & 1:
+        if seat == me and not (int(hs[ST_HAND + me]) >> card) & 1:
             raise ViewError(f"{what}: this seat does not hold {TEXT[card]} "
                             f"({self.whereabouts(card)})")
-        elif seat != me and (int(hs[ST_HAND + me]) | int(hs[ST_PILE_MASK])) >> card & 1:
+        if seat != me and (int(hs[ST_HAND + me]) | int(hs[ST_PILE_MASK])) >> card & 1:
             raise ViewError(f"{what}: seat {seat} cannot hold {TEXT[card]}, "
                             f"{self.whereabouts(card)}")
 
