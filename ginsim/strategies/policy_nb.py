@@ -261,28 +261,26 @@ def pile_decision_nb(params, seat, hand, top, board, rules, tab, rng):
     """
     taken = hand | (1 << top)
     big_gin_on = rules[R_BIG_GIN_BONUS] >= 0
+    memory = params[seat, P_MEMORY] >= 1
+    if int(params[seat, P_KIND]) == KIND_EXPERT:
+        return expert_pile_decision_nb(params, seat, hand, top, board, rules, tab, rng)
     if int(params[seat, P_KIND]) == KIND_RANDOM:
         if below_nb(rng, seat, 2) == 0:
             return False, -1, 0, False, False
-        card, dw, knock, big = choose_discard_nb(params, seat, taken, 1 << top, board, rules,
-                                                 tab, rng)
-        return True, card, dw, knock, big
-    if int(params[seat, P_KIND]) == KIND_EXPERT:
-        return expert_pile_decision_nb(params, seat, hand, top, board, rules, tab, rng)
-    draw = int(params[seat, P_DRAW])
-    if draw == DRAW_NEVER:
-        return False, -1, 0, False, False
-    if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top, tab):
-        return False, -1, 0, False, False
-    now = min_deadwood_nb(hand, tab, board.work) if draw == DRAW_IMPROVE else 0
-    dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab, board.work,
-                                                   params[seat, P_MEMORY] >= 1)
-    if draw == DRAW_IMPROVE:
-        take = dw < now
+        dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, board.work, memory)
     else:
-        take = melded
-    if not (take or (all_melded and big_gin_on)):
-        return False, -1, 0, False, False
+        draw = int(params[seat, P_DRAW])
+        if draw == DRAW_NEVER:
+            return False, -1, 0, False, False
+        if draw != DRAW_IMPROVE and not can_join_meld_nb(hand, top, tab):
+            return False, -1, 0, False, False
+        now = min_deadwood_nb(hand, tab, board.work) if draw == DRAW_IMPROVE else 0
+        dw, card, melded, all_melded = best_discard_nb(taken, 1 << top, 1 << top, tab,
+                                                       board.work, memory)
+        take = dw < now if draw == DRAW_IMPROVE else melded
+        if not (take or (all_melded and big_gin_on)):
+            return False, -1, 0, False, False
+    # One call site for what follows the take: each inlined copy costs compile time.
     card, dw, knock, big = after_draw_nb(params, seat, drawn_nb(taken, 1 << top, dw, card,
                                                                 all_melded), board, rules, tab, rng)
     return True, card, dw, knock, big

@@ -15,6 +15,8 @@ an int64[rows, TRACE_WIDTH] array that receives one row per turn while
 ``hs[ST_TRACE_ROW]`` is below its length (give it 0 rows to switch it off).
 """
 
+import numpy as np
+
 from ...game._jit import jit, jit_inline
 from ...game.rules import R_MAHJONG
 from ...game.state import (
@@ -143,15 +145,14 @@ def decide_nb(params, seat, board, rules, tab, rng):
     phase = hs[ST_PHASE]
     if phase == PH_DISCARD:
         return decide_discard_nb(params, seat, board, rules, tab, rng)
-    if phase == PH_DRAW:
-        if pile_allowed_nb(hs) and decide_take_nb(params, seat, board, rules, tab, rng):
-            return A_PILE, -1, 0
+    if phase == PH_DRAW or phase == PH_OFFER:
+        # One call site for the pile decision: each inlined copy costs compile time.
+        offer = phase == PH_OFFER
+        if (offer or pile_allowed_nb(hs)) and decide_take_nb(params, seat, board, rules, tab,
+                                                             rng):
+            return (A_TAKE if offer else A_PILE), -1, 0
         hs[ST_PLANNED] = 0
-        return A_STOCK, -1, 0
-    if phase == PH_OFFER:
-        if decide_take_nb(params, seat, board, rules, tab, rng):
-            return A_TAKE, -1, 0
-        return A_PASS, -1, 0
+        return (A_PASS if offer else A_STOCK), -1, 0
     return decide_last_discard_nb(params, seat, board, rules, tab)
 
 
@@ -216,7 +217,7 @@ def play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id):
         mahjong_play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id)
         return
     start_hand_nb(board, dealer, rules, trace, hand_id)
-    drive_nb(board, TO_THE_END, -1, params, rules, tab, rng, trace)
+    drive_nb(board, np.int64(TO_THE_END), -1, params, rules, tab, rng, trace)
 
 
 @jit
