@@ -88,14 +88,17 @@ def decision_point_nb(board, i, memory, rules, tab, rows, n):
 
 
 @jit
-def wait_discard_nb(params, rules, tab, branch, branch_rng):
-    """Seat a discards as its strategy would without knocking in the board ``branch``;
-    returns the card."""
+def wait_discard_nb(params, rules, tab, branch, branch_rng, lowest):
+    """Seat a discards as its strategy would without knocking in the board ``branch``
+    (``lowest``: the position's best discard ``(kept deadwood, card)``, or a card -1 to
+    find it); returns the card."""
     hand = branch.hs[ST_HAND]
     forbidden = branch.hs[ST_FORBIDDEN]
-    # Again in the branch's own scratch: a memory discard reads the per-card table.
-    dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch.work,
-                                     params[0, P_MEMORY] >= 1)
+    dw, card = lowest
+    memory = params[0, P_MEMORY] >= 1
+    if memory or card < 0:
+        # Again in the branch's own scratch: a memory discard reads the per-card table.
+        dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch.work, memory)
     card, dw = discard_without_knock_nb(params, np.int64(0), hand, forbidden, (dw, card),
                                         branch, tab, branch_rng)
     step_nb(branch.hs, np.int64(0), A_DISCARD, card, dw, rules)
@@ -103,10 +106,10 @@ def wait_discard_nb(params, rules, tab, branch, branch_rng):
 
 
 @jit
-def branch_wait_nb(params, rules, tab, branch, branch_rng, trace):
+def branch_wait_nb(params, rules, tab, branch, branch_rng, trace, lowest):
     """Seat a discards as its strategy would without knocking, then both play on to the
     end of the hand in the board ``branch``; returns a's net points."""
-    wait_discard_nb(params, rules, tab, branch, branch_rng)
+    wait_discard_nb(params, rules, tab, branch, branch_rng, lowest)
     drive_nb(branch, np.int64(TO_THE_END), -1, params, rules, tab, branch_rng, trace)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
@@ -155,7 +158,8 @@ def chart_turn_nb(buf, i, n, params, rules, tab):
         copy_position_nb(hs, branch.hs, rng, branch_rng)
         rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
         copy_position_nb(hs, branch.hs, rng, branch_rng)
-        rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng, trace)
+        rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng, trace,
+                                              (kdw, kcard))
     zero = np.int64(0)
     if hs[ST_PLANNED] == 0:
         # The best discard above also decides the actual turn (as the discard phase's

@@ -56,7 +56,7 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
         card, _ = mc_discard_nb(branch, zero, search, np.bool_(False), rules, tab, branch_rng,
                                 mem)
     else:
-        card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng)
+        card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng, (0, -1))
     discard_event_nb(zero, card, mem)
     mc_drive_nb(McPlay(branch, branch_rng, mem.empty_trace, mem), np.int64(TO_THE_END), -1,
                 search, params, rules, tab)
