@@ -76,12 +76,12 @@ def test_report_study_rami_writes_answer_card_and_chart(tmp_path: Path, capsys) 
     assert main(["report", "--study", "rami", "--hands", "30", "--out", str(out),
                  "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("When should I open? Under rami rules")
+    assert printed.startswith("Under rami rules")
     for name in ("report.html", "report.md", "rami_card.png", "rami_card.svg",
                  "rami_wait.png", "rami_wait.csv", "rami_open_at.csv"):
         assert (out / name).is_file(), name
     md = (out / "report.md").read_text()
-    assert md.splitlines()[2].startswith("**Answer.** When should I open?")
+    assert md.splitlines()[2].startswith("**Answer.** Under rami rules")
     assert "n = 30 deals" in md and "95% CI" in md and "| rules |" in md
 
 

@@ -36,8 +36,8 @@ def test_waiting_for_a_dry_rami_makes_more_of_them_with_two_players(study) -> No
 
 
 def test_answer_leads_with_each_player_count(study) -> None:
-    assert study.answer.startswith("When should I open? Under rami rules, against `careful` "
-                                    "play: With 2 players")
+    assert study.answer.startswith("Under rami rules, against `careful` "
+                                   "play: With 2 players")
     assert "With 4 players" in study.answer and "n = 400 deals" in study.answer
     assert len(study.lines) == 2
 

@@ -320,3 +320,23 @@ def test_a_card_too_long_to_spell_out_names_its_first_panel_and_points_to_the_re
     assert len(answer) <= ANSWER_LIMIT
     assert answer.startswith(f"Opponent took no pile card: {panel_words(first)}; after pile "
                              "takes, see the knock card's other panels.")
+
+
+def test_players_are_introduced_with_this_runs_figures_where_it_has_them(report_dir):
+    """Who the players are, with the strategies study's own figure for memory2 against
+    simple, the documented one for the players it did not play; the rules as sentences
+    (issue 41, item 4)."""
+    out, results = report_dir
+    html = (out / "report.html").read_text()
+    section = re.sub(r"<[^>]+>", "", html.split("<h2>Who are these players</h2>")[1]
+                     .split("<h2>")[0])
+    matrix = results[1].tables["strategy_matrix"]
+    row = matrix[(matrix.strategy == "memory2") & (matrix.opponent == "simple")].iloc[0]
+    assert f"{row['mean']:+.2f} points a hand against simple" in section
+    assert "docs/strength.md: ginsim games --a expert --b simple" in section
+    players = pd.read_csv(out / "players.csv")
+    assert list(players.player) == ["simple", "memory2", "equilibrium", "expert", "mc"]
+    rules = html.split("<h2>Rules in force</h2>")[1].split("<h2>")[0]
+    assert ">no<" not in rules and ">yes<" not in rules
+    rules = re.sub(r"<[^>]+>", "", rules)
+    assert "Knock with 10 or less deadwood." in rules and "knock_limit=10" in rules

@@ -30,6 +30,7 @@ from .play_commands import (
     add_listing_commands,
     add_protocol_commands,
     add_simulate_command,
+    rules_in_words,
     rules_listing,
 )
 from .study_commands import (
@@ -44,9 +45,13 @@ __all__ = ["DEFAULT_SEED", "SUMMARY_ABOVE", "UsageError", "build_parser", "defau
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    """``ginsim rules``: gin's presets and fields, then Greek Rami's."""
+    """``ginsim rules``: gin's presets and fields, then Greek Rami's; ``ginsim rules RULES``:
+    one gin rule set in sentences."""
     from ..rami.play.cli import rules_lines
 
+    if args.rules is not None:
+        print("\n".join(rules_in_words(args.rules)))
+        return 0
     print("\n".join(rules_listing()))
     print("\n" + "\n".join(rules_lines()))
     return 0

@@ -27,6 +27,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from ..analysis import run_simulation, summarize
     from ..game.rules import Rules
     from ..runner.runner import check_options
+    from ..runner.warmup import compile_kernels, simulate_groups
     from ..strategies import parse_strategy
     from .terminal import simulation_lines
 
@@ -35,6 +36,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     parse_strategy(args.b)
     records = args.records or default_records(args.hands)
     check_options(records, args.backend, args.scheduler)
+    compile_kernels((), rules, show=not args.quiet, groups=simulate_groups([args.a, args.b]))
     result = run_simulation(args.a, args.b, hands=args.hands, seed=args.seed, rules=rules,
                             duplicate=args.duplicate, records=records, n_jobs=args.n_jobs,
                             chunk_hands=args.chunk_hands, backend=args.backend,
@@ -66,10 +68,15 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from ..runner.warmup import KERNEL_GROUPS, compile_kernels, table_group
     from ..table.game_table import TableGame
     from .play_view import play_session
 
     game = TableGame(args.bot, args.rules, args.seed, target=args.target)
+    groups = [table_group(args.bot, args.seed)]
+    if args.hint and not game.rules.mahjong:  # the advisor weighs knocking-gin turns
+        groups.append(KERNEL_GROUPS["advisor"])
+    compile_kernels((), game.rules, groups=groups)  # before the first wait, said so
     return play_session(game, _read_line, print, hint=args.hint)
 
 
@@ -82,10 +89,22 @@ def _read_line(prompt: str) -> str | None:
 
 def _cmd_strategies(args: argparse.Namespace) -> int:
     from ..strategies import PARAMETERS, PRESETS
-    from .terminal import strategy_lines
+    from ..strategies.players import PLAYERS, STRENGTH_DOC
+    from .terminal import player_lines, strategy_lines
 
-    print("\n".join(strategy_lines(PRESETS, PARAMETERS)))
+    print("\n".join(player_lines(PLAYERS, STRENGTH_DOC) + strategy_lines(PRESETS, PARAMETERS)))
     return 0
+
+
+def rules_in_words(spec: str) -> list[str]:
+    """``ginsim rules RULES``: the rules of one preset or spec, one sentence a line, each
+    with the spec fields it states (the report's rules table, as text)."""
+    from ..game.rules import Rules
+    from ..reports.words import rule_sentences
+
+    rules = Rules.coerce(spec)
+    return [f"rules {rules.spec()}:"] + [f"  {sentence}  [{fields}]"
+                                          for sentence, fields in rule_sentences(rules)]
 
 
 def rules_listing() -> list[str]:
@@ -114,12 +133,17 @@ def _check_games_options(args: argparse.Namespace) -> None:
 def _cmd_games(args: argparse.Namespace) -> int:
     from ..analysis.game_modes import MATCH_TOTAL, game_mode_summary
     from ..game.rules import Rules
+    from ..runner.warmup import compile_kernels, games_groups
+    from ..strategies import parse_strategy
     from .terminal import game_mode_lines, two_player_game_lines
 
-    rules = Rules.coerce(args.rules)
+    rules = Rules.coerce(args.rules).check_games()
     _check_games_options(args)
     args.c, args.d = args.c or "simple", args.d or "simple"
     names = [args.a, args.b, args.c, args.d][:args.players]
+    for name in names:
+        parse_strategy(name)
+    compile_kernels((), rules, groups=games_groups(names))  # said so on a cold cache
     summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
                                 args.match_total).set_index(["group", "statistic"])
     head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
@@ -154,13 +178,19 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from ..analysis.match import match_frames, run_match
     from ..game.rules import Rules
     from ..reports._files import check_output_file
+    from ..runner.warmup import compile_kernels, table_group
     from ..simulator.limits import check_decision_ms
+    from ..strategies import parse_strategy
     from .match_text import match_lines
 
     rules = Rules.coerce(args.rules)
     check_decision_ms(args.timeout_ms, "--timeout-ms")
     if args.csv is not None:
         check_output_file(args.csv)
+    sides = [s for s in dict.fromkeys((args.a, args.b)) if not s.startswith("exec:")]
+    for side in sides:
+        parse_strategy(side)
+    compile_kernels((), rules, groups=[table_group(s, args.seed) for s in sides])
     with _exit_on_sigterm():  # the referee's cleanup (its agents' groups) runs then too
         result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
                                     args.timeout_ms, on_fault=lambda line: print(
@@ -244,7 +274,12 @@ def add_listing_commands(sub, run_rules: Callable[[argparse.Namespace], int]) ->
 
     st = command(sub, "strategies", "list strategy presets and parameters")
     st.set_defaults(func=_cmd_strategies)
-    ru = command(sub, "rules", "list rules presets")
+    ru = command(sub, "rules", "list rules presets, or say one rule set's rules in "
+                               "sentences")
+    ru.add_argument("rules", nargs="?", default=None, metavar="RULES",
+                    help="a rules preset or spec (e.g. oklahoma, or "
+                         "'modern:undercut_on_tie=false'): its rules as sentences instead "
+                         "of the list of presets")
     ru.set_defaults(func=run_rules)
 
 

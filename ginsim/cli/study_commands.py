@@ -46,7 +46,8 @@ def run_gin_report(args: argparse.Namespace) -> int:
     results = _stored_results(args) if args.from_store is not None else _study_results(args)
     paths = write_report(results, out, svg=args.svg)
     print(results[0].answer.replace("`", ""))
-    print(report_written_line(paths, replacing, time.perf_counter() - t0))
+    print(report_written_line(paths, replacing, time.perf_counter() - t0,
+                              [r.seconds for r in results]))
     return 0
 
 
@@ -69,7 +70,7 @@ def _stored_results(args: argparse.Namespace) -> list:
 
 def _study_results(args: argparse.Namespace) -> list:
     """Run the study ``--study`` names (every study for ``all``), kernels compiled first."""
-    from ..analysis.studies import STUDIES, missing_intervals, run_study
+    from ..analysis.studies import STUDIES, missing_intervals, note_compiling, run_study
     from ..game.rules import Rules
     from ..runner.warmup import compile_kernels
 
@@ -79,7 +80,7 @@ def _study_results(args: argparse.Namespace) -> list:
     if args.chart is not None and "knock" not in names:
         raise UsageError(f"report --chart is for the knock study; --study {study} "
                          "does not use it")
-    compile_kernels(names, rules, show=not args.quiet)  # says so only on a cold cache
+    compiling = compile_kernels(names, rules, show=not args.quiet)  # said on a cold cache
     results = []
     for name in names:
         if not args.quiet:
@@ -88,6 +89,7 @@ def _study_results(args: argparse.Namespace) -> list:
                                  progress=False if args.quiet else None, chart=args.chart))
     if any(missing_intervals(r) for r in results):
         small_sample(f"--hands {args.hands:,}")
+    note_compiling(results, compiling)  # Methods and the terminal state the same times
     return results
 
 
@@ -107,6 +109,8 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from ..reports._files import probe_writable
     from ..reports.charts import save_figure
     from ..reports.heatmap import knock_chart_figure
+    from ..runner.warmup import KERNEL_GROUPS, compile_kernels
+    from ..strategies import parse_strategy
     from .terminal import chart_text
 
     rules = Rules.coerce(args.rules)
@@ -115,6 +119,8 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     if not rules.knocks:
         raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
                          "knock decision to chart")
+    if not any(parse_strategy(s).is_mc for s in (args.strategy, args.opponent)):
+        compile_kernels((), rules, groups=[KERNEL_GROUPS["knock chart"]])  # said when cold
     frame = decisions_frame(args.strategy, args.opponent, args.hands, args.seed, rules)
     if frame.empty:
         raise UsageError(f"{args.hands:,} hands gave no point where {args.strategy} could "
@@ -136,15 +142,19 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
     from ..reports._files import probe_writable
     from ..reports.charts import save_figure
     from ..reports.heatmap import equilibrium_figure
+    from ..runner.warmup import KERNEL_GROUPS, compile_kernels
     from ..strategies import parse_strategy
 
     rules = Rules.coerce(args.rules)
-    parse_strategy(args.base)
+    base = parse_strategy(args.base)
     out = _out_dir("equilibrium", args.out, "equilibrium.json, .csv and .png")
     if not rules.knocks:
         raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
                          "knock chart to find")
     probe_writable(out)
+    if not base.is_mc:  # said so on a cold cache
+        compile_kernels((), rules, show=not args.quiet,
+                        groups=[KERNEL_GROUPS["hand loop"], KERNEL_GROUPS["knock chart"]])
     result = equilibrium(rules=rules, base=args.base, hands=args.hands,
                          iterations=args.iterations, seed=args.seed, n_jobs=args.n_jobs,
                          progress=not args.quiet)
@@ -160,8 +170,12 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from ..analysis.advise import advice_words, advise
+    from ..runner.warmup import KERNEL_GROUPS, compile_kernels
     from .terminal import advice_lines
 
+    shorthand = args.history is None and args.drawn is not None
+    compile_kernels((), args.rules, groups=[  # said so on a cold cache
+        KERNEL_GROUPS["advisor without a history" if shorthand else "advisor"]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = advise(hand=args.hand, drawn=args.drawn, pile=args.pile,

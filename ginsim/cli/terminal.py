@@ -58,6 +58,22 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
     return lines
 
 
+def player_lines(players, doc: str, width: int = 100) -> list[str]:
+    """``ginsim strategies``' first part: who the five most used players are, what each
+    does and how strong it is, with the command that measured the figure
+    (``players``: :data:`ginsim.strategies.players.PLAYERS`; ``doc`` where they are
+    reported)."""
+    import textwrap
+
+    lines = [f"who are these players (games won with their 95% CI, measured as {doc} "
+             "reports):"]
+    for p in players:
+        lines += textwrap.wrap(f"{p.name:<12} {p.does}", width, initial_indent="  ",
+                               subsequent_indent=" " * 15)
+        lines += [" " * 15 + p.strength, " " * 15 + f"measured by: {p.command}"]
+    return lines
+
+
 def strategy_lines(presets: dict, parameters: dict) -> list[str]:
     """``ginsim strategies``: every preset with its words, every parameter with its
     default and help."""
@@ -165,11 +181,23 @@ def chart_text(chart, min_cell: int) -> str:
     return "\n".join(lines)
 
 
-def report_written_line(paths: dict, replacing: bool, seconds: float) -> str:
+def report_written_line(paths: dict, replacing: bool, seconds: float,
+                        parts: list[dict[str, float]] | None = None) -> str:
     """The last line of ``ginsim report``: where the report went and how long it took
-    (``paths``: the files written, report.html and report.md among them)."""
-    return (f"report {'replaced' if replacing else 'written'}: {paths['report.html']} (and "
+    (``paths``: the files written, report.html and report.md among them), split as the
+    report's Methods states it (``parts``: each study's ``seconds``: running the study,
+    compiling kernels first) and the rest (loading, writing)."""
+    line = (f"report {'replaced' if replacing else 'written'}: {paths['report.html']} (and "
             f"report.md, {len(paths) - 2} figures and tables) in {seconds:.1f} s")
+    study = sum(p.get("study", 0.0) for p in parts or ())
+    if not study:
+        return line
+    compiling = max((p.get("compiling", 0.0) for p in parts), default=0.0)
+    split = [f"{study:.1f} s running the {'study' if len(parts) == 1 else 'studies'}"]
+    if compiling:
+        split.append(f"{compiling:.1f} s compiling kernels (first run only)")
+    split.append(f"{max(seconds - study - compiling, 0.0):.1f} s loading and writing")
+    return f"{line}: {', '.join(split)}"
 
 
 def advice_lines(table) -> list[str]:

@@ -29,7 +29,7 @@ from .charts import (
 from .heatmap import DEADWOOD_AXIS, STOCK_AXIS, heatmap_chart
 from .style import append_caption
 from .text import header, people_table
-from .words import GLOSSARY, RULE_BOOK, rules_table
+from .words import GLOSSARY, RULE_BOOK, players_section, rules_table
 
 
 def _pct(rate: float) -> str:
@@ -305,9 +305,10 @@ TITLES = {"knock": "When should I knock?", "strategies": "Which strategy is bett
           "variants": "How do the rule sets compare?", "stored": "A stored run"}
 
 
-def word_sections(rules: Rules | None) -> list[Section]:
-    """The rules in force (once) and the glossary."""
-    sections = []
+def word_sections(rules: Rules | None, matrix=None) -> list[Section]:
+    """Who the players are (with this run's figures where ``matrix``, the strategies
+    study's strategy matrix, has them), the rules in force (once) and the glossary."""
+    sections = [players_section(matrix)]
     if rules is not None:
         table = rules_table(rules)
         sections.append(Section(
@@ -331,7 +332,8 @@ def report_spec(results: Sequence[StudyResult]) -> ReportSpec:
         lead = f"{STUDY_NAMES[result.name]}: " if len(results) > 1 else ""
         methods.update({f"{lead}{k}": v for k, v in result.methods.items()})
     rules = next((r.rules for r in results if r.rules is not None), None)
-    sections += word_sections(rules)
+    sections += word_sections(rules, next((r.tables["strategy_matrix"] for r in results
+                                           if "strategy_matrix" in r.tables), None))
     title = TITLES[results[0].name] if len(results) == 1 else "ginsim strategy report"
     carded = next((r for r in results if r.advice is not None), None)  # its card leads
     return ReportSpec(title=title, answer=results[0].answer, sections=sections,

@@ -1,58 +1,66 @@
-"""Compile the numba kernels a study needs before it runs, saying so on a cold cache.
+"""Gin's kernel groups: what each study and command compiles on its first run.
 
-numba compiles a kernel on its first call and keeps the machine code beside the sources
-(:mod:`ginsim.game._jit`), so only the first run on a fresh install (or after the kernel
-sources change) spends minutes compiling. :func:`compile_kernels` looks at each kernel's
-cache index (a small file read per kernel): when every kernel is loaded or cached it does
-nothing and prints nothing; otherwise it prints ``compiling kernels (first run only)``,
-compiles the groups one by one with a bar on stderr (a line per group when stderr is not
-a terminal) and how long it took.
+Each :class:`~ginsim.runner.compiling.KernelGroup` names the top-level kernels of one
+part of gin rummy and the smallest call that compiles them; :func:`compile_kernels`
+compiles those a report study or a command (``simulate``, ``games``, ``play``,
+``match``, ``advise``, ``knock-chart``, ``equilibrium``) needs, saying so on a cold cache
+(:func:`~ginsim.runner.compiling.compile_groups`) and nothing on a warm one.
 """
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-from tqdm import tqdm
 
 from ..game.rules import Rules
+from ..simulator.belief.sample_nb import smc_beliefs_nb
+from ..simulator.branches.advisor import make_position, run_rollouts, situation_rollouts
+from ..simulator.branches.advisor_history import history_situation
+from ..simulator.branches.advisor_nb import option_rollouts_nb, rollouts_nb
 from ..simulator.branches.chart_nb import knock_chart_nb
 from ..simulator.branches.knock_branches import knock_decisions
+from ..simulator.machine.step_nb import checked_step_nb, legal_nb
+from ..simulator.play.drive_nb import decide_discard_nb, decide_take_nb
 from ..simulator.play.engine import play_records
-from ..simulator.play.game_records import game_records
-from ..simulator.play.games_nb import play_games_nb
+from ..simulator.play.game_records import game_records, play_teams, play_three
+from ..simulator.play.games_nb import play_games_nb, play_teams_nb, play_three_nb
 from ..simulator.play.hand_nb import simulate_nb
+from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
+from ..strategies.presets import parse_strategy
+from ..table.referee import warm_agent
 from .aggregate import layout
 from .aggregate_nb import accumulate_nb
-
-
-@dataclass(frozen=True)
-class KernelGroup:
-    """Kernels compiled together: their words, the top-level kernels (numba dispatchers),
-    the smallest call that compiles them under given rules, and which compiled
-    signatures count (``accepts`` on the argument types; None: any)."""
-
-    name: str
-    kernels: tuple[Any, ...]
-    compile: Callable[[Rules], object]
-    accepts: Callable[[tuple], bool] | None = None
-
+from .compiling import KernelGroup, compile_groups
 
 PARAMS_ARG = 4  # simulate_nb's seat rows: C-contiguous plain, a strided view with mc
+GAMES_PARAMS_ARG = 3  # play_games_nb's seat rows, likewise
 
 
-def _params_layout(layout_code: str) -> Callable[[tuple], bool]:
-    return lambda sig: getattr(sig[PARAMS_ARG], "layout", None) == layout_code
+def _params_layout(layout_code: str, arg: int = PARAMS_ARG) -> Callable[[tuple], bool]:
+    return lambda sig: getattr(sig[arg], "layout", None) == layout_code
 
 
 def _aggregate(rules: Rules) -> None:
     records, _ = play_records("simple", "simple", stop=2, rules=rules, duplicate=True)
     layout(rules).sparse(records, duplicate=True)
+
+
+ADVISOR_HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
+ADVISOR_HISTORY = "dealer:op up:3H me:pass op:pass me:stock"
+
+
+def _advisor(rules: Rules) -> None:
+    """One small advice read from a history (the posterior and the option rollouts),
+    under modern rules whatever ``rules`` are: the kernels' types do not depend on the
+    rules, and the example history fits modern's deal."""
+    modern = Rules()
+    situation = history_situation(ADVISOR_HISTORY, ADVISOR_HAND, "4D", "stock", modern,
+                                  "simple", 2, 0)
+    situation_rollouts(situation, "memory2", "simple", modern, 0)
+
+
+def _shorthand_advisor(rules: Rules) -> None:
+    """One small advice on a discard without a history (``ginsim advise --drawn``)."""
+    run_rollouts(make_position(ADVISOR_HAND, "QC"), "memory2", "simple", Rules(), 2, 0)
 
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
@@ -66,7 +74,17 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("knock chart", (knock_chart_nb,),
                 lambda rules: knock_decisions("simple", "simple", hands=2, rules=rules)),
     KernelGroup("whole games", (play_games_nb,),
-                lambda rules: game_records("simple", "simple", 1, 0, rules)),
+                lambda rules: game_records("simple", "simple", 1, 0, rules),
+                _params_layout("C", GAMES_PARAMS_ARG)),
+    KernelGroup("mc whole games", (play_games_nb,),
+                lambda rules: game_records("mc:rollouts=2", "simple", 1, 0, rules),
+                _params_layout("A", GAMES_PARAMS_ARG)),
+    KernelGroup("three-player games", (play_three_nb,),
+                lambda rules: play_three(("simple",) * 3, 1, 0, rules)),
+    KernelGroup("team games", (play_teams_nb,),
+                lambda rules: play_teams(("simple",) * 4, 1, 0, rules)),
+    KernelGroup("advisor", (option_rollouts_nb, smc_beliefs_nb), _advisor),
+    KernelGroup("advisor without a history", (rollouts_nb,), _shorthand_advisor),
 )}
 #: The kernel groups each report study runs (a study with an mc seat adds "mc player").
 STUDY_KERNELS: dict[str, tuple[str, ...]] = {
@@ -74,30 +92,34 @@ STUDY_KERNELS: dict[str, tuple[str, ...]] = {
     "strategies": ("hand loop", "aggregate tables", "mc player"),
     "variants": ("hand loop", "aggregate tables", "whole games"),
 }
+#: ``ginsim games``' kernel group for each number of players.
+GAMES_KERNELS = {2: "whole games", 3: "three-player games", 4: "team games"}
 
 
-def is_compiled(kernel: Any, accepts: Callable[[tuple], bool] | None = None) -> bool:
-    """Whether calling ``kernel`` needs no compilation: it is loaded in this process or
-    numba's cache holds machine code for its current source (its index file lists the
-    signature), for a signature that ``accepts`` takes (any when None)."""
-    def wanted(signatures: Any) -> bool:
-        return any(accepts is None or accepts(tuple(sig)) for sig in signatures)
+def simulate_groups(strategies: Sequence[str]) -> list[KernelGroup]:
+    """The kernel groups of hands between ``strategies`` (``ginsim simulate``): the hand
+    loop (the mc player's where a seat is mc) and the aggregate tables."""
+    mc = any(parse_strategy(s).is_mc for s in strategies)
+    return [KERNEL_GROUPS["mc player" if mc else "hand loop"], KERNEL_GROUPS["aggregate tables"]]
 
-    if wanted(getattr(kernel, "overloads", None) or ()):
-        return True
-    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
-    load_index = getattr(cache_file, "_load_index", None)
-    if load_index is not None:
-        try:  # keys are (argument types, machine)
-            return wanted(key[0] for key in load_index())
-        except Exception:  # noqa: BLE001 (a damaged index: numba compiles again)
-            return False
-    stats = getattr(kernel, "stats", None)  # another numba: look for the index file
-    cache_path = getattr(stats, "cache_path", None)
-    if not cache_path:
-        return False
-    stem = f"{Path(kernel.py_func.__code__.co_filename).stem}.{kernel.py_func.__qualname__}"
-    return any(Path(cache_path).glob(f"{stem}-*.nbi"))
+
+def games_groups(strategies: Sequence[str]) -> list[KernelGroup]:
+    """The kernel groups of whole games among ``strategies`` (two to four players; two
+    with an mc seat add the mc player's games)."""
+    names = [GAMES_KERNELS[len(strategies)]]
+    if len(strategies) == 2 and any(parse_strategy(s).is_mc for s in strategies):
+        names.append("mc whole games")
+    return [KERNEL_GROUPS[name] for name in names]
+
+
+def table_group(bot: str, seed: int = 0) -> KernelGroup:
+    """The kernels of a game against ``bot`` at the Table (``ginsim play``): the table's
+    steps and the bot's decisions, compiled by a game of the bot against itself
+    (:func:`~ginsim.table.referee.warm_agent`)."""
+    decisions = ((mc_draw_choice_nb, mc_discard_choice_nb) if parse_strategy(bot).is_mc
+                 else (decide_take_nb, decide_discard_nb))
+    return KernelGroup(f"{bot} at the table", (checked_step_nb, legal_nb, *decisions),
+                       lambda rules: warm_agent(bot, rules, seed))
 
 
 def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,
@@ -110,32 +132,4 @@ def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,
     if groups is None:
         names = dict.fromkeys(g for study in studies for g in STUDY_KERNELS.get(study, ()))
         groups = [KERNEL_GROUPS[name] for name in names]
-    cold = [g for g in groups if not all(is_compiled(k, g.accepts) for k in g.kernels)]
-    if not cold:
-        return 0.0
-    t0 = time.perf_counter()
-    if show:
-        print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}",
-              file=sys.stderr, flush=True)
-    _compile_groups(cold, rules, show)
-    wall = time.perf_counter() - t0
-    if show:
-        print(f"compiled in {wall:.0f} s; later runs load them from the cache",
-              file=sys.stderr, flush=True)
-    return wall
-
-
-def _compile_groups(groups: Sequence[KernelGroup], rules: Rules, show: bool) -> None:
-    """Compile ``groups`` under ``rules``: a bar on a TTY, else (with ``show``) a line of
-    seconds per group."""
-    tty = sys.stderr.isatty()
-    with tqdm(total=len(groups), unit="group", file=sys.stderr, disable=not (show and tty),
-              bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]", dynamic_ncols=True) as bar:
-        for group in groups:
-            bar.set_description(group.name)
-            start = time.perf_counter()
-            group.compile(rules)
-            bar.update(1)
-            if show and not tty:
-                print(f"  {group.name}: {time.perf_counter() - start:.0f} s", file=sys.stderr,
-                      flush=True)
+    return compile_groups(groups, rules, show)

@@ -10,7 +10,8 @@ from ...game.inputs.checks import MAX_JOBS
 from ...game.inputs.specs import brief
 
 EXAMPLES = {
-    "simulate": "ginsim rami simulate --players 4 --strategies careful,simple --deals 20000",
+    "simulate": ("ginsim rami simulate --players 4 --strategies careful,simple,naive,simple "
+                 "--deals 20000"),
     "games": "ginsim rami games --players 3 --strategies careful,simple,naive --games 2000",
     "lay-down": 'ginsim rami lay-down "5H 6H 7H 9S 9D 9C KS QS JK AS 2D 3D 4D 8C" '
                 '--table "2S 3S 4S" --unopened',
@@ -59,9 +60,6 @@ def player_counts(text: str) -> list[int]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from ...analysis.intervals import mean_interval, wilson_interval
     from ...reports._files import check_output_file
     from ..game.rules import check_players
     from .api import simulate
@@ -69,6 +67,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     seats = seat_specs(check_players(args.players), args.strategies)
     if args.csv is not None:
         check_output_file(args.csv)
+    _compile_first("rami deals", seats, args.rules)
     t0 = time.perf_counter()
     df = simulate(seats, args.deals, seed=args.seed, rules=args.rules, n_jobs=1, out=args.out)
     wall = time.perf_counter() - t0
@@ -76,18 +75,55 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         df.to_csv(args.csv, index=False)
     print(f"{args.deals:,} deals, {len(seats)} players, rules {args.rules}, seed {args.seed} "
           f"({args.deals / wall:,.0f} deals/s)")
-    print("seat  strategy             charge/deal [95% CI]   win     opened  dry   "
-          "caught unopened")
+    print("\n".join(seat_lines(df, seats)))
+    return 0
+
+
+def _compile_first(group: str, seats: list[str], rules: str, show: bool = True) -> None:
+    """Check the seats' strategies and the rules, then compile the kernels of ``group``
+    (:data:`~ginsim.rami.play.runner.RAMI_KERNEL_GROUPS`), saying so on stderr when the
+    cache is cold (the first run waits tens of seconds)."""
+    from ...runner.compiling import compile_groups
+    from ..game.rules import RamiRules
+    from .engine import check_strategies
+    from .runner import RAMI_KERNEL_GROUPS
+
+    check_strategies(seats)
+    compile_groups([RAMI_KERNEL_GROUPS[group]], RamiRules.coerce(rules), show)
+
+
+#: ``rami simulate``'s columns: header, then whether the values are numbers (right
+#: aligned under a right-aligned header) or words (left aligned).
+SEAT_COLUMNS = (("seat", True), ("strategy", False), ("charge/deal", True),
+                ("95% CI", True), ("win", True), ("opened", True), ("dry", True),
+                ("caught unopened", True), ("95% CI", True))
+
+
+def seat_lines(df, seats: list[str]) -> list[str]:
+    """``rami simulate``'s table: a header and one row per seat, every column as wide as
+    its widest entry, numbers right-aligned under their headers."""
+    import numpy as np
+
+    from ...analysis.intervals import mean_interval, wilson_interval
+
+    rows = []
     for seat, group in df.groupby("player"):
         mean, low, high = mean_interval(group["charge"].to_numpy())
         n = len(group)
         caught = int((~group["opened"] & (group["winner"] != seat)).sum())
         lo, hi = wilson_interval(np.array([caught]), n)
-        print(f"{seat:<5} {seats[seat]:<20} {mean:6.2f} [{low:6.2f}, {high:6.2f}]  "
-              f"{(group['winner'] == seat).mean():6.1%}  {group['opened'].mean():6.1%}  "
-              f"{(group['went_out'] & group['dry']).mean():5.1%} {caught / n:6.1%} "
-              f"[{lo[0]:.1%}, {hi[0]:.1%}]")
-    return 0
+        rows.append((str(seat), seats[seat], f"{mean:.2f}", f"[{low:.2f}, {high:.2f}]",
+                     f"{(group['winner'] == seat).mean():.1%}", f"{group['opened'].mean():.1%}",
+                     f"{(group['went_out'] & group['dry']).mean():.1%}", f"{caught / n:.1%}",
+                     f"[{lo[0]:.1%}, {hi[0]:.1%}]"))
+    header = [name for name, _ in SEAT_COLUMNS]
+    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
+
+    def line(cells) -> str:
+        return "  ".join(text.rjust(w) if numeric else text.ljust(w) for text, w, (_, numeric)
+                         in zip(cells, widths, SEAT_COLUMNS, strict=True)).rstrip()
+
+    return [line(header), *(line(r) for r in rows)]
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
@@ -99,6 +135,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
     players = check_players(args.players)
     seats = seat_specs(players, args.strategies)
+    _compile_first("rami games", seats, args.rules)
     df = play_games(seats, args.games, seed=args.seed, rules=args.rules)
     target = RamiRules.coerce(args.rules).target(players)
     print(f"{args.games:,} games to {target}, {players} players, rules {args.rules}, seed "
@@ -142,6 +179,7 @@ def run_report(deals: int | None, seed: int, rules: str, out: str, players: str,
     probe_writable(target)
     counts = player_counts(players)
     check_jobs(n_jobs, "--n-jobs")
+    _compile_first("rami deals", [base, base], rules, show=not quiet)
     if not quiet:
         print("running the rami open study ...", file=sys.stderr)
     study = open_study(deals or DEFAULT_DEALS, seed, rules, counts, base, n_jobs=n_jobs)

@@ -12,16 +12,28 @@ from typing import Any
 import numpy as np
 
 from ...game.inputs.checks import check_int
+from ...runner.compiling import KernelGroup
 from ...runner.pool import run_index_chunks
 from ..game.rules import RamiRules
+from .deal_nb import play_deals_nb
 from .engine import (
     MAX_DEALS,
     check_strategies,
     play_deal_records,
     play_game_records,
 )
+from .games_nb import play_rami_games_nb
 
 DEFAULT_CHUNK = 2_000
+#: Greek Rami's kernel groups (:func:`ginsim.runner.compiling.compile_groups` compiles
+#: them, saying so, before a command's first run waits on them): each compiled by one
+#: deal or game under ``rules``.
+RAMI_KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
+    KernelGroup("rami deals", (play_deals_nb,),
+                lambda rules: play_deal_records(["simple", "careful"], stop=1, rules=rules)),
+    KernelGroup("rami games", (play_rami_games_nb,),
+                lambda rules: play_game_records(["simple", "careful"], stop=1, rules=rules)),
+)}
 
 
 def _run(play: Callable[..., np.ndarray], strategies: Sequence[Any], count: int, seed: int,

@@ -94,8 +94,7 @@ def open_study(deals: int = DEFAULT_DEALS, seed: int = 0, rules: RamiRules | str
             rows.append(_row(n, family, value, spec, seat, reference, rules))
     table = pd.DataFrame(rows)
     lines = answer_lines(table)
-    answer = (f"When should I open? Under {rules.spec()} rules, against `{base}` play: "
-              + " ".join(lines))
+    answer = f"Under {rules.spec()} rules, against `{base}` play: " + " ".join(lines)
     methods = {
         "design": f"seat 0 plays each variant of `{base}`, every other seat `{base}`, on "
                   f"the same {deals:,} deals per player count (seed {seed}; deal d's cards "
@@ -110,6 +109,16 @@ def open_study(deals: int = DEFAULT_DEALS, seed: int = 0, rules: RamiRules | str
     return RamiStudy(rules, deals, seed, base, table, answer, lines, methods)
 
 
+def cost_words(change: float, low: float, high: float) -> str:
+    """A change in points charged per deal (positive: more charged) in words, its sign
+    said by the verb: "costs 3.9 points per deal (95% CI 3.1 to 4.7" or "saves 1.2 points
+    per deal (95% CI 0.4 to 2.0" (the interval of the cost or the saving; the caller
+    closes the bracket)."""
+    if change >= 0:
+        return f"costs {change:.1f} points per deal (95% CI {low:.1f} to {high:.1f}"
+    return f"saves {-change:.1f} points per deal (95% CI {-high:.1f} to {-low:.1f}"
+
+
 def answer_lines(table: pd.DataFrame) -> list[str]:
     """One sentence per player count: the best wait and what waiting longer costs."""
     lines = []
@@ -121,11 +130,10 @@ def answer_lines(table: pd.DataFrame) -> list[str]:
             head = f"With {n} players open at the first chance"
         else:
             head = (f"With {n} players wait for a dry rami until your turn "
-                    f"{int(best['value'])} ({best['vs_first_chance']:+.1f} per deal, 95% CI "
-                    f"{best['vs_low']:+.1f} to {best['vs_high']:+.1f})")
-        lines.append(f"{head}; holding everything for a dry rami costs "
-                     f"{never['vs_first_chance']:+.1f} points per deal (95% CI "
-                     f"{never['vs_low']:+.1f} to {never['vs_high']:+.1f}; dry rami "
-                     f"{never['p_dry']:.1%}, caught unopened {never['p_caught_unopened']:.1%}"
-                     f"; n = {deals:,} deals).")
+                    f"{int(best['value'])}: it "
+                    f"{cost_words(best['vs_first_chance'], best['vs_low'], best['vs_high'])})")
+        lines.append(f"{head}; holding everything for a dry rami "
+                     f"{cost_words(never['vs_first_chance'], never['vs_low'], never['vs_high'])}"
+                     f"; dry rami {never['p_dry']:.1%}, caught unopened "
+                     f"{never['p_caught_unopened']:.1%}; n = {deals:,} deals).")
     return lines
