@@ -3,7 +3,9 @@ the answer is on the first screen, every image decodes with a non-zero size, not
 wider than the page, no table hides columns in a scroller, no word is broken across
 lines and the knock card's text is legible, in a desktop window (1280 px), the
 narrowest window headless Chromium opens (500 px) and a phone's 420 px (the report in
-an iframe of that width: the page's own viewport is then 420 px wide).
+an iframe of that width: the page's own viewport is then 420 px wide). At 420 px no two
+of the knock card's labels touch, and every chart is shown across the page at a scale
+that keeps its smallest text legible.
 
 The browser is driven by its own command line: ``--dump-dom`` of a copy of the report
 with a small probe script (the report itself has no script), and ``--screenshot``.
@@ -11,10 +13,12 @@ with a small probe script (the report itself has no script), and ``--screenshot`
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -23,6 +27,7 @@ import pytest
 
 from ginsim.analysis.studies import knock_study
 from ginsim.reports.study_report import write_report
+from ginsim.reports.style import MIN_FONT, MIN_TEXT_PX
 
 WINDOWS = {"desktop": (1280, 900), "narrow": (500, 844)}  # 500: headless Chromium's least
 PHONE = (420, 844)  # a phone: the report in an iframe this wide, in a 500 px window
@@ -70,6 +75,31 @@ window.addEventListener("load", () => {
       style.visibility !== "hidden" && Number(style.opacity) > 0,
     answerText: answer.innerText, images: images,
     scrollWidth: page.scrollWidth, clientWidth: page.clientWidth, wide: wide};
+  // Card labels: the text of each cell's action and n, and of each header, measured
+  // as glyph boxes (a Range), so a label running into its neighbour is caught.
+  const glyphs = el => { const r = document.createRange(); r.selectNodeContents(el);
+                         return r.getBoundingClientRect(); };
+  const touching = [];
+  for (const row of document.querySelectorAll("table.card-grid tr")) {
+    for (const sel of [":scope > th", ":scope > td .act", ":scope > td .n"]) {
+      const boxes = [...row.querySelectorAll(sel)].map(el => [el.textContent, glyphs(el)])
+        .filter(([, b]) => b.width > 0);
+      for (let i = 1; i < boxes.length; i++) {
+        const gap = boxes[i][1].left - boxes[i - 1][1].right;
+        if (gap < 2) touching.push(boxes[i - 1][0] + "|" + boxes[i][0] + ":" + gap.toFixed(1));
+      }
+    }
+    for (const td of row.querySelectorAll("td")) {
+      const act = td.querySelector(".act"), n = td.querySelector(".n");
+      if (act && n && glyphs(n).top < glyphs(act).bottom) touching.push(td.textContent);
+    }
+  }
+  result.touching = touching.slice(0, 20);
+  result.cardLabels = document.querySelectorAll("table.card-grid td .act").length;
+  // Every image, the closed ones opened, as shown: its natural and rendered width.
+  document.querySelectorAll("details").forEach(d => { d.open = true; });
+  result.opened = [...document.images].map(img => ({
+    width: img.naturalWidth, shown: img.getBoundingClientRect().width}));
   const host = window.parent !== window ? window.parent.document : document;
   const out = host.createElement("pre");
   out.id = "probe-result";
@@ -160,6 +190,31 @@ def test_answer_on_first_screen_images_decode_nothing_overflows(report, window):
     assert result["clientWidth"] <= width
     assert result["scrollWidth"] <= result["clientWidth"], result["wide"][:5]
     assert result["wide"] == []
+
+
+def png_dpi(data: bytes) -> float:
+    """A PNG's pixels per inch, from its pHYs chunk (matplotlib writes the dpi there)."""
+    at = data.index(b"pHYs")
+    per_metre = struct.unpack(">I", data[at + 4:at + 8])[0]
+    return per_metre * 0.0254
+
+
+def test_phone_card_labels_apart_and_chart_text_legible(report):
+    """At 420 px no two labels of the knock card (actions, sample sizes, headers) touch
+    or overlap, and every image, the folded ones opened, is shown across the page at a
+    scale that keeps its smallest text (MIN_FONT points at the PNG's dpi) at least
+    MIN_TEXT_PX CSS pixels high."""
+    result = probe(report, "phone.html", WINDOWS["narrow"][0], PHONE[1])
+    assert result["clientWidth"] == PHONE[0]
+    assert result["cardLabels"] == 3 * 10 * 8 and result["touching"] == []
+    html = (report / "report.html").read_text(encoding="utf-8")
+    sources = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert len(sources) == len(result["opened"]) >= 8
+    for source, image in zip(sources, result["opened"], strict=True):
+        dpi = png_dpi(base64.b64decode(source))
+        smallest = MIN_FONT * dpi / 72 * image["shown"] / image["width"]
+        assert image["shown"] >= 0.9 * (PHONE[0] - 32), image  # spans the page
+        assert smallest >= MIN_TEXT_PX, (smallest, image, dpi)
 
 
 def test_screenshots_of_the_first_screen(report):

@@ -90,9 +90,9 @@ def test_the_knock_answer_hands_its_chart_over_as_data(monkeypatch):
     data = dataclasses.replace(named, player=None)
     player = knock_answer.advice_player(data)
     assert np.array_equal(player.vector_for(rules), parse_strategy(named.player).vector_for(rules))
-    want, _ = knock_answer.measure_advice(named, ["simple"], 100, 5, rules, 1, False)
+    want, *_ = knock_answer.measure_advice(named, ["simple"], 100, 5, rules, 1, False)
     monkeypatch.setattr(pathlib.Path, "write_text", _refuse_text)
-    got, _ = knock_answer.measure_advice(data, ["simple"], 100, 5, rules, 1, False)
+    got, *_ = knock_answer.measure_advice(data, ["simple"], 100, 5, rules, 1, False)
     assert got.values.equals(want.values) and got.why == want.why
     with pytest.raises(ValueError, match="names no player"):
         knock_answer.advice_player(dataclasses.replace(data, chart=None))

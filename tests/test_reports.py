@@ -105,7 +105,7 @@ def test_undercut_chart_lines_bands_labels_and_caption():
     assert list(xs) == list(range(1, 11)) and ys[0] == pytest.approx(0.07)
     fig.canvas.draw()
     assert ax.yaxis.get_major_formatter()(0.25, 0) == "25%"
-    assert tuple(fig.get_size_inches()) == (7.0, 4.5)
+    assert tuple(fig.get_size_inches()) == (5.4, 3.9)  # narrow: legible on a phone
 
 
 def test_undercut_chart_single_series_has_no_legend():
@@ -228,7 +228,7 @@ def test_save_figure_writes_png_and_svg(tmp_path):
     assert [p.name for p in paths] == ["turns.png", "turns.svg"]
     assert paths[0].read_bytes().startswith(PNG_SIGNATURE)
     height, width = png_shape(paths[0].read_bytes())[:2]
-    assert (width, height) == (770, 495)                         # 7 x 4.5 in at 110 dpi
+    assert (width, height) == (756, 546)                         # 5.4 x 3.9 in at 140 dpi
     assert paths[1].read_text().lstrip().startswith("<?xml") and "<svg" in paths[1].read_text()
     assert not [p for p in (tmp_path / "sub").iterdir() if p.name.startswith(".")]
     with pytest.raises(ValueError, match="formats"):

@@ -82,18 +82,22 @@ def _answer_text(html: str) -> str:
 
 def test_answer_first_short_and_honest(report_dir):
     """The answer leads, is at most three sentences and 500 characters, names the rules
-    with their numbers, the card play the guarantee is for, and quotes the value measured
-    in this run against the first opponent (checked against the records in the next
-    test)."""
+    (their numbers in the card's title right under it), the card play the guarantee is
+    for, and quotes the value measured in this run against the first opponent (checked
+    against the records in the next test)."""
     out, results = report_dir
     html = (out / "report.html").read_text()
     answer = results[0].answer
     assert html.index('id="answer"') < html.index("<h2>", html.index('id="answer"') + 60)
     assert len(answer) <= 500 and len(re.findall(r"[.!?](\s|$)", answer)) <= 3
-    for words in ("modern rules", "knock at 10 or less", "gin 25", "undercut 25",
-                  "ties undercut", "points per hand", "`expert` card play for both", "`simple`",
-                  "95% bound", "4,000 hands"):
+    for words in ("modern rules", "points per hand", "`expert` card play for both", "`simple`",
+                  "95% bound", "4,000 hands", "No pile card taken: knock with ",
+                  "; one taken: ", "; two or more: "):
         assert words in answer, words
+    title = html.split('alt="Knock card: ')[1].split('"')[0]
+    for words in ("modern rules", "knock at 10 or less", "gin 25", "undercut 25",
+                  "a tie undercuts"):
+        assert words in title, words
     assert "exploit" not in answer
     value = results[0].tables["answer_values"].iloc[0]
     assert value.opponent == "simple" and value["where"] == "measured in this run"
@@ -206,9 +210,9 @@ def test_an_equilibrium_chart_feeds_answer_and_card(report_dir, tmp_path):
                          exploitability=(0.01, -0.02, 0.04), provenance="a test")
     knock = dataclasses.replace(results[0], advice=advice,
                                 answer=knock_answer(advice, results[0].rules))
-    assert knock.answer.startswith("Opponent took no pile card: knock with deadwood 1-5 at "
-                                   "16+ cards left; one pile card: 1-2 at 28+; two or more: "
-                                   "wait for gin; else wait.")
+    assert knock.answer.startswith("No pile card taken: knock with 1 to 5 deadwood and 16 or "
+                                   "more cards left; one taken: 1 to 2 at 28 or more left; "
+                                   "two or more: wait for gin; else wait.")
     assert "exploit" not in knock.answer and len(knock.answer) <= 500
     spec = report_spec([knock])
     marks = [t.get_text() for ax in spec.card.axes for t in ax.texts]
@@ -302,24 +306,102 @@ def test_rules_without_a_shipped_chart_get_one_computed_in_the_run(monkeypatch, 
         assert "computed in this run" in advice.source and reason == ""
 
 
-def test_a_card_too_long_to_spell_out_names_its_first_panel_and_points_to_the_rest():
-    """When every panel does not fit in 500 characters the answer still says what the
-    first panel (no pile card taken) shows, cell for cell, and sends the reader to the
-    others; never a clause the card does not show."""
+def test_the_longest_card_is_spelled_out_panel_by_panel():
+    """Classic's card, the longest to say, is spelled out in full (every panel, no
+    pointer to the card's other panels) within 500 characters."""
     import dataclasses
 
     from ginsim.analysis.knock.equilibrium import equilibrium_advice
     from ginsim.analysis.knock.knock_answer import ANSWER_LIMIT, knock_answer
-    from ginsim.analysis.knock.knock_card import panel_words
+    from ginsim.analysis.knock.knock_card import card_words
 
     advice = equilibrium_advice("classic")
     advice = dataclasses.replace(advice, values=advice.values.assign(
         where="measured in this run", deals=100_000))
     answer = knock_answer(advice, Rules.preset("classic"))
-    first = advice.card[advice.card.opp_taken.astype(str) == "0"]
-    assert len(answer) <= ANSWER_LIMIT
-    assert answer.startswith(f"Opponent took no pile card: {panel_words(first)}; after pile "
-                             "takes, see the knock card's other panels.")
+    words = card_words(advice.card)
+    assert len(answer) <= ANSWER_LIMIT and "other panels" not in answer
+    assert answer.startswith(f"{words[:1].upper()}{words[1:]}.")
+    assert "; one taken: " in answer and "; two or more: " in answer
+
+
+def test_value_split_is_paired_over_the_same_deals(report_dir):
+    """The split's rows, recomputed from hands played again through the public API on
+    the same seed: each row's value over deals, and the card's edge over knocking at
+    once and over waiting for gin as per-deal differences (issue 41, item 3)."""
+    import numpy as np
+
+    from ginsim.analysis import simulate
+
+    out, results = report_dir
+    split = pd.read_csv(out / "value_split.csv")
+    assert list(split.role) == ["card", "asap", "gin", "best"]
+    assert (split.deals == 2000).all() and (split.opponent == "simple").all()
+    best = results[0].tables["best_response"].iloc[0]
+    assert split.player.iloc[3] == f"simple:knock={int(best.best_threshold)}"
+
+    def nets(spec):
+        hands = simulate(spec, "simple", hands=4000, seed=3, duplicate=True)
+        return (hands.points_a - hands.points_b).to_numpy(float).reshape(-1, 2).mean(axis=1)
+
+    card = nets("expert:chart=equilibrium_expert")
+    for role, spec in (("asap", "expert:chart=always"), ("gin", "expert:chart=gin_only"),
+                       ("best", split.player.iloc[3])):
+        row = split[split.role == role].iloc[0]
+        own, diff = nets(spec), card - nets(spec)
+        assert row["mean"] == pytest.approx(own.mean(), abs=1e-6)
+        assert row["edge"] == pytest.approx(diff.mean(), abs=1e-6)
+        half = 1.959964 * diff.std(ddof=1) / np.sqrt(diff.size)
+        assert row["edge_high"] - row["edge"] == pytest.approx(half, rel=1e-3)
+    assert split["mean"].iloc[0] == pytest.approx(card.mean(), abs=1e-6)
+    html = (out / "report.html").read_text()
+    section = html.split("<h2>What the card adds")[1].split("<h2>")[0]
+    assert "knocking by the card adds" in section and "on the same 2,000 duplicate" in section
+    assert html.index("<h2>What the card adds") < html.index("<h2>Exploit: the best fixed")
+
+
+def test_report_figures_read_on_a_phone_and_the_card_explains_itself(report_dir):
+    """Every figure of the report, as written: no text under MIN_FONT points, every
+    title inside the figure; the card's title fits, each panel names its columns as
+    cards left in the stock, its footer holds no command line (Methods has the
+    provenance), cells near even carry their n (image and page), and the why sentence
+    carries a 95% interval."""
+    from matplotlib.text import Text
+
+    from ginsim.reports.heatmap import STOCK_AXIS
+    from ginsim.reports.study_report import report_spec
+    from ginsim.reports.style import MIN_FONT, legible
+
+    out, results = report_dir
+    spec = report_spec(results)
+    figures = [spec.card] + [s.figure for s in spec.sections if s.figure is not None]
+    for fig in figures:
+        legible(fig)
+        fig.draw_without_rendering()
+        for text in fig.findobj(Text):
+            if text.get_text().strip() and text.get_visible():
+                assert text.get_fontsize() >= MIN_FONT, text.get_text()
+        for title in [*fig.texts, *(ax.title for ax in fig.axes)]:
+            if title.get_text().strip():
+                box = title.get_window_extent()
+                assert box.x0 >= -1 and box.x1 <= fig.bbox.width + 1, title.get_text()
+    card = spec.card
+    assert card.get_suptitle().startswith("Knock card: modern rules\n")
+    assert all(ax.get_xlabel() == STOCK_AXIS for ax in card.axes)
+    footer = " ".join(t.get_text() for t in card.texts) + spec.card_note
+    assert "ginsim " not in footer and "python " not in footer and "--" not in footer
+    methods = results[0].methods["knock card provenance"]
+    assert "`python scripts/make_equilibrium.py" in methods
+    advice = results[0].advice
+    even = advice.card[advice.card.even]
+    assert len(even) > 0 and (advice.card.n >= 0).all()
+    marks = [t.get_text() for ax in card.axes for t in ax.texts if t.get_gid() == "card-n"]
+    assert len(marks) == len(even)
+    html = (out / "report.html").read_text()
+    assert html.count('<span class="n">') == len(even)
+    assert html.count("Cards left in the stock →") == 3
+    assert re.search(r"worth [+-]\d+\.\d points \(95% CI [+-]\d+\.\d to [+-]\d+\.\d, [\d,]+ "
+                     r"decisions", advice.why)
 
 
 def test_players_are_introduced_with_this_runs_figures_where_it_has_them(report_dir):

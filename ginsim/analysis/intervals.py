@@ -80,3 +80,22 @@ def clustered_wilson(successes: np.ndarray | float, n: np.ndarray | float,
     low, high = wilson_interval(r * n_eff, n_eff, z)
     low, high = np.where(fixed, r, low), np.where(fixed, r, high)
     return low, high, np.where(fixed, np.inf, n_eff)
+
+
+def clustered_mean(values: np.ndarray, clusters: np.ndarray, z: float = Z95
+                   ) -> tuple[float, float, float]:
+    """(mean, low, high) of ``values`` that come in correlated clusters (the decisions of
+    one hand): the mean over values and a normal 95% interval from the cluster-robust
+    variance C/(C-1) sum_c (T_c - mean m_c)^2 / n^2, each cluster c's sum T_c and count
+    m_c (C clusters, n values); one value per cluster gives :func:`mean_interval`'s."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(values.mean())
+    _, cluster = np.unique(np.asarray(clusters), return_inverse=True)
+    count = int(cluster.max()) + 1
+    if count < 2:
+        return mean, float("nan"), float("nan")
+    residual = np.bincount(cluster, weights=values - mean, minlength=count)
+    se = float(np.sqrt(count / (count - 1) * (residual ** 2).sum()) / values.size)
+    return mean, mean - z * se, mean + z * se

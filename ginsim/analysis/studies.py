@@ -30,9 +30,7 @@ from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
 from .game_stats import game_summary, play_games
 from .knock.knock_answer import (
-    WHY_HANDS,
     knock_answer,
-    measure_advice,
     resolve_advice,
     rules_name,
     rules_words,
@@ -48,6 +46,7 @@ from .knock.sweeps import (
     threshold_sweep,
     variant_comparison,
 )
+from .knock.value_split import measure_card
 from .metrics import (
     cells_from_hands,
     expected_points,
@@ -136,10 +135,11 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     sweep, runs = threshold_sweep(thresholds, opponents, deals, seed, rules, n_jobs=n_jobs,
                                   progress=progress)
     best = best_thresholds(sweep)
+    split = None
     if advice is not None and advice.exploits is None:
-        advice, measured = measure_advice(advice, opponents, deals, seed, rules, n_jobs, progress)
-        answer_hands = int(measured.n.sum()) + min(2 * deals, WHY_HANDS)
-        best = best.merge(measured[["opponent", "mean"]].rename(
+        advice, answer_hands, split = measure_card(advice, opponents, deals, seed, rules,
+                                                   n_jobs, progress, (runs, best))
+        best = best.merge(advice.values[["opponent", "mean"]].rename(
             columns={"mean": "equilibrium_mean"}), on="opponent", how="left")
     grid = [t for t in thresholds if t % 2 == 0]
     matrix = threshold_matrix(grid, max(deals // 4, 1), stream_seed(seed, "threshold matrix"),
@@ -156,6 +156,8 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     if advice is not None:
         tables["knock_card"] = advice.card
         tables["answer_values"] = advice.values
+    if split is not None:
+        tables["value_split"] = split
     notes = {"chart_words": plain_words(knock_chart, opponents[0].spec)}
     played = runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands + answer_hands
     extra = _knock_methods(sweep, thresholds, opponents, deals, len(chart_frame), played,
@@ -201,8 +203,10 @@ def _knock_methods(sweep: pd.DataFrame, thresholds: Sequence[int],
         return extra
     return {"answer": f"the knock card is {advice.source}; its values against "
                       f"{', '.join(f'`{o.spec}`' for o in opponents)} were measured in this "
-                      f"run on the sweep's deals; its exploitability is from "
-                      f"{advice.provenance}", **extra}
+                      f"run on the sweep's deals, beside the same card play knocking as "
+                      f"soon as it may (`chart=always`) and waiting for gin "
+                      f"(`chart=gin_only`)", "knock card provenance": advice.provenance,
+            **extra}
 
 
 def mirror(a: str | Strategy, b: str | Strategy, rules: Rules | None = None) -> bool:

@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 
 from ._files import replace_dir, write_bytes_atomic, write_text_atomic
 from .charts import figure_bytes
+from .style import legible
 from .text import (
     FOLD_ROWS,
     card_table_html,
@@ -96,7 +97,7 @@ def _write_files(spec: ReportSpec, out: Path, svg: bool) -> dict[str, Path]:
     if spec.card is not None:
         figures.insert(0, (spec.card_name, spec.card))
     for name, figure in figures:
-        images[name] = figure_bytes(figure, "png")
+        images[name] = figure_bytes(legible(figure), "png")
         written[f"{name}.png"] = write_bytes_atomic(out / f"{name}.png", images[name])
         if svg or name == spec.card_name:
             written[f"{name}.svg"] = write_bytes_atomic(out / f"{name}.svg",
@@ -184,8 +185,8 @@ def render_markdown(spec: ReportSpec) -> str:
         alt = figure_alt(spec.card, "Knock card").replace("[", "(").replace("]", ")")
         lines += [f"![{alt}]({spec.card_name}.png)", ""]
         for title, grid in spec.card_panels:
-            lines += [f"**{title}**", "", markdown_table(grid.rename_axis("Deadwood")
-                                                         .reset_index()), ""]
+            lines += [f"**{title}** (rows: your deadwood; columns: cards left in the stock)",
+                      "", markdown_table(grid.rename_axis("Deadwood").reset_index()), ""]
         if spec.card_note:
             lines += [" ".join(spec.card_note.split()), ""]
         lines += [f"Printable: [{spec.card_name}.svg]({spec.card_name}.svg), "

@@ -5,8 +5,6 @@ study's report puts with it (its title, caption and note)."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -16,65 +14,100 @@ from ..analysis.knock.knock_card import KNOCK_AT, MEASURED_HERE, TAKEN_WORDS, WA
 from ..analysis.studies import StudyResult
 from ..game.rules import Rules
 from ..number_text import signed
-from .style import add_caption, ordered, require_columns
+from .heatmap import STOCK_AXIS
+from .style import DPI, FIGSIZE, MIN_FONT, add_caption, ordered, require_columns
 
 FACE = {"KNOCK": "#0072B2", "wait": "#f2f2f2", "either": "#9ecae1"}
 INK = {"KNOCK": "white", "wait": "#333333", "either": "#08306b"}
 LEGEND = (f"KNOCK: the plan knocks at least {KNOCK_AT:.0%} of the time; wait: at most "
           f"{WAIT_AT:.0%} (keep playing for gin); either: in between, where both are worth "
           "about the same. Gin (deadwood 0) always goes down.")
+EVEN_LEGEND = ("A number with a cell: there knocking now and waiting a turn were even "
+               "within their 95% interval, over that many decisions of the card's player "
+               "against itself.")
 
 
 def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",
                      caption: str = "") -> Figure:
-    """The card as a figure, one panel per ``opp_taken`` value present. Columns:
-    ``opp_taken``, ``deadwood``, ``stock``, ``action`` (KNOCK, wait, either); ``caption``
-    names the rules and the figures behind the card."""
+    """The card as a figure, one panel per ``opp_taken`` value present, each with its
+    columns named as cards left in the stock. Columns: ``opp_taken``, ``deadwood``,
+    ``stock``, ``action`` (KNOCK, wait, either), optionally ``n`` and ``even`` (a cell
+    where both are near even shows its n under its action); ``caption`` names the rules
+    and the figures behind the card."""
     require_columns(card, ["opp_taken", "deadwood", "stock", "action"], "knock_card_chart")
     panels = [t for t in ordered(card["opp_taken"]) if (card.opp_taken == t).any()]
     xs, ys = ordered(card["stock"]), sorted(card["deadwood"].unique())
-    height = 0.62 + 0.24 * len(ys)
-    fig = Figure(figsize=(6.4, 1.5 + height * len(panels)), dpi=150, layout="constrained")
+    height = 0.9 + 0.3 * len(ys)
+    fig = Figure(figsize=(FIGSIZE[0], 1.6 + height * len(panels)), dpi=DPI,
+                 layout="constrained")
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, taken in zip(axes, panels, strict=True):
-        grid = card[card.opp_taken == taken].assign(stock=lambda f: f.stock.astype(object))
-        action = grid.pivot(index="deadwood", columns="stock", values="action").reindex(
-            index=ys, columns=xs)
-        for row, dw in enumerate(ys):
-            for col, stock in enumerate(xs):
-                act = action.loc[dw, stock]
-                act = act if isinstance(act, str) else ""
-                ax.add_patch(Rectangle((col, row), 1, 1, facecolor=FACE.get(act, "white"),
-                                       edgecolor="white", linewidth=1.2, gid="card-cell"))
-                ax.text(col + 0.5, row + 0.5, act, ha="center", va="center", fontsize=7.5,
-                        color=INK.get(act, "black"),
-                        fontweight="bold" if act == "KNOCK" else "normal")
-        ax.set_xlim(0, len(xs))
-        ax.set_ylim(len(ys), 0)
-        ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=8)
-        ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=8)
-        ax.xaxis.set_ticks_position("top")
-        ax.tick_params(length=0)
-        ax.spines[:].set_visible(False)
+        _draw_panel(ax, card[card.opp_taken == taken], xs, ys)
         ax.set_title(f"The opponent {TAKEN_WORDS[str(taken)]}", fontsize=9, loc="left")
-        ax.set_ylabel("Your deadwood", fontsize=8)
-    axes[-1].set_xlabel("Cards left in the stock (play runs left to right)", fontsize=8)
     fig.suptitle(title, fontsize=11, x=0.01, ha="left")
-    add_caption(fig, "\n".join(textwrap.wrap(f"{caption} {LEGEND}".strip(), 110)))
+    add_caption(fig, f"{caption} {LEGEND}".strip())
     return fig
+
+
+def _draw_panel(ax, grid: pd.DataFrame, xs: list, ys: list) -> None:
+    """One panel's cells (action, and n where both are near even) and axes: deadwood
+    down the side, cards left in the stock along the top."""
+    grid = grid.assign(stock=grid.stock.astype(object))
+    shown = near_even_counts(grid)
+    action = grid.pivot(index="deadwood", columns="stock", values="action").reindex(
+        index=ys, columns=xs)
+    for row, dw in enumerate(ys):
+        for col, stock in enumerate(xs):
+            act = action.loc[dw, stock]
+            act = act if isinstance(act, str) else ""
+            ink = INK.get(act, "black")
+            ax.add_patch(Rectangle((col, row), 1, 1, facecolor=FACE.get(act, "white"),
+                                   edgecolor="white", linewidth=1.2, gid="card-cell"))
+            n = shown.get((dw, stock))
+            ax.text(col + 0.5, row + (0.36 if n is not None else 0.5), act, ha="center",
+                    va="center", fontsize=8.5, color=ink,
+                    fontweight="bold" if act == "KNOCK" else "normal")
+            if n is not None:
+                ax.text(col + 0.5, row + 0.76, f"{n:,}", ha="center", va="center",
+                        fontsize=MIN_FONT, color=ink, gid="card-n")
+    ax.set_xlim(0, len(xs))
+    ax.set_ylim(len(ys), 0)
+    ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=8)
+    ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=8)
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.tick_params(length=0)
+    ax.spines[:].set_visible(False)
+    ax.set_xlabel(STOCK_AXIS, fontsize=8)
+    ax.set_ylabel("Your deadwood", fontsize=8)
+
+
+def near_even_counts(cells: pd.DataFrame) -> dict[tuple[int, str], int]:
+    """{(deadwood, stock): n} of the cells where knocking and waiting were near even
+    (``even``: the knock-minus-wait interval holds 0), whose n the card shows; empty
+    for a card without that evidence."""
+    if "even" not in cells.columns or "n" not in cells.columns:
+        return {}
+    even = cells[cells["even"].astype(bool) & cells["n"].notna()]
+    return {(int(r.deadwood), str(r.stock)): int(r.n) for r in even.itertuples()}
 
 
 def card_panels(card: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The card as text tables for a page (one per panel): rows deadwood (1 at the top),
-    columns stock ranges in play order, cells KNOCK, wait or either."""
+    columns stock ranges in play order, cells KNOCK, wait or either, followed by the
+    cell's n in brackets where both were near even (e.g. "either (412)")."""
     out = []
     xs = ordered(card["stock"])
     for taken in ordered(card["opp_taken"]):
         part = card[card.opp_taken == taken]
         if part.empty:
             continue
-        grid = part.assign(stock=part.stock.astype(object)).pivot(
-            index="deadwood", columns="stock", values="action").reindex(columns=xs)
+        counts = near_even_counts(part.assign(stock=part.stock.astype(str)))
+        text = [f"{r.action} ({counts[(int(r.deadwood), str(r.stock))]:,})"
+                if (int(r.deadwood), str(r.stock)) in counts else r.action
+                for r in part.itertuples()]
+        grid = part.assign(stock=part.stock.astype(object), text=text).pivot(
+            index="deadwood", columns="stock", values="text").reindex(columns=xs)
         grid = grid.sort_index().fillna("")
         grid.index = [str(int(d)) for d in grid.index]
         out.append((f"The opponent {TAKEN_WORDS[str(taken)]}", grid))
@@ -82,11 +115,12 @@ def card_panels(card: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 
 
 def card_caption(advice: KnockAdvice) -> str:
-    """The words under the card: whom it was measured against (with n and where the
-    figure comes from) and what its guarantee covers."""
+    """The words under the card: whom it was measured against (with n; figures recorded
+    with the chart say so) and what its guarantee covers. No command line: where the
+    chart comes from is in the report's Methods."""
     parts = []
     for row in advice.values.itertuples():
-        where = "" if row.where == MEASURED_HERE else f"; {row.where}"
+        where = "" if row.where == MEASURED_HERE else "; as recorded with the chart"
         parts.append(f"{signed(row.mean)} points per hand against {row.opponent} (95% CI "
                      f"{signed(row.low)} to {signed(row.high)}, n = {2 * int(row.deals):,} "
                      f"hands{where})")
@@ -97,9 +131,20 @@ def card_caption(advice: KnockAdvice) -> str:
         bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
                  "bound)" if advice.exploitability is not None else "little")
         guarantee = (f"Equilibrium for {advice.card_play} card play: a player with that "
-                     f"card play who adapts when to knock gains {bound} against it; from "
-                     f"{advice.provenance}.")
-    return f"{worth} {guarantee}".strip()
+                     f"card play who adapts when to knock gains {bound} against it; where "
+                     "the chart comes from: the report's Methods.")
+    even = EVEN_LEGEND if near_even_counts(advice.card) else ""
+    return " ".join(p for p in (worth, guarantee, even) if p)
+
+
+def card_title(rules: Rules) -> str:
+    """The card's title on two lines that fit the figure: the rules' name, then the
+    numbers that decide knocking."""
+    limit = ("the upcard sets the knock limit" if rules.oklahoma
+             else f"knock at {rules.knock_limit} or less")
+    tie = "a tie undercuts" if rules.undercut_on_tie else "a tie is no undercut"
+    return (f"Knock card: {rules_name(rules)}\n{limit}, gin {rules.gin_bonus}, undercut "
+            f"{rules.undercut_bonus}, {tie}")
 
 
 def card_figure(result: StudyResult) -> Figure | None:
@@ -107,12 +152,8 @@ def card_figure(result: StudyResult) -> Figure | None:
     advice, rules = result.advice, result.rules or Rules()
     if advice is None:
         return None
-    limit = ("knock limit from the upcard" if rules.oklahoma
-             else f"knock at {rules.knock_limit} or less")
-    tie = "tie = undercut" if rules.undercut_on_tie else "tie is no undercut"
-    title = (f"Knock card for {rules_name(rules)}: {limit}, gin {rules.gin_bonus}, "
-             f"undercut {rules.undercut_bonus}, {tie}")
-    return knock_card_chart(advice.card, title=title, caption=card_caption(advice))
+    return knock_card_chart(advice.card, title=card_title(rules),
+                            caption=card_caption(advice))
 
 
 def card_note(result: StudyResult) -> str:

@@ -12,7 +12,16 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.patheffects import withStroke
 
-from .style import add_caption, append_caption, count_text, new_figure, ordered, require_columns
+from .style import (
+    HEATMAP_SIZE,
+    MIN_FONT,
+    add_caption,
+    append_caption,
+    count_text,
+    new_figure,
+    ordered,
+    require_columns,
+)
 
 STOCK_AXIS = "Cards left in the stock (play runs left to right)"
 DEADWOOD_AXIS = "Knocker deadwood (points)"
@@ -45,7 +54,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     if min_n and counts is not None:
         thin = np.nan_to_num(counts, nan=0.0) < min_n
     data = np.ma.masked_invalid(np.where(thin, np.nan, values))
-    fig = new_figure()
+    fig = new_figure(HEATMAP_SIZE)
     ax = fig.add_subplot()
     cmap, norm = _colour_scale(data, diverging)
     image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
@@ -130,7 +139,7 @@ def _annotate(ax, values: np.ndarray, data: np.ma.MaskedArray, image, fmt: str,
         box = ({"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.85,
                 "linewidth": 0} if boxed[row, col] else None)
         ax.text(col, row, text, ha="center", va="center",
-                fontsize=6.5 if counts is not None else 7, zorder=3, color=ink, bbox=box,
+                fontsize=MIN_FONT, zorder=3, color=ink, bbox=box,
                 linespacing=0.95,
                 path_effects=[] if dark or box else [withStroke(linewidth=1.5,
                                                                foreground="white")])

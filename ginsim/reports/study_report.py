@@ -26,6 +26,7 @@ from .charts import (
     undercut_chart,
     variant_chart,
 )
+from .headline import SPLIT_TITLE, split_section
 from .heatmap import DEADWOOD_AXIS, STOCK_AXIS, heatmap_chart
 from .style import append_caption
 from .text import header, people_table
@@ -40,7 +41,7 @@ def _cells(count: int) -> str:
     return f"{count} cell" if count == 1 else f"{count} cells"
 
 
-def _exploit_lead(r, sweep, mirrors: tuple[str, ...]) -> str:
+def _exploit_lead(r, sweep, mirrors: tuple[str, ...], card_play: str | None = None) -> str:
     """What the best fixed threshold against one opponent does, in words built from the
     sweep (no claim about the opponent that the numbers do not show); ``mirrors`` names
     the opponents that play alike with the highest threshold (the study found them)."""
@@ -66,8 +67,10 @@ def _exploit_lead(r, sweep, mirrors: tuple[str, ...]) -> str:
             f"{r.mean - r.runner_up_mean:.2f} more than threshold {r.runner_up}.")
     eq = getattr(r, "equilibrium_mean", float("nan"))
     if np.isfinite(eq):
-        text += (f" On the same deals the equilibrium knock card nets {signed(eq)} against "
-                 f"`{r.opponent}`.")
+        play = f"`{card_play}` card play" if card_play else "its own card play"
+        text += (f" On the same deals the equilibrium knock card, played with {play} (not "
+                 f"`simple`'s), nets {signed(eq)} against `{r.opponent}`; \"{SPLIT_TITLE}\" "
+                 "splits that into knocking and card play.")
     return text
 
 
@@ -78,8 +81,11 @@ def knock_sections(result: StudyResult) -> list[Section]:
     opponent = sweep.opponent.iloc[0]
     # The study's baseline run: the highest threshold against the first opponent.
     knocker = f"simple:knock={int(sweep.threshold.max())}"
+    headline = split_section(t.get("value_split"))
+    card_play = result.advice.card_play if result.advice is not None else None
     return [
-        *_exploit_sections(t["best_response"], sweep, result.mirrors),
+        *([headline] if headline is not None else []),
+        *_exploit_sections(t["best_response"], sweep, result.mirrors, card_play),
         Section("Expected points by knock threshold",
                 "Each line is `simple:knock=t` (knock at deadwood t or less) against one "
                 "fixed opponent over the same duplicate deals; the star marks the best "
@@ -106,7 +112,8 @@ def knock_sections(result: StudyResult) -> list[Section]:
     ]
 
 
-def _exploit_sections(best, sweep, mirrors: tuple[str, ...]) -> list[Section]:
+def _exploit_sections(best, sweep, mirrors: tuple[str, ...], card_play: str | None = None
+                      ) -> list[Section]:
     """One section per opponent: the best fixed threshold against it."""
     sections = []
     for r in best.itertuples():
@@ -115,7 +122,8 @@ def _exploit_sections(best, sweep, mirrors: tuple[str, ...]) -> list[Section]:
                                                            "equilibrium_mean")
                                                if c in row.columns]))
         sections.append(Section(f"Exploit: the best fixed threshold against `{r.opponent}`",
-                                _exploit_lead(r, sweep, mirrors), table=row, shown=shown,
+                                _exploit_lead(r, sweep, mirrors, card_play), table=row,
+                                shown=shown,
                                 table_name=f"exploit_{r.opponent}".replace(":", "_")
                                 .replace("=", "_").replace(",", "_")))
     return sections

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from matplotlib.ticker import FuncFormatter
 
 # Okabe-Ito, ordered for lines on white (yellow last: it is faint).
@@ -17,8 +18,15 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#0
 OUTCOME_COLOURS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9",
                    "undercut": "#D55E00", "dead": "#999999"}
 OUTCOME_ORDER = ("knock", "gin", "big_gin", "undercut", "dead")
-FIGSIZE = (7.0, 4.5)
-DPI = 110
+#: A report figure's size in inches and its pixels per inch. Narrow enough that, shown
+#: across a phone's page (:data:`PHONE_COLUMN` CSS px), text of :data:`MIN_FONT` points
+#: renders at least :data:`MIN_TEXT_PX` CSS px; its PNG is 756 px wide on a desktop.
+FIGSIZE = (5.4, 3.9)
+HEATMAP_SIZE = (5.4, 4.6)  # a grid with two lines in each cell needs taller rows
+DPI = 140
+MIN_FONT = 8.0  # points: the smallest text a report figure carries (see legible)
+PHONE_COLUMN = 398  # CSS px an image gets on a 420 px page (padding and border off)
+MIN_TEXT_PX = 8.0  # CSS px: the smallest legible text of a figure shown on that page
 CAPTION_HEIGHT = 0.06  # share of the figure height kept free for the caption line
 
 
@@ -59,6 +67,39 @@ def _set_caption(fig: Figure, caption, text: str) -> None:
     height = fig.get_figheight()
     bottom = max(CAPTION_HEIGHT * FIGSIZE[1], 0.05 + 0.15 * len(lines)) / height
     fig.get_layout_engine().set(rect=(0.0, bottom, 1.0, 1.0 - bottom))
+
+
+def legible(fig: Figure, minimum: float = MIN_FONT) -> Figure:
+    """``fig`` made to read on a phone: every text below ``minimum`` points raised to it,
+    and a title (the figure's or an axes') that would run past the figure's edge wrapped
+    onto more lines, so no image cuts its title."""
+    for text in fig.findobj(Text):
+        if text.get_text().strip() and text.get_fontsize() < minimum:
+            text.set_fontsize(minimum)
+    titles = [t for t in [*fig.texts, *(ax.title for ax in fig.axes)]
+              if t.get_text().strip() and t.get_gid() != "caption"]
+    for _ in range(3):  # a wrapped title moves the layout: measure again
+        fig.draw_without_rendering()
+        cut = [(t, _room(t, fig.bbox.width)) for t in titles]
+        cut = [(t, room) for t, room in cut if room < 1]
+        if not cut:
+            break
+        for title, room in cut:
+            widest = max(len(line) for line in title.get_text().split("\n"))
+            flat = " ".join(title.get_text().split())
+            chars = max(16, int(widest * room * 0.95))
+            title.set_text("\n".join(textwrap.wrap(flat, chars, break_on_hyphens=False)))
+    return fig
+
+
+def _room(text: Text, width: float) -> float:
+    """The share of ``text``'s widest line that fits inside a figure ``width`` px wide
+    from where it is anchored (1 or more: it fits)."""
+    box = text.get_window_extent()
+    align = text.get_horizontalalignment()
+    anchor = {"left": box.x0, "right": box.x1}.get(align, (box.x0 + box.x1) / 2)
+    room = {"left": width - anchor, "right": anchor}.get(align, 2 * min(anchor, width - anchor))
+    return room / box.width if box.width > 0 else 1.0
 
 
 def percent_axis(ax: Axes, axis: str = "y") -> None:

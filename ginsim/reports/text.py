@@ -155,18 +155,26 @@ def table_html(table: pd.DataFrame) -> Markup:
     """An HTML table (no index) of an already formatted table, with class ``data`` (and
     ``text`` when no column after the first holds numbers: left-aligned, wrapping).
     Every cell carries its column's header as ``data-label``, so a narrow page can stack
-    each row as label/value lines instead of hiding columns in a scroller."""
+    each row as label/value lines instead of hiding columns in a scroller; a short word
+    with a hyphen or slash (``--seed``, ``A-2-3``) stays on one line."""
     numbers = any(_numeric_looking(table[c]) for c in table.columns[1:])
     labels = [escape(str(c)) for c in table.columns]
     head = "".join(f"<th>{label}</th>" for label in labels)
     rows = []
     for row in table.itertuples(index=False, name=None):
-        cells = "".join(f'<td data-label="{label}">{escape(format_cell(v))}</td>'
+        cells = "".join(f'<td data-label="{label}">{_cell_text(v)}</td>'
                         for label, v in zip(labels, row, strict=True))
         rows.append(f"<tr>{cells}</tr>")
     cls = "data" if numbers else "data text"
     return Markup(f'<table class="{cls}"><thead><tr>{head}</tr></thead>'
                   f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _cell_text(value: object) -> str:
+    """A table cell's escaped text, short hyphenated words kept whole; held in one span
+    when it has such words, so a narrow page's label/value row has one value item."""
+    text = _keep_together(str(escape(format_cell(value))))
+    return f"<span>{text}</span>" if "<span" in text else text
 
 
 def markdown_table(table: pd.DataFrame) -> str:
@@ -195,16 +203,28 @@ def _md_row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def card_table_html(grid: pd.DataFrame) -> Markup:
-    """One knock-card panel as an HTML table: rows deadwood, columns stock left, each
-    cell's action as its text and its class (``act-KNOCK``, ``act-wait``, ``act-either``)."""
+_CARD_CELL = re.compile(r"(?P<action>\S+)(?: \((?P<n>[\d,]+)\))?")
+
+
+def card_table_html(grid: pd.DataFrame, columns: str = "Cards left in the stock") -> Markup:
+    """One knock-card panel as an HTML table: rows deadwood, columns stock left (named
+    ``columns`` in a header above them), each cell's action as its text and its class
+    (``act-KNOCK``, ``act-wait``, ``act-either``), and a cell's n (``"either (412)"``)
+    on a line of its own under the action."""
     head = "".join(f'<th scope="col">{escape(str(c))}</th>' for c in grid.columns)
     rows = []
     for deadwood, cells in grid.iterrows():
-        tds = "".join(f'<td class="act-{escape(str(v))}">{escape(str(v))}</td>'
-                      for v in cells)
-        rows.append(f'<tr><th scope="row">{escape(str(deadwood))}</th>{tds}</tr>')
-    return Markup('<table class="card-grid"><thead><tr><th scope="col">Deadwood</th>'
+        tds = []
+        for value in cells:
+            found = _CARD_CELL.fullmatch(str(value))
+            action, n = (found["action"], found["n"]) if found else (str(value), None)
+            count = f'<span class="n">{escape(n)}</span>' if n else ""
+            tds.append(f'<td class="act-{escape(action)}"><span class="act">'
+                       f'{escape(action)}</span>{count}</td>')
+        rows.append(f'<tr><th scope="row">{escape(str(deadwood))}</th>{"".join(tds)}</tr>')
+    axis = (f'<tr class="axis"><td></td><th scope="colgroup" colspan="{len(grid.columns)}">'
+            f'{escape(columns)} →</th></tr>')
+    return Markup(f'<table class="card-grid"><thead>{axis}<tr><th scope="col">Deadwood</th>'
                   f'{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 

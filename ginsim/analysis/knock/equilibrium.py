@@ -323,9 +323,10 @@ def chart_advice(chart: KnockChart, info: dict[str, Any], rules: Rules, where: s
     hands = int(info.get("hands", 0))
     base = str(info.get("value_against", info.get("base", "memory2")))
     made = f", made {info['date']}" if info.get("date") else ""
-    command = str(info.get("command") or "command not recorded")
+    command = f"made by `{info['command']}`" if info.get("command") else "command not recorded"
     seed = "" if "--seed" in command else f", seed {info.get('seed', 'not recorded')}"
-    provenance = (f"{where} ({command}{seed}{made}, {hands:,} deals per measurement)")
+    provenance = (f"{where} ({command}{seed}{made}; its exploitability and recorded value "
+                  f"from {hands:,} deals per measurement)")
     values = pd.DataFrame([{"opponent": base, "mean": value[0], "low": value[1],
                             "high": value[2], "deals": hands, "where": provenance}])
     return KnockAdvice(

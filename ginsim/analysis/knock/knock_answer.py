@@ -21,9 +21,9 @@ from ...simulator.branches.best_response import with_chart
 from ...strategies.presets import Strategy, parse_strategy
 from .equilibrium import ANSWER_BASE, equilibrium, equilibrium_advice, result_advice
 from .equilibrium_result import TARGET
-from .knock_card import MEASURED_HERE, KnockAdvice, card_words, panel_words, why_words
+from .knock_card import MEASURED_HERE, KnockAdvice, card_words, why_words, with_evidence
 from .knock_chart import decisions_frame
-from .sweeps import strategy_matrix
+from .sweeps import PairedRuns, strategy_matrix
 
 ANSWER_LIMIT = 500  # characters of the report's answer
 #: The fewest hands per pass at which a report computes an equilibrium in the run (the
@@ -78,38 +78,69 @@ def rules_words(rules: Rules, brief: bool = False) -> str:
 
 def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> str:
     """The report's answer: at most three sentences and :data:`ANSWER_LIMIT` characters
-    saying what the knock card shows (with its condition on the opponent's pile takes),
-    under which rules, what it is worth per hand against whom, and for which card play
-    its guarantee holds. Without advice it says plainly that there is none and why."""
+    saying what every panel of the knock card shows, as ranges a player reads aloud
+    (:func:`~ginsim.analysis.knock.knock_card.card_words`), the upcard's knock limit
+    under Oklahoma-style rules, what the card is worth per hand against whom under which
+    rules, and for which card play its guarantee holds; the rules' numbers and other
+    detail give way, in :func:`_worth_variants`' order, where the plan needs the room.
+    Without advice it says plainly that there is none and why."""
     if advice is None:
         return (f"No equilibrium knock chart answers {rules_words(rules)}: {reason} Make "
                 f"one with `ginsim equilibrium --rules {rules.spec()} --out DIR` and pass "
                 "it as `--chart DIR/equilibrium.json`.")
+    plan = card_words(advice.card)
+    lead = f"{plan[:1].upper()}{plan[1:]}." + (f" {upcard_words(rules)}" if rules.oklahoma
+                                               else "")
+    answer = lead
+    for worth in _worth_variants(advice, rules):
+        answer = f"{lead} {worth}"
+        if len(answer) <= ANSWER_LIMIT:
+            return answer
+    return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
+
+
+def upcard_words(rules: Rules) -> str:
+    """Oklahoma-style rules' knock limit in one sentence: the upcard's value."""
+    ace = "gin only" if rules.aces_must_gin else "knock at 1"
+    return f"Your knock limit is the upcard's value (an ace: {ace})."
+
+
+def _worth_variants(advice: KnockAdvice, rules: Rules) -> list[str]:
+    """The answer's last sentence, most detail first: what the card nets against the
+    headline opponent (its interval and hands; the hands late to go) under the rules
+    (with their numbers, then by name, then unnamed: the card's title has them), and its
+    guarantee (in full, then short, at last only the card play it assumes)."""
     top = advice.headline
     mean, low, high = float(top["mean"]), float(top["low"]), float(top["high"])
     interval = (f"95% CI {signed(low)} to {signed(high)}" if math.isfinite(low) and
                 math.isfinite(high) else "95% CI n/a: too few hands")
-    worth = (f"Under {rules_brief(rules)} it nets {signed(mean)} points per hand against "
-             f"`{top['opponent']}` ({interval}, {2 * int(top['deals']):,} hands"
-             f"{'' if top['where'] == MEASURED_HERE else ', as recorded with the chart'}).")
+    recorded = "" if top["where"] == MEASURED_HERE else ", as recorded with the chart"
     if advice.exploits:
-        caveat = (f"It is a best response to the fixed `{advice.exploits}` bot, an exploit "
-                  "of that bot, not advice against a player who adapts.")
+        caveats = (f"; it is a best response to the fixed `{advice.exploits}` bot, an "
+                   "exploit of that bot, not advice against a player who adapts.",
+                   f"; it exploits the fixed `{advice.exploits}` bot.")
     else:
-        bound = (f"at most {max(advice.exploitability[2], 0):.2f} points per hand (95% "
-                 "bound)" if advice.exploitability is not None else "little")
-        caveat = (f"It assumes `{advice.card_play}` card play for both players: one who "
-                  f"adapts when to knock gains {bound} against it.")
-    first = advice.card[advice.card.opp_taken.astype(str) == "0"]
-    for what in (card_words(advice.card),
-                 f"opponent took no pile card: {panel_words(first)}; after pile takes, see "
-                 "the knock card's other panels",
-                 "knock as the knock card below shows: its panels differ by the pile cards "
-                 "the opponent has taken"):
-        answer = f"{what[:1].upper()}{what[1:]}. {worth} {caveat}"
-        if len(answer) <= ANSWER_LIMIT:
-            return answer
-    return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
+        top_gain = max(advice.exploitability[2], 0) if advice.exploitability else None
+        bound = (f"at most {top_gain:.2f} points per hand (95% bound)" if top_gain is not None
+                 else "little")
+        brief_bound = f"at most {top_gain:.2f}, 95% bound" if top_gain is not None else "little"
+        caveats = (f"; it assumes `{advice.card_play}` card play for both players: one who "
+                   f"adapts when to knock gains {bound} against it.",
+                   f"; it assumes `{advice.card_play}` card play for both (one who adapts "
+                   f"gains {brief_bound}).")
+    counted = f", {2 * int(top['deals']):,} hands{recorded}"
+    full, short = caveats
+    least = short.split(" (")[0].rstrip(".") + "."  # the card play it assumes, no more
+    brief, name = rules_brief(rules), rules_name(rules)
+    return [f"{f'Under {rules_text} it' if rules_text else 'It'} nets {signed(mean)} {unit} "
+            f"against `{top['opponent']}` ({interval}{hands}){caveat}"
+            for rules_text, unit, hands, caveat in (
+                (brief, "points per hand", counted, full),
+                (brief, "points per hand", counted, short),
+                (name, "points per hand", counted, full),
+                (name, "points per hand", counted, short),
+                (name, "points per hand", recorded, short), (name, "per hand", recorded, short),
+                ("", "per hand", recorded, short), ("", "per hand", recorded, least))]
 
 
 def resolve_advice(rules: Rules, hands: int, seed: int, chart: str | None = None,
@@ -162,21 +193,28 @@ def advice_player(advice: KnockAdvice) -> Strategy:
 
 
 def measure_advice(advice: KnockAdvice, opponents: Sequence[str | Strategy], deals: int,
-                   seed: int, rules: Rules, n_jobs: int | None, progress: bool | None
-                   ) -> tuple[KnockAdvice, pd.DataFrame]:
+                   seed: int, rules: Rules, n_jobs: int | None, progress: bool | None,
+                   compare: Sequence[Strategy] = ()
+                   ) -> tuple[KnockAdvice, pd.DataFrame, PairedRuns]:
     """``advice`` with its values against ``opponents`` measured on this run's duplicate
-    deals (the same deals as the threshold sweep), and the decision points of its player
-    against itself (for the card's why sentence, on the ``answer why`` stream of
-    :func:`~ginsim.game.deal_ranges.stream_seed`)."""
+    deals (the same deals as the threshold sweep), its card with each cell's evidence
+    (:func:`~ginsim.analysis.knock.knock_card.with_evidence`) and its why sentence, both
+    from the decision points of its player against itself (on the ``answer why`` stream
+    of :func:`~ginsim.game.deal_ranges.stream_seed`). ``compare`` players (e.g. the same
+    card play knocking at once) play the same deals in the same batch of jobs; the
+    matrix and runs returned hold every player's rows, labelled ``(spec, opponent)``."""
     player = advice_player(advice)
-    matrix, _ = strategy_matrix([player], opponents, deals, seed, rules, n_jobs=n_jobs,
-                                progress=progress)
+    matrix, runs = strategy_matrix([player, *compare], opponents, deals, seed, rules,
+                                   n_jobs=n_jobs, progress=progress)
     decisions = decisions_frame(player, player, min(2 * deals, WHY_HANDS),
                                 stream_seed(seed, "answer why"), rules)
-    values = matrix.assign(deals=matrix.n // 2, where=MEASURED_HERE,
-                           base=matrix.opponent != advice.card_play)
+    own = matrix[matrix.strategy == player.spec]
+    values = own.assign(deals=own.n // 2, where=MEASURED_HERE,
+                        base=own.opponent != advice.card_play)
     # The headline is the card play both seats of the equilibrium share, when measured.
     values = values.sort_values("base", kind="stable")[["opponent", "mean", "low", "high",
                                                         "deals", "where"]]
-    why = why_words(advice.card, decisions, rules.gin_bonus)
-    return dataclasses.replace(advice, values=values.reset_index(drop=True), why=why), matrix
+    card = with_evidence(advice.card, decisions)
+    why = why_words(card, decisions, rules.gin_bonus)
+    return (dataclasses.replace(advice, card=card, values=values.reset_index(drop=True),
+                                why=why), matrix, runs)

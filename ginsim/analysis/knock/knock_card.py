@@ -16,6 +16,7 @@ import pandas as pd
 
 from ...strategies.knock_charts import KnockChart
 from ..frames import in_play_order
+from ..intervals import clustered_mean
 from .knock_chart import DISPLAY_EDGES, MIN_CELL, bucket_labels, number_ranges, stock_bucket
 
 KNOCK_AT = 0.75  # a cell knocking at least this often reads KNOCK
@@ -140,6 +141,38 @@ def _check_card(card: pd.DataFrame) -> None:
                          "stock) cell")
 
 
+def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+    """``card`` with what its own player's decision points (``decisions`` of
+    :func:`~ginsim.analysis.knock.knock_chart.decisions_frame`, the card's player against
+    itself) say cell by cell: ``n`` decisions, ``gain`` (mean points of knocking now
+    minus waiting a turn), ``gain_low``, ``gain_high`` (95%, a hand's decisions one
+    cluster) and ``even``: the interval holds 0 (or is missing), so both are near even."""
+    labels = np.array(bucket_labels(DISPLAY_EDGES))
+    taken = decisions["opp_taken"].to_numpy()
+    keyed = pd.DataFrame({
+        "opp_taken": np.where(taken >= 2, "2+", taken.astype(str)),
+        "deadwood": decisions["deadwood"].to_numpy(dtype=int),
+        "stock": labels[stock_bucket(decisions["stock_left"].to_numpy(), DISPLAY_EDGES)],
+        "gain": (decisions["net_knock"] - decisions["net_wait"]).to_numpy(dtype=float),
+        "hand": (decisions["hand"].to_numpy() if "hand" in decisions
+                 else np.arange(len(decisions)))})
+    rows = [(*key, len(part), *clustered_mean(part["gain"], part["hand"]))
+            for key, part in keyed.groupby(["opp_taken", "deadwood", "stock"], sort=False)]
+    found = pd.DataFrame(rows, columns=["opp_taken", "deadwood", "stock", "n", "gain",
+                                        "gain_low", "gain_high"])
+    out = card.drop(columns=[c for c in ("gain", "gain_low", "gain_high", "even")
+                             if c in card.columns])
+    keys = {"opp_taken": out["opp_taken"].astype(str), "stock": out["stock"].astype(str)}
+    merged = out.drop(columns="n").assign(**keys).merge(
+        found, on=["opp_taken", "deadwood", "stock"], how="left")
+    out["n"] = merged["n"].fillna(0).astype(int).to_numpy()
+    for column in ("gain", "gain_low", "gain_high"):
+        out[column] = merged[column].to_numpy()
+    low, high = out["gain_low"].to_numpy(float), out["gain_high"].to_numpy(float)
+    out["even"] = ~(np.isfinite(low) & np.isfinite(high)) | ((low <= 0) & (high >= 0))
+    return out
+
+
 def threshold_card(threshold: int | Sequence[int], knock_limit: int = 10,
                    edges: Sequence[int] = DISPLAY_EDGES) -> pd.DataFrame:
     """The card of "knock at deadwood <= threshold" (one threshold, or one per bucket of
@@ -152,57 +185,76 @@ def threshold_card(threshold: int | Sequence[int], knock_limit: int = 10,
     return knock_card((deadwood <= np.asarray(limits)[None, :]).astype(float), edges)
 
 
-def _stock_words(low: int, high: int, first: bool = True) -> str:
-    left = " cards left" if first else ""
+def stock_aloud(low: int, high: int) -> str:
+    """A range of cards left in the stock as a player says it: "28 or more", "20 to 27",
+    "3 or fewer"."""
     if low == 0:
-        return f"{high} or fewer{left}"
-    return f"{low}+{left}" if high >= 31 else f"{low}-{high}{left}"
+        return f"{high} or fewer"
+    return f"{low} or more" if high >= 31 else f"{low} to {high}"
 
 
-def _deadwood_words(knock: list[int], top: int) -> str:
-    """KNOCK deadwood as text: "4+" when it runs up to the card's last row ``top``."""
-    if knock and knock == list(range(knock[0], top + 1)) and knock[0] < top:
-        return f"{knock[0]}+"
-    return number_ranges(knock).replace(", ", " and ")
+def numbers_aloud(values: Sequence[int]) -> str:
+    """Sorted integers as a player says them: "4 to 10", "7 and 9", "1 to 3 and 5"."""
+    parts = number_ranges(sorted(int(v) for v in values)).replace("-", " to ").split(", ")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def panel_plans(cells: pd.DataFrame) -> list[tuple[int, int, list[int]]]:
+    """One panel's plan as (low, high, deadwood to knock) per run of stock ranges, in play
+    order: the fewest runs, each with one plan that every range in it allows (every KNOCK
+    cell in it, every wait cell out; an either cell in or out, as the run needs: both are
+    sound there). A plan is one span of deadwood where the card allows it."""
+    runs: list[list] = []  # [low, high, must knock, may knock]
+    for stock, part in cells.groupby("stock", observed=True, sort=True):
+        low, high = (int(v) for v in str(stock).split("-"))
+        must = {int(d) for d in part.loc[part.action == "KNOCK", "deadwood"]}
+        may = must | {int(d) for d in part.loc[part.action == "either", "deadwood"]}
+        if runs and (runs[-1][2] | must) <= (runs[-1][3] & may):
+            runs[-1] = [low, runs[-1][1], runs[-1][2] | must, runs[-1][3] & may]
+        else:
+            runs.append([low, high, must, may])
+    plans = []
+    for low, high, must, may in runs:
+        span = set(range(min(must), max(must) + 1)) if must else set()
+        plans.append((low, high, sorted(span if span <= may else must)))
+    return plans
 
 
 def panel_words(cells: pd.DataFrame, first: bool = True) -> str:
-    """What one panel says, compactly: the deadwood of its KNOCK cells by range of stock
-    left (runs of buckets with the same plan merged), e.g. "knock with deadwood 4+ at 28+
-    cards left, 5+ at 20-27" ("4+": 4 up to the card's highest deadwood); "wait for gin"
-    when it knocks nowhere. ``first``: the clause that opens the sentence."""
-    top = int(cells["deadwood"].max())
-    plans: list[list] = []  # [low, high, deadwood text]
-    for stock, part in cells.groupby("stock", observed=True, sort=True):
-        knock = sorted(int(d) for d in part.loc[part.action == "KNOCK", "deadwood"])
-        low, high = (int(v) for v in str(stock).split("-"))
-        text = _deadwood_words(knock, top)
-        if plans and plans[-1][2] == text:
-            plans[-1][0] = low
-        else:
-            plans.append([low, high, text])
-    knocking = [p for p in plans if p[2]]
+    """What one panel says, as a player reads it aloud (:func:`panel_plans`): "knock with
+    4 to 10 deadwood and 28 or more cards left, 5 to 10 at 20 to 27" (``first``: the
+    clause that opens the answer; else "4 to 10 at 28 or more left, ..."); "wait for gin"
+    when it knocks nowhere."""
+    knocking = [p for p in panel_plans(cells) if p[2]]
     if not knocking:
         return "wait for gin"
-    lead = "knock with deadwood " if first else ""
-    if len(plans) == 1:
-        return f"{lead}{plans[0][2]}"
-    return lead + ", ".join(f"{text} at {_stock_words(low, high, first and i == 0)}"
-                            for i, (low, high, text) in enumerate(knocking))
+    clauses = []
+    for i, (low, high, deadwood) in enumerate(knocking):
+        dw, stock = numbers_aloud(deadwood), stock_aloud(low, high)
+        if low == 0 and high >= 31:
+            clauses.append(f"knock with {dw} deadwood" if first else dw)
+        elif i == 0:
+            clauses.append(f"knock with {dw} deadwood and {stock} cards left" if first
+                           else f"{dw} at {stock} left")
+        else:
+            clauses.append(f"{dw} at {stock}")
+    return ", ".join(clauses)
+
+
+PANEL_LEADS = {"0": "no pile card taken: ", "1": "one taken: ", "2+": "two or more: "}
 
 
 def card_words(card: pd.DataFrame) -> str:
-    """What a whole card says: one clause when every panel says the same, else one per
-    panel led by the opponent's pile takes; "else wait" closes it where it waits."""
+    """What a whole card says, every panel: one clause when every panel says the same,
+    else one per panel led by the opponent's pile takes (:data:`PANEL_LEADS`); "else
+    wait" closes it where it waits."""
     panels = [(str(t), part) for t, part in card.groupby("opp_taken", observed=True,
                                                           sort=True)]
     texts = [panel_words(part) for _, part in panels]
     waits = "" if all(card.action == "KNOCK") else "; else wait"
     if len(set(texts)) == 1:
         return texts[0] + ("" if texts[0] == "wait for gin" else waits)
-    lead = {"0": "opponent took no pile card: ", "1": "one pile card: ",
-            "2+": "two or more: "}
-    return "; ".join(f"{lead[t]}{panel_words(part, i == 0)}"
+    return "; ".join(f"{PANEL_LEADS[t]}{panel_words(part, i == 0)}"
                      for i, (t, part) in enumerate(panels)) + waits
 
 
@@ -210,16 +262,35 @@ def why_words(card: pd.DataFrame, decisions: pd.DataFrame, gin_bonus: int,
               min_n: int = MIN_CELL) -> str:
     """One sentence, from knock-now-or-wait decision points played with the card
     (``decisions``: ``deadwood``, ``stock_left``, ``opp_taken``, ``net_knock``,
-    ``net_wait``), on what waiting buys: in the stock range with the most decisions where
-    the card waits with deadwood 1-4 and knocks with 7+ (no pile card taken), how often
-    waiting a turn went on to win by at least the gin bonus from each, and what each
-    choice was worth there. Empty when no range has ``min_n`` decisions of each kind."""
+    ``net_wait``, optionally ``hand``), on what waiting buys: in the stock range with the
+    most decisions where the card waits with deadwood 1-4 and knocks with 7+ (no pile
+    card taken), how often waiting a turn went on to win by at least the gin bonus from
+    each, and what each choice was worth there, with its 95% interval (the decisions of
+    one hand as one cluster). Empty when no range has ``min_n`` decisions of each kind."""
+    rows = decisions[decisions.opp_taken == 0]
+    found = _why_range(card, rows, min_n)
+    if found is None:
+        return ""
+    (lo, hi), w, k = found
+    return (f"Why wait with low deadwood: with {stock_aloud(lo, hi)} cards left and no pile "
+            f"card taken, waiting a turn from deadwood {numbers_aloud(set(w.deadwood))} went "
+            f"on to win by {gin_bonus} points or more (gin, or catching the opponent's "
+            f"knock) {(w.net_wait >= gin_bonus).mean():.0%} of the time and was worth "
+            f"{_worth(w.net_wait - w.net_knock, w)} over knocking at once; from deadwood "
+            f"{numbers_aloud(set(k.deadwood))} it won that big only "
+            f"{(k.net_wait >= gin_bonus).mean():.0%} of the time, and knocking at once was "
+            f"worth {_worth(k.net_knock - k.net_wait, k)} more.")
+
+
+def _why_range(card: pd.DataFrame, rows: pd.DataFrame, min_n: int
+               ) -> tuple[tuple[int, int], pd.DataFrame, pd.DataFrame] | None:
+    """The stock range (low, high) of :func:`why_words` and its decisions where the card
+    waits with deadwood 1-4 and where it knocks with 7+; None when none has ``min_n``."""
     labels = bucket_labels(DISPLAY_EDGES)
     panel = card[card.opp_taken.astype(str) == "0"]
     acts = np.full((len(labels), 101), "", dtype=object)
     for row in panel.itertuples():
         acts[labels.index(str(row.stock)), int(row.deadwood)] = row.action
-    rows = decisions[decisions.opp_taken == 0]
     bucket = stock_bucket(rows["stock_left"].to_numpy(), DISPLAY_EDGES)
     deadwood = rows["deadwood"].to_numpy()
     act = acts[bucket, np.clip(deadwood, 0, 100)]
@@ -231,16 +302,20 @@ def why_words(card: pd.DataFrame, decisions: pd.DataFrame, gin_bonus: int,
         if size >= max(min_n, best + 1):
             best, b = size, candidate
     if b < 0:
-        return ""
-    w = rows[(bucket == b) & (deadwood <= 4) & (act == "wait")]
-    k = rows[(bucket == b) & (deadwood >= 7) & (act == "KNOCK")]
-    lo, hi = (int(v) for v in labels[b].split("-"))
-    return (f"Why wait with low deadwood: with {_stock_words(lo, hi)} and no pile card "
-            f"taken, waiting a turn from deadwood {number_ranges(sorted(set(w.deadwood)))} went on "
-            f"to win by {gin_bonus} points or more (gin, or catching the opponent's knock) "
-            f"{(w.net_wait >= gin_bonus).mean():.0%} of the time and was worth "
-            f"{(w.net_wait - w.net_knock).mean():+.1f} points over knocking at once "
-            f"({len(w):,} decisions); from deadwood {number_ranges(sorted(set(k.deadwood)))} it "
-            f"won that big only {(k.net_wait >= gin_bonus).mean():.0%} of the time, and "
-            f"knocking at once was worth {(k.net_knock - k.net_wait).mean():+.1f} more "
-            f"({len(k):,} decisions).")
+        return None
+    low, high = (int(v) for v in labels[b].split("-"))
+    return ((low, high), rows[(bucket == b) & (deadwood <= 4) & (act == "wait")],
+            rows[(bucket == b) & (deadwood >= 7) & (act == "KNOCK")])
+
+
+def _worth(values: pd.Series, rows: pd.DataFrame) -> str:
+    """"+6.3 points (95% CI +5.1 to +7.5, 1,315 decisions in 1,020 hands)": the mean of
+    ``values`` with its interval, the decisions of one hand (``rows.hand``) a cluster."""
+    hands = rows["hand"].to_numpy() if "hand" in rows else np.arange(len(rows))
+    mean, low, high = clustered_mean(values.to_numpy(dtype=float), hands)
+    spread = (f"95% CI {low:+.1f} to {high:+.1f}, " if np.isfinite(low) and np.isfinite(high)
+              else "95% CI n/a, ")
+    clusters = len(np.unique(hands))
+    count = (f"{len(rows):,} decisions" if clusters == len(rows)
+             else f"{len(rows):,} decisions in {clusters:,} hands")
+    return f"{mean:+.1f} points ({spread}{count})"
