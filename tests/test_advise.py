@@ -23,7 +23,11 @@ def test_gin_is_always_advised():
     assert table.recommended.sum() == 1
     assert {"discard", "knock", "expected_points", "low", "high", "p_undercut",
             "p_opponent_gin", "recommended"} <= set(table.columns)
-    assert "go gin" in advice_words(table)
+    # the row and the recommendation say it in the same words: gin, not a knock
+    assert best.option == "go gin, discard KD"
+    assert "Recommended: go gin, discard KD (expected" in advice_words(table)
+    knocks = table[table.knock & (table.deadwood > 0)]
+    assert knocks.option.str.startswith("knock, discard ").all()
 
 
 def test_knock_into_near_gin_is_advised_against():
@@ -187,3 +191,30 @@ def test_cli_history_errors_are_one_line_and_the_draw_is_printed(capsys):
     out = capsys.readouterr().out
     assert code == 0 and "draw from the stock" in out and "take the pile card 4H" in out
     assert "your points minus the opponent's" in out and "effective sample size" in out
+
+
+def test_intervals_hold_the_spread_of_the_posterior_runs():
+    # two runs of two worlds: worlds 0, 2 | 10, 12. As independent worlds the standard
+    # error is sd(0, 2, 10, 12) / 2 = sqrt(104 / 3) / 2 = 2.944; the runs' means 1 and 11
+    # give sd(1, 11) / sqrt(2) = 5.0, the larger
+    from ginsim.analysis.advise import standard_errors
+    net = np.array([[0.0], [2.0], [10.0], [12.0]])
+    assert standard_errors(net)[0] == pytest.approx(np.sqrt(104 / 3) / 2)
+    assert standard_errors(net, np.array([0, 0, 1, 1]))[0] == pytest.approx(5.0)
+    assert standard_errors(net, np.array([0, 1, 0, 1]))[0] == pytest.approx(np.sqrt(104 / 3) / 2)
+    sit = history_situation("dealer:op up:8H me:pass op:pass", "7S 7D 2C 3C 4C 9H 9S KD QS JD",
+                            None, "stock", Rules(), "memory2", 300, 1)
+    assert sorted(np.unique(sit.runs, return_counts=True)[1]) == [75] * 4
+
+
+@pytest.mark.parametrize("bot,model,noted", [
+    ("equilibrium", "equilibrium", False),
+    ("memory2:knock=0", "memory2:knock=0", False),
+    ("mc", "expert", True),
+    ("mc:rollouts=8,rollout=memory2:knock=0;undercut=1", "memory2:knock=0,undercut=1", True),
+])
+def test_the_advisor_models_the_bot_it_advises_against(bot, model, noted):
+    from ginsim.analysis.advise import opponent_model
+    strategy, note = opponent_model(bot)
+    assert strategy.spec == model and not strategy.is_mc
+    assert bool(note) == noted and (not noted or f"models it as {model}" in note)

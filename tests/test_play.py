@@ -47,7 +47,11 @@ def test_a_scripted_game_is_played_to_the_target():
     out = run.stdout
     assert out.count("Not allowed:") == 2 and "bad card" in out
     assert out.count("Showdown:") == game.hands_played
-    assert f"{final.scores[0]} to {final.scores[1]}" in out
+    # the winner's score first: "the bot wins 251 to 0", "you win 140 to 35"
+    w = final.winner
+    assert final.scores[w] >= final.scores[1 - w]
+    assert (f"{'you win' if w == 0 else 'the bot wins'} {final.scores[w]} to "
+            f"{final.scores[1 - w]}") in out
     assert "Your hand: " in out and "Pile top: " in out and "Stock: " in out
 
 
@@ -71,8 +75,8 @@ def test_showdown_and_hint_views():
     hinted = False
     while table.to_move is not None:
         if table.phase == "discard" and table.to_move == 0 and not hinted and table.events:
-            text = hint_text(table, table.rules, rollouts=50)
-            assert "Advisor" in text and "Recommended" in text
+            text = hint_text(table, table.rules, "simple", rollouts=50)
+            assert "Advisor (against simple;" in text and "Recommended" in text
             hinted = True
         reply = agents[table.to_move].handle(decide_message(table))
         for event in table.apply(Action.from_message(reply)):
@@ -98,3 +102,44 @@ def test_a_refusal_echoes_a_few_characters_of_a_long_line():
     assert "(10,000,000 characters) is no move" in refusals[0]
     assert "bad card" in refusals[1] or "not an action" in refusals[1]
     assert all(len(line) < MAX_ECHO_CHARS + 150 for line in refusals), refusals
+
+
+def _typed(lines: list[str], bot: str = "simple", seed: int = 2) -> list[str]:
+    """What play_session shows for ``lines`` typed (then quit)."""
+    from ginsim.cli.play_view import play_session
+
+    typed = iter([*lines, "quit"])
+    shown: list[str] = []
+    play_session(TableGame(bot, "modern", seed, target=20), lambda prompt: next(typed),
+                 shown.append)
+    return shown
+
+
+def test_help_lists_the_commands_and_a_typo_names_only_the_moves_open_now():
+    from ginsim.cli.play_view import HELP
+
+    game = TableGame("simple", "modern", 2, target=20)
+    table = game.deal()
+    while table.to_move == 1:
+        game.bot_move()
+    lines = []
+    if table.phase == "offer":
+        lines.append("pass")  # on to a draw and a discard of ours
+    shown = _typed(["help", *lines])
+    assert HELP in shown and not any("bad card 'help'" in line for line in shown)
+    # at a discard (after drawing from the stock) a typo lists the discard's moves only
+    shown = _typed([*lines, "s", "XX"])
+    refusal = [line for line in shown if "Not allowed" in line][-1]
+    assert "bad card 'XX'" in refusal and "discard a card" in refusal
+    for move in ("stock (s)", "pile (p)", "take or pass"):
+        assert move not in refusal, refusal
+
+
+def test_the_hint_names_the_bot_it_advises_against():
+    table = Table("modern", seed=4, hand=0, dealer=1)  # the bot deals: our upcard offer
+    assert table.to_move == 0 and table.phase == "offer"
+    text = hint_text(table, table.rules, "equilibrium", rollouts=50)
+    assert "Advisor (against equilibrium;" in text and "models it" not in text
+    # the mc bot searches: the advisor says which plain player it models it as
+    text = hint_text(table, table.rules, "mc", rollouts=50)
+    assert "Advisor (against expert;" in text and "models it as expert" in text

@@ -10,6 +10,7 @@ import pandas as pd
 from ..game.card_tables import card_tables
 from ..game.cards import format_cards
 from ..game.inputs.checks import check_choice, check_number
+from ..game.inputs.specs import spec_items
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
 from ..simulator.belief.replay_nb import TEMPERATURE, WAIT
@@ -27,17 +28,21 @@ from ..simulator.branches.advisor_history import history_situation
 from ..simulator.limits import check_rollouts, check_seed
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..strategies.params import PARAMETERS
-from ..strategies.presets import Strategy
+from ..strategies.presets import MC_ROLLOUT, Strategy, parse_strategy
 from .intervals import Z95
 
 STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
+#: How the advised player plays on after the option in the rollouts, by default: expert,
+#: the strongest plain strategy, the closest to a player who follows the advice (with
+#: memory2 the draw's value fell short of the discard's after it, issue 41).
+OWN_PLAY = "expert"
 
 
 def advise(hand: str, drawn: str | None = None, pile: str | None = None,
            opponent_took: str | None = None, opponent_passed: str | None = None,
            stock_left: int | None = None,
            rules: Rules | str | None = None, opponent: str | Strategy = "simple",
-           strategy: str | Strategy = "memory2", rollouts: int = 10_000, seed: int = 0,
+           strategy: str | Strategy = OWN_PLAY, rollouts: int = 10_000, seed: int = 0,
            drawn_from: str = "stock", history: str | list[str] | None = None,
            model: str | Strategy | None = None,
            temperature: float | None = None, wait: float | None = None) -> pd.DataFrame:
@@ -51,7 +56,10 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     ``stock_left``, default 20) nearly uniformly. The history's options (``model``,
     ``temperature``, ``wait``) without a history, or shorthand with one, are refused.
     Each option is played in the same worlds, the advised player continuing with
-    ``strategy`` and the opponent with ``opponent``. With ``drawn`` the options are the
+    ``strategy`` (default expert, the strongest plain strategy: the player who follows
+    the advice plays on as well as that at least, and a weaker one, such as memory2, made
+    the draw's value fall short of the discard's after it) and the opponent with
+    ``opponent``. With ``drawn`` the options are the
     discards (and knocks); without it, the draw: take the pile's top card or draw from
     the stock (then discard as ``strategy`` does), or at the upcard offer (a history
     that stops there) take or pass the upcard.
@@ -85,6 +93,21 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
         return _situation_table(situation, strategy, opponent, rules, seed)
     position = make_position(hand, drawn, *view, drawn_from)
     return _position_table(position, strategy, opponent, rules, rollouts, seed)
+
+
+def opponent_model(bot: str | Strategy) -> tuple[Strategy, str]:
+    """The plain strategy the advisor plays ``bot`` as (its rollouts and its belief), and
+    a note for the player when that is not the bot itself: an mc bot searches by rollouts
+    of its own, which the advisor's cannot nest, so it is modelled by the plain strategy
+    its search plays on with (its ``rollout``; the preset's is expert)."""
+    strategy = parse_strategy(bot)
+    if not strategy.is_mc:
+        return strategy, ""
+    given = {key: value for _, key, value in spec_items(strategy.spec.partition(":")[2])}
+    text = (given.get("rollout") or MC_ROLLOUT).replace(";", ",")
+    return parse_strategy(text), (f"the bot searches and learns over the game; the advisor "
+                                  f"models it as {text}, the card play its search plays on "
+                                  f"with")
 
 
 def _checked_request(rules: Rules, seed: int, rollouts: int, drawn: str | None,
@@ -122,7 +145,7 @@ def _situation_table(situation: Situation, strategy: str | Strategy, opponent: s
                          f"floor {rules.stock_floor} of these rules")
     options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
     return _table(options, net, flags, _mean_deadwood(situation.opp_hands, rules),
-                  situation.ess, situation.particles)
+                  situation.ess, situation.particles, situation.runs)
 
 
 def _belief_options(temperature: float | None, wait: float | None) -> tuple[float, float]:
@@ -161,10 +184,23 @@ def _mean_deadwood(hands: np.ndarray, rules: Rules) -> float:
     return float(np.mean([min_deadwood_nb(int(h), tab, work) for h in hands]))
 
 
+def standard_errors(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
+    """Each option's standard error of its mean over the worlds (rows of ``net``): as if
+    the worlds were independent, or, where they come from several posterior runs
+    (``runs``, the run of each world), the larger of that and the spread of the runs'
+    means, which also holds how far one run's guesses of the opponent's hand may be
+    from another's."""
+    se = net.std(axis=0, ddof=1) / np.sqrt(net.shape[0])
+    if runs is None or len(np.unique(runs)) < 2:
+        return se
+    means = np.stack([net[runs == k].mean(axis=0) for k in np.unique(runs)])
+    return np.maximum(se, means.std(axis=0, ddof=1) / np.sqrt(len(means)))
+
+
 def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood: float,
-           ess: float, samples: int) -> pd.DataFrame:
+           ess: float, samples: int, runs: np.ndarray | None = None) -> pd.DataFrame:
     mean = net.mean(axis=0)
-    half = Z95 * net.std(axis=0, ddof=1) / np.sqrt(net.shape[0])
+    half = Z95 * standard_errors(net, runs)
     kind = options[:, 0]
     action = np.where(kind == OPT_TAKE, "take", np.where(
         kind == OPT_STOCK, "stock", np.where(kind == OPT_PASS, "pass", np.where(
@@ -172,10 +208,12 @@ def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood
     discard = [format_cards([int(c)]) if k == OPT_DISCARD else ""
                for k, c in zip(kind, options[:, 1], strict=True)]
     words = {"take": "take the pile card {}", "stock": "draw from the stock",
-             "pass": "pass the upcard {}",
+             "pass": "pass the upcard {}", "gin": "go gin, discard {}",
              "knock": "knock, discard {}", "discard": "discard {}"}
+    # a knock that keeps no deadwood is gin: its row says so, as the recommendation does
+    said = np.where((action == "knock") & (options[:, 3] == 0), "gin", action)
     option = [words[a].format(format_cards([int(c)]) if c >= 0 else "")
-              for a, c in zip(action, options[:, 1], strict=True)]
+              for a, c in zip(said, options[:, 1], strict=True)]
     frame = pd.DataFrame({
         "option": option,
         "action": action,
@@ -207,11 +245,7 @@ def advice_words(table: pd.DataFrame) -> str:
     """The recommendation in words, with its margin over the runner-up, saying whose
     points the expectation counts."""
     best = table.iloc[0]
-    if best.action == "knock" and best.deadwood == 0:
-        what = f"go gin discarding {best.discard}"
-    else:
-        what = best.option
-    text = (f"Recommended: {what} (expected {best.expected_points:+.2f} points, your points "
+    text = (f"Recommended: {best.option} (expected {best.expected_points:+.2f} points, your points "
             f"minus the opponent's this hand, 95% CI [{best.low:+.2f}, {best.high:+.2f}])")
     if len(table) > 1:
         second = table.iloc[1]

@@ -4,8 +4,8 @@ The game is :class:`~ginsim.table.game_table.TableGame`; this module only shows 
 (your hand sorted with its best melds, the pile top, the stock, what the bot did, the
 showdown, the scores) and reads your moves, one line each: ``s`` / ``p`` to draw,
 ``KD`` to discard, ``knock KD`` or ``knock``, ``take`` / ``pass`` at the upcard offer,
-``hint`` for the advisor's table, ``quit`` to stop. A move the hand does not allow gets
-its one-line reason and another try.
+``hint`` for the advisor's table, ``help`` for the commands, ``quit`` to stop. A move
+the hand does not allow gets its one-line reason, the moves open now and another try.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from collections.abc import Callable
 from ..game.cards import card_from_text, card_text, cards_to_mask, mask_to_cards, sort_key
 from ..game.inputs.specs import brief
 from ..game.melds import best_melds, deadwood
+from ..game.scoring.game_scoring import GameScore
 from ..game.state import ST_TAKEN
-from ..table.actions import IllegalAction
+from ..table.actions import ANY_MOVE, Action, IllegalAction
 from ..table.game_table import TableGame
 from ..table.table import Table
 
@@ -24,6 +25,12 @@ PROMPTS = {"offer": "take the upcard {top} or pass? [take/pass]",
            "draw": "draw: s (stock) or p (pile: {top})",
            "discard": "discard a card (e.g. {example}), knock CARD, or knock",
            "last_discard": "the final discard {top}: knock CARD with it, or pass"}
+#: ``help`` at a prompt: every command, whatever the phase.
+HELP = ("  Commands: s or stock (draw from the stock); p or pile (take the pile's top card); "
+        "take or pass (the upcard offer, or the final discard); a card such as KD "
+        "(discard it); knock KD (knock, discarding KD); knock (knock with the discard that "
+        "keeps the least deadwood); big gin (where the rules have it); hint (the advisor's "
+        "table); help (this list); quit.")
 DONE = ("knock", "gin", "undercut", "big_gin")
 #: The longest line read as a move (``knock 10D`` is nine characters): a longer one is
 #: refused without being parsed, and a refusal never echoes more than MAX_ECHO_CHARS.
@@ -105,9 +112,15 @@ def showdown_text(table: Table, rules) -> str:
     return "\n".join(lines)
 
 
-def hint_text(table: Table, rules, rollouts: int = 400) -> str:
-    """The advisor's table (``ginsim.advise``) for the decision in front of you."""
-    from ..analysis.advise import advice_words, advise
+def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0):
+    """The advisor's table (``ginsim.advise``) for seat 0's decision now, against the
+    bot played (``bot``, its spec: its card play and knock chart; an mc bot by the plain
+    strategy it plays on with) and read by the same model: ``(table, model, note)``,
+    ``note`` saying where the model is not the bot itself. ValueError where there is
+    nothing to advise (the first discard of the eleven-card deal) or the advisor
+    refuses the position."""
+    from ..analysis.advise import advise, opponent_model
+    model, note = opponent_model(bot)
     hand = table.hand_of(0)
     drawn = None
     if table.phase == "discard" and table.events and table.events[-1]["seat"] == 0 and (
@@ -115,16 +128,27 @@ def hint_text(table: Table, rules, rollouts: int = 400) -> str:
         drawn = table.events[-1]["card"]
         hand = [c for c in hand if c != card_from_text(drawn)]
     if table.phase == "discard" and drawn is None:
-        return "  (no hint for the first discard of the eleven-card deal)"
+        raise ValueError("the first discard of the eleven-card deal follows no draw, and "
+                         "the advisor weighs a discard after a draw")
+    frame = advise(_hand_str(hand), drawn=drawn, history=table.history(0), rules=rules,
+                   opponent=model, rollouts=rollouts, seed=seed)
+    return frame, model, note
+
+
+def hint_text(table: Table, rules, bot: str, rollouts: int = 400) -> str:
+    """The advisor's table for the decision in front of you (:func:`hint_advice`), its
+    title naming the opponent it assumes."""
+    from ..analysis.advise import advice_words
     try:
-        frame = advise(_hand_str(hand), drawn=drawn, history=table.history(0), rules=rules,
-                       rollouts=rollouts, seed=0)
+        frame, model, note = hint_advice(table, rules, bot, rollouts)
     except ValueError as err:
         return f"  (no hint here: {err})"
     rows = [f"    {row.option:<24} {row.expected_points:+6.2f}  [{row.low:+.2f}, {row.high:+.2f}]"
             for row in frame.head(6).itertuples()]
-    return "\n".join(["  Advisor (expected points this hand, 95% CI):", *rows,
-                      "  " + advice_words(frame)])
+    head = [f"  Advisor (against {model.spec}; expected points this hand, 95% CI):"]
+    if note:
+        head.append(f"  ({note})")
+    return "\n".join([*head, *rows, "  " + advice_words(frame)])
 
 
 def _hand_str(cards: list[int]) -> str:
@@ -138,7 +162,8 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
     you quit."""
     rules = game.rules
     write(f"ginsim play: you against {game.bot_spec}, rules {rules.spec()}, "
-          f"game to {rules.target}. Type 'hint' for advice, 'quit' to stop.")
+          f"game to {rules.target}. Type 'hint' for advice, 'help' for the commands, "
+          f"'quit' to stop.")
     while not game.over:
         table = game.deal()
         dealer = "you" if table.dealer == 0 else "the bot"
@@ -154,46 +179,71 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
                 return 1
         write(showdown_text(table, rules))
         game.finish_hand()
-    final = game.score()
-    write(f"\nGame over: {'you win' if final.winner == 0 else 'the bot wins'} "
-          f"{final.scores[0]} to {final.scores[1]} (hand points {final.points[0]}-"
-          f"{final.points[1]}, boxes {final.boxes[0]}-{final.boxes[1]}"
-          f"{', shutout' if final.shutout else ''}).")
+    write(game_over_text(game.score()))
     return 0
+
+
+def game_over_text(final: GameScore) -> str:
+    """The game's end, the winner's score first ("the bot wins 251 to 0")."""
+    w = final.winner
+    return (f"\nGame over: {'you win' if w == 0 else 'the bot wins'} {final.scores[w]} to "
+            f"{final.scores[1 - w]} (hand points: you {final.points[0]}, bot {final.points[1]}; "
+            f"boxes: you {final.boxes[0]}, bot {final.boxes[1]}"
+            f"{'; shutout' if final.shutout else ''}).")
 
 
 def _your_move(game: TableGame, table: Table, read, write, hint: bool) -> bool:
     """Ask for your move until one is legal; False when you quit or input ended."""
     write(position_text(table, game.rules))
     if hint:
-        write(hint_text(table, game.rules))
-    view = table.observation(0)
-    top = view["pile_top"]
-    discards = [t.split()[1] for t in view["legal"] if t.startswith("discard ")]
-    example = discards[-1] if discards else ""
-    prompt = PROMPTS[table.phase]
-    if table.phase == "draw" and "pile" not in view["legal"]:
-        prompt = "draw: s (both passed the upcard, so the stock)"
+        write(hint_text(table, game.rules, game.bot_spec))
+    prompt = move_prompt(table)
     while True:
-        line = read(f"  Your move ({prompt.format(top=top, example=example)}): ")
+        line = read(f"  Your move ({prompt}): ")
         if line is None or line.strip().lower() in ("q", "quit", "exit"):
             return False
-        if line.strip().lower() in ("h", "hint", "?"):
-            write(hint_text(table, game.rules))
+        word = line.strip().lower()
+        if word in ("help", "commands"):
+            write(HELP)
             continue
-        if len(line.strip()) > MAX_MOVE_CHARS:
-            write(f"  Not allowed: {brief(line.strip(), 40)} ({len(line.strip()):,} "
-                  f"characters) is no move: type stock (s), pile (p), a card such as KD, "
-                  f"knock KD, take or pass. Try again.")
+        if word in ("h", "hint", "?"):
+            write(hint_text(table, game.rules, game.bot_spec))
             continue
-        try:
-            events = game.apply(line)
-        except IllegalAction as err:
-            write(f"  Not allowed: {_clip(str(err))}. Try again.")
+        events = _try_move(game, table, line, write)
+        if events is None:
             continue
         for event in events:
             write("  " + event_text(event, "You"))
         return True
+
+
+def move_prompt(table: Table) -> str:
+    """The prompt's words for the phase, naming only the moves open now (no knock where
+    no discard keeps deadwood within the knock limit, no pile after both passed)."""
+    view = table.observation(0)
+    legal = view["legal"]
+    discards = [t.split()[1] for t in legal if t.startswith("discard ")]
+    prompt = PROMPTS[table.phase]
+    if table.phase == "draw" and "pile" not in legal:
+        prompt = "draw: s (both passed the upcard, so the stock)"
+    if table.phase == "discard" and not any(t.startswith("knock") for t in legal):
+        prompt = "discard a card (e.g. {example})"
+    return prompt.format(top=view["pile_top"], example=discards[-1] if discards else "")
+
+
+def _try_move(game: TableGame, table: Table, line: str, write) -> list[dict] | None:
+    """Your move applied (its events), or None after a refusal that names the moves
+    open now (not every move of the game)."""
+    now = f"now: {move_prompt(table)} ('help' lists every command). Try again."
+    if len(line.strip()) > MAX_MOVE_CHARS:
+        write(f"  Not allowed: {brief(line.strip(), 40)} ({len(line.strip()):,} "
+              f"characters) is no move; {now}")
+        return None
+    try:
+        return game.apply(Action.parse(line))
+    except IllegalAction as err:
+        write(f"  Not allowed: {_clip(str(err).replace(': ' + ANY_MOVE, ''))}; {now}")
+        return None
 
 
 

@@ -301,8 +301,11 @@ def add_advise_command(sub) -> None:
                     help="shorthand: cards left in the stock (default 20)")
     ad.add_argument("--rules", default="modern", help=RULES_HELP)
     ad.add_argument("--opponent", default="simple", help="opponent's strategy (default simple)")
-    ad.add_argument("--strategy", default="memory2",
-                    help="how you play on after this turn (default memory2)")
+    ad.add_argument("--strategy", default="expert",
+                    help="how you play on after this choice in the rollouts (default expert, "
+                         "the strongest plain strategy and the closest to following the "
+                         "advice; a weaker one undervalues the draw against the discard "
+                         "after it)")
     ad.add_argument("--rollouts", type=positive_int, default=10_000,
                     help="rollouts per option (default 10000); with --history the worlds "
                          "resample at most 500 guesses of the opponent's hand")

@@ -48,6 +48,11 @@ MOVE_TEXTS = {**{(k, c): f"{k} {TEXT[c]}" for k in ("discard", "knock") for c in
           ("big_gin", -1): "big gin"}
 
 
+#: What a move may be, in the words a refusal of an unreadable move ends with (a caller
+#: that knows the position may put the moves open now in its place).
+ANY_MOVE = "type stock (s), pile (p), a card such as KD, knock KD, take or pass"
+
+
 class IllegalAction(ValueError):
     """A move the hand does not allow now; the message is one line naming it and why."""
 
@@ -77,8 +82,7 @@ class Action:
         raw = str(text).strip().replace("_", " ").split()
         words = [w.lower() for w in raw]
         if not words:
-            raise IllegalAction("empty action: type stock (s), pile (p), a card such as KD, "
-                                "knock KD, take or pass")
+            raise IllegalAction(f"empty action: {ANY_MOVE}")
         joined = " ".join(words)
         kind = _SHORT.get(joined, joined)
         if kind in KINDS and kind not in ("discard",):
@@ -92,8 +96,7 @@ class Action:
                 return cls("discard", card_from_text(raw[0]))
         except ValueError as err:
             raise IllegalAction(f"{text!r}: {err}") from None
-        raise IllegalAction(f"{text!r} is not an action: type stock (s), pile (p), a card "
-                            "such as KD, knock KD, take or pass")
+        raise IllegalAction(f"{text!r} is not an action: {ANY_MOVE}")
 
     @classmethod
     def from_message(cls, reply: dict) -> Action:

@@ -205,6 +205,7 @@ class Situation:
     particles: int
     offer: int = -1  # at the upcard offer: 1 if seat a deals, 0 if not; else -1
     stock_only: bool = False  # both passed the upcard: seat a must draw from the stock
+    runs: np.ndarray | None = None  # the posterior run each world came from, if several
 
 
 def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,

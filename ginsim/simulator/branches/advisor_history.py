@@ -17,6 +17,10 @@ from ..belief.posterior import knock_limit_of, sample_beliefs
 from ..belief.replay_nb import TEMPERATURE, WAIT
 from .advisor import DRAWN_FROM, HAND_OVER, PARTICLES, Situation, require_plain
 
+RUNS = 4  # independent posterior runs pooled for the advisor's worlds
+MIN_RUN_PARTICLES = 25  # fewer particles than this make one run, not several
+RUN_STRIDE = 0x9E3779B97F4A7C15  # run k samples from seed + k * this (mod 2**64)
+
 
 def history_situation(history: str | list[str], hand: str, drawn: str | None,
                       drawn_from: str, rules: Rules, model: str | Strategy, rollouts: int,
@@ -32,21 +36,47 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     mine = cards + new
     _check_cards(hist, mine, new, forbidden, rules)
     particles = min(rollouts, PARTICLES)
-    beliefs = sample_beliefs(hist, cards_to_mask(mine), model, rules, particles, seed,
-                             temperature, wait=wait)
     rng = np.random.default_rng(seed)
-    pick = (rng.random() + np.arange(rollouts)) / rollouts
-    index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), particles - 1)
-    opp = beliefs.hands[index]
-    stocks, buried = pile_and_stocks(opp, beliefs.unseen, hist.stock_left, rng)
+    opp, runs, ess, unseen = pooled_worlds(hist, cards_to_mask(mine), model, rules,
+                                           (particles, rollouts), (seed, rng),
+                                           (temperature, wait))
+    stocks, buried = pile_and_stocks(opp, unseen, hist.stock_left, rng)
     if buried.shape[1] != 0:
         raise ValueError("the hand and the history do not account for every card")
     # both passed the upcard: the non-dealer's draw is from the stock, nothing to advise
     stock_only = (not hist.first_turn and not hist.drawn and len(hist.events) > 0
                   and hist.events[-1, 1] == EV_PASS)
     return Situation(mine, forbidden, list(hist.pile), public_fields(hist),
-                     knock_limit_of(hist, rules), opp, stocks, beliefs.ess, particles,
-                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only)
+                     knock_limit_of(hist, rules), opp, stocks, ess, particles,
+                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only, runs)
+
+
+def pooled_worlds(hist: History, mine: int, model: str | Strategy, rules: Rules,
+                  sizes: tuple[int, int], seeds: tuple[int, np.random.Generator],
+                  belief: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """The opponent's hand in each of ``sizes[1]`` worlds, from :data:`RUNS` independent
+    posterior runs sharing ``sizes[0]`` particles (each world resampled from its own
+    run's weighted guesses); the run of each world, the runs' summed ESS and the unseen
+    mask. One run can settle in one mode of a many-moded posterior and another run in
+    another (a late hand's values moved by 30 points between seeds while the interval
+    said 3): pooled runs average that out, and the spread of the runs' means shows it
+    in the interval (``advise``)."""
+    particles, rollouts = sizes
+    seed, rng = seeds
+    runs = max(1, min(RUNS, particles // MIN_RUN_PARTICLES))
+    hands, run_of, ess, unseen = [], [], 0.0, 0
+    for k in range(runs):
+        n = rollouts // runs + (k < rollouts % runs)
+        per = particles // runs + (k < particles % runs)
+        beliefs = sample_beliefs(hist, mine, model, rules, per, (seed + k * RUN_STRIDE) % 2**64,
+                                 belief[0], wait=belief[1])
+        pick = (rng.random() + np.arange(n)) / n
+        index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), per - 1)
+        hands.append(beliefs.hands[index])
+        run_of.append(np.full(n, k))
+        ess += beliefs.ess
+        unseen = beliefs.unseen
+    return np.concatenate(hands), np.concatenate(run_of), ess, unseen
 
 
 def _hand_and_drawn(hist: History, hand: str, drawn: str | None, drawn_from: str
