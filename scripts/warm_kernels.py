@@ -33,7 +33,7 @@ import numpy as np
 
 from ginsim.game.rules import Rules
 from ginsim.runner.compiling import KernelGroup, is_compiled
-from ginsim.runner.warmup import KERNEL_GROUPS
+from ginsim.runner.warmup import KERNEL_GROUPS, MAHJONG, for_rules, mahjong_rules
 
 MC = "mc:rollouts=2,particles=8,stages=1"
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
@@ -69,6 +69,12 @@ def _plain_games(rules: Rules) -> None:
     play_hollywood(games=1, seed=0, rules=rules)
     play_multimatch(games=1, seed=0, rules=rules, match_total=100)
     play_decks("simple", "simple", np.arange(52, dtype=np.int64)[None, :], [0], rules=rules)
+
+
+def _mahjong(rules: Rules) -> None:
+    """Mahjong gin's hand loop and games, compiled apart from knocking gin's."""
+    for name in ("hand loop", "whole games"):
+        for_rules(KERNEL_GROUPS[name], MAHJONG).compile(rules)
 
 
 def _advise(rules: Rules) -> None:
@@ -163,7 +169,7 @@ def suite_groups() -> dict[str, KernelGroup]:
     from ginsim.simulator.play.hand_nb import simulate_nb
 
     def plain(sig: tuple) -> bool:
-        return not _with_mc_rows(sig)
+        return not _with_mc_rows(sig) and not mahjong_rules(sig)
 
     groups = (
         KernelGroup("mc player", (simulate_nb, mc_knock_chart_nb), _mc_player, _with_mc_rows),
@@ -174,6 +180,8 @@ def suite_groups() -> dict[str, KernelGroup]:
             "simulator.play.games_nb.play_games_nb", "simulator.play.games_nb.play_three_nb",
             "simulator.play.games_nb.play_teams_nb", "simulator.play.hand_nb.play_decks_nb",
             "runner.aggregate_nb.accumulate_nb"), _plain_games, plain),
+        KernelGroup("mahjong gin", (simulate_nb,) + _kernels(
+            "simulator.play.games_nb.play_games_nb"), _mahjong, mahjong_rules),
         KERNEL_GROUPS["knock chart"],
         KernelGroup("table and phases", _kernels(
             "simulator.play.drive_nb.decide_take_nb", "simulator.play.drive_nb.decide_discard_nb",

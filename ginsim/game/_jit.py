@@ -130,3 +130,15 @@ jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 #: all (inlined, the expert's discard and pile choice, the deal and the hand's record
 #: made the first report compile for 323 s instead of 73 s, at the same speed).
 jit_inline = njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")
+
+#: The compile options of an ``@overload`` whose implementation is chosen from its
+#: argument types (the same as :data:`jit`'s, less caching, which its callers do).
+OVERLOAD_OPTIONS = {"nogil": True, "error_model": "numpy", "_nrt": False}
+
+
+def is_mahjong_layout(rules_type) -> bool:
+    """Whether a packed rules array's numba type is Mahjong gin's: :meth:`Rules.packed
+    <ginsim.game.rules.Rules.packed>` hands Mahjong gin's rules over as a strided view,
+    so the kernels that play or score a hand choose Mahjong's code when they compile,
+    and plain gin's kernels never compile it."""
+    return getattr(rules_type, "layout", "C") != "C"

@@ -317,8 +317,16 @@ class Rules(PresetFields):
         return np.array(values, dtype=np.int64)
 
     def packed(self) -> np.ndarray:
-        """The rules as the int64 array the kernels read (:data:`HAND_FIELDS`, ``R_*``)."""
-        return np.array([pack_field(n, getattr(self, n)) for n in HAND_FIELDS], dtype=np.int64)
+        """The rules as the int64 array the kernels read (:data:`HAND_FIELDS`, ``R_*``).
+        Mahjong gin's come as a strided view: its array type makes the kernels compile
+        Mahjong's hand for it alone (:func:`ginsim.game._jit.is_mahjong_layout`)."""
+        fields = np.array([pack_field(n, getattr(self, n)) for n in HAND_FIELDS],
+                          dtype=np.int64)
+        if not self.mahjong:
+            return fields
+        wide = np.zeros(2 * len(fields), dtype=np.int64)
+        wide[::2] = fields
+        return wide[::2]
 
     def packed_game(self) -> np.ndarray:
         """The game-level fields as the int64 array the game kernels read

@@ -10,6 +10,7 @@ compiles those a report study or a command (``simulate``, ``games``, ``play``,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..game.rules import Rules
 from ..simulator.belief.sample_nb import smc_beliefs_nb
@@ -37,6 +38,37 @@ GAMES_PARAMS_ARG = 3  # play_games_nb's seat rows, likewise
 
 def _params_layout(layout_code: str, arg: int = PARAMS_ARG) -> Callable[[tuple], bool]:
     return lambda sig: getattr(sig[arg], "layout", None) == layout_code
+
+
+def mahjong_rules(sig: tuple) -> bool:
+    """Whether a signature carries Mahjong gin's rules: :meth:`Rules.packed` hands them
+    over as a strided one-dimensional int64 array (also inside a game's schedule)."""
+    def strided_rules(t: object) -> bool:
+        if getattr(t, "ndim", None) == 1 and getattr(t, "layout", "C") != "C":
+            return str(getattr(t, "dtype", "")) == "int64"
+        return any(strided_rules(f) for f in getattr(t, "types", ()))
+    return any(strided_rules(t) for t in sig)
+
+
+#: Mahjong gin's rules, whose kernels compile apart (the variants study plays them).
+MAHJONG = Rules.coerce("mahjong")
+#: The groups whose kernels take the packed rules (the others compile the same code
+#: whatever the rules: the tables, the advisor, which reads modern rules, and the table).
+RULES_TYPED = ("hand loop", "mc player", "whole games", "mc whole games",
+               "three-player games", "team games")
+
+
+def for_rules(group: KernelGroup, rules: Rules) -> KernelGroup:
+    """``group`` as compiled for ``rules``: Mahjong gin's kernels are compiled apart from
+    knocking gin's, so each counts only its own signatures."""
+    if group.name not in RULES_TYPED:
+        return group
+    accepts = group.accepts or (lambda sig: True)
+    if rules.mahjong:
+        return replace(group, name=f"{group.name} (Mahjong gin)",
+                       compile=lambda _: group.compile(rules),
+                       accepts=lambda sig: mahjong_rules(sig) and accepts(sig))
+    return replace(group, accepts=lambda sig: not mahjong_rules(sig) and accepts(sig))
 
 
 def _aggregate(rules: Rules) -> None:
@@ -132,4 +164,7 @@ def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,
     if groups is None:
         names = dict.fromkeys(g for study in studies for g in STUDY_KERNELS.get(study, ()))
         groups = [KERNEL_GROUPS[name] for name in names]
+    groups = [for_rules(g, rules) for g in groups]
+    if "variants" in studies and not rules.mahjong:  # its hands include Mahjong gin's
+        groups.append(for_rules(KERNEL_GROUPS["hand loop"], MAHJONG))
     return compile_groups(groups, rules, show)

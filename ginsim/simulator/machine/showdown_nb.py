@@ -6,7 +6,9 @@ exact layoffs (docs/rules.md §5.2) and the score (§6); Mahjong gin's own
 a hand here once the machine has ended it.
 """
 
-from ...game._jit import jit
+from numba.extending import overload
+
+from ...game._jit import OVERLOAD_OPTIONS, is_mahjong_layout, jit
 from ...game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
 from ...game.rules import R_LAYOFF, R_MAHJONG
 from ...game.scoring.hand_scoring_nb import OUT_DEAD, score_hand_nb
@@ -40,11 +42,32 @@ from .mahjong_nb import mahjong_showdown_nb
 def showdown_nb(board, rules, tab):
     """Score a finished hand into the ``RES_*`` fields of ``board.hs`` (scratch
     ``board.work``): outcome, knocker, K, D before and after layoffs, each seat's points,
-    stock left, pile cards taken."""
-    if rules[R_MAHJONG] != 0:
-        mahjong_showdown_nb(board, rules, tab)
-        return
+    stock left, pile cards taken; Mahjong gin's by its own showdown."""
+    score_by_rules(board, rules, tab)
+
+
+def score_by_rules(board, rules, tab):
+    """:func:`knocking_showdown_nb`, or Mahjong gin's showdown for its rules (chosen when
+    compiling, :func:`~ginsim.game._jit.is_mahjong_layout`)."""
+    raise NotImplementedError("called from numba kernels only")
+
+
+@overload(score_by_rules, inline="always", jit_options=OVERLOAD_OPTIONS)
+def _score_by_rules(board, rules, tab):
+    if is_mahjong_layout(rules):
+        return lambda board, rules, tab: mahjong_showdown_nb(board, rules, tab)
+    return lambda board, rules, tab: knocking_showdown_nb(board, rules, tab)
+
+
+@jit
+def knocking_showdown_nb(board, rules, tab):
+    """Knocking gin's showdown (:func:`showdown_nb`)."""
     hs, work = board.hs, board.work
+    if rules[R_MAHJONG] != 0:  # Mahjong rules packed by hand, not by Rules.packed
+        hs[RES_OUTCOME] = OUT_DEAD
+        hs[RES_POINTS] = 0
+        hs[RES_POINTS + 1] = 0
+        return
     ending = hs[ST_ENDING]
     hs[RES_STOCK_LEFT] = 52 - hs[ST_POS]
     hs[RES_PILE_CARDS] = hs[ST_PILE_TAKES] + hs[ST_PILE_TAKES + 1]  # a take is one card

@@ -16,8 +16,9 @@ an int64[rows, TRACE_WIDTH] array that receives one row per turn while
 """
 
 import numpy as np
+from numba.extending import overload
 
-from ...game._jit import jit, jit_inline
+from ...game._jit import OVERLOAD_OPTIONS, is_mahjong_layout, jit, jit_inline
 from ...game.rules import R_MAHJONG
 from ...game.state import (
     A_BIG_GIN,
@@ -212,12 +213,31 @@ def start_hand_nb(board, dealer, rules, trace, hand_id):
 
 @jit
 def play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id):
-    """Deal the deck in ``board.hs`` and play the hand to its end (not scored)."""
-    if rules[R_MAHJONG] != 0:
-        mahjong_play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id)
-        return
-    start_hand_nb(board, dealer, rules, trace, hand_id)
-    drive_nb(board, np.int64(TO_THE_END), -1, params, rules, tab, rng, trace)
+    """Deal the deck in ``board.hs`` and play the hand to its end (not scored); Mahjong
+    gin's rules play Mahjong gin's hand."""
+    play_by_rules(board, dealer, params, rules, tab, rng, trace, hand_id)
+
+
+def play_by_rules(board, dealer, params, rules, tab, rng, trace, hand_id):
+    """Knocking gin's hand by the plain driver, or Mahjong gin's for its rules (chosen
+    when compiling, :func:`~ginsim.game._jit.is_mahjong_layout`)."""
+    raise NotImplementedError("called from numba kernels only")
+
+
+@overload(play_by_rules, inline="always", jit_options=OVERLOAD_OPTIONS)
+def _play_by_rules(board, dealer, params, rules, tab, rng, trace, hand_id):
+    if is_mahjong_layout(rules):
+        def mahjong(board, dealer, params, rules, tab, rng, trace, hand_id):
+            mahjong_play_hand_nb(board, dealer, params, rules, tab, rng, trace, hand_id)
+        return mahjong
+
+    def knocking(board, dealer, params, rules, tab, rng, trace, hand_id):
+        start_hand_nb(board, dealer, rules, trace, hand_id)
+        if rules[R_MAHJONG] != 0:  # Mahjong rules packed by hand, not by Rules.packed
+            refused_nb(board.hs)
+            return
+        drive_nb(board, np.int64(TO_THE_END), -1, params, rules, tab, rng, trace)
+    return knocking
 
 
 @jit
