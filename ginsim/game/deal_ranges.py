@@ -33,6 +33,8 @@ REGIONS = {
     "training": TRAINING,  # equilibrium best responses, one block per iteration
     "oklahoma training": TRAINING + 10**9,
     "adversary training": TRAINING + 5 * 10**9,
+    "card play training": TRAINING + 7 * 10**9,  # scripts/make_training_data.py (mc's choices)
+    "card play test": TRAINING + 8 * 10**9,  # its held-back hands
 }
 
 

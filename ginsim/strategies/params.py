@@ -21,6 +21,7 @@ KIND_DEADWOOD = 0  # decisions by exact deadwood (the ``simple`` family and its 
 KIND_RANDOM = 1  # uniformly random legal choices, knocking whenever legal
 KIND_MC = 2  # Monte Carlo rollouts over posterior-sampled worlds (simulator/search/mc_nb.py)
 KIND_EXPERT = 3  # memory2's information, scored by stage, safety and potential (expert_nb.py)
+KIND_LEARNED = 4  # draw and discard by a model learned from mc (strategies/learned/)
 
 DRAW_MELD = 0  # take the pile card only if it is melded in a best arrangement
 DRAW_IMPROVE = 1  # take it if it lowers the best deadwood after the discard
@@ -63,7 +64,14 @@ P_X_TAKE_ANY = P_X_TAKE_MELD + 1  # least deadwood gain to take any other pile c
 P_X_LOOKAHEAD = P_X_TAKE_ANY + 1  # weight of the expected deadwood cut of the next draw
 P_X_OUTS_VALUE = P_X_LOOKAHEAD + 1  # points per 10 deadwood points a live out would meld
 P_X_CONTESTED = P_X_OUTS_VALUE + 1  # share of an out's worth lost when it fits the opponent
-P_BASE = P_X_CONTESTED + 1  # what the policy kernel reads: a plain strategy's vector
+# The learned card play (read only for KIND_LEARNED rows, by strategies/learned/): the
+# weights of its discard model (one per feature of a discard option) and of its draw model
+# (one per feature of taking the pile card), set by ``card_model=NAME_OR_FILE``.
+N_DISCARD_FEATURES = 18
+N_DRAW_FEATURES = 12
+P_L_DISCARD = P_X_CONTESTED + 1
+P_L_DRAW = P_L_DISCARD + N_DISCARD_FEATURES
+P_BASE = P_L_DRAW + N_DRAW_FEATURES  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.search.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
@@ -139,6 +147,8 @@ class Parameter:
             return "a plain strategy spec (not mc)"
         if self.name == "grid":
             return "probabilities in 0..1 (-1: none), set by chart=NAME_OR_FILE"
+        if self.name == "card_model":
+            return "the name of a shipped card play model or an .npz file of its weights"
         return self.bounds + (", or a chart name or file" if self.name == "chart" else "")
 
     def check(self, values: tuple[float, ...], where: str) -> tuple[float, ...]:
@@ -215,9 +225,10 @@ PARAMETERS: dict[str, Parameter] = {
     for p in (
         Parameter("kind", P_KIND, (KIND_DEADWOOD,),
                   "decision family: deadwood (exact-deadwood play), random, mc (set by "
-                  "the mc preset), or expert (memory2's information weighed by stage, "
-                  "safety and potential: the expert preset)",
-                  choices=("deadwood", "random", "mc", "expert")),
+                  "the mc preset), expert (memory2's information weighed by stage, "
+                  "safety and potential: the expert preset) or learned (draw and discard "
+                  "by a model learned from mc: the learned preset)",
+                  choices=("deadwood", "random", "mc", "expert", "learned")),
         Parameter("knock", P_KNOCK, (10,) * N_BUCKETS,
                   "knock when the kept deadwood is at most this (0 = gin only); one value, "
                   "or one per stock bucket as a/b/c/d (see edges); never above the rules' "
@@ -283,6 +294,10 @@ PARAMETERS: dict[str, Parameter] = {
                   "52 lays each as soon as it is formed", high=52),
         *(Parameter(name, index, (0,) * P_BASE, text, low=-100, high=2**31, integer=False)
           for name, index, text in NESTED_BLOCKS),
+        Parameter("card_model", P_L_DISCARD, (0.0,) * (N_DISCARD_FEATURES + N_DRAW_FEATURES),
+                  "learned: the card play model, the name of a shipped model (card_play) or "
+                  "an .npz file written by scripts/train_card_play.py (its discard and draw "
+                  "weights)", low=-1e6, high=1e6, integer=False),
         Parameter("prior", P_MC_PRIOR, (1.0,) + (0.0,) * (MC_MODELS - 1),
                   "mc: prior weights of model, model2, ... in the belief's mixture (0: not "
                   "used); the weights follow the opponent's choices within each hand (and, with "

@@ -38,10 +38,12 @@ from .hand_reading_nb import (
     kept_outs_nb,
     lowest_score_card_nb,
 )
+from .learned.learned_nb import learned_discard_nb, learned_take_nb
 from .params import (
     DRAW_IMPROVE,
     DRAW_NEVER,
     KIND_EXPERT,
+    KIND_LEARNED,
     KIND_RANDOM,
     N_BUCKETS,
     P_CHART,
@@ -200,6 +202,8 @@ def discard_without_knock_nb(params, seat, hand, forbidden, lowest, board, tab, 
     if params[seat, P_MEMORY] >= 1:
         if int(params[seat, P_KIND]) == KIND_EXPERT:
             card = expert_discard_nb(params, seat, hand, forbidden, board, tab)
+        elif int(params[seat, P_KIND]) == KIND_LEARNED:
+            card = learned_discard_nb(params, seat, hand, forbidden, board, tab)
         else:
             card = memory_discard_nb(params, seat, hand, forbidden, board, tab)
         return card, board.work[W_DISCARD + card]
@@ -268,6 +272,10 @@ def pile_decision_nb(params, seat, hand, top, board, rules, tab, rng):
         if below_nb(rng, seat, 2) == 0:
             return False, -1, 0, False, False
         dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, board.work, memory)
+    elif int(params[seat, P_KIND]) == KIND_LEARNED:
+        take, dw, card, all_melded = learned_take_nb(params, seat, hand, top, board, rules, tab)
+        if not take:
+            return False, -1, 0, False, False
     else:
         draw = int(params[seat, P_DRAW])
         if draw == DRAW_NEVER:

@@ -11,6 +11,7 @@ from ..game.inputs.specs import SpecLanguage, brief, spec_fields, spec_items, sp
 from ..game.rules import Rules
 from .equilibria import hand_key, shipped_equilibrium
 from .knock_charts import CHART_FAMILIES, load_chart
+from .learned.card_model import card_model_values
 from .params import (
     GRID_CELLS,
     KIND_MC,
@@ -304,6 +305,8 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             overrides[name] = _nested_vector(name, value, spec)
         elif name == "chart" and not _numeric(value):
             overrides["grid"] = load_chart(value).grid
+        elif name == "card_model" and not _numeric(value):
+            overrides[name] = card_model_values(value)
         else:
             overrides[name] = _parse_value(PARAMETERS[name], value, spec)
     return overrides
