@@ -68,16 +68,25 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    """With ``--hint`` the advisor compiles in a worker process (a cold cache) while the
+    bot's kernels compile here and the first hand is shown; the first hint waits for it.
+    Without, a ``hint`` typed compiles it then; each says so."""
+    from ..runner.compiling import BackgroundCompile
     from ..runner.warmup import KERNEL_GROUPS, compile_kernels, table_group
     from ..table.game_table import TableGame
     from .play_view import play_session
 
     game = TableGame(args.bot, args.rules, args.seed, target=args.target)
-    groups = [table_group(args.bot, args.seed)]
-    if args.hint and not game.rules.mahjong:  # the advisor weighs knocking-gin turns
-        groups.append(KERNEL_GROUPS["advisor"])
-    compile_kernels((), game.rules, groups=groups)  # before the first wait, said so
-    return play_session(game, _read_line, print, hint=args.hint)
+    # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
+    advisor = [] if game.rules.mahjong else [KERNEL_GROUPS["advisor"]]
+    background = BackgroundCompile(advisor if args.hint else [], game.rules, purpose="hint")
+    try:
+        compile_kernels((), game.rules, groups=[table_group(args.bot, args.seed)])
+        ready = background.wait if args.hint else (
+            lambda: compile_kernels((), game.rules, groups=advisor))
+        return play_session(game, _read_line, print, hint=args.hint, before_hint=ready)
+    finally:
+        background.close()
 
 
 def _read_line(prompt: str) -> str | None:

@@ -156,10 +156,12 @@ def _hand_str(cards: list[int]) -> str:
 
 
 def play_session(game: TableGame, read: Callable[[str], str | None],
-                 write: Callable[[str], None], hint: bool = False) -> int:
+                 write: Callable[[str], None], hint: bool = False,
+                 before_hint: Callable[[], object] | None = None) -> int:
     """Play ``game`` to its end reading your moves with ``read(prompt)`` (None: input
-    ended) and showing it with ``write``. Returns 0 when the game was played out, 1 if
-    you quit."""
+    ended) and showing it with ``write``; ``before_hint()`` runs before each hint (the
+    advisor's kernels compiled or awaited). Returns 0 when the game was played out, 1
+    if you quit."""
     rules = game.rules
     write(f"ginsim play: you against {game.bot_spec}, rules {rules.spec()}, "
           f"game to {rules.target}. Type 'hint' for advice, 'help' for the commands, "
@@ -174,7 +176,7 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
                 for event in game.bot_move():
                     write("  " + event_text(event, "Bot"))
                 continue
-            if not _your_move(game, table, read, write, hint):
+            if not _your_move(game, table, read, write, hint, before_hint):
                 write("Game stopped.")
                 return 1
         write(showdown_text(table, rules))
@@ -192,11 +194,12 @@ def game_over_text(final: GameScore) -> str:
             f"{'; shutout' if final.shutout else ''}).")
 
 
-def _your_move(game: TableGame, table: Table, read, write, hint: bool) -> bool:
+def _your_move(game: TableGame, table: Table, read, write, hint: bool,
+               before_hint: Callable[[], object] | None = None) -> bool:
     """Ask for your move until one is legal; False when you quit or input ended."""
     write(position_text(table, game.rules))
     if hint:
-        write(hint_text(table, game.rules, game.bot_spec))
+        write(_hint(game, table, before_hint))
     prompt = move_prompt(table)
     while True:
         line = read(f"  Your move ({prompt}): ")
@@ -207,7 +210,7 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool) -> bool:
             write(HELP)
             continue
         if word in ("h", "hint", "?"):
-            write(hint_text(table, game.rules, game.bot_spec))
+            write(_hint(game, table, before_hint))
             continue
         events = _try_move(game, table, line, write)
         if events is None:
@@ -215,6 +218,12 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool) -> bool:
         for event in events:
             write("  " + event_text(event, "You"))
         return True
+
+
+def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | None) -> str:
+    if before_hint is not None:
+        before_hint()
+    return hint_text(table, game.rules, game.bot_spec)
 
 
 def move_prompt(table: Table) -> str:

@@ -5,34 +5,67 @@ numba compiles a kernel on its first call and keeps the machine code beside the 
 sources change) spends seconds to minutes compiling. :func:`compile_groups` looks at each
 kernel's cache index (a small file read per kernel): when every kernel is loaded or
 cached it does nothing and prints nothing; otherwise it prints ``compiling kernels
-(first run only)``, compiles the cold groups one by one with a bar on stderr (a line per
-group when stderr is not a terminal) and how long it took. Gin's groups are in
-:mod:`ginsim.runner.warmup`, Greek Rami's in :mod:`ginsim.rami.play.runner`; this module
-knows neither game.
+(first run only)``, compiles the cold groups with a bar on stderr (a line per group when
+stderr is not a terminal) and how long it took. Independent cold groups compile at once
+in worker processes (spawned, one per usable core or ``GINSIM_COMPILE_JOBS``), which
+write numba's cache; this process then loads the kernels from it. A group a worker
+could not compile is compiled here, and said so. :class:`BackgroundCompile` compiles
+groups in a worker while the caller goes on (``ginsim play`` shows the first hand while
+its advisor compiles). Gin's groups are in :mod:`ginsim.runner.warmup`, Greek Rami's in
+:mod:`ginsim.rami.play.runner`; this module knows neither game.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import queue
 import sys
 import time
-from collections.abc import Callable, Sequence
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
+
+#: The environment variable that sets how many worker processes compile cold groups at
+#: once (1: all in the calling process); unset, one per usable core.
+JOBS_SETTING = "GINSIM_COMPILE_JOBS"
 
 
 @dataclass(frozen=True)
 class KernelGroup:
     """Kernels compiled together: their words, the top-level kernels (numba dispatchers),
     the smallest call that compiles them under given rules, and which compiled
-    signatures count (``accepts`` on the argument types; None: any)."""
+    signatures count (``accepts`` on the argument types; None: any).
+
+    ``recipe`` rebuilds the group in a worker process (:func:`group_from_recipe`; None:
+    it compiles in the calling process only); ``needs`` names groups whose kernels its
+    call compiles too, compiled first; ``core`` names the large body of sub-kernels its
+    call compiles with other groups of that core (a game's hand machine): those compile
+    in one process, one after another, since a second process would compile the core
+    again (on two cores, slower than one process)."""
 
     name: str
     kernels: tuple[Any, ...]
     compile: Callable[[Any], object]
     accepts: Callable[[tuple], bool] | None = None
+    recipe: tuple[str, tuple] | None = None
+    needs: tuple[str, ...] = ()
+    core: str = ""
+
+
+def group_from_recipe(recipe: tuple[str, tuple]) -> KernelGroup:
+    """The group ``("module:NAME", args)`` names: ``NAME[args[0]]`` where NAME is a
+    mapping of groups, else ``NAME(*args)`` (plain values, so a spawned process can
+    rebuild a group whose compile call is a lambda)."""
+    where, args = recipe
+    module, _, name = where.partition(":")
+    found = getattr(import_module(module), name)
+    return found[args[0]] if isinstance(found, Mapping) else found(*args)
 
 
 def is_compiled(kernel: Any, accepts: Callable[[tuple], bool] | None = None) -> bool:
@@ -64,20 +97,189 @@ def cold_groups(groups: Sequence[KernelGroup]) -> list[KernelGroup]:
     return [g for g in groups if not all(is_compiled(k, g.accepts) for k in g.kernels)]
 
 
+def compile_jobs() -> int:
+    """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
+    when set (1: compile in this process), else one per core this process may use."""
+    text = os.environ.get(JOBS_SETTING, "").strip()
+    if not text:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # no affinity on this platform
+            return os.cpu_count() or 1
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{JOBS_SETTING} must be a whole number of processes of at least 1 "
+                         f"(1: compile in this process), got {text!r}")
+    return int(text)
+
+
+def worker_batches(groups: Sequence[KernelGroup]) -> list[list[KernelGroup]]:
+    """``groups`` in batches that may compile in separate processes at once: groups that
+    share a top-level kernel (whose one cache index two processes could overwrite) or a
+    ``core``, or that one ``needs``, go into one batch, needed groups first, else in the
+    given order."""
+    root = list(range(len(groups)))
+
+    def find(i: int) -> int:
+        while root[i] != i:
+            i = root[i]
+        return i
+
+    first_with: dict[object, int] = {}
+    index = {group.name: i for i, group in enumerate(groups)}
+    for i, group in enumerate(groups):
+        shared = [id(k) for k in group.kernels] + ([group.core] if group.core else [])
+        linked = [first_with.setdefault(key, i) for key in shared]
+        for j in linked + [index[n] for n in group.needs if n in index]:
+            root[find(j)] = find(i)
+    batches: dict[int, list[KernelGroup]] = {}
+    for i, group in enumerate(groups):
+        batches.setdefault(find(i), []).append(group)
+    return [_needs_first(batch) for batch in batches.values()]
+
+
+def _needs_first(batch: list[KernelGroup]) -> list[KernelGroup]:
+    """``batch`` with every group after the groups of the batch it needs."""
+    by_name = {group.name: group for group in batch}
+    placed: dict[str, KernelGroup] = {}
+
+    def place(group: KernelGroup, path: tuple[str, ...]) -> None:
+        if group.name in placed or group.name in path:
+            return
+        for name in group.needs:
+            if name in by_name:
+                place(by_name[name], (*path, group.name))
+        placed[group.name] = group
+
+    for group in batch:
+        place(group, ())
+    return list(placed.values())
+
+
+def _work(tasks: Any, results: Any, rules: Any) -> None:
+    """A worker process: compile each batch of ``(name, recipe)`` from ``tasks`` (None:
+    stop) and put ``(name, seconds, error)`` on ``results`` as each group ends (error:
+    None, or the end of the traceback)."""
+    while (batch := tasks.get()) is not None:
+        for name, recipe in batch:
+            start, error = time.perf_counter(), None
+            try:
+                group_from_recipe(recipe).compile(rules)
+            except Exception:  # noqa: BLE001 (the parent compiles the group itself)
+                error = traceback.format_exc(limit=-4)
+            results.put((name, time.perf_counter() - start, error))
+
+
+class CompileWorkers:
+    """Spawned processes that compile batches of groups (each group rebuilt from its
+    recipe) and write numba's cache; :meth:`results` reports each group as it ends."""
+
+    def __init__(self, batches: Sequence[Sequence[KernelGroup]], rules: Any,
+                 processes: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._tasks, self._results = context.Queue(), context.Queue()
+        self._tasks.cancel_join_thread()  # never wait at exit on tasks no worker took
+        self.pending = {group.name: group for batch in batches for group in batch}
+        for batch in batches:
+            self._tasks.put([(group.name, group.recipe) for group in batch])
+        self._processes: list[Any] = []
+        try:
+            for _ in range(processes):
+                self._tasks.put(None)
+                process = context.Process(target=_work, name="ginsim-compile",
+                                          args=(self._tasks, self._results, rules))
+                process.start()
+                self._processes.append(process)
+        except BaseException:
+            self.close()
+            raise
+
+    def results(self) -> Iterator[tuple[KernelGroup, float, str | None]]:
+        """``(group, seconds, error)`` for each group as its worker ends it; a group whose
+        worker died before ending it gets the exit code as its error."""
+        while self.pending:
+            alive = any(process.is_alive() for process in self._processes)
+            try:
+                name, seconds, error = self._results.get(timeout=0.2)
+            except queue.Empty:
+                if alive:
+                    continue
+                codes = ", ".join(str(p.exitcode) for p in self._processes)
+                for name in list(self.pending):
+                    yield self.pending.pop(name), 0.0, f"its worker process ended ({codes})"
+                return
+            yield self.pending.pop(name), seconds, error
+
+    def close(self) -> None:
+        """Stop the workers: at once where they still compile (numba writes each cache
+        file whole, so a stopped worker leaves no broken entry)."""
+        for process in self._processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self._processes:
+            process.join(timeout=10)
+
+
+class _Progress:
+    """The bar on a terminal, else (with ``show``) a line of seconds per group."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.show, self.tty = show, sys.stderr.isatty()
+        self.bar = tqdm(total=total, unit="group", file=sys.stderr,
+                        disable=not (show and self.tty), dynamic_ncols=True,
+                        bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]")
+
+    def start(self, name: str) -> None:
+        self.bar.set_description(name)
+
+    def done(self, name: str, seconds: float) -> None:
+        self.bar.set_description(name)
+        self.bar.update(1)
+        if self.show and not self.tty:
+            print(f"  {name}: {seconds:.0f} s", file=sys.stderr, flush=True)
+
+    def say(self, line: str) -> None:
+        if self.show:
+            self.bar.write(line, file=sys.stderr)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _worker_plan(cold: Sequence[KernelGroup]) -> tuple[list[list[KernelGroup]], int]:
+    """The batches of ``cold`` for worker processes and how many processes (0: compile
+    in this process: one batch, one process allowed, or a group without a recipe)."""
+    batches = worker_batches(cold)
+    if len(batches) < 2 or any(group.recipe is None for group in cold):
+        return batches, 0
+    processes = min(compile_jobs(), len(batches))
+    return batches, processes if processes > 1 else 0
+
+
 def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool = True
                    ) -> float:
-    """Compile the cold ones of ``groups`` (each by its ``compile(rules)``); returns the
-    seconds spent (0 when all were compiled or cached). With ``show``, a cold cache gets
-    the ``compiling kernels (first run only)`` line before the wait, progress and the
-    time on stderr; a warm one gets nothing."""
+    """Compile the cold ones of ``groups`` (each by its ``compile(rules)``), independent
+    ones in worker processes; returns the seconds spent (0 when all were compiled or
+    cached). With ``show``, a cold cache gets the ``compiling kernels (first run
+    only)`` line before the wait, progress and the time on stderr; a warm one nothing."""
     cold = cold_groups(groups)
     if not cold:
         return 0.0
     t0 = time.perf_counter()
+    batches, processes = _worker_plan(cold)
     if show:
-        print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}",
-              file=sys.stderr, flush=True)
-    _compile_each(cold, rules, show)
+        at_once = f" ({processes} at a time, in worker processes)" if processes else ""
+        print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}"
+              f"{at_once}", file=sys.stderr, flush=True)
+    progress = _Progress(len(cold), show)
+    try:
+        left = _in_workers(batches, rules, processes, progress) if processes else cold
+        for group in left:
+            progress.start(group.name)
+            start = time.perf_counter()
+            group.compile(rules)
+            progress.done(group.name, time.perf_counter() - start)
+    finally:
+        progress.close()
     wall = time.perf_counter() - t0
     if show:
         print(f"compiled in {wall:.0f} s; later runs load them from the cache",
@@ -85,17 +287,88 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
     return wall
 
 
-def _compile_each(groups: Sequence[KernelGroup], rules: Any, show: bool) -> None:
-    """Compile ``groups`` under ``rules``: a bar on a TTY, else (with ``show``) a line of
-    seconds per group."""
-    tty = sys.stderr.isatty()
-    with tqdm(total=len(groups), unit="group", file=sys.stderr, disable=not (show and tty),
-              bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]", dynamic_ncols=True) as bar:
-        for group in groups:
-            bar.set_description(group.name)
-            start = time.perf_counter()
-            group.compile(rules)
-            bar.update(1)
-            if show and not tty:
-                print(f"  {group.name}: {time.perf_counter() - start:.0f} s", file=sys.stderr,
-                      flush=True)
+def _in_workers(batches: list[list[KernelGroup]], rules: Any, processes: int,
+                progress: _Progress) -> list[KernelGroup]:
+    """Compile ``batches`` in ``processes`` workers; returns the groups this process
+    must compile still (a worker failed, or its kernels are not in the cache after)."""
+    cold = [group for batch in batches for group in batch]
+    try:
+        workers = CompileWorkers(batches, rules, processes)
+    except Exception as err:  # noqa: BLE001 (e.g. rules that do not pickle)
+        progress.say(f"  could not start worker processes ({err}); compiling here")
+        return cold
+    failed: list[KernelGroup] = []
+    try:
+        for group, seconds, error in workers.results():
+            if error is None:
+                progress.done(group.name, seconds)
+            else:
+                failed.append(group)
+                reason = error.strip().splitlines()[-1]
+                progress.say(f"  {group.name}: its worker failed ({reason}); compiling it "
+                             "in this process")
+    finally:
+        workers.close()
+    missing = cold_groups([group for group in cold if group not in failed])
+    for group in missing:
+        progress.say(f"  {group.name}: not in numba's cache after its worker; compiling it "
+                     "in this process")
+    return [group for group in cold if group in failed or group in missing]
+
+
+class BackgroundCompile:
+    """The cold ones of ``groups`` compiling in a worker process while the caller goes on
+    (``ginsim play --hint`` shows the first hand meanwhile); :meth:`wait` before the
+    first call that needs them. Without a worker (one core, ``GINSIM_COMPILE_JOBS=1``,
+    a group without a recipe) :meth:`wait` compiles them here, saying so."""
+
+    def __init__(self, groups: Sequence[KernelGroup], rules: Any = None, show: bool = True,
+                 purpose: str = "use") -> None:
+        self.groups, self.rules, self.show, self.purpose = list(groups), rules, show, purpose
+        self._workers: CompileWorkers | None = None
+        self._start, self._ready = time.perf_counter(), False
+        cold = cold_groups(self.groups)
+        if not cold or any(g.recipe is None for g in cold) or compile_jobs() < 2:
+            return
+        try:
+            self._workers = CompileWorkers(worker_batches(cold), rules, 1)
+        except Exception:  # noqa: BLE001 (wait compiles them here)
+            return
+        self._say(f"compiling kernels in the background (first run only): "
+                  f"{', '.join(g.name for g in cold)}; the first {purpose} waits for them")
+
+    def _say(self, line: str) -> None:
+        if self.show:
+            print(line, file=sys.stderr, flush=True)
+
+    def wait(self) -> float:
+        """Block until the groups are compiled (at once when they are); returns the
+        seconds waited. The worker's groups load from numba's cache; one it could not
+        compile is compiled here, said so as :func:`compile_groups` says it."""
+        if self._ready:
+            return 0.0
+        workers, self._workers = self._workers, None
+        start = time.perf_counter()
+        if workers is not None:
+            try:
+                if workers.pending:
+                    self._say(f"waiting for the kernels compiling in the background for "
+                              f"the first {self.purpose} (first run only)...")
+                for group, _, error in workers.results():
+                    if error is not None:
+                        self._say(f"  {group.name}: the background worker failed "
+                                  f"({error.strip().splitlines()[-1]}); compiling it here")
+            finally:
+                workers.close()
+            if time.perf_counter() - start > 0.5:
+                self._say(f"compiled in the background in "
+                          f"{time.perf_counter() - self._start:.0f} s")
+        compile_groups(self.groups, self.rules, self.show)  # what is still cold, if any
+        self._ready = True
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        """Stop the worker if it still compiles (the caller no longer needs it)."""
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None

@@ -1,0 +1,177 @@
+"""Cold kernel groups compile in worker processes (issue 44, item 3): independent groups at
+once, each written to numba's cache and loaded from it here; a group a worker cannot
+compile is compiled here, said so; the advisor of ``ginsim play --hint`` compiles in the
+background. The toy kernels live in a module written for each test, so they are cold."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+import sys
+
+import pytest
+
+from ginsim.game.rules import Rules
+from ginsim.runner.compiling import (
+    JOBS_SETTING,
+    BackgroundCompile,
+    KernelGroup,
+    compile_groups,
+    compile_jobs,
+    group_from_recipe,
+    is_compiled,
+    worker_batches,
+)
+
+TOY = '''
+import multiprocessing
+
+import numba
+
+from ginsim.runner.compiling import KernelGroup
+
+
+@numba.njit(cache=True)
+def one(x):
+    return x + 1
+
+
+@numba.njit(cache=True)
+def two(x):
+    return x * 2
+
+
+def _two_here_only(rules):
+    if multiprocessing.parent_process() is not None:
+        raise RuntimeError("no compiling in a worker")
+    two(3)
+
+
+def _group(name, kernel, compile):
+    return KernelGroup(name, (kernel,), compile, recipe=(__name__ + ":GROUPS", (name,)))
+
+
+GROUPS = {group.name: group for group in (
+    _group("one", one, lambda rules: one(1)),
+    _group("two", two, lambda rules: two(1)),
+    _group("two, here only", two, _two_here_only),
+)}
+'''
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A fresh module of cold kernels, importable here and in spawned workers."""
+    name = f"toy_kernels_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(TOY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(JOBS_SETTING, "2")
+    yield importlib.import_module(name)
+    sys.modules.pop(name, None)
+
+
+def test_independent_groups_compile_in_workers_and_load_from_the_cache(toy, capsys) -> None:
+    assert compile_groups([toy.GROUPS["one"], toy.GROUPS["two"]]) > 0
+    err = capsys.readouterr().err
+    assert err.startswith("compiling kernels (first run only): one, two (2 at a time, in "
+                          "worker processes)\n")
+    assert "\n  one: " in err and "\n  two: " in err and "compiling it" not in err
+    assert not toy.one.overloads and not toy.two.overloads  # nothing compiled here
+    assert is_compiled(toy.one) and is_compiled(toy.two)  # the workers' cache entries
+    assert toy.one(1) == 2 and sum(toy.one.stats.cache_hits.values()) == 1
+    assert compile_groups([toy.GROUPS["one"], toy.GROUPS["two"]]) == 0.0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_group_a_worker_cannot_compile_is_compiled_here(toy, capsys) -> None:
+    assert compile_groups([toy.GROUPS["one"], toy.GROUPS["two, here only"]]) > 0
+    err = capsys.readouterr().err
+    assert ("two, here only: its worker failed (RuntimeError: no compiling in a worker); "
+            "compiling it in this process") in err
+    assert not toy.one.overloads and is_compiled(toy.one)
+    assert len(toy.two.overloads) == 1  # compiled in this process
+
+
+def test_one_process_compiles_here(toy, capsys, monkeypatch) -> None:
+    monkeypatch.setenv(JOBS_SETTING, "1")
+    compile_groups([toy.GROUPS["one"], toy.GROUPS["two"]])
+    assert "worker" not in capsys.readouterr().err
+    assert len(toy.one.overloads) == 1 and len(toy.two.overloads) == 1
+
+
+def test_the_background_compiles_while_the_caller_goes_on(toy, capsys) -> None:
+    background = BackgroundCompile([toy.GROUPS["one"]], purpose="hint")
+    assert capsys.readouterr().err == ("compiling kernels in the background (first run "
+                                       "only): one; the first hint waits for them\n")
+    try:
+        background.wait()
+    finally:
+        background.close()
+    assert not toy.one.overloads and is_compiled(toy.one)
+    assert background.wait() == 0.0  # once ready, at once
+    assert "compiling kernels (first run only)" not in capsys.readouterr().err
+
+
+def test_without_workers_the_first_wait_compiles_here_and_says_so(toy, capsys,
+                                                                  monkeypatch) -> None:
+    monkeypatch.setenv(JOBS_SETTING, "1")
+    background = BackgroundCompile([toy.GROUPS["one"]], purpose="hint")
+    assert capsys.readouterr().err == ""
+    background.wait()
+    assert capsys.readouterr().err.startswith("compiling kernels (first run only): one\n")
+    assert len(toy.one.overloads) == 1
+
+
+@pytest.mark.parametrize("text", ["0", "two", "-1"])
+def test_a_bad_process_count_is_one_line(text, monkeypatch) -> None:
+    monkeypatch.setenv(JOBS_SETTING, text)
+    with pytest.raises(ValueError, match=f"{JOBS_SETTING} must be a whole number") as info:
+        compile_jobs()
+    assert "\n" not in str(info.value)
+
+
+def _group(name: str, kernels: tuple, needs: tuple[str, ...] = (), core: str = ""
+           ) -> KernelGroup:
+    return KernelGroup(name, kernels, lambda rules: None, needs=needs, core=core)
+
+
+def test_groups_sharing_a_kernel_or_a_core_or_needing_one_another_share_a_batch() -> None:
+    k1, k2, k3, k4, k5, k6, k7 = (object() for _ in range(7))
+    groups = [_group("a", (k1,)), _group("b", (k2,)), _group("c", (k3,), needs=("d",)),
+              _group("e", (k2, k4)), _group("d", (k5,)), _group("f", (k6,), core="m"),
+              _group("g", (k7,), core="m"), _group("h", (object(),), core="n")]
+    assert [[g.name for g in batch] for batch in worker_batches(groups)] == [
+        ["a"], ["b", "e"], ["d", "c"], ["f", "g"], ["h"]]
+
+
+def test_the_real_groups_rebuild_from_their_recipes() -> None:
+    """What a spawned worker gets: plain values that pickle, rebuilding the same group
+    (Mahjong gin's from its rules' spec, a bot's table group from bot and seed)."""
+    from ginsim.rami.play.runner import RAMI_KERNEL_GROUPS
+    from ginsim.runner.warmup import (
+        KERNEL_GROUPS,
+        MAHJONG,
+        STUDY_KERNELS,
+        for_rules,
+        table_group,
+    )
+
+    for group in [*KERNEL_GROUPS.values(), *RAMI_KERNEL_GROUPS.values()]:
+        assert group_from_recipe(pickle.loads(pickle.dumps(group.recipe))) is group
+    mahjong = for_rules(KERNEL_GROUPS["hand loop"], MAHJONG)
+    rebuilt = group_from_recipe(pickle.loads(pickle.dumps(mahjong.recipe)))
+    assert rebuilt.name == mahjong.name == "hand loop (Mahjong gin)"
+    assert rebuilt.kernels == mahjong.kernels and rebuilt.recipe == mahjong.recipe
+    bot = group_from_recipe(table_group("mc", 7).recipe)
+    assert bot.name == "mc at the table" and bot.kernels == table_group("mc", 7).kernels
+    assert pickle.loads(pickle.dumps(MAHJONG)) == MAHJONG
+    knock = [for_rules(KERNEL_GROUPS[n], Rules()) for n in STUDY_KERNELS["knock"]]
+    assert [[g.name for g in b] for b in worker_batches(knock)] == [  # one hand machine
+        ["hand loop", "aggregate tables", "knock chart"]]
+    rami = list(RAMI_KERNEL_GROUPS.values())
+    assert [[g.name for g in b] for b in worker_batches(rami)] == [["rami deals",
+                                                                    "rami games"]]
+    under_mahjong = [for_rules(KERNEL_GROUPS[n], MAHJONG) for n in ("aggregate tables",
+                                                                    "hand loop")]
+    assert [[g.name for g in b] for b in worker_batches(under_mahjong)] == [
+        ["hand loop (Mahjong gin)", "aggregate tables"]]
