@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from ..game.deal_ranges import DEFAULT_SEED
+from .cache_command import add_cache_command
 from .options import (
     SUMMARY_ABOVE,
     Help,
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_protocol_commands(sub)
     add_chart_commands(sub)
     add_advise_command(sub)
+    add_cache_command(sub)
     return parser
 
 

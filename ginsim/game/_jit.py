@@ -12,11 +12,13 @@ with it on showed those atomics at about a quarter of the run time.
 numba checks a cached kernel only against its own source file, yet kernels inline
 kernels and constant tables from other modules. So every kernel of this package is
 cached through a locator of numba's own (:class:`numba.core.caching.CacheImpl` tries
-its locator classes in order) whose source stamp also carries a hash of the kernel's
+its locator classes in order) whose source stamp is a hash of the text of the kernel's
 module and every ginsim module it imports, directly or not (:func:`kernel_source_hash`).
 A change in one of them makes numba treat the kernel as stale and compile it again; a
 change elsewhere (the runner's Python, the reports, another driver's kernels) leaves it
-cached. Importing deletes nothing.
+cached, and so does anything that leaves the text alone (a touch, a checkout, ``pip
+install -e .`` again): the stamp holds no modification time. Importing deletes nothing.
+:mod:`ginsim.game.kernel_cache` says where the cache is (``ginsim cache``).
 """
 
 from __future__ import annotations
@@ -107,7 +109,9 @@ def _kernel_set_locator(base: type) -> type:
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self):
-            return super().get_source_stamp(), kernel_source_hash(self._py_file)
+            # content only (the module's and its imports'), no modification time: a
+            # touch, a checkout or a reinstall that leaves the text alone keeps the cache
+            return kernel_source_hash(self._py_file)
 
     KernelSetLocator.__name__ = KernelSetLocator.__qualname__ = f"KernelSet{base.__name__}"
     return KernelSetLocator
