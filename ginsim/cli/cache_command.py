@@ -57,7 +57,8 @@ def cache_lines() -> list[str]:
 
     in_use = cache_in_use()
     lines = ["numba's cache of ginsim's compiled kernels (the first run of a command "
-             "compiles what it lacks):"]
+             "compiles what it lacks; files left by earlier versions of the sources count "
+             "until numba reuses them):"]
     for place, folders in cache_places().items():
         lines.append(place_line(place, folders, cache_files(folders), place == in_use))
     states = group_states()
