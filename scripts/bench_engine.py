@@ -8,8 +8,8 @@ checked out into a temporary git worktree and its children run with ``PYTHONPATH
 pointing there; children of both revisions alternate, round after round, and each figure
 is the best over the rounds, so both see the same machine and the same load. Figures:
 
-- simple vs simple, memory2 vs memory2 and expert vs expert, per-hand records kept, one
-  core (hands/s);
+- simple vs simple, memory2 vs memory2, expert vs expert and learned vs learned, per-hand
+  records kept, one core (hands/s);
 - the knock chart: decision points per second (both branches scored, the hands around
   them played);
 - advisor rollouts: seconds for 10,000 rollouts per option of a mid-hand position;
@@ -79,7 +79,7 @@ def child(hands: int, what: str) -> dict:
     out: dict[str, float] = {}
     if what in ("all", "hands"):
         for a, b, n in (("simple", "simple", hands), ("memory2", "memory2", hands // 3),
-                        ("expert", "expert", hands // 4)):
+                        ("expert", "expert", hands // 4), ("learned", "learned", hands // 4)):
             try:
                 out[f"{a} vs {b}"] = _best_rate(
                     lambda k, a=a, b=b: play_records(a, b, stop=k, seed=1), n)

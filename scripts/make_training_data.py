@@ -1,0 +1,117 @@
+"""Training rows for the learned card play, from the search player ``mc`` (the teacher).
+
+mc plays hands against a mix of opponents on deals of the "card play training" region
+(``--region test``: the held-back "card play test" region), and each of its draws and
+discards is written down: the features of every option (the learned card play's own
+kernel), the teacher's rollout means of the options it searched, its rollout strategy's
+choice and its own. Chunked and resumable: chunk k (hands k*size .. of the region,
+against opponent k mod the mix) goes to ``draw_<k>.parquet`` and ``discard_<k>.parquet``
+in ``--out``, listed in ``manifest.json``; a run again makes only the chunks missing. Each
+hand is a function of (seed, hand index) alone.
+Run: nice -n 19 python scripts/make_training_data.py --hands 2000 --out card_play_data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ginsim.game.deal_ranges import REGION_SPAN, deal_block
+from ginsim.simulator.search.teacher import teacher_lessons
+from ginsim.simulator.search.teacher_nb import DISCARD_META, DRAW_META
+from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
+
+#: the teacher: the mc preset itself (about 30 hands a second on one core; a smaller
+#: search such as mc:rollouts=16,particles=32 plays about 80, with noisier means)
+TEACHER = "mc"
+OPPONENTS = ("simple", "memory2", "expert", "memory2:knock=0")
+REGIONS = {"training": "card play training", "test": "card play test"}
+DECISION_STRIDE = 10**7  # a chunk's decision k is numbered chunk * stride + k
+
+
+def chunk_tables(k: int, lessons, opponent: int) -> tuple[pa.Table, pa.Table]:
+    """Chunk ``k``'s draw and discard rows as Arrow tables."""
+    draw = {name: lessons.draw_x[:, i] for i, name in enumerate(DRAW_FEATURES)}
+    draw.update({name: lessons.draw_meta[:, i] for i, name in enumerate(DRAW_META)})
+    draw.update(value_take=lessons.draw_v[:, 0], value_stock=lessons.draw_v[:, 1])
+    draw["opponent"] = np.full(len(lessons.draw_x), opponent, dtype=np.int64)
+    disc = {name: lessons.disc_x[:, i] for i, name in enumerate(DISCARD_FEATURES)}
+    disc.update({name: lessons.disc_meta[:, i] for i, name in enumerate(DISCARD_META)})
+    disc["decision"] = disc["decision"] + k * DECISION_STRIDE
+    disc.update(value=lessons.disc_v[:, 0], value_knock=lessons.disc_v[:, 1])
+    disc["opponent"] = np.full(len(lessons.disc_x), opponent, dtype=np.int64)
+    return pa.table(draw), pa.table(disc)
+
+
+def settings(args: argparse.Namespace) -> dict:
+    """What fixes the rows: a manifest made with other settings is not resumed."""
+    return {"teacher": args.teacher, "opponents": list(OPPONENTS), "seed": args.seed,
+            "region": REGIONS[args.region], "chunk_size": args.chunk}
+
+
+def read_manifest(path: Path, wanted: dict) -> dict:
+    """The manifest to resume, or a new one; exits 2 when it was made otherwise."""
+    if not path.is_file():
+        return {**wanted, "chunks": {}}
+    manifest = json.loads(path.read_text())
+    made = {key: manifest.get(key) for key in wanted}
+    if made != wanted:
+        sys.exit(f"make_training_data: {path} was made with {made}, not {wanted}: give "
+                 f"another --out or the same settings")
+    return manifest
+
+
+def make_chunk(k: int, args: argparse.Namespace, out: Path) -> dict:
+    """Play chunk ``k`` and write its files; its manifest entry."""
+    first = deal_block(REGIONS[args.region], k, args.chunk)
+    opponent = k % len(OPPONENTS)
+    began = time.perf_counter()
+    lessons, records = teacher_lessons(args.teacher, OPPONENTS[opponent], start=first,
+                                       stop=first + args.chunk, seed=args.seed)
+    seconds = time.perf_counter() - began
+    draw, disc = chunk_tables(k, lessons, opponent)
+    pq.write_table(draw, out / f"draw_{k:05d}.parquet")
+    pq.write_table(disc, out / f"discard_{k:05d}.parquet")
+    net = (records["points_a"].astype(float) - records["points_b"]).mean()
+    return {"first_hand": first, "hands": args.chunk, "opponent": OPPONENTS[opponent],
+            "draws": int(lessons.count[0]), "discard_decisions": int(lessons.count[1]),
+            "discard_rows": int(lessons.count[2]), "seconds": round(seconds, 2),
+            "teacher_points_per_hand": round(float(net), 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands in all (whole chunks)")
+    parser.add_argument("--chunk", type=int, default=100, help="hands per chunk")
+    parser.add_argument("--out", type=Path, required=True, help="folder of the rows")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--teacher", default=TEACHER, help="the mc spec that teaches")
+    parser.add_argument("--region", choices=tuple(REGIONS), default="training")
+    args = parser.parse_args()
+    if not 1 <= args.chunk <= args.hands or args.hands > REGION_SPAN:
+        parser.error("give 1 <= --chunk <= --hands")
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "manifest.json"
+    manifest = read_manifest(path, settings(args))
+    manifest["command"] = " ".join(["python", *sys.argv])
+    for k in range(args.hands // args.chunk):
+        if str(k) in manifest["chunks"]:
+            continue
+        manifest["chunks"][str(k)] = make_chunk(k, args, args.out)
+        path.write_text(json.dumps(manifest, indent=1) + "\n")
+        entry = manifest["chunks"][str(k)]
+        print(f"chunk {k}: {entry['hands']} hands vs {entry['opponent']}, {entry['draws']} "
+              f"draws, {entry['discard_decisions']} discards in {entry['seconds']} s",
+              flush=True)
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

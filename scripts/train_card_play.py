@@ -1,0 +1,190 @@
+"""Train the learned card play's model on the teacher's rows and export its weights.
+
+Reads the Parquet rows of scripts/make_training_data.py (``--data``, one folder or
+more), holds out every hand whose index is divisible by 5, and fits with scikit-learn:
+
+- the discard: a linear score over each option's features whose softmax over a
+  decision's options should pick the teacher's card, fitted as logistic regression on
+  pairwise differences (the teacher's card minus each other option: a ranking model, no
+  intercept); decisions where the teacher knocked are the knock chart's and are left out;
+- the draw: logistic regression of the teacher's take on the draw features (the bias is a
+  feature).
+
+Reports held-out accuracy against the teacher's choice and log loss, beside the
+teacher's rollout strategy's agreement with it, and writes the weights (.npz) with
+their provenance (.json): command, data, sizes, held-out figures. The same data and
+settings give the same weights (lbfgs, rows sorted).
+Run: python scripts/train_card_play.py --data card_play_data \
+         --out ginsim/strategies/learned/data/card_play.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import sklearn
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import log_loss
+
+from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
+from ginsim.strategies.learned.card_model import write_card_model
+
+HELD_OUT = 5  # hands whose index is divisible by this are held out
+
+
+def read_rows(folders: list[Path], kind: str) -> pd.DataFrame:
+    """Every ``<kind>_*.parquet`` of the folders, in a fixed order."""
+    files = sorted(f for folder in folders for f in folder.glob(f"{kind}_*.parquet"))
+    if not files:
+        sys.exit(f"train_card_play: no {kind}_*.parquet in {', '.join(map(str, folders))}: "
+                 f"make them with scripts/make_training_data.py")
+    frames = [pq.read_table(f).to_pandas() for f in files]
+    for i, frame in enumerate(frames):
+        frame["source"] = i
+    return pd.concat(frames, ignore_index=True)
+
+
+def pairwise(x: np.ndarray, decision: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Per decision, the chosen option's features minus each other option's."""
+    order = np.argsort(decision, kind="stable")
+    x, decision, chosen = x[order], decision[order], chosen[order]
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    ends = np.r_[starts[1:], len(decision)]
+    rows = []
+    for a, b in zip(starts, ends, strict=True):
+        pick = a + int(np.argmax(chosen[a:b]))
+        rows.append(x[pick] - np.delete(x[a:b], pick - a, axis=0))
+    return np.concatenate(rows) if rows else np.zeros((0, x.shape[1]))
+
+
+def value_pairs(x: np.ndarray, decision: np.ndarray, value: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per decision, each pair of options the teacher valued (its rollout means): the
+    features' difference, whether the first was worth more, and the gap (a weight)."""
+    keep = ~np.isnan(value)
+    x, decision, value = x[keep], decision[keep], value[keep]
+    order = np.argsort(decision, kind="stable")
+    x, decision, value = x[order], decision[order], value[order]
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    ends = np.r_[starts[1:], len(decision)]
+    diffs, wins, gaps = [], [], []
+    for a, b in zip(starts, ends, strict=True):
+        i, j = np.triu_indices(b - a, 1)
+        gap = value[a + i] - value[a + j]
+        diffs.append(x[a + i] - x[a + j])
+        wins.append(gap > 0)
+        gaps.append(np.abs(gap))
+    return np.concatenate(diffs), np.concatenate(wins).astype(int), np.concatenate(gaps)
+
+
+def choice_scores(x: np.ndarray, decision: np.ndarray, chosen: np.ndarray,
+                  score: np.ndarray) -> tuple[float, float]:
+    """Share of decisions whose highest score is the chosen option, and the mean
+    negative log softmax probability of the chosen option."""
+    frame = pd.DataFrame({"d": decision, "s": score, "c": chosen})
+    top = frame.groupby("d")["s"].transform("max")
+    norm = np.log(frame.assign(e=np.exp(frame["s"] - top)).groupby("d")["e"].transform("sum"))
+    picked = frame["c"] == 1
+    best = frame[picked]["s"].values >= top[picked].values
+    loss = -(frame["s"] - top - norm)[picked].mean()
+    return float(best.mean()), float(loss)
+
+
+def fit_discard(disc: pd.DataFrame, c: float, target: str) -> tuple[np.ndarray, dict]:
+    """The discard weights (fitted to the teacher's choices, or with ``target="values"``
+    to its rollout means' order among the options it valued) and their held-out
+    figures."""
+    decided = disc.groupby("decision")["knock"].transform("max") == 0
+    disc = disc[decided]
+    test = disc["hand"] % HELD_OUT == 0
+    names = list(DISCARD_FEATURES)
+    train = disc[~test]
+    model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000)
+    if target == "values":
+        diffs, wins, gaps = value_pairs(train[names].to_numpy(), train["decision"].to_numpy(),
+                                        train["value"].to_numpy())
+        model.fit(diffs, wins, sample_weight=gaps / gaps.mean())
+    else:
+        diffs = pairwise(train[names].to_numpy(), train["decision"].to_numpy(),
+                         train["chosen"].to_numpy())
+        flip = np.arange(len(diffs)) % 2 == 1
+        diffs[flip] *= -1
+        model.fit(diffs, (~flip).astype(int))
+    w = model.coef_[0]
+    held = disc[test]
+    acc, loss = choice_scores(held[names].to_numpy(), held["decision"].to_numpy(),
+                              held["chosen"].to_numpy(), held[names].to_numpy() @ w)
+    default = held.groupby("decision").apply(
+        lambda g: bool(g.loc[g["default"] == 1, "chosen"].max() == 1), include_groups=False)
+    low = held.groupby("decision").apply(
+        lambda g: bool(g.loc[g["kept_deadwood"].idxmin(), "chosen"] == 1), include_groups=False)
+    return w, {"train_decisions": int(train["decision"].nunique()),
+               "test_decisions": int(held["decision"].nunique()),
+               "test_accuracy": round(acc, 4), "test_log_loss": round(loss, 4),
+               "rollout_strategy_accuracy": round(float(default.mean()), 4),
+               "least_deadwood_accuracy": round(float(low.mean()), 4)}
+
+
+def fit_draw(draw: pd.DataFrame, c: float) -> tuple[np.ndarray, dict]:
+    """The draw weights and their held-out figures."""
+    test = draw["hand"] % HELD_OUT == 0
+    names = list(DRAW_FEATURES)
+    model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000)
+    train = draw[~test]
+    if train["take"].nunique() < 2:
+        sys.exit("train_card_play: the teacher's draws are all one choice: make more rows")
+    model.fit(train[names].to_numpy(), train["take"].to_numpy())
+    held = draw[test]
+    p = model.predict_proba(held[names].to_numpy())[:, 1]
+    y = held["take"].to_numpy()
+    return model.coef_[0], {
+        "train_draws": int(len(train)), "test_draws": int(len(held)),
+        "test_accuracy": round(float(((p > 0.5) == (y == 1)).mean()), 4),
+        "test_log_loss": round(float(log_loss(y, p, labels=[0, 1])), 4),
+        "rollout_strategy_accuracy": round(float((held["default_take"] == y).mean()), 4),
+        "teacher_take_rate": round(float(y.mean()), 4)}
+
+
+def data_manifests(folders: list[Path]) -> list[dict]:
+    """The data folders' manifests, without their per-chunk entries."""
+    out = []
+    for folder in folders:
+        path = folder / "manifest.json"
+        made = json.loads(path.read_text()) if path.is_file() else {}
+        chunks = made.pop("chunks", {})
+        made["hands"] = sum(c["hands"] for c in chunks.values())
+        made["making_seconds"] = round(sum(c["seconds"] for c in chunks.values()), 1)
+        out.append(made)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, nargs="+", required=True)
+    parser.add_argument("--out", type=Path, required=True, help="the model's .npz file")
+    parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength")
+    parser.add_argument("--target", choices=("choice", "values"), default="choice",
+                        help="fit the discard to the teacher's choices, or to the order of "
+                        "its rollout means (pairs weighted by their gap)")
+    args = parser.parse_args()
+    draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"], kind="stable")
+    disc = read_rows(args.data, "discard").sort_values(["decision", "card"], kind="stable")
+    w_disc, disc_fig = fit_discard(disc, args.c, args.target)
+    w_draw, draw_fig = fit_draw(draw, args.c)
+    provenance = {"command": " ".join(["python", *sys.argv]), "data": data_manifests(args.data),
+                  "held_out": f"hands whose index is divisible by {HELD_OUT}",
+                  "discard": disc_fig, "draw": draw_fig, "c": args.c, "target": args.target,
+                  "scikit_learn": sklearn.__version__,
+                  "discard_rows": int(len(disc)), "draw_rows": int(len(draw))}
+    write_card_model(args.out, w_disc, w_draw, provenance)
+    print(json.dumps({"discard": disc_fig, "draw": draw_fig}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
