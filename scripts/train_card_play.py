@@ -169,7 +169,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, nargs="+", required=True)
     parser.add_argument("--out", type=Path, required=True, help="the model's .npz file")
     parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength")
-    parser.add_argument("--target", choices=("choice", "values"), default="choice",
+    parser.add_argument("--target", choices=("choice", "values"), default="values",
                         help="fit the discard to the teacher's choices, or to the order of "
                         "its rollout means (pairs weighted by their gap)")
     args = parser.parse_args()
