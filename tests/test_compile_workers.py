@@ -122,6 +122,17 @@ def test_without_workers_the_first_wait_compiles_here_and_says_so(toy, capsys,
     assert len(toy.one.overloads) == 1
 
 
+def test_workers_follow_the_idle_cores(monkeypatch) -> None:
+    """Unset, one worker per core less the whole part of the load average, at least one."""
+    import os
+
+    monkeypatch.delenv(JOBS_SETTING, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    for load, workers in ((0.0, 4), (0.9, 4), (1.2, 3), (3.99, 1), (9.0, 1)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        assert compile_jobs() == workers, load
+
+
 @pytest.mark.parametrize("text", ["0", "two", "-1"])
 def test_a_bad_process_count_is_one_line(text, monkeypatch) -> None:
     monkeypatch.setenv(JOBS_SETTING, text)
@@ -166,11 +177,8 @@ def test_the_real_groups_rebuild_from_their_recipes() -> None:
     assert bot.name == "mc at the table" and bot.kernels == table_group("mc", 7).kernels
     assert pickle.loads(pickle.dumps(MAHJONG)) == MAHJONG
     knock = [for_rules(KERNEL_GROUPS[n], Rules()) for n in STUDY_KERNELS["knock"]]
-    assert [[g.name for g in b] for b in worker_batches(knock)] == [  # one hand machine
-        ["hand loop", "aggregate tables", "knock chart"]]
-    rami = list(RAMI_KERNEL_GROUPS.values())
-    assert [[g.name for g in b] for b in worker_batches(rami)] == [["rami deals",
-                                                                    "rami games"]]
+    assert [[g.name for g in b] for b in worker_batches(knock)] == [
+        ["hand loop", "aggregate tables"], ["knock chart"]]
     under_mahjong = [for_rules(KERNEL_GROUPS[n], MAHJONG) for n in ("aggregate tables",
                                                                     "hand loop")]
     assert [[g.name for g in b] for b in worker_batches(under_mahjong)] == [

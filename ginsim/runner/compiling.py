@@ -7,7 +7,7 @@ kernel's cache index (a small file read per kernel): when every kernel is loaded
 cached it does nothing and prints nothing; otherwise it prints ``compiling kernels
 (first run only)``, compiles the cold groups with a bar on stderr (a line per group when
 stderr is not a terminal) and how long it took. Independent cold groups compile at once
-in worker processes (spawned, one per usable core or ``GINSIM_COMPILE_JOBS``), which
+in worker processes (spawned, one per idle core or ``GINSIM_COMPILE_JOBS``), which
 write numba's cache; this process then loads the kernels from it. A group a worker
 could not compile is compiled here, and said so. :class:`BackgroundCompile` compiles
 groups in a worker while the caller goes on (``ginsim play`` shows the first hand while
@@ -32,7 +32,7 @@ from typing import Any
 from tqdm import tqdm
 
 #: The environment variable that sets how many worker processes compile cold groups at
-#: once (1: all in the calling process); unset, one per usable core.
+#: once (1: all in the calling process); unset, one per idle core.
 JOBS_SETTING = "GINSIM_COMPILE_JOBS"
 
 
@@ -99,13 +99,20 @@ def cold_groups(groups: Sequence[KernelGroup]) -> list[KernelGroup]:
 
 def compile_jobs() -> int:
     """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
-    when set (1: compile in this process), else one per core this process may use."""
+    when set (1: compile in this process), else one per idle core this process may use
+    (its cores less the whole part of the load average: groups that share sub-kernels
+    compile them in each worker, which pays on idle cores and loses on busy ones)."""
     text = os.environ.get(JOBS_SETTING, "").strip()
     if not text:
         try:
-            return len(os.sched_getaffinity(0))
+            cores = len(os.sched_getaffinity(0))
         except AttributeError:  # no affinity on this platform
-            return os.cpu_count() or 1
+            cores = os.cpu_count() or 1
+        try:
+            busy = int(os.getloadavg()[0])
+        except (AttributeError, OSError):  # no load average here
+            busy = 0
+        return max(1, cores - busy)
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"{JOBS_SETTING} must be a whole number of processes of at least 1 "
                          f"(1: compile in this process), got {text!r}")
@@ -319,8 +326,9 @@ def _in_workers(batches: list[list[KernelGroup]], rules: Any, processes: int,
 class BackgroundCompile:
     """The cold ones of ``groups`` compiling in a worker process while the caller goes on
     (``ginsim play --hint`` shows the first hand meanwhile); :meth:`wait` before the
-    first call that needs them. Without a worker (one core, ``GINSIM_COMPILE_JOBS=1``,
-    a group without a recipe) :meth:`wait` compiles them here, saying so."""
+    first call that needs them. Without a worker (no second idle core,
+    ``GINSIM_COMPILE_JOBS=1``, a group without a recipe) :meth:`wait` compiles them
+    here, saying so."""
 
     def __init__(self, groups: Sequence[KernelGroup], rules: Any = None, show: bool = True,
                  purpose: str = "use") -> None:

@@ -117,18 +117,18 @@ def _shorthand_advisor(rules: Rules) -> None:
 #: worker process: by name from :data:`KERNEL_GROUPS`, or through :func:`kernel_group`.
 GROUPS_BY_NAME = f"{__name__}:KERNEL_GROUPS"
 KERNEL_GROUP = f"{__name__}:kernel_group"
-#: The core every gin group compiles: each plays hands on the same machine (the driver,
-#: the policies, the melds), so two processes would both compile it. Measured on two
-#: cores, the knock study's groups in two worker processes took 131 s of CPU and 116 s
-#: against 77 s and 63 s in one: gin's groups compile in one process.
-GIN_MACHINE = "gin hand machine"
+# Every gin group plays hands on the same machine (the driver, the policies, the melds),
+# so two workers each compile it, and no ``core`` keeps them in one process: on two idle
+# cores the knock study's cold ``ginsim report --hands 20000`` took 70 s in two workers
+# against 87 s in one process (121 s of CPU against 89 s); with another job on the
+# machine two workers were slower, so the number of workers follows the idle cores
+# (:func:`~ginsim.runner.compiling.compile_jobs`).
 
 
 def _group(name: str, kernels: tuple, compile: Callable[[Rules], object],
            accepts: Callable[[tuple], bool] | None = None, needs: tuple[str, ...] = ()
            ) -> KernelGroup:
-    return KernelGroup(name, kernels, compile, accepts, (GROUPS_BY_NAME, (name,)), needs,
-                       GIN_MACHINE)
+    return KernelGroup(name, kernels, compile, accepts, (GROUPS_BY_NAME, (name,)), needs)
 
 
 KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
@@ -188,7 +188,7 @@ def table_group(bot: str, seed: int = 0) -> KernelGroup:
                  else (decide_take_nb, decide_discard_nb))
     return KernelGroup(f"{bot} at the table", (checked_step_nb, legal_nb, *decisions),
                        lambda rules: warm_agent(bot, rules, seed),
-                       recipe=(f"{__name__}:table_group", (bot, seed)), core=GIN_MACHINE)
+                       recipe=(f"{__name__}:table_group", (bot, seed)))
 
 
 def compile_kernels(studies: Sequence[str], rules: Rules | str | None = None,

@@ -27,15 +27,14 @@ from .games_nb import play_rami_games_nb
 DEFAULT_CHUNK = 2_000
 #: Greek Rami's kernel groups (:func:`ginsim.runner.compiling.compile_groups` compiles
 #: them, saying so, before a command's first run waits on them): each compiled by one
-#: deal or game under ``rules`` (a worker process rebuilds one by its name, its recipe;
-#: both compile Rami's deal machine, so they compile in one process).
+#: deal or game under ``rules`` (a worker process rebuilds one by its name, its recipe).
 RAMI_KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("rami deals", (play_deals_nb,),
                 lambda rules: play_deal_records(["simple", "careful"], stop=1, rules=rules),
-                recipe=(f"{__name__}:RAMI_KERNEL_GROUPS", ("rami deals",)), core="rami"),
+                recipe=(f"{__name__}:RAMI_KERNEL_GROUPS", ("rami deals",))),
     KernelGroup("rami games", (play_rami_games_nb,),
                 lambda rules: play_game_records(["simple", "careful"], stop=1, rules=rules),
-                recipe=(f"{__name__}:RAMI_KERNEL_GROUPS", ("rami games",)), core="rami"),
+                recipe=(f"{__name__}:RAMI_KERNEL_GROUPS", ("rami games",))),
 )}
 
 
