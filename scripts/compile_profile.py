@@ -19,8 +19,9 @@ compiled signatures; inclusive seconds (its compiles, with the kernels it called
 compiled meanwhile); exclusive seconds (less those); and, from numba's per-pass
 timings, type inference (less the kernels compiled while typing it, which is where
 numba compiles a callee) and lowering (numba's lowering, LLVM's optimisation and the
-machine code). A kernel inlined with ``inline="always"`` has no compile of its own: its
-time is in each caller's. Prints figures only.
+machine code), and numba's other passes (bytecode to IR, inlining ``inline="always"``
+bodies and overloads, rewrites). A kernel inlined with ``inline="always"`` has no compile
+of its own: its time is in each caller's. Prints figures only.
 """
 
 from __future__ import annotations
@@ -79,11 +80,12 @@ def kernel_name(dispatcher: Any) -> str:
     return f"{func.__module__.removeprefix('ginsim.')}.{func.__qualname__}"
 
 
-def pass_seconds(metadata: dict | None, names: Sequence[str]) -> float:
-    """Seconds numba's nopython pipeline spent in the passes ``names`` (init, run and
-    finalize of each; 0 without timings)."""
+def pass_seconds(metadata: dict | None, names: Sequence[str] | None) -> float:
+    """Seconds numba's nopython pipeline spent in the passes ``names`` (None: all; init,
+    run and finalize of each; 0 without timings)."""
     times = ((metadata or {}).get("pipeline_times") or {}).get("nopython") or {}
-    return sum(sum(t) for key, t in times.items() if key.split("_", 1)[-1] in names)
+    return sum(sum(t) for key, t in times.items()
+               if names is None or key.split("_", 1)[-1] in names)
 
 
 def _metadata(dispatcher: Any, args: tuple) -> dict | None:
@@ -111,13 +113,15 @@ def kernel_rows(events: Iterable[tuple[float, Any]],
         dispatcher, args = start_event.data["dispatcher"], start_event.data["args"]
         row = rows.setdefault(kernel_name(dispatcher), {
             "kernel": kernel_name(dispatcher), "signatures": 0, "inclusive_s": 0.0,
-            "exclusive_s": 0.0, "typing_s": 0.0, "lowering_s": 0.0})
+            "exclusive_s": 0.0, "typing_s": 0.0, "lowering_s": 0.0, "other_passes_s": 0.0})
         times = metadata(dispatcher, args)
         row["signatures"] += 1
         row["inclusive_s"] += seconds
         row["exclusive_s"] += seconds - nested
         row["typing_s"] += max(0.0, pass_seconds(times, TYPING_PASSES) - nested)
         row["lowering_s"] += pass_seconds(times, LOWERING_PASSES)
+        row["other_passes_s"] += (pass_seconds(times, None) - pass_seconds(times, TYPING_PASSES)
+                                  - pass_seconds(times, LOWERING_PASSES))
     return sorted(rows.values(), key=lambda r: -r["exclusive_s"])
 
 
@@ -131,10 +135,11 @@ def table_lines(groups: list[tuple[str, float]], rows: list[dict], top: int) -> 
                  f"kernels, {sum(r['exclusive_s'] for r in rows):.1f} s in numba's compiles; "
                  f"the top {min(top, len(rows))} by exclusive seconds:")
     kwidth = max([len(r["kernel"]) for r in rows[:top]] + [6])
-    lines.append(f"  {'kernel':<{kwidth}}  sigs  exclusive  inclusive  typing  lowering")
+    lines.append(f"  {'kernel':<{kwidth}}  sigs  exclusive  inclusive  typing  lowering  "
+                 "other passes")
     lines += [f"  {r['kernel']:<{kwidth}}  {r['signatures']:4d}  {r['exclusive_s']:9.1f}  "
-              f"{r['inclusive_s']:9.1f}  {r['typing_s']:6.1f}  {r['lowering_s']:8.1f}"
-              for r in rows[:top]]
+              f"{r['inclusive_s']:9.1f}  {r['typing_s']:6.1f}  {r['lowering_s']:8.1f}  "
+              f"{r['other_passes_s']:12.1f}" for r in rows[:top]]
     return lines
 
 
