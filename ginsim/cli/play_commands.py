@@ -179,7 +179,13 @@ def _cmd_agent(args: argparse.Namespace) -> int:
         print(f"{args.strategy} (rules {args.rules}) is ready to serve: its kernels compiled "
               f"or loaded in {seconds:.1f} s and cached for later ginsim agent processes")
         return 0
-    serve(Agent.from_spec(args.strategy, args.rules, args.seed), sys.stdin, sys.stdout)
+    from ..runner.warmup import compile_kernels, table_group
+
+    agent = Agent.from_spec(args.strategy, args.rules, args.seed)  # bad specs refused first
+    # on a cold cache: compiled before the first message, said on stderr (stdout is the
+    # protocol's)
+    compile_kernels((), args.rules, groups=[table_group(args.strategy, args.seed)])
+    serve(agent, sys.stdin, sys.stdout)
     return 0
 
 
