@@ -181,10 +181,10 @@ def first_call_seconds(pythonpath: str | None, cache_dir: str | None) -> float:
     if pythonpath and not (Path(pythonpath) / "ginsim" / "simulator" / "play").is_dir():
         code = code.replace("ginsim.simulator.play.engine", OLD_PATHS[
             "ginsim.simulator.play.engine"])
-    # Run from the cache folder: ``python -c`` puts the working folder first on the
-    # path, which would import this checkout instead of the revision on PYTHONPATH.
+    # Run from the cache folder or the revision's root: ``python -c`` puts the working
+    # folder first on the path, which would import this checkout instead of the revision.
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True, cwd=cache_dir).stdout
+                         capture_output=True, text=True, cwd=cache_dir or pythonpath).stdout
     return float(out.strip().splitlines()[-1])
 
 

@@ -8,7 +8,7 @@ a hand here once the machine has ended it.
 
 from numba.extending import overload
 
-from ...game._jit import OVERLOAD_OPTIONS, is_mahjong_layout, jit
+from ...game._jit import OVERLOAD_OPTIONS, is_mahjong_layout, jit, jit_inline
 from ...game.layoff_nb import defender_deadwood_nb, knocker_arrangement_nb
 from ...game.rules import R_LAYOFF, R_MAHJONG
 from ...game.scoring.hand_scoring_nb import OUT_DEAD, score_hand_nb
@@ -59,7 +59,7 @@ def _score_by_rules(board, rules, tab):
     return lambda board, rules, tab: knocking_showdown_nb(board, rules, tab)
 
 
-@jit
+@jit_inline
 def knocking_showdown_nb(board, rules, tab):
     """Knocking gin's showdown (:func:`showdown_nb`)."""
     hs, work = board.hs, board.work
