@@ -203,8 +203,9 @@ def test_help_has_description_defaults_and_an_example(capsys):
         assert command.description and "example:\n  ginsim " + name in text, name
         seeds = [a.default for a in command._actions if a.dest == "seed"]
         assert seeds in ([], [DEFAULT_SEED]), name
-        valued = [a for a in command._actions
-                  if a.option_strings and a.default not in (None, False, argparse.SUPPRESS)]
+        valued = [a for a in command._actions if a.option_strings
+                  and not any(a.default is no_value for no_value in (None, False))
+                  and a.default != argparse.SUPPRESS]
         assert "default" in text or not valued or name in ("strategies", "rules"), name
 
 
