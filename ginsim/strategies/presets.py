@@ -78,7 +78,8 @@ PRESETS: dict[str, tuple[str, str]] = {
                "kind=expert,memory=2,outs=1.5,outs_late=0.125,danger=1,danger_late=1.5,"
                "safe=0.25,potential=0.1,outs_value=0.1,take_meld=3,take_any=20,"
                "chart=equilibrium_expert,lay=3"),
-    "learned": ("draws and discards by a model learned from mc's choices (docs/learned-play.md) "
+    "learned": ("draws and discards by a model learned from mc's rollout values "
+                "(docs/learned-play.md) "
                 "over features a player could name: deadwood, live outs, danger, safety; "
                 "knocks by expert's equilibrium chart",
                 "kind=learned,memory=2,card_model=card_play,chart=equilibrium_expert,lay=3"),
