@@ -141,18 +141,16 @@ def test_a_bad_process_count_is_one_line(text, monkeypatch) -> None:
     assert "\n" not in str(info.value)
 
 
-def _group(name: str, kernels: tuple, needs: tuple[str, ...] = (), core: str = ""
-           ) -> KernelGroup:
-    return KernelGroup(name, kernels, lambda rules: None, needs=needs, core=core)
+def _group(name: str, kernels: tuple, needs: tuple[str, ...] = ()) -> KernelGroup:
+    return KernelGroup(name, kernels, lambda rules: None, needs=needs)
 
 
-def test_groups_sharing_a_kernel_or_a_core_or_needing_one_another_share_a_batch() -> None:
-    k1, k2, k3, k4, k5, k6, k7 = (object() for _ in range(7))
+def test_groups_sharing_a_kernel_or_needing_one_another_share_a_batch() -> None:
+    k1, k2, k3, k4, k5 = (object() for _ in range(5))
     groups = [_group("a", (k1,)), _group("b", (k2,)), _group("c", (k3,), needs=("d",)),
-              _group("e", (k2, k4)), _group("d", (k5,)), _group("f", (k6,), core="m"),
-              _group("g", (k7,), core="m"), _group("h", (object(),), core="n")]
+              _group("e", (k2, k4)), _group("d", (k5,)), _group("h", (object(),))]
     assert [[g.name for g in batch] for batch in worker_batches(groups)] == [
-        ["a"], ["b", "e"], ["d", "c"], ["f", "g"], ["h"]]
+        ["a"], ["b", "e"], ["d", "c"], ["h"]]
 
 
 def test_the_real_groups_rebuild_from_their_recipes() -> None:

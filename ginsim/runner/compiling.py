@@ -44,10 +44,7 @@ class KernelGroup:
 
     ``recipe`` rebuilds the group in a worker process (:func:`group_from_recipe`; None:
     it compiles in the calling process only); ``needs`` names groups whose kernels its
-    call compiles too, compiled first; ``core`` names the large body of sub-kernels its
-    call compiles with other groups of that core (a game's hand machine): those compile
-    in one process, one after another, since a second process would compile the core
-    again (on two cores, slower than one process)."""
+    call compiles too, compiled first."""
 
     name: str
     kernels: tuple[Any, ...]
@@ -55,7 +52,6 @@ class KernelGroup:
     accepts: Callable[[tuple], bool] | None = None
     recipe: tuple[str, tuple] | None = None
     needs: tuple[str, ...] = ()
-    core: str = ""
 
 
 def group_from_recipe(recipe: tuple[str, tuple]) -> KernelGroup:
@@ -121,8 +117,8 @@ def compile_jobs() -> int:
 
 def worker_batches(groups: Sequence[KernelGroup]) -> list[list[KernelGroup]]:
     """``groups`` in batches that may compile in separate processes at once: groups that
-    share a top-level kernel (whose one cache index two processes could overwrite) or a
-    ``core``, or that one ``needs``, go into one batch, needed groups first, else in the
+    share a top-level kernel (whose one cache index two processes could overwrite), or
+    that one ``needs``, go into one batch, needed groups first, else in the
     given order."""
     root = list(range(len(groups)))
 
@@ -134,8 +130,7 @@ def worker_batches(groups: Sequence[KernelGroup]) -> list[list[KernelGroup]]:
     first_with: dict[object, int] = {}
     index = {group.name: i for i, group in enumerate(groups)}
     for i, group in enumerate(groups):
-        shared = [id(k) for k in group.kernels] + ([group.core] if group.core else [])
-        linked = [first_with.setdefault(key, i) for key in shared]
+        linked = [first_with.setdefault(id(k), i) for k in group.kernels]
         for j in linked + [index[n] for n in group.needs if n in index]:
             root[find(j)] = find(i)
     batches: dict[int, list[KernelGroup]] = {}

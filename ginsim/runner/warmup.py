@@ -118,7 +118,7 @@ def _shorthand_advisor(rules: Rules) -> None:
 GROUPS_BY_NAME = f"{__name__}:KERNEL_GROUPS"
 KERNEL_GROUP = f"{__name__}:kernel_group"
 # Every gin group plays hands on the same machine (the driver, the policies, the melds),
-# so two workers each compile it, and no ``core`` keeps them in one process: on two idle
+# so two workers each compile it; still, on two idle
 # cores the knock study's cold ``ginsim report --hands 20000`` took 70 s in two workers
 # against 87 s in one process (121 s of CPU against 89 s); with another job on the
 # machine two workers were slower, so the number of workers follows the idle cores
