@@ -87,7 +87,7 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
             seat_streams_nb(rng, seed, w)
             replay_step_nb(hs, np.int64(0), A_KNOCK if options[o, 1] != 0 else A_DISCARD,
                            options[o, 0], option_deadwood[o], rules)
-            drive_nb(board, NO_STOP, -1, params, rules, tab, rng, trace)
+            drive_nb(board, NO_STOP, np.int64(-1), params, rules, tab, rng, trace)
             showdown_nb(board, rules, tab)
             net[w, o] = net_points_nb(hs, np.int64(0))
             flags[w, o] = outcome_flag_nb(hs)
@@ -133,7 +133,7 @@ def play_option_nb(board, option, params, rules, tab, rng, trace):
         hs[ST_PLANNED] = 0
         action, discard, kept = decide_discard_nb(params, zero, board, rules, tab, rng)
         play_step_nb(board, action, discard, kept, rules, trace)
-    drive_nb(board, NO_STOP, -1, params, rules, tab, rng, trace)
+    drive_nb(board, NO_STOP, np.int64(-1), params, rules, tab, rng, trace)
     showdown_nb(board, rules, tab)
 
 

@@ -28,7 +28,6 @@ from ...game.state import (
     ST_PILE_TAKES,
     ST_PLANNED,
     ST_POS,
-    ST_TO_MOVE,
     ST_TRACE_ROW,
     ST_TURNS,
 )
@@ -40,11 +39,9 @@ from ..machine.showdown_nb import net_points_nb, showdown_nb
 from ..machine.step_nb import step_nb
 from ..play.drive_nb import (
     TO_THE_END,
-    at_stop_nb,
-    decide_discard_nb,
-    decide_nb,
     discard_kind_nb,
     drive_nb,
+    planned_discard_nb,
     play_step_nb,
     start_hand_nb,
 )
@@ -110,7 +107,7 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace, lowest):
     """Seat a discards as its strategy would without knocking, then both play on to the
     end of the hand in the board ``branch``; returns a's net points."""
     wait_discard_nb(params, rules, tab, branch, branch_rng, lowest)
-    drive_nb(branch, np.int64(TO_THE_END), -1, params, rules, tab, branch_rng, trace)
+    drive_nb(branch, np.int64(TO_THE_END), np.int64(-1), params, rules, tab, branch_rng, trace)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -132,15 +129,11 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         start_hand_nb(board, i % 2, rules, trace, i)
         # the first turn (the upcard offers, or the eleven-card deal's discard) is not
         # branched: play to the first free draw, then branch at each of seat a's discards.
-        # The plain driver's loop, written out here: a call to it per turn would cost a
-        # sixth of the chart's time (its arguments cross as some sixty scalars).
-        drive_nb(board, np.int64(PH_DRAW), -1, params, rules, tab, rng, trace)
+        drive_nb(board, np.int64(PH_DRAW), np.int64(-1), params, rules, tab, rng, trace)
         while hs[ST_PHASE] < PH_OVER:
-            if at_stop_nb(hs, np.int64(PH_DISCARD), np.int64(0)):
+            drive_nb(board, np.int64(PH_DISCARD), np.int64(0), params, rules, tab, rng, trace)
+            if hs[ST_PHASE] < PH_OVER:
                 n = chart_turn_nb(buf, i, n, params, rules, tab)
-            else:
-                kind, card, kept = decide_nb(params, hs[ST_TO_MOVE], board, rules, tab, rng)
-                play_step_nb(board, kind, card, kept, rules, trace)
         i += 1
     return n, i
 
@@ -168,7 +161,7 @@ def chart_turn_nb(buf, i, n, params, rules, tab):
         discard, dw, knock, big = after_draw_nb(params, zero, drawn, board, rules, tab, rng)
         kind = discard_kind_nb(knock, big)
     else:
-        kind, discard, dw = decide_discard_nb(params, zero, board, rules, tab, rng)
+        kind, discard, dw = planned_discard_nb(hs)
     action = play_step_nb(board, kind, discard, dw, rules, trace)
     if point:
         rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN

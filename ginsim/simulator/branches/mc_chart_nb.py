@@ -58,8 +58,8 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
     else:
         card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng, (0, -1))
     discard_event_nb(zero, card, mem)
-    mc_drive_nb(McPlay(branch, branch_rng, mem.empty_trace, mem), np.int64(TO_THE_END), -1,
-                search, params, rules, tab)
+    mc_drive_nb(McPlay(branch, branch_rng, mem.empty_trace, mem), np.int64(TO_THE_END),
+                np.int64(-1), search, params, rules, tab)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -105,9 +105,11 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         mc_start_hand_nb(board, i % 2, params, rules, trace, mem, i)
         # the first turn is not branched (as knock_chart_nb)
         play = McPlay(board, rng, trace, mem)
-        search = mc_drive_nb(play, np.int64(PH_DRAW), -1, no_search_nb(), params, rules, tab)
+        search = mc_drive_nb(play, np.int64(PH_DRAW), np.int64(-1), no_search_nb(), params,
+                             rules, tab)
         while hs[ST_PHASE] < PH_OVER:
-            search = mc_drive_nb(play, np.int64(PH_DISCARD), 0, search, params, rules, tab)
+            search = mc_drive_nb(play, np.int64(PH_DISCARD), np.int64(0), search, params,
+                                 rules, tab)
             if hs[ST_PHASE] >= PH_OVER:
                 break
             n = chart_turn_nb(buf, i, n, mc, search, params, rules, tab)

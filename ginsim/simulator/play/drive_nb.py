@@ -111,14 +111,21 @@ def decide_take_nb(params, seat, board, rules, tab, rng):
 
 
 @jit_inline
+def planned_discard_nb(hs):
+    """The discard phase after a pile take: ``(kind, card, kept)`` as the take planned
+    it (:func:`plan_nb`); the plan is used up."""
+    hs[ST_PLANNED] = 0
+    return (discard_kind_nb(hs[ST_PLAN_KNOCK] != 0, hs[ST_PLAN_BIG_GIN] != 0),
+            hs[ST_PLAN_DISCARD], hs[ST_PLAN_DEADWOOD])
+
+
+@jit_inline
 def decide_discard_nb(params, seat, board, rules, tab, rng):
     """The discard phase: ``(kind, card, kept)`` as planned by a pile take, else as
     ``seat``'s strategy chooses from its 11 cards."""
     hs = board.hs
     if hs[ST_PLANNED] != 0:
-        hs[ST_PLANNED] = 0
-        return (discard_kind_nb(hs[ST_PLAN_KNOCK] != 0, hs[ST_PLAN_BIG_GIN] != 0),
-                hs[ST_PLAN_DISCARD], hs[ST_PLAN_DEADWOOD])
+        return planned_discard_nb(hs)
     discard, dw, knock, big = choose_discard_nb(params, seat, hs[ST_HAND + seat],
                                                 hs[ST_FORBIDDEN], board, rules, tab, rng)
     return discard_kind_nb(knock, big), discard, dw
@@ -236,7 +243,7 @@ def _play_by_rules(board, dealer, params, rules, tab, rng, trace, hand_id):
         if rules[R_MAHJONG] != 0:  # Mahjong rules packed by hand, not by Rules.packed
             refused_nb(board.hs)
             return
-        drive_nb(board, np.int64(TO_THE_END), -1, params, rules, tab, rng, trace)
+        drive_nb(board, np.int64(TO_THE_END), np.int64(-1), params, rules, tab, rng, trace)
     return knocking
 
 

@@ -347,4 +347,4 @@ def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
     :class:`~ginsim.simulator.machine.buffers.HandBuffers`."""
     mc_start_hand_nb(buf.board, dealer, params, rules, buf.trace, buf.mem, hand_id)
     play = McPlay(buf.board, buf.rng, buf.trace, buf.mem)
-    mc_drive_nb(play, np.int64(TO_THE_END), -1, no_search_nb(), params, rules, tab)
+    mc_drive_nb(play, np.int64(TO_THE_END), np.int64(-1), no_search_nb(), params, rules, tab)

@@ -104,7 +104,7 @@ def pass_on_nb(board, me, pair, rules, tab, branch_rng, empty):
     """In a world (on ``board``): ``me`` declines the upcard; the rollout strategies
     (``pair``) play on to the end of the hand."""
     pass_upcard_nb(board, me, rules)
-    drive_nb(board, np.int64(TO_THE_END), -1, pair, rules, tab, branch_rng, empty)
+    drive_nb(board, np.int64(TO_THE_END), np.int64(-1), pair, rules, tab, branch_rng, empty)
 
 
 @jit
@@ -143,7 +143,7 @@ def play_out_option_nb(board, me, option, pair, rules, tab, branch_rng, empty):
             branch[ST_PLANNED] = 0
             kind, card, kept = decide_discard_nb(pair, me, board, rules, tab, branch_rng)
             play_step_nb(board, kind, card, kept, rules, empty)
-        drive_nb(board, np.int64(TO_THE_END), -1, pair, rules, tab, branch_rng, empty)
+        drive_nb(board, np.int64(TO_THE_END), np.int64(-1), pair, rules, tab, branch_rng, empty)
     showdown_nb(board, rules, tab)
 
 
