@@ -57,7 +57,7 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
     hand11 = cards_to_mask(cards + [drawn])
     forbidden = drawn if row.drawn_from == "pile" else None
     fmask = 1 << drawn if forbidden is not None else 0
-    kept, best, _, _ = best_discard_nb(hand11, fmask, 0, tab, work)
+    kept, best, _, _ = best_discard_nb(hand11, fmask, 0, tab, work, False)
     options = []
     if kept <= rules.knock_limit:
         options.append((OPT_DISCARD, best, 1, kept))

@@ -88,7 +88,7 @@ def test_best_discard_matches_reference(cards):
 def test_best_discard_with_forbidden_card(cards, k):
     forbidden = cards[k]
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    dw, card, _, _ = best_discard_nb(cards_to_mask(cards), 1 << forbidden, 0, TAB, work)
+    dw, card, _, _ = best_discard_nb(cards_to_mask(cards), 1 << forbidden, 0, TAB, work, False)
     assert (int(card), int(dw)) == ref_best_discard(cards, forbidden=forbidden)
 
 

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from numba import njit
-from numba.core import caching
+from numba.core import caching, types
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -125,6 +125,23 @@ if not any(loc in caching.CacheImpl._locator_classes for loc in KERNEL_LOCATORS)
     caching.CacheImpl._locator_classes[:0] = KERNEL_LOCATORS
 
 jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+
+
+def jit_by_type(func):
+    """:data:`jit` for a large kernel that many callers pass constants: it compiles once
+    per argument type, not once per constant. numba types ``f(x, 0)`` and ``f(x, True)``
+    with literal types, a new specialization each (the kernel and every kernel it
+    calls); here the callers' constants are typed as plain ints and booleans."""
+    dispatcher = jit(func)
+    typed_by_literals = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed_by_literals(tuple(types.unliteral(a) for a in args),
+                                 {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
 
 #: For small kernels on the hot path: numba inlines their body into each caller before
 #: LLVM sees it. A call between two kernels passes every array as seven or more scalars,

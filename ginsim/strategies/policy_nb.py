@@ -302,7 +302,7 @@ def last_discard_decision_nb(params, seat, hand, top, board, rules, tab):
     """
     taken = hand | (1 << top)
     hs = board.hs
-    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, board.work)
+    dw, card, _, all_melded = best_discard_nb(taken, 1 << top, 0, tab, board.work, False)
     if all_melded and rules[R_BIG_GIN_BONUS] >= 0:
         return True, -1, 0, True, True
     if card < 0:
