@@ -1,15 +1,24 @@
-"""Time the first ``ginsim report`` (empty numba cache) and later ones, as the README quotes.
+"""Time the first run of a command (empty numba cache) against later ones: issue 44's ratios.
 
-    python scripts/first_run.py                 # one cold run, two warm ones
-    python scripts/first_run.py --warm 3 --out /tmp/first_report
+    python scripts/first_run.py                      # ginsim report: one cold run, two warm
+    python scripts/first_run.py --command all        # the four first runs, one after another
+    python scripts/first_run.py --command games --warm 3
 
-Deletes every ``__pycache__`` under this checkout's ``ginsim/`` (numba's cached machine
-code and Python's bytecode), then runs ``python -m ginsim report --out DIR`` (the default
-study, size and ``--n-jobs``) with ``PYTHONPATH`` set to this checkout: once cold, then
-``--warm`` times warm. For each run it prints the wall time, the CPU time of the child
-(user + system), the load average before and after (other work on the machine slows a
-run; the CPU time says how much work the run itself was), and the compile time the
-report printed. Prints figures only.
+Each command runs in a child process with ``PYTHONPATH`` set to this checkout. A cold run
+follows the deletion of every ``__pycache__`` under this checkout's ``ginsim/`` (numba's
+cached machine code and Python's bytecode), as on a fresh clone. Commands:
+
+- ``report``: ``ginsim report --out DIR`` (the default study, size and ``--n-jobs``);
+- ``games``: ``ginsim games --games 500``;
+- ``rami-simulate``: ``ginsim rami simulate --players 4 --deals 2000``;
+- ``play-hint``: ``ginsim play --hint``, timed to its first recommendation (the quit
+  that follows is not counted), cold with the report's kernels compiled (a cold report
+  and a warm one run first, and the ratio is to that warm report), then warm.
+
+For each run: the wall time, the CPU time of the child (user + system), the load average
+before and after (other work on the machine slows a run; the CPU time says how much work
+the run itself was), the compile time the command printed, and the ratio of the cold run
+to the best warm one. Prints figures only.
 """
 
 from __future__ import annotations
@@ -21,10 +30,13 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+COMMANDS = ("report", "games", "rami-simulate", "play-hint")
+RECOMMENDED = "Recommended:"
 
 
 def clear_caches() -> int:
@@ -35,38 +47,84 @@ def clear_caches() -> int:
     return len(found)
 
 
-def timed_report(out: Path) -> dict[str, float | str]:
-    """One ``ginsim report`` in a child process: wall, CPU, loads, compile line."""
+def command_line(command: str, out: Path) -> list[str]:
+    """The ``ginsim`` arguments a command's runs time."""
+    return {"report": ["report", "--out", str(out)],
+            "games": ["games", "--games", "500"],
+            "rami-simulate": ["rami", "simulate", "--players", "4", "--deals", "2000"],
+            "play-hint": ["play", "--hint"]}[command]
+
+
+def timed(command: str, out: Path) -> dict[str, float | str]:
+    """One run of ``command`` in a child process: wall (to the first recommendation for
+    ``play-hint``), CPU, loads and the compile line."""
     shutil.rmtree(out, ignore_errors=True)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load_before = os.getloadavg()[0]
+    argv = [sys.executable, "-m", "ginsim", *command_line(command, out)]
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "ginsim", "report", "--out", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
+    with tempfile.TemporaryFile("w+") as errors:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=errors, text=True)
+        wall = None
+        if command == "play-hint":
+            for line in proc.stdout:
+                if RECOMMENDED in line:
+                    wall = time.perf_counter() - t0
+                    break
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+        proc.communicate()
+        wall = wall if wall is not None else time.perf_counter() - t0
+        errors.seek(0)
+        stderr = errors.read()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"ginsim report failed:\n{proc.stderr[-2000:]}")
-    compiled = re.search(r"compiled in (\d+) s", proc.stderr)
+    if proc.returncode != 0 or (command == "play-hint" and wall is None):
+        raise SystemExit(f"ginsim {command} failed:\n{stderr[-2000:]}")
+    compiled = re.findall(r"compiled (?:in the background )?in (\d+) s", stderr)
     return {"wall_s": wall,
             "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "load_before": load_before, "load_after": os.getloadavg()[0],
-            "compile": f"{compiled[1]} s" if compiled else "none (warm)"}
+            "compile": " + ".join(f"{s} s" for s in compiled) or "none (warm)"}
+
+
+def show(label: str, run: dict[str, float | str]) -> None:
+    print(f"  {label}: {run['wall_s']:6.1f} s wall, {run['cpu_s']:5.1f} s CPU, compiling "
+          f"{run['compile']}, load average {run['load_before']:.1f} -> "
+          f"{run['load_after']:.1f}", flush=True)
+
+
+def first_and_warm(command: str, warm: int, out: Path) -> None:
+    """Print a command's cold run, its warm runs and the ratio."""
+    print(f"{command}: removed {clear_caches()} __pycache__ directories", flush=True)
+    if command == "play-hint":  # with the report's kernels compiled, as a user after one
+        show("report, cold", timed("report", out))
+        base = timed("report", out)
+        show("report, warm", base)
+    cold = timed(command, out)
+    show("cold", cold)
+    runs = [timed(command, out) for _ in range(warm)]
+    for run in runs:
+        show("warm", run)
+    if command != "play-hint":
+        base = min(runs, key=lambda r: r["wall_s"]) if runs else None
+    if base is not None:
+        what = "the warm report" if command == "play-hint" else "the best warm run"
+        print(f"  cold / {what}: {cold['wall_s'] / base['wall_s']:.2f}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--command", choices=(*COMMANDS, "all"), default="report",
+                        help="what to time (default report)")
     parser.add_argument("--out", default="/tmp/ginsim_first_run_report",
                         help="report directory, replaced by every run")
     parser.add_argument("--warm", type=int, default=2, help="warm runs after the cold one")
     args = parser.parse_args()
-    print(f"{os.cpu_count()} cores; removed {clear_caches()} __pycache__ directories")
-    for label in ["cold"] + ["warm"] * args.warm:
-        r = timed_report(Path(args.out))
-        print(f"{label}: {r['wall_s']:6.1f} s wall, {r['cpu_s']:5.1f} s CPU, compiling "
-              f"{r['compile']}, load average {r['load_before']:.1f} -> "
-              f"{r['load_after']:.1f}", flush=True)
+    print(f"{os.cpu_count()} cores", flush=True)
+    for command in COMMANDS if args.command == "all" else (args.command,):
+        first_and_warm(command, args.warm, Path(args.out))
 
 
 if __name__ == "__main__":
