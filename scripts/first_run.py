@@ -1,7 +1,7 @@
-"""Time the first run of a command (empty numba cache) against later ones: issue 44's ratios.
+"""Time the first run of a command (empty numba cache) against later ones.
 
     python scripts/first_run.py                      # ginsim report: one cold run, two warm
-    python scripts/first_run.py --command all        # the four first runs, one after another
+    python scripts/first_run.py --command all        # the three first runs, one after another
     python scripts/first_run.py --command games --warm 3
 
 Each command runs in a child process with ``PYTHONPATH`` set to this checkout. A cold run
@@ -10,10 +10,7 @@ cached machine code and Python's bytecode), as on a fresh clone. Commands:
 
 - ``report``: ``ginsim report --out DIR`` (the default study, size and ``--n-jobs``);
 - ``games``: ``ginsim games --games 500``;
-- ``rami-simulate``: ``ginsim rami simulate --players 4 --deals 2000``;
-- ``play-hint``: ``ginsim play --hint``, timed to its first recommendation (the quit
-  that follows is not counted), cold with the report's kernels compiled (a cold report
-  and a warm one run first, and the ratio is to that warm report), then warm.
+- ``rami-simulate``: ``ginsim rami simulate --players 4 --deals 2000``.
 
 For each run: the wall time, the CPU time of the child (user + system), the load average
 before and after (other work on the machine slows a run; the CPU time says how much work
@@ -35,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ("report", "games", "rami-simulate", "play-hint")
+COMMANDS = ("report", "games", "rami-simulate")
 RECOMMENDED = "Recommended:"
 
 
@@ -51,8 +48,7 @@ def command_line(command: str, out: Path) -> list[str]:
     """The ``ginsim`` arguments a command's runs time."""
     return {"report": ["report", "--out", str(out)],
             "games": ["games", "--games", "500"],
-            "rami-simulate": ["rami", "simulate", "--players", "4", "--deals", "2000"],
-            "play-hint": ["play", "--hint"]}[command]
+            "rami-simulate": ["rami", "simulate", "--players", "4", "--deals", "2000"]}[command]
 
 
 def timed(command: str, out: Path) -> dict[str, float | str]:
