@@ -27,13 +27,11 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ("report", "games", "rami-simulate")
-RECOMMENDED = "Recommended:"
 
 
 def clear_caches() -> int:
@@ -52,33 +50,19 @@ def command_line(command: str, out: Path) -> list[str]:
 
 
 def timed(command: str, out: Path) -> dict[str, float | str]:
-    """One run of ``command`` in a child process: wall (to the first recommendation for
-    ``play-hint``), CPU, loads and the compile line."""
+    """One run of ``command`` in a child process: wall, CPU, loads and the compile line."""
     shutil.rmtree(out, ignore_errors=True)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load_before = os.getloadavg()[0]
-    argv = [sys.executable, "-m", "ginsim", *command_line(command, out)]
     t0 = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as errors:
-        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=errors, text=True)
-        wall = None
-        if command == "play-hint":
-            for line in proc.stdout:
-                if RECOMMENDED in line:
-                    wall = time.perf_counter() - t0
-                    break
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-        proc.communicate()
-        wall = wall if wall is not None else time.perf_counter() - t0
-        errors.seek(0)
-        stderr = errors.read()
+    proc = subprocess.run([sys.executable, "-m", "ginsim", *command_line(command, out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0 or (command == "play-hint" and wall is None):
-        raise SystemExit(f"ginsim {command} failed:\n{stderr[-2000:]}")
-    compiled = re.findall(r"compiled (?:in the background )?in (\d+) s", stderr)
+    if proc.returncode != 0:
+        raise SystemExit(f"ginsim {command} failed:\n{proc.stderr[-2000:]}")
+    compiled = re.findall(r"compiled in (\d+) s", proc.stderr)
     return {"wall_s": wall,
             "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "load_before": load_before, "load_after": os.getloadavg()[0],
@@ -94,21 +78,14 @@ def show(label: str, run: dict[str, float | str]) -> None:
 def first_and_warm(command: str, warm: int, out: Path) -> None:
     """Print a command's cold run, its warm runs and the ratio."""
     print(f"{command}: removed {clear_caches()} __pycache__ directories", flush=True)
-    if command == "play-hint":  # with the report's kernels compiled, as a user after one
-        show("report, cold", timed("report", out))
-        base = timed("report", out)
-        show("report, warm", base)
     cold = timed(command, out)
     show("cold", cold)
     runs = [timed(command, out) for _ in range(warm)]
     for run in runs:
         show("warm", run)
-    if command != "play-hint":
-        base = min(runs, key=lambda r: r["wall_s"]) if runs else None
-    if base is not None:
-        what = "the warm report" if command == "play-hint" else "the best warm run"
-        print(f"  cold / {what}: {cold['wall_s'] / base['wall_s']:.2f}", flush=True)
-
+    if runs:
+        best = min(run["wall_s"] for run in runs)
+        print(f"  cold / the best warm run: {cold['wall_s'] / best:.2f}", flush=True)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
