@@ -28,7 +28,7 @@ from ..game.state import (
     ST_PHASE,
     ST_POS,
 )
-from ..simulator.machine.step_nb import replay_step_nb, step_nb
+from ..simulator.machine.step_nb import apply_step_nb, replay_step_nb
 
 
 @jit
@@ -38,14 +38,14 @@ def observe_nb(hs, actor, kind, card, rules):
     knock; a discard is replayed (the view does not hold the other seat's cards).
     Returns the machine's status."""
     if kind == A_TAKE or kind == A_PASS:
-        return step_nb(hs, actor, kind, card, 0, rules)
+        return apply_step_nb(hs, actor, kind, card, 0, rules)
     if kind == A_PILE and hs[ST_PHASE] == PH_LAST_DISCARD:
         hs[ST_ENDING] = -1
         return replay_step_nb(hs, actor, kind, card, 0, rules)
     if kind == A_PILE or kind == A_STOCK:
         hand = hs[ST_HAND + actor]
         hs[ST_DECK + hs[ST_POS]] = card if card >= 0 else 0
-        status = step_nb(hs, actor, kind, card, 0, rules)
+        status = apply_step_nb(hs, actor, kind, card, 0, rules)
         if card < 0:
             hs[ST_HAND + actor] = hand
         return status

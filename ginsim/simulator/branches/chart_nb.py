@@ -36,7 +36,7 @@ from ...strategies.policy_nb import after_draw_nb, discard_without_knock_nb, dra
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
 from ..machine.showdown_nb import net_points_nb, showdown_nb
-from ..machine.step_nb import step_nb
+from ..machine.step_nb import apply_step_nb
 from ..play.drive_nb import (
     TO_THE_END,
     discard_kind_nb,
@@ -58,7 +58,7 @@ MAX_POINTS_PER_HAND = 80
 def branch_knock_nb(deadwood, card, rules, tab, branch):
     """Seat a knocks now with ``card`` (the best discard) in the board ``branch``; returns
     a's net points."""
-    step_nb(branch.hs, np.int64(0), discard_kind_nb(True, False), card, deadwood, rules)
+    apply_step_nb(branch.hs, np.int64(0), discard_kind_nb(True, False), card, deadwood, rules)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -98,7 +98,7 @@ def wait_discard_nb(params, rules, tab, branch, branch_rng, lowest):
         dw, card, _, _ = best_discard_nb(hand, forbidden, 0, tab, branch.work, memory)
     card, dw = discard_without_knock_nb(params, np.int64(0), hand, forbidden, (dw, card),
                                         branch, tab, branch_rng)
-    step_nb(branch.hs, np.int64(0), A_DISCARD, card, dw, rules)
+    apply_step_nb(branch.hs, np.int64(0), A_DISCARD, card, dw, rules)
     return card
 
 

@@ -99,6 +99,15 @@ def step_nb(hs, seat, kind, card, kept, rules):
 
 
 @jit
+def apply_step_nb(hs, seat, kind, card, kept, rules):
+    """:func:`step_nb` compiled once as a kernel of its own, for callers off the hot
+    path (a branch point, a move at the Table, a search's chosen move): each inlined
+    copy of the step is typed again in its caller, which costs compile time where the
+    call's speed does not matter."""
+    return step_nb(hs, seat, kind, card, kept, rules)
+
+
+@jit
 def last_discard_step_nb(hs, seat, kind, card, kept, rules):
     """:func:`step_nb` in the 50th-card turn: pass, or take the final discard to knock
     (discarding ``card``) or go big gin; a plain discard is refused."""
@@ -143,12 +152,12 @@ def checked_step_nb(board, seat, kind, card, rules, tab):
                 return -ERR_BIG_GIN
             if not all_melded:
                 return -ERR_NOT_HELD
-            return step_nb(hs, seat, kind, -1, 0, rules)
+            return apply_step_nb(hs, seat, kind, -1, 0, rules)
         if kept == NO_DISCARD and phase == PH_DISCARD and (
                 card < 0 or card > 51 or (hs[ST_HAND + seat] >> card) & 1 == 0):
             return -ERR_NOT_HELD
-        return step_nb(hs, seat, kind, card, kept, rules)
-    return step_nb(hs, seat, kind, card, 0, rules)
+        return apply_step_nb(hs, seat, kind, card, kept, rules)
+    return apply_step_nb(hs, seat, kind, card, 0, rules)
 
 
 @jit

@@ -63,7 +63,7 @@ from ..machine.board_nb import pile_allowed_nb, trace_turn_nb
 from ..machine.deal_nb import deal_nb
 from ..machine.mahjong_nb import mahjong_play_hand_nb
 from ..machine.records import ACTION_DISCARD, ACTION_LAST_DISCARD
-from ..machine.step_nb import step_nb
+from ..machine.step_nb import apply_step_nb, step_nb
 
 #: :func:`drive_nb`'s ``stop_phase`` that plays to the end of the hand.
 TO_THE_END = -1
@@ -254,4 +254,4 @@ def pass_upcard_nb(board, seat, rules):
     hs = board.hs
     hs[ST_PHASE] = PH_OFFER
     hs[ST_TO_MOVE] = seat
-    return step_nb(hs, seat, A_PASS, hs[ST_UPCARD], 0, rules)
+    return apply_step_nb(hs, seat, A_PASS, hs[ST_UPCARD], 0, rules)

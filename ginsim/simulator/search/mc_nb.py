@@ -58,7 +58,7 @@ from ...strategies.params import SEARCH_CARD, SEARCH_DRAW, SEARCH_KNOCK
 from ...strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
 from ..machine.board_nb import pile_allowed_nb
 from ..machine.buffers import Search
-from ..machine.step_nb import step_nb
+from ..machine.step_nb import apply_step_nb
 from ..play.drive_nb import (
     TO_THE_END,
     at_stop_nb,
@@ -156,7 +156,7 @@ def mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem):
 def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
     """:func:`mc_discard_choice_nb` applied through the machine: ``(discard, status)``."""
     kind, card, kept = mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem)
-    return card, step_nb(board.hs, me, kind, card, kept, rules)
+    return card, apply_step_nb(board.hs, me, kind, card, kept, rules)
 
 
 @jit_inline
@@ -235,7 +235,7 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
     take, s = mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
     hs[ST_PLANNED] = 0
-    step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
+    apply_step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
     if take:
         add_event_nb(mem, me, EV_TAKE, card, 1)

@@ -55,7 +55,7 @@ from ..machine.board_nb import pile_allowed_nb
 from ..machine.buffers import Search
 from ..machine.deal_nb import seat_streams_nb, shuffle_deck_nb
 from ..machine.showdown_nb import showdown_nb
-from ..machine.step_nb import step_nb
+from ..machine.step_nb import apply_step_nb
 from ..play.drive_nb import discard_kind_nb, play_step_nb
 from ..play.hand_nb import record_hand_nb
 from .mc_guesses_nb import prepare_nb
@@ -272,7 +272,7 @@ def teacher_draw_nb(board, me, params, rules, tab, rng, mem, at):
             lessons.draw_v[row, 0] = v_take
             lessons.draw_v[row, 1] = v_stock
     hs[ST_PLANNED] = 0
-    step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
+    apply_step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
     if take:
         add_event_nb(mem, me, EV_TAKE, card, 1)
