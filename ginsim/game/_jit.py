@@ -124,15 +124,17 @@ KERNEL_LOCATORS = tuple(_kernel_set_locator(base) for base in (
 if not any(loc in caching.CacheImpl._locator_classes for loc in KERNEL_LOCATORS):
     caching.CacheImpl._locator_classes[:0] = KERNEL_LOCATORS
 
-jit = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+_compile = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 
 
-def jit_by_type(func):
-    """:data:`jit` for a large kernel that many callers pass constants: it compiles once
-    per argument type, not once per constant. numba types ``f(x, 0)`` and ``f(x, True)``
-    with literal types, a new specialization each (the kernel and every kernel it
-    calls); here the callers' constants are typed as plain ints and booleans."""
-    dispatcher = jit(func)
+def jit(func):
+    """Compile ``func`` as a kernel of this package (the options above), once per
+    argument type. numba types a caller's constants (``f(x, 0)``, ``f(x, True)``) as
+    literal types, a new specialization of the kernel and of every kernel it calls for
+    each constant; here they are typed as plain ints and booleans, so a kernel compiles
+    once per distinct argument type, whoever calls it. LLVM still folds a constant into
+    a small kernel it inlines."""
+    dispatcher = _compile(func)
     typed_by_literals = dispatcher.get_call_template
 
     def get_call_template(args, kws):
@@ -153,7 +155,7 @@ def jit_by_type(func):
 jit_inline = njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")
 
 #: The compile options of an ``@overload`` whose implementation is chosen from its
-#: argument types (the same as :data:`jit`'s, less caching, which its callers do).
+#: argument types (the same as :func:`jit`'s, less caching, which its callers do).
 OVERLOAD_OPTIONS = {"nogil": True, "error_model": "numpy", "_nrt": False}
 
 

@@ -15,7 +15,7 @@ most three melds, so every packing is found by three nested loops, written once 
 hand, fast.
 """
 
-from ._jit import jit, jit_by_type, jit_inline
+from ._jit import jit, jit_inline
 from .bits_nb import lowest_card_nb, popcount_nb  # noqa: F401 (part of this module's API)
 from .card_tables import KEY_VALUE, SUIT_BITS, T_RANK_VALUE, T_SUM, T_TOP_KEY, T_WRAP
 
@@ -362,7 +362,7 @@ _fold_discard_nb = packing_fold(_visit_discard_nb)
 _fold_discard_store_nb = packing_fold(_visit_discard_store_nb)
 
 
-@jit_by_type
+@jit
 def best_discard_nb(hand, forbidden, watch, tab, work, per_card):
     """Best discard from an 11-card hand (the move that decides draws and knocks).
 
