@@ -123,14 +123,45 @@ def test_without_workers_the_first_wait_compiles_here_and_says_so(toy, capsys,
 
 
 def test_workers_follow_the_idle_cores(monkeypatch) -> None:
-    """Unset, one worker per core less the whole part of the load average, at least one."""
+    """Unset, one worker per core less the cores found busy (rounded), at least one."""
     import os
+
+    from ginsim.runner import compiling
 
     monkeypatch.delenv(JOBS_SETTING, raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    for load, workers in ((0.0, 4), (0.9, 4), (1.2, 3), (3.99, 1), (9.0, 1)):
-        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
-        assert compile_jobs() == workers, load
+    for busy, workers in ((0.0, 4), (0.4, 4), (0.6, 3), (1.2, 3), (3.6, 1), (9.0, 1)):
+        monkeypatch.setattr(compiling, "busy_cores", lambda busy=busy: busy)
+        assert compile_jobs() == workers, busy
+
+
+def test_busy_cores_are_measured_now_not_averaged(tmp_path, monkeypatch) -> None:
+    """Two samples of the machine's CPU counters a moment apart: the busy share of the
+    ticks between them times the cores; where there are no counters, the load average."""
+    import os
+
+    from ginsim.runner import compiling
+
+    # user nice system idle iowait irq softirq steal guest guest_nice
+    samples = iter(["cpu  100 0 50 800 50 0 0 0 30 0\n", "cpu  400 0 150 1100 150 0 0 0 90 0\n"])
+    stat = tmp_path / "stat"
+
+    def fake_sleep(seconds: float) -> None:
+        stat.write_text(next(samples) + "cpu0 1 2 3 4\n")
+
+    fake_sleep(0)
+    monkeypatch.setattr(compiling, "PROC_STAT", stat)
+    monkeypatch.setattr(compiling.time, "sleep", fake_sleep)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    # 800 ticks passed (guest time is inside user), 400 of them idle or waiting on I/O
+    assert compiling.busy_cores() == pytest.approx(1.0)
+    assert compiling.busy_share((10, 100), (10, 100)) == 0.0
+    assert compiling.busy_share((10, 100), (110, 200)) == 0.0
+    assert compiling.busy_share((10, 100), (10, 200)) == 1.0
+
+    monkeypatch.setattr(compiling, "PROC_STAT", tmp_path / "missing")
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.7, 0.0, 0.0))
+    assert compiling.busy_cores() == 1.7
 
 
 @pytest.mark.parametrize("text", ["0", "two", "-1"])

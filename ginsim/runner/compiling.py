@@ -93,22 +93,62 @@ def cold_groups(groups: Sequence[KernelGroup]) -> list[KernelGroup]:
     return [g for g in groups if not all(is_compiled(k, g.accepts) for k in g.kernels)]
 
 
+#: Where Linux keeps the CPU time counters :func:`busy_cores` samples.
+PROC_STAT = Path("/proc/stat")
+
+
+def cpu_times() -> tuple[int, int] | None:
+    """``(idle, total)`` CPU time of the whole machine in clock ticks from
+    :data:`PROC_STAT` (idle counts I/O waits); None where there is no such file."""
+    try:
+        fields = PROC_STAT.read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    if len(fields) < 5 or fields[0] != "cpu":
+        return None
+    ticks = [int(f) for f in fields[1:9]]  # user .. steal; guest time is inside user
+    return ticks[3] + ticks[4], sum(ticks)
+
+
+def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """The share of the machine's CPU time that was busy between two :func:`cpu_times`
+    samples (0 when no time passed)."""
+    total = after[1] - before[1]
+    if total <= 0:
+        return 0.0
+    return min(1.0, max(0.0, 1.0 - (after[0] - before[0]) / total))
+
+
+def busy_cores(window: float = 0.25) -> float:
+    """How many cores other work keeps busy now: measured over ``window`` seconds where
+    the machine counts CPU time (Linux), else its 1-minute load average. The load
+    average lags: a minute after an install or a test run it still counts a core or two
+    busy on an idle machine, and compiling in one process then wastes the idle core."""
+    before = cpu_times()
+    if before is not None:
+        time.sleep(window)
+        after = cpu_times()
+        if after is not None:
+            return busy_share(before, after) * (os.cpu_count() or 1)
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here
+        return 0.0
+
+
 def compile_jobs() -> int:
     """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
     when set (1: compile in this process), else one per idle core this process may use
-    (its cores less the whole part of the load average: groups that share sub-kernels
-    compile them in each worker, which pays on idle cores and loses on busy ones)."""
+    (its cores less those :func:`busy_cores` finds busy, rounded: groups that share
+    sub-kernels compile them in each worker, which pays on idle cores and loses on busy
+    ones)."""
     text = os.environ.get(JOBS_SETTING, "").strip()
     if not text:
         try:
             cores = len(os.sched_getaffinity(0))
         except AttributeError:  # no affinity on this platform
             cores = os.cpu_count() or 1
-        try:
-            busy = int(os.getloadavg()[0])
-        except (AttributeError, OSError):  # no load average here
-            busy = 0
-        return max(1, cores - busy)
+        return max(1, cores - round(busy_cores()))
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"{JOBS_SETTING} must be a whole number of processes of at least 1 "
                          f"(1: compile in this process), got {text!r}")
