@@ -49,6 +49,7 @@ def command_groups(command: str) -> list[tuple[Any, Any]]:
     """(kernel group, rules) a command compiles on its first run, in its order."""
     from ginsim.game.rules import Rules
     from ginsim.runner.warmup import (
+        ADVISOR_GROUPS,
         KERNEL_GROUPS,
         STUDY_KERNELS,
         for_rules,
@@ -60,7 +61,8 @@ def command_groups(command: str) -> list[tuple[Any, Any]]:
     if command == "report":
         return [(for_rules(KERNEL_GROUPS[n], modern), modern) for n in STUDY_KERNELS["knock"]]
     if command == "play-hint":
-        return [(table_group("memory2"), modern), (KERNEL_GROUPS["advisor"], modern)]
+        return [(table_group("memory2"), modern),
+                *((KERNEL_GROUPS[name], modern) for name in ADVISOR_GROUPS)]
     if command == "games":
         return [(for_rules(g, modern), modern) for g in games_groups(["memory2", "simple"])]
     if command == "rami-simulate":

@@ -205,23 +205,29 @@ def test_commands_announce_their_first_compile(argv, where, monkeypatch, capsys)
 def test_play_with_hints_shows_the_hand_before_the_advisor_and_it_before_the_first_prompt(
         monkeypatch, capsys) -> None:
     """The bot's kernels compile before the first hand (said so); the advisor's by the
-    first hint, after the hand is on screen (toy groups have no recipe for a worker
-    process, so the first hint compiles the advisor here, also said so)."""
+    first hint, after the hand is on screen: its rollouts here, then its posterior (toy
+    groups have no recipe for a worker process, so the first hint compiles that here
+    too), each said so once."""
     import ginsim.runner.warmup as warmup
 
     calls: list[str] = []
     screen: list[str] = []
-    advisor = toy_group(calls, "advisor")
 
-    def compile_advisor(rules) -> None:
-        seen = capsys.readouterr()
-        screen.extend([seen.out, seen.err])
-        calls.append("hand shown" if "Your hand:" in seen.out else "no hand")
-        advisor.compile(rules)
+    def advisor_group(name: str) -> KernelGroup:
+        toy = toy_group(calls, name)
+
+        def compile_advisor(rules) -> None:
+            seen = capsys.readouterr()
+            screen.extend([seen.out, seen.err])
+            calls.append(("hand shown " if "Your hand:" in "".join(screen) else "no hand ")
+                         + name)
+            toy.compile(rules)
+
+        return KernelGroup(name, toy.kernels, compile_advisor)
 
     monkeypatch.setattr(warmup, "table_group", lambda bot, seed=0: toy_group(calls, bot))
-    monkeypatch.setitem(warmup.KERNEL_GROUPS, "advisor",
-                        KernelGroup("advisor", advisor.kernels, compile_advisor))
+    for name in warmup.ADVISOR_GROUPS:
+        monkeypatch.setitem(warmup.KERNEL_GROUPS, name, advisor_group(name))
 
     def read(prompt: str = "") -> str:
         calls.append("prompt")
@@ -229,9 +235,12 @@ def test_play_with_hints_shows_the_hand_before_the_advisor_and_it_before_the_fir
 
     monkeypatch.setattr("builtins.input", read)
     assert main(["play", "--bot", "simple", "--hint"]) == 1
-    assert calls == ["compiled", "hand shown", "compiled", "prompt"]
-    assert screen[1].startswith("compiling kernels (first run only): simple\n")
-    assert screen[1].count("compiling kernels (first run only): advisor\n") == 1
+    assert calls == ["compiled", "hand shown advisor rollouts", "compiled",
+                     "hand shown advisor beliefs", "compiled", "prompt"]
+    said = "".join(screen)
+    assert said.count("compiling kernels (first run only): simple\n") == 1
+    for name in warmup.ADVISOR_GROUPS:
+        assert said.count(f"compiling kernels (first run only): {name}\n") == 1
 
 
 def test_the_real_groups_name_numba_kernels() -> None:

@@ -68,22 +68,32 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """With ``--hint`` the advisor compiles in a worker process (a cold cache) while the
-    bot's kernels compile here and the first hand is shown; the first hint waits for it.
-    Without, a ``hint`` typed compiles it then; each says so."""
+    """With ``--hint`` the advisor's posterior compiles in a worker process (a cold cache)
+    while the bot's kernels and then the advisor's rollouts compile here, the first hand
+    shown between them; the first hint waits for both. Without, a ``hint`` typed compiles
+    the advisor then; each says so."""
     from ..runner.compiling import BackgroundCompile
-    from ..runner.warmup import KERNEL_GROUPS, compile_kernels, table_group
+    from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
     from ..table.game_table import TableGame
     from .play_view import play_session
 
     game = TableGame(args.bot, args.rules, args.seed, target=args.target)
     # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
-    advisor = [] if game.rules.mahjong else [KERNEL_GROUPS["advisor"]]
-    background = BackgroundCompile(advisor if args.hint else [], game.rules, purpose="hint")
+    beliefs, rollouts = ([], []) if game.rules.mahjong else (
+        [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
+    # the posterior, the advisor's longest compile, starts at once in a worker; its
+    # rollouts compile here after the bot's kernels, while the first hand is on screen
+    background = BackgroundCompile(beliefs if args.hint else [], game.rules, purpose="hint")
     try:
         compile_kernels((), game.rules, groups=[table_group(args.bot, args.seed)])
-        ready = background.wait if args.hint else (
-            lambda: compile_kernels((), game.rules, groups=advisor))
+
+        def ready() -> None:
+            if args.hint:
+                compile_kernels((), game.rules, groups=rollouts)
+                background.wait()
+            else:
+                compile_kernels((), game.rules, groups=beliefs + rollouts)
+
         return play_session(game, _read_line, print, hint=args.hint, before_hint=ready)
     finally:
         background.close()

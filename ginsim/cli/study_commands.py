@@ -170,12 +170,12 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from ..analysis.advise import advice_words, advise
-    from ..runner.warmup import KERNEL_GROUPS, compile_kernels
+    from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels
     from .terminal import advice_lines
 
     shorthand = args.history is None and args.drawn is not None
-    compile_kernels((), args.rules, groups=[  # said so on a cold cache
-        KERNEL_GROUPS["advisor without a history" if shorthand else "advisor"]])
+    names = ("advisor without a history",) if shorthand else ADVISOR_GROUPS
+    compile_kernels((), args.rules, groups=[KERNEL_GROUPS[n] for n in names])  # said so
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = advise(hand=args.hand, drawn=args.drawn, pile=args.pile,

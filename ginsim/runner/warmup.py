@@ -16,7 +16,12 @@ from dataclasses import replace
 
 from ..game.rules import Rules
 from ..simulator.belief.sample_nb import smc_beliefs_nb
-from ..simulator.branches.advisor import make_position, run_rollouts, situation_rollouts
+from ..simulator.branches.advisor import (
+    make_position,
+    run_rollouts,
+    shorthand_situation,
+    situation_rollouts,
+)
 from ..simulator.branches.advisor_history import history_situation
 from ..simulator.branches.advisor_nb import option_rollouts_nb, rollouts_nb
 from ..simulator.branches.chart_nb import knock_chart_nb
@@ -98,14 +103,20 @@ ADVISOR_HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 ADVISOR_HISTORY = "dealer:op up:3H me:pass op:pass me:stock"
 
 
-def _advisor(rules: Rules) -> None:
-    """One small advice read from a history (the posterior and the option rollouts),
+def _advisor_beliefs(rules: Rules) -> None:
+    """The advisor's posterior over the opponent's hand, read from a small history,
     under modern rules whatever ``rules`` are: the kernels' types do not depend on the
     rules, and the example history fits modern's deal."""
+    history_situation(ADVISOR_HISTORY, ADVISOR_HAND, "4D", "stock", Rules(), "simple", 2, 0)
+
+
+def _advisor_rollouts(rules: Rules) -> None:
+    """The advisor's option rollouts in a situation's worlds (here uniform guesses, so
+    that this group compiles apart from the posterior's, at the same time)."""
     modern = Rules()
-    situation = history_situation(ADVISOR_HISTORY, ADVISOR_HAND, "4D", "stock", modern,
-                                  "simple", 2, 0)
-    situation_rollouts(situation, "memory2", "simple", modern, 0)
+    position = make_position(ADVISOR_HAND, "QC", pile="4D", stock_left=30)
+    situation_rollouts(shorthand_situation(position, 2, 0, modern), "memory2", "simple",
+                       modern, 0)
 
 
 def _shorthand_advisor(rules: Rules) -> None:
@@ -118,11 +129,10 @@ def _shorthand_advisor(rules: Rules) -> None:
 GROUPS_BY_NAME = f"{__name__}:KERNEL_GROUPS"
 KERNEL_GROUP = f"{__name__}:kernel_group"
 # Every gin group plays hands on the same machine (the driver, the policies, the melds),
-# so two workers each compile it; still, on two idle
-# cores the knock study's cold ``ginsim report --hands 20000`` took 70 s in two workers
-# against 87 s in one process (121 s of CPU against 89 s); with another job on the
-# machine two workers were slower, so the number of workers follows the idle cores
-# (:func:`~ginsim.runner.compiling.compile_jobs`).
+# so two workers each compile it; still, on two idle cores the first ``ginsim report``
+# took 49.6 s with two workers against 61.5 s in one process (87 s of CPU against 72 s);
+# with another job on the machine two workers are slower, so the number of workers
+# follows the idle cores (:func:`~ginsim.runner.compiling.compile_jobs`).
 
 
 def _group(name: str, kernels: tuple, compile: Callable[[Rules], object],
@@ -151,7 +161,8 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
            lambda rules: play_three(("simple",) * 3, 1, 0, rules)),
     _group("team games", (play_teams_nb,),
            lambda rules: play_teams(("simple",) * 4, 1, 0, rules)),
-    _group("advisor", (option_rollouts_nb, smc_beliefs_nb), _advisor),
+    _group("advisor beliefs", (smc_beliefs_nb,), _advisor_beliefs),
+    _group("advisor rollouts", (option_rollouts_nb,), _advisor_rollouts),
     _group("advisor without a history", (rollouts_nb,), _shorthand_advisor),
 )}
 #: The kernel groups each report study runs (a study with an mc seat adds "mc player").
@@ -160,6 +171,9 @@ STUDY_KERNELS: dict[str, tuple[str, ...]] = {
     "strategies": ("hand loop", "aggregate tables", "mc player"),
     "variants": ("hand loop", "aggregate tables", "whole games"),
 }
+#: The advisor's kernel groups (``ginsim advise`` with a history, ``ginsim play``'s
+#: hints): its posterior and its rollouts compile apart, in two workers on two idle cores.
+ADVISOR_GROUPS = ("advisor beliefs", "advisor rollouts")
 #: ``ginsim games``' kernel group for each number of players.
 GAMES_KERNELS = {2: "whole games", 3: "three-player games", 4: "team games"}
 
