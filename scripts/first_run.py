@@ -1,7 +1,7 @@
 """Time the first run of a command (empty numba cache) against later ones.
 
     python scripts/first_run.py                      # ginsim report: one cold run, two warm
-    python scripts/first_run.py --command all        # the three first runs, one after another
+    python scripts/first_run.py --command all        # every first run, one after another
     python scripts/first_run.py --command games --warm 3
 
 Each command runs in a child process with ``PYTHONPATH`` set to this checkout. A cold run
@@ -10,7 +10,10 @@ cached machine code and Python's bytecode), as on a fresh clone. Commands:
 
 - ``report``: ``ginsim report --out DIR`` (the default study, size and ``--n-jobs``);
 - ``games``: ``ginsim games --games 500``;
-- ``rami-simulate``: ``ginsim rami simulate --players 4 --deals 2000``.
+- ``rami-simulate``: ``ginsim rami simulate --players 4 --deals 2000``;
+- ``play-hint``: ``ginsim play --hint --seed 3`` with the report's kernels compiled (a cold
+  report runs first), timed to its first recommendation (its input held open), against
+  the best warm report.
 
 For each run: the wall time, the CPU time of the child (user + system), the load average
 before and after (other work on the machine slows a run; the CPU time says how much work
@@ -31,7 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ("report", "games", "rami-simulate")
+COMMANDS = ("report", "games", "rami-simulate", "play-hint")
 
 
 def clear_caches() -> int:
@@ -69,6 +72,39 @@ def timed(command: str, out: Path) -> dict[str, float | str]:
             "compile": " + ".join(f"{s} s" for s in compiled) or "none (warm)"}
 
 
+def first_hint_seconds() -> float:
+    """Seconds from starting ``ginsim play --hint`` to its first recommendation's line
+    (its stdin stays open, so it waits at the prompt after it; then it is stopped)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "ginsim", "play", "--hint", "--seed", "3"],
+                            cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        for line in proc.stdout:
+            if "Recommended:" in line:
+                return time.perf_counter() - t0
+    finally:
+        proc.kill()
+        proc.wait()
+    raise SystemExit("ginsim play --hint ended before its first recommendation")
+
+
+def hint_after_report(warm: int, out: Path) -> None:
+    """Print the first recommendation's wait with the report's kernels compiled, and its
+    ratio to the best warm report."""
+    print(f"play-hint: removed {clear_caches()} __pycache__ directories", flush=True)
+    show("cold report", timed("report", out))
+    first = first_hint_seconds()
+    print(f"  first recommendation: {first:6.1f} s wall", flush=True)
+    print(f"  a warm one:           {first_hint_seconds():6.1f} s wall", flush=True)
+    runs = [timed("report", out) for _ in range(max(1, warm))]
+    for run in runs:
+        show("warm report", run)
+    best = min(run["wall_s"] for run in runs)
+    print(f"  the first recommendation / the best warm report: {first / best:.2f}", flush=True)
+
+
 def show(label: str, run: dict[str, float | str]) -> None:
     print(f"  {label}: {run['wall_s']:6.1f} s wall, {run['cpu_s']:5.1f} s CPU, compiling "
           f"{run['compile']}, load average {run['load_before']:.1f} -> "
@@ -97,7 +133,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores", flush=True)
     for command in COMMANDS if args.command == "all" else (args.command,):
-        first_and_warm(command, args.warm, Path(args.out))
+        if command == "play-hint":
+            hint_after_report(args.warm, Path(args.out))
+        else:
+            first_and_warm(command, args.warm, Path(args.out))
 
 
 if __name__ == "__main__":
