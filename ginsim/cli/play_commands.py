@@ -72,19 +72,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     while the bot's kernels and then the advisor's rollouts compile here, the first hand
     shown between them; the first hint waits for both. Without, a ``hint`` typed compiles
     the advisor then; each says so."""
+    from ..game.rules import Rules
     from ..runner.compiling import BackgroundCompile
     from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
     from ..table.game_table import TableGame
     from .play_view import play_session
 
-    game = TableGame(args.bot, args.rules, args.seed, target=args.target)
+    rules = Rules.coerce(args.rules)
     # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
-    beliefs, rollouts = ([], []) if game.rules.mahjong else (
+    beliefs, rollouts = ([], []) if rules.mahjong else (
         [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
-    # the posterior, the advisor's longest compile, starts at once in a worker; its
+    # the posterior, the advisor's longest compile, starts first in a worker; its
     # rollouts compile here after the bot's kernels, while the first hand is on screen
-    background = BackgroundCompile(beliefs if args.hint else [], game.rules, purpose="hint")
+    background = BackgroundCompile(beliefs if args.hint else [], rules, purpose="hint")
     try:
+        game = TableGame(args.bot, rules, args.seed, target=args.target)
         compile_kernels((), game.rules, groups=[table_group(args.bot, args.seed)])
 
         def ready() -> None:

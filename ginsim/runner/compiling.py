@@ -119,7 +119,7 @@ def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float:
     return min(1.0, max(0.0, 1.0 - (after[0] - before[0]) / total))
 
 
-def busy_cores(window: float = 0.25) -> float:
+def busy_cores(window: float = 0.1) -> float:
     """How many cores other work keeps busy now: measured over ``window`` seconds where
     the machine counts CPU time (Linux), else its 1-minute load average. The load
     average lags: a minute after an install or a test run it still counts a core or two
