@@ -274,7 +274,7 @@ def draws_from_source_nb(source, ev_card):
             ev_card[source[c]] = c
 
 
-@jit
+@jit_inline
 def state_log_weight_nb(history, hand, source, like, floor, work):
     """Log likelihood of a particle: the opponent holds ``hand`` now and its stock draws
     are ``source`` (:func:`draws_from_source_nb`); each model's own in ``like.lk``."""

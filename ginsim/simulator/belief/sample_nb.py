@@ -48,7 +48,7 @@ arrays). This module draws the particles and runs the tempering; the likelihood 
 
 import numpy as np
 
-from ...game._jit import jit
+from ...game._jit import jit, jit_inline
 from ...game.bits_nb import nth_card_nb, popcount_nb
 from ...game.history import EV_DISCARD, EV_STOCK, EV_TAKE
 from ...game.rng_nb import below_nb, stream_key_nb, unit_nb
@@ -188,7 +188,7 @@ def seed_streams_nb(rng, seed, p):
     rng[2] = stream_key_nb(seed, p, 3)
 
 
-@jit
+@jit_inline
 def prior_particles_nb(history, hidden, like, parts, work):
     """Every particle from the prior: hidden cards uniform, the draw order from the
     proposal of :func:`stock_cards_nb` (its prior/proposal ratio in ``parts.base``), and
@@ -219,7 +219,7 @@ def unseen_mask_nb(hidden):
     return unseen
 
 
-@jit
+@jit_inline
 def resample_move_nb(history, unseen, held, beta, moves, parts, like, work):
     """Resample the particles by ``parts.weights`` (their prior/proposal weights set to
     0), then ``moves`` rounds of a hand swap and an order exchange per particle at
