@@ -98,10 +98,7 @@ def hint_after_report(warm: int, out: Path) -> None:
     first = first_hint_seconds()
     print(f"  first recommendation: {first:6.1f} s wall", flush=True)
     print(f"  a warm one:           {first_hint_seconds():6.1f} s wall", flush=True)
-    runs = [timed("report", out) for _ in range(max(1, warm))]
-    for run in runs:
-        show("warm report", run)
-    best = min(run["wall_s"] for run in runs)
+    best = best_warm("report", max(1, warm), out, "warm report")
     print(f"  the first recommendation / the best warm report: {first / best:.2f}", flush=True)
 
 
@@ -116,12 +113,18 @@ def first_and_warm(command: str, warm: int, out: Path) -> None:
     print(f"{command}: removed {clear_caches()} __pycache__ directories", flush=True)
     cold = timed(command, out)
     show("cold", cold)
+    if warm > 0:
+        best = best_warm(command, warm, out, "warm")
+        print(f"  cold / the best warm run: {cold['wall_s'] / best:.2f}", flush=True)
+
+
+def best_warm(command: str, warm: int, out: Path, label: str) -> float:
+    """Run ``command`` ``warm`` times (at least once), print each; the best wall time."""
     runs = [timed(command, out) for _ in range(warm)]
     for run in runs:
-        show("warm", run)
-    if runs:
-        best = min(run["wall_s"] for run in runs)
-        print(f"  cold / the best warm run: {cold['wall_s'] / best:.2f}", flush=True)
+        show(label, run)
+    return min(float(run["wall_s"]) for run in runs)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -72,7 +72,7 @@ def best_discard(cards11: CardsLike, rules: Rules | str | None = None) -> tuple[
     rules = Rules.coerce(rules)
     cards = parse_cards(cards11, size=11)
     dw, card, _, _ = best_discard_nb(cards_to_mask(cards), 0, 0, card_tables(rules), _work(),
-                                  False)
+                                     False)
     return format_cards([int(card)]), int(dw)
 
 
