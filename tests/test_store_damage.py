@@ -144,6 +144,11 @@ def test_an_edited_seed_names_the_field(store, capsys):
      "manifest says record column hand <f8; chunk j000-c000000 was played with record "
      "column hand <i8"),
     (lambda m: m.update(ginsim_version="9.9"), "manifest says ginsim version 9.9"),
+    # a damaged key is quoted shortened, on one line (a fuzzer's manifest named a table
+    # with ten thousand brackets and a newline, and the refusal quoted all of it)
+    (lambda m: m["tables"].__setitem__("[" * 10_000 + "\nknock_pairs", ["pair_stock"]),
+     f"manifest says tables.{'[' * 57}... pair_stock; chunk j000-c000000 was played with "
+     f"tables.{'[' * 57}... None; restore"),
 ])
 def test_edited_manifest_fields_are_named(store, change, message):
     edit_manifest(store, change)

@@ -148,10 +148,10 @@ def stamp_disagreement(expected: dict[str, Any], found: dict[str, Any], name: st
         want, got = expected.get(key), found.get(key)
         if want == got:
             continue
-        if isinstance(want, dict) and isinstance(got, dict):  # rules: name the field
+        if isinstance(want, dict) and isinstance(got, dict):  # rules, tables: name the field
             for sub in sorted(set(want) | set(got)):
                 if want.get(sub) != got.get(sub):
-                    words, want, got = f"rules.{sub}", want.get(sub), got.get(sub)
+                    words, want, got = f"{key}.{_show(sub)}", want.get(sub), got.get(sub)
                     break
         elif isinstance(want, list) and isinstance(got, list):  # columns: the first change
             for w, g in zip(want, got, strict=False):
@@ -258,6 +258,7 @@ def tables_from(path: Path, table: pa.Table, layout: Layout) -> SparseTables:
 
 def _show(value: Any) -> str:
     text = " ".join(map(str, value)) if isinstance(value, list) else str(value)
+    text = " ".join(text.split())  # one line, whatever a damaged manifest holds
     return text if len(text) <= 60 else text[:57] + "..."
 
 
