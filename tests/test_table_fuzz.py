@@ -192,6 +192,7 @@ def test_external_agent_answers(tmp_path_factory, answer):
     (where / "agent.py").write_text(ANSWERING)
     (where / "answer").write_bytes(answer)
     side = ExternalAgent(f"{sys.executable} {where / 'agent.py'} {where / 'answer'}", "b")
+    side.start_grace_ms = 3000  # an answer without its newline waits this long, not 30 s
     side.start()
     proc = side.proc
     try:
