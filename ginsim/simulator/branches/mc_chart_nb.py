@@ -10,7 +10,7 @@ hand loop would play them.
 
 import numpy as np
 
-from ...game._jit import jit
+from ...game._jit import jit, jit_inline
 from ...game.state import PH_DISCARD, PH_DRAW, PH_OVER, ST_PHASE, ST_PLANNED, ST_TRACE_ROW
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
@@ -44,7 +44,7 @@ def copy_mc_position_nb(buf):
     copy_memory_nb(buf.mem, buf.branch_mem)
 
 
-@jit
+@jit_inline
 def wait_branch_nb(buf, mc, search, params, rules, tab):
     """The wait branch of a decision point (seat a drew, its events recorded): a
     discards without knocking (by rollouts if it is the mc seat), both play on; returns
@@ -64,7 +64,7 @@ def wait_branch_nb(buf, mc, search, params, rules, tab):
     return net_points_nb(branch.hs, np.int64(0))
 
 
-@jit
+@jit_inline
 def chart_turn_nb(buf, i, n, mc, search, params, rules, tab):
     """Seat a's discard in hand ``i``, its draw made (by rollouts when it is the mc seat,
     whose ``search`` stays for the discard): at a decision point both branches into chart

@@ -5,7 +5,7 @@ of opponent models, into the seat's :class:`~ginsim.simulator.machine.buffers.Mc
 
 import numpy as np
 
-from ...game._jit import jit
+from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
 from ...game.rng_nb import stream_key_nb
 from ...game.state import (
@@ -54,7 +54,7 @@ def relative_events_nb(mem, me):
     return n_ev
 
 
-@jit
+@jit_inline
 def beliefs_nb(hs, me, params, n, key, rules, tab, mem):
     """Sample ``n`` guesses of the opponent's hand now from the events so far under the
     mixture of models set by :func:`set_models_nb` (weights in ``mem.weights``, each

@@ -173,7 +173,7 @@ def _searched_option_nb(c, knock, low, default, searched, limit):
     return searched[1] or knock == default[1]
 
 
-@jit
+@jit_inline
 def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rng, mem):
     """The rollouts' choice ``(card, knock, kept)`` among the rollout strategy's
     ``default`` and the ``CANDIDATES`` discards keeping the least deadwood (the default's
@@ -226,7 +226,7 @@ def mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     return take, search
 
 
-@jit
+@jit_inline
 def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     """The mc seat's draw by rollouts (:func:`mc_draw_choice_nb`), applied, its event
     recorded. Returns ``(drawn, search)``, the search excluding the card drawn from the
@@ -316,7 +316,7 @@ def mc_searches_nb(hs, params, seat):
     return phase == PH_DRAW or (phase == PH_DISCARD and hs[ST_PLANNED] == 0)
 
 
-@jit
+@jit_inline
 def mc_drive_nb(play, stop_phase, stop_seat, search, params, rules, tab):
     """:func:`~ginsim.simulator.play.drive_nb.drive_nb` with mc seats: play the hand on
     ``play`` (an :class:`McPlay`) step by step until it ends or the phase ``stop_phase``
@@ -341,7 +341,7 @@ def mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id):
     start_hand_memory_nb(mem)
 
 
-@jit
+@jit_inline
 def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
     """The hand loop's hand with an mc seat, on its
     :class:`~ginsim.simulator.machine.buffers.HandBuffers`."""
