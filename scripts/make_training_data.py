@@ -28,9 +28,12 @@ from ginsim.simulator.search.teacher import teacher_lessons
 from ginsim.simulator.search.teacher_nb import DISCARD_META, DRAW_META
 from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 
-#: the teacher: the mc preset itself (about 30 hands a second on one core; a smaller
-#: search such as mc:rollouts=16,particles=32 plays about 80, with noisier means)
-TEACHER = "mc"
+#: the teacher: the mc preset as it was when it taught the shipped model, its rollouts
+#: playing expert's card play (the preset's rollouts now play the model learned from it);
+#: about 30 hands a second on one core; a smaller search such as
+#: mc:rollouts=16,particles=32 plays about 80, with noisier means
+TEACHER = ("mc:rollout=expert,response2=expert:chart=expert_vs_simple,"
+           "response3=expert:chart=expert_vs_memory2,response4=expert:chart=expert_vs_gin_waiter")
 OPPONENTS = ("simple", "memory2", "expert", "memory2:knock=0")
 REGIONS = {"training": "card play training", "test": "card play test"}
 DECISION_STRIDE = 10**7  # a chunk's decision k is numbered chunk * stride + k

@@ -1,6 +1,6 @@
 """The mc player's responses: in a rollout world whose opponent plays as model k, its own
-play is ``response k`` where set (the preset: expert knocking by the chart that best
-answers simple, memory2 and the gin waiter), else its ``rollout`` strategy; the response
+play is ``response k`` where set (the preset: the learned card play knocking by the chart
+that best answers simple, memory2 and the gin waiter), else its ``rollout`` strategy; the response
 charts are best responses measured on deals they were not trained on."""
 
 import numpy as np
@@ -31,12 +31,13 @@ def _own_rows(spec: str, rules: str = "modern") -> np.ndarray:
 
 def test_each_model_gets_its_response():
     """The preset's models are expert, simple, memory2 and the gin waiter: against expert
-    it plays its rollout strategy, against the others expert with their response chart."""
+    it plays its rollout strategy (the learned card play), against the others the learned
+    card play with their response chart."""
     rows = _own_rows("mc")
-    rollout = parse_strategy("expert").vector_for(Rules())[:P_BASE]
+    rollout = parse_strategy("learned").vector_for(Rules())[:P_BASE]
     np.testing.assert_array_equal(rows[0], rollout)
     for k, model in enumerate(("simple", "memory2", "memory2:knock=0"), start=1):
-        want = parse_strategy(f"expert:chart={CHARTS[model]}").vector[:P_BASE]
+        want = parse_strategy(f"learned:chart={CHARTS[model]}").vector[:P_BASE]
         np.testing.assert_array_equal(rows[k], want)
         assert not np.array_equal(rows[k], rollout)
 
@@ -63,15 +64,17 @@ def test_responses_follow_the_rules(rules, kept):
     assert np.array_equal(rows[1], rollout) != kept
 
 
+@pytest.mark.parametrize("card_play", ["expert", "learned"])
 @pytest.mark.parametrize("model", list(CHARTS))
-def test_a_response_chart_answers_its_model(model):
+def test_a_response_chart_answers_its_model(model, card_play):
     """On 6,000 duplicate deals of another seed than its training, expert knocking by the
     response chart scores more against its model than by the equilibrium chart (paired
-    95% interval above 0)."""
+    95% interval above 0); so does the learned card play, which the mc preset's
+    rollouts play with these charts."""
     chart = load_chart(CHARTS[model])
     assert chart.info["against"] == model and chart.info["rules"] == "modern"
     opponent = parse_strategy(model)
-    gain = paired_gain(with_chart("expert", chart), opponent, parse_strategy("expert"),
+    gain = paired_gain(with_chart(card_play, chart), opponent, parse_strategy(card_play),
                        opponent, Rules(), seed=77, deals=6000)
     assert gain.low > 0, gain
 

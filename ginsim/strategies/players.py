@@ -57,9 +57,9 @@ PLAYERS: tuple[Player, ...] = (
            "knocks by a chart of when knocking pays for its own card play.",
            71.94, 71.31, 72.55, 20_000, _games("expert")),
     Player("mc", "A search player: at every choice it guesses the opponent's hidden cards "
-           "from what it has seen, plays each option out many times as expert would, and "
-           "learns from hand to hand which kind of opponent it faces; slow (tens of hands "
-           "a second).", 76.1, 74.2, 77.9, 2_000,
+           "from what it has seen, plays each option out many times with a card play "
+           "learned from its own searches, and learns from hand to hand which kind of "
+           "opponent it faces; slow (tens of hands a second).", 76.6, 74.7, 78.5, 2_000,
            "python scripts/mc_strength.py games --spec mc --games 2000 --opponent simple "
            "--seed 2026 --n-jobs 2"),
 )
