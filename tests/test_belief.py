@@ -46,6 +46,8 @@ from ginsim.simulator.machine.records import (
     TRACE_SOURCE,
 )
 from ginsim.simulator.play.engine import play_records, seat_params
+from ginsim.strategies.expert_nb import expert_discard_nb
+from ginsim.strategies.learned.learned_nb import learned_discard_nb
 from ginsim.strategies.policy_nb import (
     discard_context_nb,
     memory_discard_nb,
@@ -131,6 +133,35 @@ def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
             kept = np.array([ref_min_deadwood([x for x in cards if x != c]) for c in cards])
             soft = -(kept - kept.min()) / TEMPERATURE
             assert logp == pytest.approx(soft - np.log(np.exp(soft).sum()), abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(meld_dense_hands(11), st.randoms(use_true_random=False))
+def test_a_choosing_models_discard_likelihood_is_its_own_choice(cards, rnd):
+    # expert and the learned card play choose a discard rather than score cards in
+    # deadwood points: their own choice has weight 1, every other legal discard
+    # exp(-DEVIATION / T), so the other ten are equally likely
+    hand = cards_to_mask(cards)
+    rest = [c for c in range(52) if c not in cards]
+    rnd.shuffle(rest)
+    board = new_board()
+    hs = board.hs
+    hs[ST_PILE_MASK] = cards_to_mask(rest[:6])
+    hs[ST_TAKEN + 1] = cards_to_mask(rest[6:8])  # the modelled player's pickups
+    hs[ST_TAKEN] = cards_to_mask(rest[8:10])
+    hs[ST_DISCARDED] = cards_to_mask(rest[10:13])
+    tab = card_tables(RULES)
+    dev = DEVIATION / TEMPERATURE
+    norm = np.log1p(10 * np.exp(-dev))
+    for spec in ("expert", "learned"):
+        params = seat_params(spec, spec)
+        logp = np.array([discard_log_prob_nb(params, hand, 0, c, TEMPERATURE, tab, board)
+                         for c in cards])
+        # the policy's discard when it does not knock (the per-card table is filled)
+        chosen = (expert_discard_nb if spec == "expert" else learned_discard_nb)(
+            params, 1, hand, 0, board, tab)
+        want = np.where(np.array(cards) == chosen, -norm, -dev - norm)
+        assert logp == pytest.approx(want, abs=1e-9), spec
 
 
 def test_waiting_where_the_model_knocks_costs_log_wait_per_turn():

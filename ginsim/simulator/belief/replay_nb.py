@@ -34,7 +34,8 @@ from ...game.state import (
 )
 from ...strategies.expert_nb import expert_discard_nb
 from ...strategies.hand_reading_nb import discard_context_nb
-from ...strategies.params import KIND_EXPERT, P_KIND, P_MEMORY
+from ...strategies.learned.learned_nb import learned_discard_nb
+from ...strategies.params import KIND_EXPERT, KIND_LEARNED, P_KIND, P_MEMORY
 from ...strategies.policy_nb import knock_choice_nb, memory_discard_score_nb, pile_decision_nb
 from ..machine.deal_nb import lay_deal_nb
 from ..machine.step_nb import replay_step_nb
@@ -53,8 +54,9 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board, 
     work = board.work
     if fresh:
         best_discard_nb(hand, forbidden, 0, tab, work, True)
-    if int(params[1, P_KIND]) == KIND_EXPERT:
-        return expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab,
+    kind = int(params[1, P_KIND])
+    if kind == KIND_EXPERT or kind == KIND_LEARNED:
+        return chosen_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab,
                                           board)
     memory = params[1, P_MEMORY] >= 1
     live = fits = near = shunned = sets = runs = 0
@@ -85,10 +87,14 @@ def discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board, 
 
 
 @jit
-def expert_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board):
-    """log P(discard ``card``) for an expert model: its own choice with weight 1, every
-    other legal discard ``exp(-DEVIATION / T)`` (the per-card table must be filled)."""
-    choice = expert_discard_nb(params, np.int64(1), hand, forbidden, board, tab)
+def chosen_discard_log_prob_nb(params, hand, forbidden, card, temperature, tab, board):
+    """log P(discard ``card``) for an expert or a learned model, which choose a discard
+    rather than score cards in deadwood points: its own choice with weight 1, every other
+    legal discard ``exp(-DEVIATION / T)`` (the per-card table must be filled)."""
+    if int(params[1, P_KIND]) == KIND_EXPERT:
+        choice = expert_discard_nb(params, np.int64(1), hand, forbidden, board, tab)
+    else:
+        choice = learned_discard_nb(params, np.int64(1), hand, forbidden, board, tab)
     legal = 0
     rest = hand & ~forbidden
     while rest != 0:

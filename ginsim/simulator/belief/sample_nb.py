@@ -33,8 +33,9 @@ model scored on the same replay, and each particle keeps its ``L_k`` (``lk`` row
 the posterior weight of model ``k`` given the particle is ``prior_k L_k / sum``. The
 weights follow the opponent's choices: a model whose discards and pile choices the
 opponent keeps making gains weight. With one model (log prior 0) the likelihood is that
-model's, as before. A model of the expert kind scores a discard by agreement with its own
-choice (the deviation cost for any other card), as pile choices are scored.
+model's, as before. A model of the expert or the learned kind scores a discard by
+agreement with its own choice (the deviation cost for any other card), as pile choices
+are scored.
 
 Events are rows ``(seat, kind, card, flag)`` of :mod:`ginsim.game.history`, seat 0
 being the advised player. The kernels take their data as the named tuples of
