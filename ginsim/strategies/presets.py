@@ -33,7 +33,7 @@ MAX_SPEC_CHARS = 500  # a spec string is at most this long
 #: the rules played (patient where the chart waits: a rollout that knocks at once is
 #: undercut by patient opponents). With expert's card play there instead, mc made 0.46
 #: [0.13, 0.78] points a hand less against simple on 8,000 duplicate deals
-#: (docs/strength.md), and played 11% faster.
+#: (docs/strength.md), and played about 13% faster.
 MC_ROLLOUT = "learned"
 #: the mc preset's own play in rollouts against each of its models but expert: the
 #: rollout card play knocking by the chart that best answers that model
