@@ -97,12 +97,10 @@ def test_the_true_deal_and_draws_pay_no_deviation():
         assert replay(history) > -DEVIATION / TEMPERATURE
 
 
-@settings(max_examples=60, deadline=None)
-@given(meld_dense_hands(11), st.randoms(use_true_random=False))
-def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
-    # Over the 11 legal discards the probabilities sum to 1; the model's own discard is
-    # (one of) the likeliest; without memory the score is the exact kept deadwood.
-    hand = cards_to_mask(cards)
+def board_around(cards: list[int], rnd, modelled_pickups: int = 0):
+    """A board around the modelled player's 11 ``cards``, the other cards shuffled by
+    ``rnd``: six on the pile, the advised player's two pickups, three discards and a
+    pass, and ``modelled_pickups`` cards the modelled player took from the pile."""
     rest = [c for c in range(52) if c not in cards]
     rnd.shuffle(rest)
     board = new_board()
@@ -111,6 +109,18 @@ def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
     hs[ST_TAKEN] = cards_to_mask(rest[6:8])  # the advised player's pickups and history
     hs[ST_DISCARDED] = cards_to_mask(rest[8:11])
     hs[ST_PASSED] = cards_to_mask(rest[11:12])
+    hs[ST_TAKEN + 1] = cards_to_mask(rest[12:12 + modelled_pickups])
+    return board
+
+
+@settings(max_examples=60, deadline=None)
+@given(meld_dense_hands(11), st.randoms(use_true_random=False))
+def test_discard_likelihood_is_a_softmax_of_the_models_own_score(cards, rnd):
+    # Over the 11 legal discards the probabilities sum to 1; the model's own discard is
+    # (one of) the likeliest; without memory the score is the exact kept deadwood.
+    hand = cards_to_mask(cards)
+    board = board_around(cards, rnd)
+    hs = board.hs
     tab = card_tables(RULES)
     for spec in ("memory2", "simple"):
         params = seat_params(spec, spec)
@@ -142,14 +152,7 @@ def test_a_choosing_models_discard_likelihood_is_its_own_choice(cards, rnd):
     # deadwood points: their own choice has weight 1, every other legal discard
     # exp(-DEVIATION / T), so the other ten are equally likely
     hand = cards_to_mask(cards)
-    rest = [c for c in range(52) if c not in cards]
-    rnd.shuffle(rest)
-    board = new_board()
-    hs = board.hs
-    hs[ST_PILE_MASK] = cards_to_mask(rest[:6])
-    hs[ST_TAKEN + 1] = cards_to_mask(rest[6:8])  # the modelled player's pickups
-    hs[ST_TAKEN] = cards_to_mask(rest[8:10])
-    hs[ST_DISCARDED] = cards_to_mask(rest[10:13])
+    board = board_around(cards, rnd, modelled_pickups=2)
     tab = card_tables(RULES)
     dev = DEVIATION / TEMPERATURE
     norm = np.log1p(10 * np.exp(-dev))
