@@ -5,13 +5,15 @@ equilibrium's own (``--adversary-hands``) gain on fresh deals.
 
     python scripts/check_equilibrium.py [--deals N] [--br-hands N] [--seed S]
         [--adversary-hands N,N,...] [--rules PRESET] [--base memory2|expert]
-        [--adversaries-only]
+        [--adversaries-only] [--play CARD_PLAY]
 
 ``--rules PRESET`` checks that preset's shipped chart (``equilibrium_PRESET``) under its
 rules; ``--base expert`` checks the chart made for expert card play
 (``equilibrium_expert[_PRESET]``, best responses with expert card play; only the fresh
 best responses, the folk checks are memory2's); ``--adversaries-only`` runs only the
-fresh best responses.
+fresh best responses. ``--play CARD_PLAY`` (``learned``, say) checks the chart with
+another card play in both seats: the chart played by CARD_PLAY, its fresh best responses
+made with CARD_PLAY too (the folk checks are skipped).
 """
 
 from __future__ import annotations
@@ -48,23 +50,26 @@ def main() -> int:
     parser.add_argument("--rules", default="modern", choices=KNOCKING_PRESETS)
     parser.add_argument("--base", default="memory2", choices=CHART_BASES)
     parser.add_argument("--adversaries-only", action="store_true")
+    parser.add_argument("--play", default="",
+                        help="the card play of both seats (default: the chart's base)")
     args = parser.parse_args()
     rules = Rules.preset(args.rules)
     name = equilibrium_chart_name(args.rules, args.base)
     pd.set_option("display.width", 200)
-    if not args.adversaries_only and args.base == "memory2":
+    play = args.play or args.base
+    if not args.adversaries_only and args.base == "memory2" and play == "memory2":
         folk_checks(args, rules, name)
-    eq = parse_strategy(f"{args.base}:chart={name}")
+    eq = parse_strategy(f"{play}:chart={name}")
     for hands in (int(h) for h in args.adversary_hands.split(",") if h.strip()):
         t0 = time.perf_counter()
-        br = best_response(args.base, eq, rules, args.seed, hands, passes=3,
+        br = best_response(play, eq, rules, args.seed, hands, passes=3,
                            start_chart=load_chart(name), n_jobs=args.jobs,
                            start=deal_block("adversary training", 0, hands))
-        g = paired_gain(with_chart(args.base, br.chart), eq, eq, eq, rules, args.seed,
+        g = paired_gain(with_chart(play, br.chart), eq, eq, eq, rules, args.seed,
                         args.deals, args.jobs,
                         start=deal_block("adversary evaluation", 0, args.deals))
-        print(f"{args.rules} ({args.base}): best response trained on {hands:,} hands gains "
-              f"{g.mean:+.3f} "
+        print(f"{args.rules} ({name}, {play} card play): best response trained on "
+              f"{hands:,} hands gains {g.mean:+.3f} "
               f"({g.low:+.3f}..{g.high:+.3f}) over {g.deals:,} fresh deals "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
     return 0
