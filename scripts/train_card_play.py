@@ -16,6 +16,14 @@ their provenance (.json): command, data, sizes, held-out figures. The same data 
 settings give the same weights (lbfgs, rows sorted).
 Run: python scripts/train_card_play.py --data card_play_data \
          --out ginsim/strategies/learned/data/card_play.npz
+
+``--compare`` writes nothing: it prints, for the held-out discards, what choosing by each
+model form would cost by the teacher's own rollout means (the mean of the best valued
+option's mean minus that of the valued option the model ranks first): the shipped linear
+ranking, the same ranking over the features' pairwise products (quadratic), and boosted
+trees (scikit-learn's HistGradientBoostingRegressor) fitted to each option's mean less
+its decision's average, beside the teacher's own choice. Whether a richer model over the
+same features would choose better, before making it playable.
 """
 
 from __future__ import annotations
@@ -29,8 +37,10 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import sklearn
+from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss
+from sklearn.preprocessing import PolynomialFeatures
 
 from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 from ginsim.strategies.learned.card_model import write_card_model
@@ -131,6 +141,40 @@ def fit_discard(disc: pd.DataFrame, c: float, target: str) -> tuple[np.ndarray, 
                "least_deadwood_accuracy": round(float(low.mean()), 4)}
 
 
+def value_regret(decision: np.ndarray, value: np.ndarray, score: np.ndarray) -> float:
+    """Mean over decisions of the best valued option's value minus the value of the
+    valued option of the highest ``score`` (options without a value are left out)."""
+    frame = pd.DataFrame({"d": decision, "v": value, "s": score}).dropna(subset=["v"])
+    top = frame.loc[frame.groupby("d")["s"].idxmax()].set_index("d")["v"]
+    return float((frame.groupby("d")["v"].max() - top).mean())
+
+
+def compare_forms(disc: pd.DataFrame, c: float) -> dict[str, float]:
+    """Held-out value regret (:func:`value_regret`) of the discard choice by each model
+    form (see the module's ``--compare``), and of the teacher's own choice."""
+    disc = disc[disc.groupby("decision")["knock"].transform("max") == 0]
+    test = (disc["hand"] % HELD_OUT == 0).to_numpy()
+    x = disc[list(DISCARD_FEATURES)].to_numpy()
+    decision, value = disc["decision"].to_numpy(), disc["value"].to_numpy()
+
+    def ranked(features: np.ndarray) -> np.ndarray:
+        diffs, wins, gaps = value_pairs(features[~test], decision[~test], value[~test])
+        model = LogisticRegression(C=c, fit_intercept=False, max_iter=4000)
+        model.fit(diffs, wins, sample_weight=gaps / gaps.mean())
+        return features[test] @ model.coef_[0]
+
+    relative = value - pd.Series(value).groupby(decision).transform("mean").to_numpy()
+    fit = ~test & ~np.isnan(relative)
+    trees = HistGradientBoostingRegressor(max_iter=300, random_state=0).fit(x[fit], relative[fit])
+    scores = {"linear ranking (shipped form)": ranked(x),
+              "quadratic ranking": ranked(PolynomialFeatures(2, include_bias=False)
+                                          .fit_transform(x)),
+              "boosted trees on values": trees.predict(x[test]),
+              "the teacher's choice": disc["chosen"].to_numpy()[test].astype(float)}
+    return {name: round(value_regret(decision[test], value[test], score), 4)
+            for name, score in scores.items()}
+
+
 def fit_draw(draw: pd.DataFrame, c: float) -> tuple[np.ndarray, dict]:
     """The draw weights and their held-out figures."""
     test = draw["hand"] % HELD_OUT == 0
@@ -167,14 +211,23 @@ def data_manifests(folders: list[Path]) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, nargs="+", required=True)
-    parser.add_argument("--out", type=Path, required=True, help="the model's .npz file")
+    parser.add_argument("--out", type=Path, help="the model's .npz file (needed unless "
+                        "--compare)")
     parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength")
     parser.add_argument("--target", choices=("choice", "values"), default="values",
                         help="fit the discard to the teacher's choices, or to the order of "
                         "its rollout means (pairs weighted by their gap)")
+    parser.add_argument("--compare", action="store_true",
+                        help="print the held-out value regret of richer model forms; "
+                        "write nothing")
     args = parser.parse_args()
-    draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"], kind="stable")
+    if args.out is None and not args.compare:
+        parser.error("--out FILE.npz is needed (or --compare, which writes nothing)")
     disc = read_rows(args.data, "discard").sort_values(["decision", "card"], kind="stable")
+    if args.compare:
+        print(json.dumps({"held_out_value_regret": compare_forms(disc, args.c)}, indent=1))
+        return
+    draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"], kind="stable")
     w_disc, disc_fig = fit_discard(disc, args.c, args.target)
     w_draw, draw_fig = fit_draw(draw, args.c)
     provenance = {"command": " ".join(["python", *sys.argv]), "data": data_manifests(args.data),

@@ -2,6 +2,7 @@
 the teacher that plays exactly as mc, the tiny pipeline (rows made, a model trained and
 reproduced, played), and the learned preset's legal play and strength."""
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -195,6 +196,37 @@ def test_tiny_pipeline_reproduces_its_model(tiny_model):
     info = json.loads(a.with_suffix(".json").read_text())
     assert 0.0 <= info["discard"]["test_accuracy"] <= 1.0
     assert info["data"][0]["hands"] == 24
+
+
+def train_script():
+    spec = importlib.util.spec_from_file_location("train_card_play",
+                                                  ROOT / "scripts" / "train_card_play.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_value_regret_reads_only_valued_options():
+    # decision 0: option 2 scores highest but has no value, so option 0 (worth 1 of the
+    # best 3) is the model's choice: regret 2; decision 1: option 4 (0.5 of 2): 1.5
+    regret = train_script().value_regret(np.array([0, 0, 0, 1, 1]),
+                                         np.array([1.0, 3.0, np.nan, 2.0, 0.5]),
+                                         np.array([5.0, 1.0, 9.0, 0.0, 1.0]))
+    assert regret == pytest.approx(1.75)
+
+
+def test_compare_prints_each_forms_regret_and_writes_nothing(tiny_model):
+    (a, _), _ = tiny_model
+    data = a.parent / "rows"
+    before = sorted(a.parent.rglob("*"))
+    done = subprocess.run([sys.executable, "scripts/train_card_play.py", "--data", str(data),
+                           "--compare"], check=True, cwd=ROOT, capture_output=True, text=True)
+    regrets = json.loads(done.stdout)["held_out_value_regret"]
+    assert len(regrets) == 4 and all(r >= 0 for r in regrets.values())
+    assert sorted(a.parent.rglob("*")) == before
+    missing = subprocess.run([sys.executable, "scripts/train_card_play.py", "--data",
+                              str(data)], cwd=ROOT, capture_output=True, text=True)
+    assert missing.returncode == 2 and "--out FILE.npz is needed" in missing.stderr
 
 
 def trace_is_legal(trace):
