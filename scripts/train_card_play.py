@@ -49,15 +49,22 @@ HELD_OUT = 5  # hands whose index is divisible by this are held out
 
 
 def read_rows(folders: list[Path], kind: str) -> pd.DataFrame:
-    """Every ``<kind>_*.parquet`` of the folders, in a fixed order."""
-    files = sorted(f for folder in folders for f in folder.glob(f"{kind}_*.parquet"))
+    """Every ``<kind>_*.parquet`` of the folders, in a fixed order. Each folder numbers
+    its decisions from chunk 0, so decisions are numbered again here, in order of
+    (folder, decision): one folder's decision never joins another's."""
+    files = [(i, f) for i, folder in enumerate(folders)
+             for f in sorted(folder.glob(f"{kind}_*.parquet"))]
     if not files:
         sys.exit(f"train_card_play: no {kind}_*.parquet in {', '.join(map(str, folders))}: "
                  f"make them with scripts/make_training_data.py")
-    frames = [pq.read_table(f).to_pandas() for f in files]
-    for i, frame in enumerate(frames):
+    frames = [pq.read_table(f).to_pandas() for _, f in files]
+    for i, (frame, (folder, _)) in enumerate(zip(frames, files, strict=True)):
         frame["source"] = i
-    return pd.concat(frames, ignore_index=True)
+        frame["folder"] = folder
+    rows = pd.concat(frames, ignore_index=True)
+    if "decision" in rows:
+        rows["decision"] = rows.groupby(["folder", "decision"], sort=True).ngroup()
+    return rows
 
 
 def pairwise(x: np.ndarray, decision: np.ndarray, chosen: np.ndarray) -> np.ndarray:

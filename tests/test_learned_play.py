@@ -206,6 +206,17 @@ def train_script():
     return module
 
 
+def test_rows_of_two_folders_keep_their_decisions_apart(tiny_model):
+    # each folder numbers its decisions from chunk 0: the same folder twice must give
+    # twice the decisions, each with its own options, not each decision's options twice
+    (a, _), _ = tiny_model
+    read = train_script().read_rows
+    one = read([a.parent / "rows"], "discard")
+    two = read([a.parent / "rows"] * 2, "discard")
+    assert two["decision"].nunique() == 2 * one["decision"].nunique()
+    assert two.groupby("decision").size().max() == one.groupby("decision").size().max() <= 11
+
+
 def test_value_regret_reads_only_valued_options():
     # decision 0: option 2 scores highest but has no value, so option 0 (worth 1 of the
     # best 3) is the model's choice: regret 2; decision 1: option 4 (0.5 of 2): 1.5
