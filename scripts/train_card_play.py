@@ -3,10 +3,16 @@
 Reads the Parquet rows of scripts/make_training_data.py (``--data``, one folder or
 more), holds out every hand whose index is divisible by 5, and fits with scikit-learn:
 
-- the discard: a linear score over each option's features whose softmax over a
-  decision's options should pick the teacher's card, fitted as logistic regression on
-  pairwise differences (the teacher's card minus each other option: a ranking model, no
-  intercept); decisions where the teacher knocked are the knock chart's and are left out;
+- the discard: a score over each option's features (``--form quadratic``: and over each
+  product of two of them), fitted as logistic regression on pairwise differences of
+  options (a ranking model, no intercept): by default each pair of options the teacher
+  valued, labelled by which had the higher rollout mean and weighted by the gap
+  (``--target choice``: the teacher's card against each other option). Decisions where
+  the teacher knocked are the knock chart's and are left out. The teacher values only its
+  rollout strategy's choice and the four discards keeping the least deadwood, so a
+  quadratic score is trained only there and wild elsewhere: play it with the learned
+  play's ``candidates`` parameter (and judge it here with ``--candidates``), which scores
+  only the discards keeping the least deadwood;
 - the draw: logistic regression of the teacher's take on the draw features (the bias is a
   feature).
 
@@ -40,12 +46,18 @@ import sklearn
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss
-from sklearn.preprocessing import PolynomialFeatures
 
 from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 from ginsim.strategies.learned.card_model import write_card_model
 
 HELD_OUT = 5  # hands whose index is divisible by this are held out
+
+
+def with_products(x: np.ndarray) -> np.ndarray:
+    """The features, then each product of two of them (``i <= j`` in
+    ``numpy.triu_indices`` order: the quadratic model's pair weights' order)."""
+    i, j = np.triu_indices(x.shape[1])
+    return np.hstack([x, x[:, i] * x[:, j]])
 
 
 def read_rows(folders: list[Path], kind: str) -> pd.DataFrame:
@@ -113,30 +125,49 @@ def choice_scores(x: np.ndarray, decision: np.ndarray, chosen: np.ndarray,
     return float(best.mean()), float(loss)
 
 
-def fit_discard(disc: pd.DataFrame, c: float, target: str) -> tuple[np.ndarray, dict]:
+def fit_discard(disc: pd.DataFrame, c: float, target: str, quadratic: bool = False,
+                candidates: int = 0) -> tuple[np.ndarray, dict]:
     """The discard weights (fitted to the teacher's choices, or with ``target="values"``
-    to its rollout means' order among the options it valued) and their held-out
-    figures."""
+    to its rollout means' order among the options it valued; with ``quadratic``, the
+    features' weights then the pair products' of :func:`with_products`) and their held-out
+    figures, choosing among the ``candidates`` least-deadwood discards as the learned
+    play's parameter of that name does (0: all)."""
     decided = disc.groupby("decision")["knock"].transform("max") == 0
     disc = disc[decided]
     test = disc["hand"] % HELD_OUT == 0
     names = list(DISCARD_FEATURES)
     train = disc[~test]
-    model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000)
+    form = with_products if quadratic else np.asarray
+    model = LogisticRegression(C=c, fit_intercept=False, max_iter=4000 if quadratic else 2000)
     if target == "values":
-        diffs, wins, gaps = value_pairs(train[names].to_numpy(), train["decision"].to_numpy(),
-                                        train["value"].to_numpy())
-        model.fit(diffs, wins, sample_weight=gaps / gaps.mean())
+        diffs, wins, gaps = value_pairs(form(train[names].to_numpy()),
+                                        train["decision"].to_numpy(), train["value"].to_numpy())
+        weight = gaps / gaps.mean()
     else:
-        diffs = pairwise(train[names].to_numpy(), train["decision"].to_numpy(),
+        diffs = pairwise(form(train[names].to_numpy()), train["decision"].to_numpy(),
                          train["chosen"].to_numpy())
         flip = np.arange(len(diffs)) % 2 == 1
         diffs[flip] *= -1
-        model.fit(diffs, (~flip).astype(int))
-    w = model.coef_[0]
+        wins, weight = (~flip).astype(int), None
+    # products span thousands of times the features' scale, where lbfgs stops far from
+    # the optimum: the quadratic form is fitted on columns of unit spread
+    scale = np.ones(diffs.shape[1])
+    if quadratic:
+        spread = diffs.std(axis=0)
+        scale[spread > 0] = spread[spread > 0]
+    diffs /= scale
+    model.fit(diffs, wins, sample_weight=weight)
+    w = model.coef_[0] / scale
     held = disc[test]
-    acc, loss = choice_scores(held[names].to_numpy(), held["decision"].to_numpy(),
-                              held["chosen"].to_numpy(), held[names].to_numpy() @ w)
+    inside = np.ones(len(held), dtype=bool)
+    if candidates:
+        ranks = held.groupby("decision")["kept_deadwood"].rank(method="min")
+        inside = (ranks <= candidates).to_numpy()
+    scored = held[inside]
+    acc, loss = choice_scores(scored[names].to_numpy(), scored["decision"].to_numpy(),
+                              scored["chosen"].to_numpy(), form(scored[names].to_numpy()) @ w)
+    outside = 1.0 - scored["chosen"].sum() / held["chosen"].sum()
+    acc *= 1.0 - outside  # a choice the candidates leave out is a miss
     default = held.groupby("decision").apply(
         lambda g: bool(g.loc[g["default"] == 1, "chosen"].max() == 1), include_groups=False)
     low = held.groupby("decision").apply(
@@ -144,6 +175,8 @@ def fit_discard(disc: pd.DataFrame, c: float, target: str) -> tuple[np.ndarray, 
     return w, {"train_decisions": int(train["decision"].nunique()),
                "test_decisions": int(held["decision"].nunique()),
                "test_accuracy": round(acc, 4), "test_log_loss": round(loss, 4),
+               "candidates": candidates,
+               "teacher_choice_outside_candidates": round(float(outside), 4),
                "rollout_strategy_accuracy": round(float(default.mean()), 4),
                "least_deadwood_accuracy": round(float(low.mean()), 4)}
 
@@ -174,8 +207,7 @@ def compare_forms(disc: pd.DataFrame, c: float) -> dict[str, float]:
     fit = ~test & ~np.isnan(relative)
     trees = HistGradientBoostingRegressor(max_iter=300, random_state=0).fit(x[fit], relative[fit])
     scores = {"linear ranking (shipped form)": ranked(x),
-              "quadratic ranking": ranked(PolynomialFeatures(2, include_bias=False)
-                                          .fit_transform(x)),
+              "quadratic ranking": ranked(with_products(x)),
               "boosted trees on values": trees.predict(x[test]),
               "the teacher's choice": disc["chosen"].to_numpy()[test].astype(float)}
     return {name: round(value_regret(decision[test], value[test], score), 4)
@@ -224,6 +256,13 @@ def main() -> None:
     parser.add_argument("--target", choices=("choice", "values"), default="values",
                         help="fit the discard to the teacher's choices, or to the order of "
                         "its rollout means (pairs weighted by their gap)")
+    parser.add_argument("--form", choices=("linear", "quadratic"), default="linear",
+                        help="the discard score: linear in the features, or also in each "
+                        "product of two of them")
+    parser.add_argument("--candidates", type=int, default=0,
+                        help="judge the held-out choices among the discards keeping the "
+                        "least deadwood, this many (ties kept), as the learned play's "
+                        "candidates parameter plays them; 0: all")
     parser.add_argument("--compare", action="store_true",
                         help="print the held-out value regret of richer model forms; "
                         "write nothing")
@@ -235,14 +274,19 @@ def main() -> None:
         print(json.dumps({"held_out_value_regret": compare_forms(disc, args.c)}, indent=1))
         return
     draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"], kind="stable")
-    w_disc, disc_fig = fit_discard(disc, args.c, args.target)
+    quadratic = args.form == "quadratic"
+    if not 0 <= args.candidates <= 11:
+        parser.error("give 0 <= --candidates <= 11")
+    w_disc, disc_fig = fit_discard(disc, args.c, args.target, quadratic, args.candidates)
     w_draw, draw_fig = fit_draw(draw, args.c)
     provenance = {"command": " ".join(["python", *sys.argv]), "data": data_manifests(args.data),
                   "held_out": f"hands whose index is divisible by {HELD_OUT}",
                   "discard": disc_fig, "draw": draw_fig, "c": args.c, "target": args.target,
-                  "scikit_learn": sklearn.__version__,
+                  "form": args.form, "scikit_learn": sklearn.__version__,
                   "discard_rows": int(len(disc)), "draw_rows": int(len(draw))}
-    write_card_model(args.out, w_disc, w_draw, provenance)
+    n = len(DISCARD_FEATURES)
+    write_card_model(args.out, w_disc[:n], w_draw, provenance,
+                     pairs=w_disc[n:] if quadratic else None)
     print(json.dumps({"discard": disc_fig, "draw": draw_fig}, indent=1))
 
 

@@ -11,6 +11,7 @@ from ginsim.game.state import HS_SIZE, ST_PILE_TAKES
 from ginsim.simulator.branches.advisor import make_position, sample_worlds
 from ginsim.simulator.branches.advisor_history import history_situation
 from ginsim.simulator.branches.advisor_nb import set_public_nb
+from ginsim.strategies.presets import MC_ROLLOUT
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
@@ -210,7 +211,7 @@ def test_intervals_hold_the_spread_of_the_posterior_runs():
 @pytest.mark.parametrize("bot,model,noted", [
     ("equilibrium", "equilibrium", False),
     ("memory2:knock=0", "memory2:knock=0", False),
-    ("mc", "learned", True),
+    ("mc", MC_ROLLOUT.replace(";", ","), True),
     ("mc:rollouts=8,rollout=memory2:knock=0;undercut=1", "memory2:knock=0,undercut=1", True),
 ])
 def test_the_advisor_models_the_bot_it_advises_against(bot, model, noted):

@@ -14,11 +14,12 @@ from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.simulator.search.mc_memory_nb import set_models_nb
 from ginsim.strategies.knock_charts import load_chart
 from ginsim.strategies.params import P_BASE, P_MC_ROLLOUT, PARAMETERS
-from ginsim.strategies.presets import parse_strategy
+from ginsim.strategies.presets import MC_ROLLOUT, parse_strategy
 
 OFF = "response2=rollout,response3=rollout,response4=rollout"
 CHARTS = {"simple": "expert_vs_simple", "memory2": "expert_vs_memory2",
           "memory2:knock=0": "expert_vs_gin_waiter"}
+ROLLOUT = MC_ROLLOUT.replace(";", ",")  # the learned card play's linear model
 
 
 def _own_rows(spec: str, rules: str = "modern") -> np.ndarray:
@@ -31,13 +32,13 @@ def _own_rows(spec: str, rules: str = "modern") -> np.ndarray:
 
 def test_each_model_gets_its_response():
     """The preset's models are expert, simple, memory2 and the gin waiter: against expert
-    it plays its rollout strategy (the learned card play), against the others the learned
-    card play with their response chart."""
+    it plays its rollout strategy (the learned card play's linear model), against the
+    others that card play with their response chart."""
     rows = _own_rows("mc")
-    rollout = parse_strategy("learned").vector_for(Rules())[:P_BASE]
+    rollout = parse_strategy(ROLLOUT).vector_for(Rules())[:P_BASE]
     np.testing.assert_array_equal(rows[0], rollout)
     for k, model in enumerate(("simple", "memory2", "memory2:knock=0"), start=1):
-        want = parse_strategy(f"learned:chart={CHARTS[model]}").vector[:P_BASE]
+        want = parse_strategy(f"{ROLLOUT},chart={CHARTS[model]}").vector[:P_BASE]
         np.testing.assert_array_equal(rows[k], want)
         assert not np.array_equal(rows[k], rollout)
 
@@ -64,13 +65,13 @@ def test_responses_follow_the_rules(rules, kept):
     assert np.array_equal(rows[1], rollout) != kept
 
 
-@pytest.mark.parametrize("card_play", ["expert", "learned"])
+@pytest.mark.parametrize("card_play", ["expert", ROLLOUT])
 @pytest.mark.parametrize("model", list(CHARTS))
 def test_a_response_chart_answers_its_model(model, card_play):
     """On 6,000 duplicate deals of another seed than its training, expert knocking by the
     response chart scores more against its model than by the equilibrium chart (paired
-    95% interval above 0); so does the learned card play, which the mc preset's
-    rollouts play with these charts."""
+    95% interval above 0); so does the learned card play's linear model, which the mc
+    preset's rollouts play with these charts."""
     chart = load_chart(CHARTS[model])
     assert chart.info["against"] == model and chart.info["rules"] == "modern"
     opponent = parse_strategy(model)

@@ -99,7 +99,8 @@ def opponent_model(bot: str | Strategy) -> tuple[Strategy, str]:
     """The plain strategy the advisor plays ``bot`` as (its rollouts and its belief), and
     a note for the player when that is not the bot itself: an mc bot searches by rollouts
     of its own, which the advisor's cannot nest, so it is modelled by the plain strategy
-    its search plays on with (its ``rollout``; the preset's is the learned card play)."""
+    its search plays on with (its ``rollout``; the preset's is the learned card play's
+    linear model)."""
     strategy = parse_strategy(bot)
     if not strategy.is_mc:
         return strategy, ""

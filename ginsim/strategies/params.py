@@ -66,12 +66,19 @@ P_X_OUTS_VALUE = P_X_LOOKAHEAD + 1  # points per 10 deadwood points a live out w
 P_X_CONTESTED = P_X_OUTS_VALUE + 1  # share of an out's worth lost when it fits the opponent
 # The learned card play (read only for KIND_LEARNED rows, by strategies/learned/): the
 # weights of its discard model (one per feature of a discard option) and of its draw model
-# (one per feature of taking the pile card), set by ``card_model=NAME_OR_FILE``.
+# (one per feature of taking the pile card), set by ``card_model=NAME_OR_FILE``; a
+# quadratic discard model (P_L_QUADRATIC 1) adds a weight per product of two discard
+# features, i <= j in row order (numpy's ``triu_indices``).
 N_DISCARD_FEATURES = 18
 N_DRAW_FEATURES = 12
+N_DISCARD_PAIRS = N_DISCARD_FEATURES * (N_DISCARD_FEATURES + 1) // 2
 P_L_DISCARD = P_X_CONTESTED + 1
 P_L_DRAW = P_L_DISCARD + N_DISCARD_FEATURES
-P_BASE = P_L_DRAW + N_DRAW_FEATURES  # what the policy kernel reads: a plain strategy's vector
+P_L_QUADRATIC = P_L_DRAW + N_DRAW_FEATURES  # 1: the discard model has pair weights
+P_L_PAIRS = P_L_QUADRATIC + 1
+N_CARD_MODEL = P_L_PAIRS + N_DISCARD_PAIRS - P_L_DISCARD  # the card_model parameter's slots
+P_L_CANDIDATES = P_L_PAIRS + N_DISCARD_PAIRS  # score only the N least-deadwood discards (0: all)
+P_BASE = P_L_CANDIDATES + 1  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.search.mc_nb`): search
 # sizes, then the rollout strategy's and the opponent model's own P_BASE vectors, so an
@@ -294,7 +301,11 @@ PARAMETERS: dict[str, Parameter] = {
                   "52 lays each as soon as it is formed", high=52),
         *(Parameter(name, index, (0,) * P_BASE, text, low=-100, high=2**31, integer=False)
           for name, index, text in NESTED_BLOCKS),
-        Parameter("card_model", P_L_DISCARD, (0.0,) * (N_DISCARD_FEATURES + N_DRAW_FEATURES),
+        Parameter("candidates", P_L_CANDIDATES, (0,),
+                  "learned: score only the discards whose kept deadwood is among the least "
+                  "this many (ties kept; the teacher's choices were 99.8% of the time among "
+                  "the least 5); 0 scores every discard", high=11),
+        Parameter("card_model", P_L_DISCARD, (0.0,) * N_CARD_MODEL,
                   "learned: the card play model, the name of a shipped model (card_play) or "
                   "an .npz file written by scripts/train_card_play.py (its discard and draw "
                   "weights)", low=-1e6, high=1e6, integer=False),

@@ -33,14 +33,16 @@ MAX_SPEC_CHARS = 500  # a spec string is at most this long
 #: the rules played (patient where the chart waits: a rollout that knocks at once is
 #: undercut by patient opponents). With expert's card play there instead, mc made 0.46
 #: [0.13, 0.78] points a hand less against simple on 8,000 duplicate deals
-#: (docs/strength.md), and played about 13% faster.
-MC_ROLLOUT = "learned"
+#: (docs/strength.md), and played about 13% faster. It is the linear model the learned
+#: preset played before its quadratic one: with that one in its rollouts mc plays 1.8
+#: times slower (docs/learned-play.md).
+MC_ROLLOUT = "learned:card_model=card_play_linear;candidates=0"
 #: the mc preset's own play in rollouts against each of its models but expert: the
 #: rollout card play knocking by the chart that best answers that model
 #: (scripts/make_responses.py)
-MC_RESPONSES = ("response2=learned:chart=expert_vs_simple,"
-                "response3=learned:chart=expert_vs_memory2,"
-                "response4=learned:chart=expert_vs_gin_waiter")
+MC_RESPONSES = ",".join(
+    f"response{k}={MC_ROLLOUT};chart=expert_vs_{model}"
+    for k, model in ((2, "simple"), (3, "memory2"), (4, "gin_waiter")))
 UNSET_RESPONSE = "rollout"  # a response given so plays as the rollout strategy
 #: Parameters no spec may set: the mc player's cheating diagnostic (it hands the belief
 #: the opponent's hidden cards), set only by :func:`ginsim.strategies.diagnostics.with_oracle`.
@@ -84,9 +86,11 @@ PRESETS: dict[str, tuple[str, str]] = {
                "chart=equilibrium_expert,lay=3"),
     "learned": ("draws and discards by a model learned from mc's rollout values "
                 "(docs/learned-play.md) "
-                "over features a player could name: deadwood, live outs, danger, safety; "
+                "over features a player could name: deadwood, live outs, danger, safety, and "
+                "their products, among the 7 discards keeping the least deadwood; "
                 "knocks by expert's equilibrium chart",
-                "kind=learned,memory=2,card_model=card_play,chart=equilibrium_expert,lay=3"),
+                "kind=learned,memory=2,card_model=card_play,candidates=7,"
+                "chart=equilibrium_expert,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
            "memory2, memory2:knock=0) weighed by its choices in the hand and the game's "

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ...game.inputs.specs import brief
-from ..params import N_DISCARD_FEATURES, N_DRAW_FEATURES
+from ..params import N_DISCARD_FEATURES, N_DISCARD_PAIRS, N_DRAW_FEATURES
 from .card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 
 MODEL_DIR = Path(__file__).parent / "data"
@@ -31,24 +31,33 @@ def model_path(name_or_path: str) -> Path:
 
 
 def write_card_model(path: str | Path, discard: np.ndarray, draw: np.ndarray,
-                     provenance: dict) -> Path:
+                     provenance: dict, pairs: np.ndarray | None = None) -> Path:
     """Write the weights (``discard``: one per :data:`DISCARD_FEATURES`, ``draw``: one per
-    :data:`DRAW_FEATURES`) to ``path`` (.npz) and ``provenance`` beside it (.json)."""
+    :data:`DRAW_FEATURES`, and for a quadratic discard model ``pairs``: one per product of
+    two discard features, ``i <= j`` in ``numpy.triu_indices`` order) to ``path`` (.npz)
+    and ``provenance`` beside it (.json)."""
     path = Path(path)
     discard = np.asarray(discard, dtype=np.float64)
     draw = np.asarray(draw, dtype=np.float64)
+    arrays = {}
+    if pairs is not None:
+        arrays["pairs"] = np.asarray(pairs, dtype=np.float64)
+        if arrays["pairs"].shape != (N_DISCARD_PAIRS,):
+            raise ValueError(f"a quadratic card model has {N_DISCARD_PAIRS} pair weights, "
+                             f"not {arrays['pairs'].shape}")
     if discard.shape != (N_DISCARD_FEATURES,) or draw.shape != (N_DRAW_FEATURES,):
         raise ValueError(f"a card model has {N_DISCARD_FEATURES} discard and "
                          f"{N_DRAW_FEATURES} draw weights, not {discard.shape} and {draw.shape}")
     np.savez(path, discard=discard, draw=draw, discard_features=np.array(DISCARD_FEATURES),
-             draw_features=np.array(DRAW_FEATURES))
+             draw_features=np.array(DRAW_FEATURES), **arrays)
     path.with_suffix(".json").write_text(json.dumps(provenance, indent=1, sort_keys=True) + "\n")
     return path
 
 
-def read_card_model(name_or_path: str) -> tuple[np.ndarray, np.ndarray]:
-    """The ``(discard, draw)`` weights of a shipped model or an .npz file; ValueError in
-    one line when there is none or its features are not this version's."""
+def read_card_model(name_or_path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The ``(discard, draw, pairs)`` weights of a shipped model or an .npz file (``pairs``
+    None for a linear discard model); ValueError in one line when there is none or its
+    features are not this version's."""
     path = model_path(name_or_path)
     if not path.is_file():
         raise ValueError(f"unknown card model {brief(str(name_or_path))}: give an .npz file "
@@ -58,19 +67,24 @@ def read_card_model(name_or_path: str) -> tuple[np.ndarray, np.ndarray]:
         with np.load(path) as data:
             names = (tuple(data["discard_features"]), tuple(data["draw_features"]))
             discard, draw = data["discard"].astype(np.float64), data["draw"].astype(np.float64)
+            pairs = data["pairs"].astype(np.float64) if "pairs" in data.files else None
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"card model {brief(str(path))} is not a card model file ({exc})"
                          ) from None
-    if names != (DISCARD_FEATURES, DRAW_FEATURES):
+    if names != (DISCARD_FEATURES, DRAW_FEATURES) or (
+            pairs is not None and pairs.shape != (N_DISCARD_PAIRS,)):
         raise ValueError(f"card model {brief(str(path))} was trained on other features: "
                          f"train it again with scripts/train_card_play.py")
-    return discard, draw
+    return discard, draw, pairs
 
 
 def card_model_values(name_or_path: str) -> tuple[float, ...]:
-    """The ``card_model`` parameter's slots: the discard weights, then the draw weights."""
-    discard, draw = read_card_model(name_or_path)
-    return tuple(float(v) for v in np.concatenate([discard, draw]))
+    """The ``card_model`` parameter's slots: the discard weights, the draw weights, 1 for a
+    quadratic discard model (else 0), then the pair weights (zeros for a linear one)."""
+    discard, draw, pairs = read_card_model(name_or_path)
+    quadratic = [0.0 if pairs is None else 1.0]
+    pairs = np.zeros(N_DISCARD_PAIRS) if pairs is None else pairs
+    return tuple(float(v) for v in np.concatenate([discard, draw, quadratic, pairs]))
 
 
 def card_model_provenance(name_or_path: str) -> dict:
