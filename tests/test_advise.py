@@ -211,7 +211,7 @@ def test_intervals_hold_the_spread_of_the_posterior_runs():
 @pytest.mark.parametrize("bot,model,noted", [
     ("equilibrium", "equilibrium", False),
     ("memory2:knock=0", "memory2:knock=0", False),
-    ("mc", MC_ROLLOUT.replace(";", ","), True),
+    ("mc", MC_ROLLOUT, True),
     ("mc:rollouts=8,rollout=memory2:knock=0;undercut=1", "memory2:knock=0,undercut=1", True),
 ])
 def test_the_advisor_models_the_bot_it_advises_against(bot, model, noted):

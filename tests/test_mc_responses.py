@@ -19,7 +19,7 @@ from ginsim.strategies.presets import MC_ROLLOUT, parse_strategy
 OFF = "response2=rollout,response3=rollout,response4=rollout"
 CHARTS = {"simple": "expert_vs_simple", "memory2": "expert_vs_memory2",
           "memory2:knock=0": "expert_vs_gin_waiter"}
-ROLLOUT = MC_ROLLOUT.replace(";", ",")  # the learned card play's linear model
+ROLLOUT = MC_ROLLOUT  # learned_linear: the learned card play's linear model
 
 
 def _own_rows(spec: str, rules: str = "modern") -> np.ndarray:
@@ -38,7 +38,7 @@ def test_each_model_gets_its_response():
     rollout = parse_strategy(ROLLOUT).vector_for(Rules())[:P_BASE]
     np.testing.assert_array_equal(rows[0], rollout)
     for k, model in enumerate(("simple", "memory2", "memory2:knock=0"), start=1):
-        want = parse_strategy(f"{ROLLOUT},chart={CHARTS[model]}").vector[:P_BASE]
+        want = parse_strategy(f"{ROLLOUT}:chart={CHARTS[model]}").vector[:P_BASE]
         np.testing.assert_array_equal(rows[k], want)
         assert not np.array_equal(rows[k], rollout)
 

@@ -134,9 +134,11 @@ def test_every_argument_of_the_wrong_kind_is_refused(name, data):
 
 # Strategy specs, generated from the Parameter table.
 def spec_value(p) -> str:
-    """A valid spec value of parameter ``p`` (its default, or a chart name)."""
+    """A valid spec value of parameter ``p`` (its default, or a chart or model name)."""
     if p.name == "chart":
         return "five"
+    if p.name == "card_model":
+        return "card_play_linear"
     if p.name in NESTED:
         return "memory1"
     if p.choices:

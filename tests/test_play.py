@@ -142,4 +142,4 @@ def test_the_hint_names_the_bot_it_advises_against():
     assert "Advisor (against equilibrium;" in text and "models it" not in text
     # the mc bot searches: the advisor says which plain player it models it as
     text = hint_text(table, table.rules, "mc", rollouts=50)
-    assert "Advisor (against learned;" in text and "models it as learned" in text
+    assert "Advisor (against learned_linear;" in text and "models it as learned_linear" in text

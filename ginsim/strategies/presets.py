@@ -36,13 +36,13 @@ MAX_SPEC_CHARS = 500  # a spec string is at most this long
 #: (docs/strength.md), and played about 13% faster. It is the linear model the learned
 #: preset played before its quadratic one: with that one in its rollouts mc plays 1.8
 #: times slower (docs/learned-play.md).
-MC_ROLLOUT = "learned:card_model=card_play_linear;candidates=0"
+MC_ROLLOUT = "learned_linear"
 #: the mc preset's own play in rollouts against each of its models but expert: the
 #: rollout card play knocking by the chart that best answers that model
 #: (scripts/make_responses.py)
-MC_RESPONSES = ",".join(
-    f"response{k}={MC_ROLLOUT};chart=expert_vs_{model}"
-    for k, model in ((2, "simple"), (3, "memory2"), (4, "gin_waiter")))
+MC_RESPONSES = ("response2=learned_linear:chart=expert_vs_simple,"
+                "response3=learned_linear:chart=expert_vs_memory2,"
+                "response4=learned_linear:chart=expert_vs_gin_waiter")
 UNSET_RESPONSE = "rollout"  # a response given so plays as the rollout strategy
 #: Parameters no spec may set: the mc player's cheating diagnostic (it hands the belief
 #: the opponent's hidden cards), set only by :func:`ginsim.strategies.diagnostics.with_oracle`.
@@ -91,6 +91,11 @@ PRESETS: dict[str, tuple[str, str]] = {
                 "knocks by expert's equilibrium chart",
                 "kind=learned,memory=2,card_model=card_play,candidates=7,"
                 "chart=equilibrium_expert,lay=3"),
+    "learned_linear": ("the learned card play's earlier model, linear in the same features "
+                       "and scoring every discard: weaker than learned, about four times "
+                       "faster; the mc preset's rollouts play it",
+                       "kind=learned,memory=2,card_model=card_play_linear,"
+                       "chart=equilibrium_expert,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
            "memory2, memory2:knock=0) weighed by its choices in the hand and the game's "
