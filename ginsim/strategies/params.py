@@ -306,8 +306,9 @@ PARAMETERS: dict[str, Parameter] = {
                   "this many (ties kept; the teacher's choices were 99.8% of the time among "
                   "the least 5); 0 scores every discard", high=11),
         Parameter("card_model", P_L_DISCARD, (0.0,) * N_CARD_MODEL,
-                  "learned: the card play model, the name of a shipped model (card_play) or "
-                  "an .npz file written by scripts/train_card_play.py (its discard and draw "
+                  "learned: the card play model, the name of a shipped model (card_play, "
+                  "card_play_linear) or an .npz file written by scripts/train_card_play.py "
+                  "(its discard and draw weights, and for a quadratic model its pair "
                   "weights)", low=-1e6, high=1e6, integer=False),
         Parameter("prior", P_MC_PRIOR, (1.0,) + (0.0,) * (MC_MODELS - 1),
                   "mc: prior weights of model, model2, ... in the belief's mixture (0: not "

@@ -92,14 +92,15 @@ PRESETS: dict[str, tuple[str, str]] = {
                 "kind=learned,memory=2,card_model=card_play,candidates=7,"
                 "chart=equilibrium_expert,lay=3"),
     "learned_linear": ("the learned card play's earlier model, linear in the same features "
-                       "and scoring every discard: weaker than learned, about four times "
-                       "faster; the mc preset's rollouts play it",
+                       "and scoring every discard: weaker than learned, 3.6 times as "
+                       "fast; the mc preset's rollouts play it",
                        "kind=learned,memory=2,card_model=card_play_linear,"
                        "chart=equilibrium_expert,lay=3"),
     "mc": ("Monte Carlo: every choice by rollouts over guesses of the opponent's hand drawn "
            "from the table's history, the opponent a mixture of models (expert, simple, "
            "memory2, memory2:knock=0) weighed by its choices in the hand and the game's "
-           "hands before; its own rollouts play the learned card play, knocking against "
+           "hands before; its own rollouts play the learned card play's linear model "
+           "(learned_linear), knocking against "
            "simple, memory2 and the gin waiter by the chart that best answers each",
            "kind=mc,rollout=" + MC_ROLLOUT + "," + MC_RESPONSES + ",model=expert,model2=simple,"
            "model3=memory2,"
