@@ -111,7 +111,8 @@ _ALIASES = {alias: p for p in PARAMETERS.values() for alias in (p.name, *p.alias
 #: The strategy spec language: parameters by name or alias (chart twice is two charts).
 LANGUAGE = SpecLanguage("strategy", "parameter", "key=value",
                         {alias: p.name for alias, p in _ALIASES.items()},
-                        twice={"chart": "two charts (chart= given twice)"})
+                        twice={"chart": "two charts (chart= given twice)"},
+                        listing="`ginsim strategies`")
 
 
 @dataclass(frozen=True)

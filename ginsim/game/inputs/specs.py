@@ -5,6 +5,7 @@ input their error messages use, and what every rules dataclass with named preset
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
@@ -12,6 +13,9 @@ from typing import Any
 #: How a spec writes a True or False field.
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
+
+
+KNOWN_LIST_CHARS = 300  # longest list of names an unknown-key error quotes
 
 
 def brief(value: Any, limit: int = 60) -> str:
@@ -51,7 +55,8 @@ class SpecLanguage:
     ("strategy", "rules"), ``noun`` one of its keys ("parameter", "rules field"),
     ``write`` how an item is written ("key=value"); ``names`` maps each key (aliases too)
     to the name it sets; ``blank_ok`` names may be given empty; ``twice`` words a name
-    given twice where the default words would mislead (gin's second chart)."""
+    given twice where the default words would mislead (gin's second chart); ``listing``
+    the command that lists them all, named instead of the list when it is long."""
 
     kind: str
     noun: str
@@ -59,6 +64,7 @@ class SpecLanguage:
     names: Mapping[str, str]
     blank_ok: tuple[str, ...] = ()
     twice: Mapping[str, str] = field(default_factory=dict)
+    listing: str = ""  # the command that lists every name, for an unknown key
 
 
 def spec_fields(language: SpecLanguage, items: str, text: str) -> dict[str, str]:
@@ -74,9 +80,8 @@ def spec_fields(language: SpecLanguage, items: str, text: str) -> dict[str, str]
         if value is None or not (value or name in language.blank_ok):
             raise ValueError(f"bad item {brief(item)} {where}: write {language.write}")
         if name is None:
-            known = ", ".join(dict.fromkeys(language.names.values()))
             raise ValueError(f"unknown {language.noun} {brief(key)} {where}: "
-                             f"{language.noun.split()[-1]}s are {known}")
+                             f"{known_names(language, key)}")
         if name in found:
             first = written[name]
             twice = language.twice.get(name) or f"{language.noun} {name} given twice" + (
@@ -84,6 +89,19 @@ def spec_fields(language: SpecLanguage, items: str, text: str) -> dict[str, str]
             raise ValueError(f"{twice} {where}")
         found[name], written[name] = value, key
     return found
+
+
+def known_names(language: SpecLanguage, key: str) -> str:
+    """What an unknown ``key`` could have been: every name while the list stays short
+    (an error stays one line of under 500 characters), else the closest ones and where
+    the whole list is."""
+    names = list(dict.fromkeys(language.names.values()))
+    plural = f"{language.noun.split()[-1]}s"
+    if len(", ".join(names)) <= KNOWN_LIST_CHARS or not language.listing:
+        return f"{plural} are {', '.join(names)}"
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.5)
+    guess = f"did you mean {' or '.join(close)}? " if close else ""
+    return f"{guess}the {len(names)} {plural} are listed by {language.listing}"
 
 
 def field_value(name: str, text: str, spec: str, kind: str, bool_fields: tuple[str, ...],
