@@ -174,7 +174,7 @@ def test_linear_model_has_no_pair_weights():
     values = card_model_values("card_play_linear")
     n = len(DISCARD_FEATURES) + len(DRAW_FEATURES)
     assert values[n] == 0.0 and not any(values[n + 1:])
-    assert len(values) == n + 1 + N_DISCARD_PAIRS
+    assert len(values) == n + 1 + len(DISCARD_FEATURES) ** 2
     shipped = card_model_values("card_play")  # the learned preset's: quadratic
     assert shipped[n] == 1.0 and any(shipped[n + 1:])
 

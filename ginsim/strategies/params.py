@@ -68,16 +68,18 @@ P_X_CONTESTED = P_X_OUTS_VALUE + 1  # share of an out's worth lost when it fits 
 # weights of its discard model (one per feature of a discard option) and of its draw model
 # (one per feature of taking the pile card), set by ``card_model=NAME_OR_FILE``; a
 # quadratic discard model (P_L_QUADRATIC 1) adds a weight per product of two discard
-# features, i <= j in row order (numpy's ``triu_indices``).
+# features (N_DISCARD_PAIRS of them in its file, i <= j in numpy's ``triu_indices``
+# order), held here as the symmetric matrix of the same form, row by row.
 N_DISCARD_FEATURES = 18
 N_DRAW_FEATURES = 12
 N_DISCARD_PAIRS = N_DISCARD_FEATURES * (N_DISCARD_FEATURES + 1) // 2
 P_L_DISCARD = P_X_CONTESTED + 1
 P_L_DRAW = P_L_DISCARD + N_DISCARD_FEATURES
 P_L_QUADRATIC = P_L_DRAW + N_DRAW_FEATURES  # 1: the discard model has pair weights
-P_L_PAIRS = P_L_QUADRATIC + 1
-N_CARD_MODEL = P_L_PAIRS + N_DISCARD_PAIRS - P_L_DISCARD  # the card_model parameter's slots
-P_L_CANDIDATES = P_L_PAIRS + N_DISCARD_PAIRS  # score only the N least-deadwood discards (0: all)
+P_L_PAIRS = P_L_QUADRATIC + 1  # N_DISCARD_FEATURES x N_DISCARD_FEATURES, row-major
+N_PAIR_SLOTS = N_DISCARD_FEATURES * N_DISCARD_FEATURES
+N_CARD_MODEL = P_L_PAIRS + N_PAIR_SLOTS - P_L_DISCARD  # the card_model parameter's slots
+P_L_CANDIDATES = P_L_PAIRS + N_PAIR_SLOTS  # score only the N least-deadwood discards (0: all)
 P_BASE = P_L_CANDIDATES + 1  # what the policy kernel reads: a plain strategy's vector
 
 # The mc block (read only for KIND_MC rows, by :mod:`ginsim.simulator.search.mc_nb`): search

@@ -92,7 +92,7 @@ PRESETS: dict[str, tuple[str, str]] = {
                 "kind=learned,memory=2,card_model=card_play,candidates=7,"
                 "chart=equilibrium_expert,lay=3"),
     "learned_linear": ("the learned card play's earlier model, linear in the same features "
-                       "and scoring every discard: weaker than learned, 3.6 times as "
+                       "and scoring every discard: weaker than learned, about twice as "
                        "fast; the mc preset's rollouts play it",
                        "kind=learned,memory=2,card_model=card_play_linear,"
                        "chart=equilibrium_expert,lay=3"),

@@ -78,13 +78,25 @@ def read_card_model(name_or_path: str) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return discard, draw, pairs
 
 
+def pair_matrix(pairs: np.ndarray) -> np.ndarray:
+    """The symmetric matrix ``m`` with ``f @ m @ f`` equal to the sum of each pair weight
+    times its two features' product (``pairs`` in ``numpy.triu_indices`` order): the
+    form the kernel evaluates, a row at a time."""
+    n = len(DISCARD_FEATURES)
+    upper = np.zeros((n, n))
+    upper[np.triu_indices(n)] = pairs
+    return (upper + upper.T) / 2
+
+
 def card_model_values(name_or_path: str) -> tuple[float, ...]:
     """The ``card_model`` parameter's slots: the discard weights, the draw weights, 1 for a
-    quadratic discard model (else 0), then the pair weights (zeros for a linear one)."""
+    quadratic discard model (else 0), then its :func:`pair_matrix` row by row (zeros for a
+    linear one)."""
     discard, draw, pairs = read_card_model(name_or_path)
     quadratic = [0.0 if pairs is None else 1.0]
-    pairs = np.zeros(N_DISCARD_PAIRS) if pairs is None else pairs
-    return tuple(float(v) for v in np.concatenate([discard, draw, quadratic, pairs]))
+    n = len(DISCARD_FEATURES)
+    matrix = np.zeros((n, n)) if pairs is None else pair_matrix(pairs)
+    return tuple(float(v) for v in np.concatenate([discard, draw, quadratic, matrix.ravel()]))
 
 
 def card_model_provenance(name_or_path: str) -> dict:
