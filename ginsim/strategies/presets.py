@@ -34,8 +34,8 @@ MAX_SPEC_CHARS = 500  # a spec string is at most this long
 #: undercut by patient opponents). With expert's card play there instead, mc made 0.46
 #: [0.13, 0.78] points a hand less against simple on 8,000 duplicate deals
 #: (docs/strength.md), and played about 13% faster. It is the linear model the learned
-#: preset played before its quadratic one: with that one in its rollouts mc plays 1.8
-#: times slower (docs/learned-play.md).
+#: preset played before its quadratic one: with that one in its rollouts mc plays 1.2
+#: times slower, for a gain not measured (docs/learned-play.md).
 MC_ROLLOUT = "learned_linear"
 #: the mc preset's own play in rollouts against each of its models but expert: the
 #: rollout card play knocking by the chart that best answers that model
