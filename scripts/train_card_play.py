@@ -269,14 +269,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.out is None and not args.compare:
         parser.error("--out FILE.npz is needed (or --compare, which writes nothing)")
+    if not 0 <= args.candidates <= 11:
+        parser.error("give 0 <= --candidates <= 11")
     disc = read_rows(args.data, "discard").sort_values(["decision", "card"], kind="stable")
     if args.compare:
         print(json.dumps({"held_out_value_regret": compare_forms(disc, args.c)}, indent=1))
         return
     draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"], kind="stable")
     quadratic = args.form == "quadratic"
-    if not 0 <= args.candidates <= 11:
-        parser.error("give 0 <= --candidates <= 11")
     w_disc, disc_fig = fit_discard(disc, args.c, args.target, quadratic, args.candidates)
     w_draw, draw_fig = fit_draw(draw, args.c)
     provenance = {"command": " ".join(["python", *sys.argv]), "data": data_manifests(args.data),
