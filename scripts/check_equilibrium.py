@@ -4,13 +4,14 @@ response (item 5), and what best responses to it trained on more hands than the
 equilibrium's own (``--adversary-hands``) gain on fresh deals.
 
     python scripts/check_equilibrium.py [--deals N] [--br-hands N] [--seed S]
-        [--adversary-hands N,N,...] [--rules PRESET] [--base memory2|expert]
+        [--adversary-hands N,N,...] [--rules PRESET] [--base memory2|expert|learned]
         [--adversaries-only] [--play CARD_PLAY]
 
 ``--rules PRESET`` checks that preset's shipped chart (``equilibrium_PRESET``) under its
 rules; ``--base expert`` checks the chart made for expert card play
 (``equilibrium_expert[_PRESET]``, best responses with expert card play; only the fresh
-best responses, the folk checks are memory2's); ``--adversaries-only`` runs only the
+best responses, the folk checks are memory2's), ``--base learned`` the learned play's
+(``equilibrium_learned[_PRESET]``) the same way; ``--adversaries-only`` runs only the
 fresh best responses. ``--play CARD_PLAY`` (``learned``, say) checks the chart with
 another card play in both seats: the chart played by CARD_PLAY, its fresh best responses
 made with CARD_PLAY too (the folk checks are skipped).

@@ -1,19 +1,21 @@
 """Make the shipped equilibrium knock charts: one per knocking rules preset and card play
-(memory2 unless ``--base expert``).
+(memory2 unless ``--base expert`` or ``--base learned``).
 
-    python scripts/make_equilibrium.py [--base memory2|expert] [--rules PRESET ...]
+    python scripts/make_equilibrium.py [--base memory2|expert|learned] [--rules PRESET ...]
         [--hands N] [--iterations K] [--seed S] [--start CHART] [--target T] [--jobs J]
 
 With memory2, ``modern`` writes ``ginsim/strategies/chart_data/equilibrium.json`` (the
 ``equilibrium`` preset); every other preset P writes ``equilibrium_P.json``. With expert
 the files are ``equilibrium_expert.json`` and ``equilibrium_expert_P.json``, each
-warm-started from the same preset's memory2 chart. Each file records this
-command, the seed, the date, the hands, the exploitability reached and the rules it was
-made under. Presets whose hands are scored alike (``competitive`` differs from
-``modern`` only in the game target) share one computation: the second file is a copy
-of the first's chart that says so. Every preset but modern warm-starts fictitious play
-from the modern chart (``--start`` names another); it stops once exploitability's 95%
-upper bound is at most ``--target`` (default 0.10) point per hand.
+warm-started from the same preset's memory2 chart; with learned ``equilibrium_learned``
+and ``equilibrium_learned_P``, each warm-started from the same preset's expert chart.
+Each file records this command, the seed, the date, the hands, the exploitability
+reached and the rules it was made under. Presets whose hands are scored alike
+(``competitive`` differs from ``modern`` only in the game target) share one
+computation: the second file is a copy of the first's chart that says so. Every preset
+but modern warm-starts fictitious play from the modern chart (``--start`` names
+another); it stops once exploitability's 95% upper bound is at most ``--target``
+(default 0.10) point per hand.
 """
 
 from __future__ import annotations
@@ -51,8 +53,11 @@ def _base_flag(args: argparse.Namespace) -> str:
 
 def default_start(preset: str, base: str) -> str | None:
     """Where fictitious play starts: memory2's modern chart from "knock whenever allowed",
-    its other presets from the modern chart; another card play from the same preset's
-    memory2 chart."""
+    its other presets from the modern chart; expert's from the same preset's memory2
+    chart, and the learned play's from the same preset's expert chart (the one it knocked
+    by before it had its own)."""
+    if base == "learned":
+        return equilibrium_chart_name(preset, "expert")
     if base != "memory2":
         return equilibrium_chart_name(preset)
     return None if preset == "modern" else "equilibrium"

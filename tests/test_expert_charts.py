@@ -1,6 +1,6 @@
-"""The shipped knock charts made for expert card play (issue 24, item 3): provenance,
-exploitability re-measured from the recorded replay, the lookup by rules, and the
-report's answer reading them."""
+"""The shipped knock charts made for expert card play (issue 24, item 3) and for the
+learned card play (issue 42): provenance, exploitability re-measured from the recorded
+replay, the lookup by rules, and the report's answer reading expert's."""
 
 
 import numpy as np
@@ -22,8 +22,10 @@ from ginsim.strategies.presets import parse_strategy
 
 SHIPPED = [p for p in KNOCKING_PRESETS
            if (CHART_DIR / f"{equilibrium_chart_name(p, 'expert')}.json").exists()]
-COMPUTED = [p for p in SHIPPED
-            if "same_hand_rules_as" not in load_chart(equilibrium_chart_name(p, "expert")).info]
+#: (rules preset, card play) of every chart computed rather than copied from another's
+COMPUTED = [(p, base) for base in ("expert", "learned") for p in KNOCKING_PRESETS
+            if (CHART_DIR / f"{equilibrium_chart_name(p, base)}.json").exists()
+            and "same_hand_rules_as" not in load_chart(equilibrium_chart_name(p, base)).info]
 
 
 def test_names_and_lookup():
@@ -32,6 +34,7 @@ def test_names_and_lookup():
     assert equilibrium_chart_name("modern") == "equilibrium"
     assert equilibrium_chart_name("modern", "expert") == "equilibrium_expert"
     assert equilibrium_chart_name("classic", "expert") == "equilibrium_expert_classic"
+    assert equilibrium_chart_name("classic", "learned") == "equilibrium_learned_classic"
     with pytest.raises(ValueError, match="no shipped equilibrium charts for 'simple'"):
         equilibrium_chart_name("modern", "simple")
     assert "modern" in SHIPPED and "competitive" in SHIPPED
@@ -45,24 +48,30 @@ def test_names_and_lookup():
     assert copy.info["same_hand_rules_as"] == "modern"
 
 
-def test_expert_preset_knocks_by_its_own_chart():
+def test_expert_and_learned_knock_by_their_own_charts():
     vec = parse_strategy("expert").vector
     assert np.array_equal(vec[P_GRID:P_GRID + GRID_CELLS],
                           load_chart("equilibrium_expert").p.reshape(-1))
+    vec = parse_strategy("learned").vector
+    assert np.array_equal(vec[P_GRID:P_GRID + GRID_CELLS],
+                          load_chart("equilibrium_learned").p.reshape(-1))
+    vec = parse_strategy("learned").vector_for(Rules.preset("tedesco"))
+    assert np.array_equal(vec[P_GRID:P_GRID + GRID_CELLS],
+                          load_chart("equilibrium_learned_tedesco").p.reshape(-1))
     # the memory2 equilibrium preset is unchanged
     vec = parse_strategy("equilibrium").vector
     assert np.array_equal(vec[P_GRID:P_GRID + GRID_CELLS], load_chart("equilibrium").p.reshape(-1))
 
 
-@pytest.mark.parametrize("preset", COMPUTED)
-def test_recorded_exploitability_replays(preset):
+@pytest.mark.parametrize(("preset", "base"), COMPUTED)
+def test_recorded_exploitability_replays(preset, base):
     """Each computed chart's recorded exploitability is played again, not trusted: the
     first and last recorded blocks of 1,000 fresh deals (the last best response, with
-    expert card play, against the shipped chart) give the recorded integer sums, and the
-    recorded mean and 95% CI, whose upper bound is at most 0.10, follow from the sums."""
-    info, _, _, _ = replay_recorded_exploitability(preset, "expert")
-    assert info["base"] == "expert"
-    assert info["command"].startswith("python scripts/make_equilibrium.py --base expert")
+    the chart's card play, against the shipped chart) give the recorded integer sums, and
+    the recorded mean and 95% CI, whose upper bound is at most 0.10, follow from the sums."""
+    info, _, _, _ = replay_recorded_exploitability(preset, base)
+    assert info["base"] == base
+    assert info["command"].startswith(f"python scripts/make_equilibrium.py --base {base}")
 
 
 def test_fresh_adversary_does_not_beat_the_modern_bound():
@@ -95,12 +104,12 @@ def _grid(vec: np.ndarray, first: int = 0) -> np.ndarray:
     return vec[first + P_GRID:first + P_GRID + GRID_CELLS]
 
 
-@pytest.mark.parametrize("base", ["memory2", "expert"])
+@pytest.mark.parametrize("base", ["memory2", "expert", "learned"])
 def test_family_charts_follow_the_rules(base):
-    """A chart family's name (the equilibrium and expert presets' charts) plays the chart
-    made under the rules played; rules with modern's hands, and rules no chart was made
-    for, keep modern's; a suffixed name is that chart whatever the rules."""
-    preset = "equilibrium" if base == "memory2" else "expert"
+    """A chart family's name (the equilibrium, expert and learned presets' charts) plays
+    the chart made under the rules played; rules with modern's hands, and rules no chart
+    was made for, keep modern's; a suffixed name is that chart whatever the rules."""
+    preset = "equilibrium" if base == "memory2" else base
     strategy = parse_strategy(preset)
     modern = load_chart(equilibrium_chart_name("modern", base)).p.reshape(-1)
     moved = 0

@@ -19,14 +19,16 @@ KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "t
 
 
 #: The card plays the shipped charts are made for (:data:`CHART_FAMILIES`): memory2 (the
-#: ``equilibrium`` preset's) and expert (the ``expert`` preset's, and the report's answer).
+#: ``equilibrium`` preset's), expert (the ``expert`` preset's, and the report's answer)
+#: and learned (the ``learned`` preset's).
 CHART_BASES = tuple(CHART_FAMILIES.values())
 
 
 def equilibrium_chart_name(preset: str, base: str = "memory2") -> str:
     """The shipped chart of ``preset`` for ``base`` card play: ``equilibrium`` for modern
     and memory2 (the preset of that name), else ``equilibrium_PRESET``; with expert card
-    play ``equilibrium_expert`` and ``equilibrium_expert_PRESET``."""
+    play ``equilibrium_expert`` and ``equilibrium_expert_PRESET``, with learned card play
+    ``equilibrium_learned`` and ``equilibrium_learned_PRESET``."""
     if preset not in KNOCKING_PRESETS:
         raise ValueError(f"no equilibrium chart for rules preset {preset!r}: choose one of "
                          f"{', '.join(KNOCKING_PRESETS)}")

@@ -41,7 +41,8 @@ MAX_CHART_BYTES = 1_000_000
 #: (:meth:`ginsim.strategies.presets.Strategy.vector_for`); a name with a rules suffix
 #: (``equilibrium_expert_oklahoma``) is that one chart, and ``_modern``
 #: (``equilibrium_expert_modern``) the family's modern chart whatever the rules.
-CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert"}
+CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert",
+                  "equilibrium_learned": "learned"}
 MODERN_SUFFIX = "_modern"
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
 

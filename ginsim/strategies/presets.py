@@ -88,9 +88,10 @@ PRESETS: dict[str, tuple[str, str]] = {
                 "(docs/learned-play.md) "
                 "over features a player could name: deadwood, live outs, danger, safety, and "
                 "their products, among the 7 discards keeping the least deadwood; "
-                "knocks by expert's equilibrium chart",
+                "knocks by the equilibrium chart for its own card play under the rules "
+                "played",
                 "kind=learned,memory=2,card_model=card_play,candidates=7,"
-                "chart=equilibrium_expert,lay=3"),
+                "chart=equilibrium_learned,lay=3"),
     "learned_linear": ("the learned card play's earlier model, linear in the same features "
                        "and scoring every discard: weaker than learned, about twice as "
                        "fast; the mc preset's rollouts play it",
@@ -195,12 +196,13 @@ class Strategy:
 
     def vector_for(self, rules: Rules | None) -> np.ndarray:
         """:attr:`vector` for play under ``rules``: each knock chart named by its family
-        (``equilibrium``, ``equilibrium_expert``: the preset's or given), the mc player's
-        rollout and models included, becomes the shipped chart made under ``rules``' hand
-        rules. Where none was made (custom rules), and without ``rules``, modern's stays.
-        An mc response (``response``, ``response2``...) whose chart was made under other
-        hand rules than those, where those have shipped charts of their own, is left out:
-        the rollout strategy, which follows the rules, plays in its place."""
+        (``equilibrium``, ``equilibrium_expert``, ``equilibrium_learned``: the preset's or
+        given), the mc player's rollout and models included, becomes the shipped chart made
+        under ``rules``' hand rules. Where none was made (custom rules), and without
+        ``rules``, modern's stays. An mc response (``response``, ``response2``...) whose
+        chart was made under other hand rules than those, where those have shipped charts
+        of their own, is left out: the rollout strategy, which follows the rules, plays in
+        its place."""
         vec = self.vector
         if rules is None:
             return vec
@@ -241,7 +243,9 @@ class Strategy:
         for name, nested in self._nested_given:
             out += [(PARAMETERS[name].index + first, base)
                     for first, base in nested._rules_charts]
-        family_grids = {base: load_chart(stem).grid for stem, base in CHART_FAMILIES.items()}
+        needed = {base for _, base in out}
+        family_grids = {base: load_chart(stem).grid for stem, base in CHART_FAMILIES.items()
+                        if base in needed}
         vec = self._vector
         return tuple((first, base) for first, base in out
                      if tuple(vec[first + P_GRID:first + P_GRID + GRID_CELLS])
