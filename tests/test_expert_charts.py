@@ -72,6 +72,8 @@ def test_recorded_exploitability_replays(preset, base):
     info, _, _, _ = replay_recorded_exploitability(preset, base)
     assert info["base"] == base
     assert info["command"].startswith(f"python scripts/make_equilibrium.py --base {base}")
+    if base == "learned":  # warm-started from the chart it knocked by before
+        assert info["start_chart"] == equilibrium_chart_name(preset, "expert")
 
 
 def test_fresh_adversary_does_not_beat_the_modern_bound():
