@@ -24,7 +24,7 @@ from joblib import Parallel, delayed, parallel_config
 from ..game.inputs.specs import brief
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
-#: and share the loaded numba code; see the README ("Running at scale") for the figures.
+#: and share the loaded numba code; see docs/scale.md for the figures.
 BACKENDS = ("local", "threads", "processes", "dask")
 #: How ``backend="dask"`` without a scheduler starts its LocalCluster: one process per
 #: worker, like a real cluster (so pickling and worker start-up are part of the figures).
