@@ -249,9 +249,8 @@ class _GameReplay:
             return message
         forfeit = message.get("forfeit")
         if forfeit is not None:
-            if forfeit not in (0, 1) or self.tally.over:
-                raise RecordError(n, f"a forfeit by seat {str(forfeit)[:10]} after the game "
-                                     f"was over, or by no seat")
+            if forfeit not in (0, 1):
+                raise RecordError(n, f"a forfeit is by seat 0 or 1, got {str(forfeit)[:10]}")
             score = forfeit_score(points, forfeit, self.tally.hands, self.rules)
             fields = ("winner", "scores")
         elif not self.tally.over:
