@@ -108,6 +108,7 @@ class _GameReplay:
         if self.seed is not None and self.game is not None:
             self.dealer = int(first_dealer_nb(np.uint64(self.seed), self.game))
         self.last = n
+        self.first = 0  # the first hand's number (a lone Table's hand may be any)
 
     def run(self, messages: Iterator[Message]) -> GameRecord:
         end = None
@@ -136,13 +137,13 @@ class _GameReplay:
     # --- one hand -------------------------------------------------------------------
     def _hand(self, n: int, message: dict, messages: Iterator[Message]) -> Message | None:
         """Deal, actions and showdown of one hand; the line after them."""
-        h = len(self.hands)
+        h = len(self.hands) + self.first
         if self.hands and self.hands[-1].result is None:
             raise RecordError(n, f"hand {h} is dealt, but hand {h - 1} has no showdown")
         if self.tally.over:
             raise RecordError(n, f"hand {h} is dealt after the game was over "
                                  f"({self.tally.points[0]} to {self.tally.points[1]})")
-        if h >= MAX_GAME_HANDS:
+        if len(self.hands) >= MAX_GAME_HANDS:
             raise RecordError(n, f"more than {MAX_GAME_HANDS} hands: no game is that long")
         table, hand = self._deal(n, message, h)
         self.hands.append(hand)
@@ -162,7 +163,10 @@ class _GameReplay:
         return nxt if nxt[0] is not None else None
 
     def _deal(self, n: int, message: dict, h: int) -> tuple[Table, RecordedHand]:
-        if field(n, message, "hand", int) != h:
+        number = field(n, message, "hand", int)
+        if self.game is None and not self.hands and number >= 0:  # a lone Table's hand
+            self.first = h = number
+        if number != h:
             raise RecordError(n, f"the deal of hand {message['hand']} where hand {h} comes")
         dealer = field(n, message, "dealer", int)
         if dealer not in (0, 1):
@@ -227,6 +231,7 @@ class _GameReplay:
         return next(messages, (None, None))
 
     def _showdown(self, n: int, message: dict, table: Table, hand: RecordedHand) -> None:
+        self.last = n
         result = table.result()
         for key, value in result.items():
             if message.get(key) != value:
@@ -243,7 +248,7 @@ class _GameReplay:
         over = field(n, message, "over", bool)
         points = self.tally.points
         if not over:
-            if self.tally.over:
+            if self.tally.over and self.game is not None:  # (a lone hand is no game)
                 raise RecordError(n, f"the end line says the game is not over, but it ended "
                                      f"{points[0]} to {points[1]}")
             return message

@@ -97,7 +97,8 @@ class GameRecord:
 
 
 # --- writing ----------------------------------------------------------------------------
-def header_line(rules: Rules, seed: int | None, game: int, seats: Sequence[dict]) -> dict:
+def header_line(rules: Rules, seed: int | None, game: int | None, seats: Sequence[dict]
+                ) -> dict:
     """The record's first line: format and version, the rules (spec and every field),
     the seed and game number the deals come from, both seats' names and specs."""
     return {"type": "header", "format": RECORD_FORMAT, "version": RECORD_VERSION,
@@ -211,3 +212,11 @@ def read_record(source: str | os.PathLike | Iterable[str]) -> GameRecord:
         lines = list(source)
     return replay_lines([(n, line) for n, line in enumerate(lines, 1) if line.strip()])
 
+
+
+def table_record(table: Table, seats: Sequence[dict] | None = None) -> list[dict]:
+    """A record of the one hand at ``table`` (its deals are hand ``table.hand`` of
+    ``table.seed``, no game around them): header, the hand so far, an end line."""
+    seats = seats or [{"name": f"seat {s}", "spec": None} for s in (0, 1)]
+    return [header_line(table.rules, table.seed, None, seats), *hand_lines(table),
+            end_line(stopped="a single hand, not a game")]
