@@ -18,13 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import NEXT_DEALER_MODES, Rules
-from ..game.scoring.game_scoring import GameScore, GameTally, HandResult
-from ..game.state import RES_OUTCOME, RES_POINTS, ST_MULTIPLIER
+from ..game.scoring.game_scoring import GameScore, GameTally
 from ..simulator.limits import MAX_GAME_HANDS
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
 from .agents import Agent, decide_message, hand_message
-from .records import end_line, hand_lines, header_line, write_record
+from .game_record import end_line, hand_lines, hand_result, header_line, write_record
 from .table import Table, view_event
 
 
@@ -111,9 +110,3 @@ class TableGame:
         """Write :meth:`record` to ``path`` (whole or not at all)."""
         return write_record(path, self.record(stopped))
 
-
-def hand_result(hs: np.ndarray) -> HandResult:
-    """A scored hand (its state's showdown fields) as the game's scoring takes it."""
-    a, b = int(hs[RES_POINTS]), int(hs[RES_POINTS + 1])
-    winner = 0 if a > 0 else 1 if b > 0 else -1
-    return HandResult(winner, a + b, int(hs[RES_OUTCOME]), int(hs[ST_MULTIPLIER]))

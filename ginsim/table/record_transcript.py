@@ -36,10 +36,16 @@ from ..game.state import (
 )
 from ..simulator.machine.showdown_nb import showdown_nb
 from .actions import TEXT, Action, IllegalAction, rules_arrays
-from .game_table import hand_result
+from .game_record import (
+    GameRecord,
+    RecordedHand,
+    RecordError,
+    card,
+    decode_line,
+    field,
+    hand_result,
+)
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
-from .record_replay import card, decode_line, field
-from .records import GameRecord, RecordedHand, RecordError
 from .seat_view import SeatView, ViewError, check_seat_field
 
 

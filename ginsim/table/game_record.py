@@ -1,10 +1,11 @@
 """Game records: one game as versioned JSON lines (docs/records.md).
 
 ``ginsim play``, ``ginsim match --record DIR`` and the Table API
-(:meth:`~ginsim.table.game_table.TableGame.record`, :func:`hand_lines` for one
-:class:`~ginsim.table.table.Table`) write them; :func:`read_record` reads one back, or a
-protocol transcript of one seat, and replays every hand through the hand machine
-(:mod:`ginsim.table.record_replay`): each action must be legal where it stands, the
+(:meth:`~ginsim.table.game_table.TableGame.record`, :func:`table_record` for one
+:class:`~ginsim.table.table.Table`) write them;
+:func:`~ginsim.table.record_reader.read_record` reads one back, or a protocol
+transcript of one seat, and replays every hand through the hand machine: each action
+must be legal where it stands, the
 showdown and the running scores must be the machine's. A record that is damaged or
 describes no possible game is refused with a :class:`RecordError`, one line naming the
 line of the file and the reason.
@@ -23,15 +24,18 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from .._version import __version__
 from ..game.cards import sort_key
-from ..game.inputs.files import FileDataError, read_bounded
+from ..game.inputs.checks import is_int
 from ..game.rules import Rules
-from ..game.scoring.game_scoring import GameScore
-from ..game.state import ST_DECK, ST_MULTIPLIER
-from .actions import TEXT
-from .protocol import encode
+from ..game.scoring.game_scoring import GameScore, HandResult
+from ..game.state import RES_OUTCOME, RES_POINTS, ST_DECK, ST_MULTIPLIER
+from .actions import TEXT, card_of
+from .protocol import ProtocolError, decode, encode
 from .table import Table
 
 #: The ``format`` of a record's header line, and the version this ginsim writes and reads.
@@ -190,33 +194,49 @@ def _texts(cards: Iterable[int]) -> list[str]:
     return [TEXT[c] for c in cards]
 
 
-# --- reading ----------------------------------------------------------------------------
-def read_record(source: str | os.PathLike | Iterable[str]) -> GameRecord:
-    """Read a game record or a one-seat protocol transcript (a path, or its lines) and
-    replay it through the hand machine; :class:`RecordError` (one line: the line number
-    and the reason) when it is damaged or impossible."""
-    from .record_replay import replay_lines
-
-    if isinstance(source, (str, os.PathLike)):
-        try:
-            data = read_bounded(source, MAX_RECORD_BYTES, "record")
-        except FileDataError as exc:
-            raise RecordError(0, str(exc)) from None
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise RecordError(data.count(b"\n", 0, exc.start) + 1,
-                              "not UTF-8 text") from None
-        lines = text.split("\n")
-    else:
-        lines = list(source)
-    return replay_lines([(n, line) for n, line in enumerate(lines, 1) if line.strip()])
-
-
-
 def table_record(table: Table, seats: Sequence[dict] | None = None) -> list[dict]:
     """A record of the one hand at ``table`` (its deals are hand ``table.hand`` of
     ``table.seed``, no game around them): header, the hand so far, an end line."""
     seats = seats or [{"name": f"seat {s}", "spec": None} for s in (0, 1)]
     return [header_line(table.rules, table.seed, None, seats), *hand_lines(table),
             end_line(stopped="a single hand, not a game")]
+
+
+def hand_result(hs: np.ndarray) -> HandResult:
+    """A scored hand (its state's showdown fields) as the game's scoring takes it."""
+    a, b = int(hs[RES_POINTS]), int(hs[RES_POINTS + 1])
+    winner = 0 if a > 0 else 1 if b > 0 else -1
+    return HandResult(winner, a + b, int(hs[RES_OUTCOME]), int(hs[ST_MULTIPLIER]))
+
+
+# --- reading: what both readers (record_reader, record_transcript) check a line with --
+def decode_line(n: int, text: str) -> dict[str, Any]:
+    """Line ``n`` as a JSON object; a RecordError saying it is cut short or damaged."""
+    try:
+        return decode(text.strip())
+    except ProtocolError as exc:
+        raise RecordError(n, f"not a whole JSON object (a truncated or damaged line?): "
+                             f"{exc}") from None
+
+
+def field(n: int, message: dict, key: str, kind: type | tuple = object) -> Any:
+    """``message[key]``, which must be there and of ``kind`` (int: a true int)."""
+    what = message.get("type", "line")
+    if key not in message:
+        raise RecordError(n, f"the {what} line has no {key!r}")
+    value = message[key]
+    ok = is_int(value) if kind is int else isinstance(value, kind)
+    if not ok:
+        raise RecordError(n, f"the {what} line's {key!r} is {str(value)[:40]!r}, not "
+                             f"{'a whole number' if kind is int else 'as a record has it'}")
+    return value
+
+
+def card(n: int, text: Any, what: str) -> int:
+    """A card of line ``n`` (its text) as an int."""
+    if not isinstance(text, str):
+        raise RecordError(n, f"{what}: a card is text such as KD, got {str(text)[:20]!r}")
+    try:
+        return card_of(text)
+    except ValueError as exc:
+        raise RecordError(n, f"{what}: {exc}") from None

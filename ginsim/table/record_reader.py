@@ -1,6 +1,6 @@
-"""A game record replayed through the hand machine (docs/records.md).
+"""Reading a game record back: :func:`read_record` (docs/records.md).
 
-Every hand of a record is dealt at a :class:`~ginsim.table.table.Table` from the
+A record (or a one-seat protocol transcript) is read and replayed. Every hand of a record is dealt at a :class:`~ginsim.table.table.Table` from the
 record's own deal and its actions are applied there one by one, so each is checked by
 the machine that played it (an illegal one is refused with the Table's reason); the
 showdown and the running scores must be the Table's result and the game's scoring
@@ -11,33 +11,59 @@ is replayed through that seat's checked view (:class:`~ginsim.table.seat_view.Se
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
 from ..game.inputs.checks import is_int
+from ..game.inputs.files import FileDataError, read_bounded
 from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring.game_scoring import GameTally
 from ..simulator.limits import MAX_GAME_HANDS, check_seed
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
-from .actions import KINDS, TEXT, Action, IllegalAction, card_of
-from .game_table import hand_result
-from .protocol import ProtocolError, decode
-from .records import (
+from .actions import KINDS, TEXT, Action, IllegalAction
+from .game_record import (
+    MAX_RECORD_BYTES,
     RECORD_FORMAT,
     RECORD_VERSION,
     GameRecord,
     RecordedHand,
     RecordError,
+    card,
     deal_cards,
+    decode_line,
+    field,
     forfeit_score,
+    hand_result,
 )
+from .record_transcript import replay_transcript
 from .table import Table
 
 Message = tuple[int, dict[str, Any]]
 #: The end line's fields compared with the game's score.
 SCORE_FIELDS = ("winner", "scores", "points", "boxes", "hands", "shutout")
+
+
+def read_record(source: str | os.PathLike | Iterable[str]) -> GameRecord:
+    """Read a game record or a one-seat protocol transcript (a path, or its lines) and
+    replay it through the hand machine; :class:`RecordError` (one line: the line number
+    and the reason) when it is damaged or impossible."""
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            data = read_bounded(source, MAX_RECORD_BYTES, "record")
+        except FileDataError as exc:
+            raise RecordError(0, str(exc)) from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(data.count(b"\n", 0, exc.start) + 1,
+                              "not UTF-8 text") from None
+        lines = text.split("\n")
+    else:
+        lines = list(source)
+    return replay_lines([(n, line) for n, line in enumerate(lines, 1) if line.strip()])
 
 
 def replay_lines(lines: list[tuple[int, str]]) -> GameRecord:
@@ -46,53 +72,18 @@ def replay_lines(lines: list[tuple[int, str]]) -> GameRecord:
         raise RecordError(0, "the record is empty: a record starts with its header line")
     n, first = lines[0]
     if first.lstrip().startswith(("->", "<-")):
-        from .record_transcript import replay_transcript
-
         return replay_transcript(lines)
     messages = _decoded(lines)
     n, header = next(messages)
     if header.get("type") == "start":
-        from .record_transcript import replay_transcript
-
         return replay_transcript(lines)
     return _GameReplay(n, header).run(messages)
-
-
-def decode_line(n: int, text: str) -> dict[str, Any]:
-    """Line ``n`` as a JSON object; a RecordError saying it is cut short or damaged."""
-    try:
-        return decode(text.strip())
-    except ProtocolError as exc:
-        raise RecordError(n, f"not a whole JSON object (a truncated or damaged line): "
-                             f"{exc}") from None
 
 
 def _decoded(lines: list[tuple[int, str]]) -> Iterator[Message]:
     for n, text in lines:
         yield n, decode_line(n, text)
 
-
-def field(n: int, message: dict, key: str, kind: type | tuple = object) -> Any:
-    """``message[key]``, which must be there and of ``kind`` (int: a true int)."""
-    what = message.get("type", "line")
-    if key not in message:
-        raise RecordError(n, f"the {what} line has no {key!r}")
-    value = message[key]
-    ok = is_int(value) if kind is int else isinstance(value, kind)
-    if not ok:
-        raise RecordError(n, f"the {what} line's {key!r} is {str(value)[:40]!r}, not "
-                             f"{'a whole number' if kind is int else 'as a record has it'}")
-    return value
-
-
-def card(n: int, text: Any, what: str) -> int:
-    """A card of line ``n`` (its text) as an int."""
-    if not isinstance(text, str):
-        raise RecordError(n, f"{what}: a card is text such as KD, got {str(text)[:20]!r}")
-    try:
-        return card_of(text)
-    except ValueError as exc:
-        raise RecordError(n, f"{what}: {exc}") from None
 
 
 class _GameReplay:
