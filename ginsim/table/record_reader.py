@@ -1,9 +1,10 @@
 """Reading a game record back: :func:`read_record` (docs/records.md).
 
-A record (or a one-seat protocol transcript) is read and replayed. Every hand of a record is dealt at a :class:`~ginsim.table.table.Table` from the
-record's own deal and its actions are applied there one by one, so each is checked by
-the machine that played it (an illegal one is refused with the Table's reason); the
-showdown and the running scores must be the Table's result and the game's scoring
+A record (or a one-seat protocol transcript) is read and replayed. Every hand of a
+record is dealt at a :class:`~ginsim.table.table.Table` from the record's own deal and
+its actions are applied there one by one, so each is checked by the machine that
+played it (an illegal one is refused with the Table's reason); the showdown and the
+running scores must be the Table's result and the game's scoring
 (:class:`~ginsim.game.scoring.game_scoring.GameTally`). A protocol transcript of one seat
 is replayed through that seat's checked view (:class:`~ginsim.table.seat_view.SeatView`,
 :mod:`ginsim.table.record_transcript`). Nothing here knows a rule of its own.
@@ -273,18 +274,7 @@ def _check_header(n: int, header: dict) -> tuple[Rules, int | None, int | None]:
     if version != RECORD_VERSION:
         raise RecordError(n, f"a record of format version {str(version)[:20]}; this ginsim "
                              f"reads version {RECORD_VERSION}")
-    try:
-        rules = Rules.coerce(field(n, header, "rules", str))
-    except ValueError as exc:
-        raise RecordError(n, f"rules: {exc}") from None
-    fields = header.get("rules_fields")
-    if fields is not None and fields != rules.to_dict():
-        wrong = next((k for k, v in rules.to_dict().items()
-                      if not isinstance(fields, dict) or fields.get(k) != v), "?")
-        raise RecordError(n, f"the rules' fields disagree with the spec {rules.spec()!r} "
-                             f"({wrong})")
-    if rules.mahjong:
-        raise RecordError(n, "Mahjong gin is not recorded: the Table plays knocking gin")
+    rules = _header_rules(n, header)
     seed, game = header.get("seed"), header.get("game")
     try:
         seed = None if seed is None else check_seed(seed)
@@ -297,6 +287,23 @@ def _check_header(n: int, header: dict) -> tuple[Rules, int | None, int | None]:
             isinstance(s, dict) for s in seats):
         raise RecordError(n, "seats: a list of two seats, each {\"name\": ..., \"spec\": ...}")
     return rules, seed, game
+
+
+def _header_rules(n: int, header: dict) -> Rules:
+    """The header's rules: a spec, its fields (if given) agreeing, knocking gin."""
+    try:
+        rules = Rules.coerce(field(n, header, "rules", str))
+    except ValueError as exc:
+        raise RecordError(n, f"rules: {exc}") from None
+    fields = header.get("rules_fields")
+    if fields is not None and fields != rules.to_dict():
+        wrong = next((k for k, v in rules.to_dict().items()
+                      if not isinstance(fields, dict) or fields.get(k) != v), "?")
+        raise RecordError(n, f"the rules' fields disagree with the spec {rules.spec()!r} "
+                             f"({wrong})")
+    if rules.mahjong:
+        raise RecordError(n, "Mahjong gin is not recorded: the Table plays knocking gin")
+    return rules
 
 
 def _check_scores(n: int, message: dict, points: tuple[int, int], when: str) -> None:
