@@ -324,3 +324,49 @@ def test_a_spoiled_transcript_is_refused_naming_its_line(monkeypatch) -> None:
     spoiled = [*lines[:hand], "-> " + json.dumps(message), *lines[hand + 1:]]
     assert "dealt 2 times" in _refused(spoiled, hand + 1)
     assert "not a whole JSON object" in _refused([*lines[:4], lines[4][:12], *lines[5:]], 5)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=4)
+                     | st.sampled_from(["KD", "AS", "stock", "knock", "discard", "deal"]),
+                     lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_field_changed_is_read_or_refused_in_one_line(data) -> None:
+    """Whatever one field of one line becomes, the reader replays the record or
+    refuses it with a RecordError: never another exception."""
+    lines = list(_record_lines())
+    index = data.draw(st.integers(0, len(lines) - 1))
+    line = json.loads(lines[index])
+    key = data.draw(st.sampled_from(sorted(line)))
+    line[key] = data.draw(_JSON)
+    lines[index] = json.dumps(line)
+    try:
+        read_record(lines)
+    except RecordError as exc:
+        assert "\n" not in str(exc) and exc.line >= 1
+
+
+@lru_cache(maxsize=1)
+def _transcript_lines() -> tuple[str, ...]:
+    patch = pytest.MonkeyPatch()
+    try:
+        return tuple(_transcript(patch, "oklahoma", 5)[0])
+    finally:
+        patch.undo()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_field_of_a_transcript_changed_is_read_or_refused_in_one_line(data) -> None:
+    lines = list(_transcript_lines())
+    index = data.draw(st.integers(0, len(lines) - 1))
+    line = json.loads(lines[index][3:])
+    key = data.draw(st.sampled_from(sorted(line)))
+    line[key] = data.draw(_JSON)
+    lines[index] = lines[index][:3] + json.dumps(line)
+    try:
+        read_record(lines)
+    except RecordError as exc:
+        assert "\n" not in str(exc) and exc.line >= 1
