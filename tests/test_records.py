@@ -88,14 +88,39 @@ def test_a_played_game_round_trips(rules: str, bot: str, tmp_path: Path) -> None
     assert tuple(totals) == game.score().points == record.points
 
 
-def test_a_lone_table_hand_round_trips() -> None:
-    table = Table("classic", 5, 3, 1)
-    bots = [Agent.from_spec("simple", "classic", 5), Agent.from_spec("memory2", "classic", 5)]
+@pytest.mark.parametrize("rules,seed,hand,outcome", [
+    ("classic", 5, 3, None), ("big_gin", 1, 1192, "big_gin"), ("last_discard", 1, 54, "dead")])
+def test_a_lone_table_hand_round_trips(rules: str, seed: int, hand: int, outcome) -> None:
+    """One Table's hand as a record (table_record): big gin and a dead hand included."""
     from ginsim.table.agents import play_hand
 
+    table = Table(rules, seed, hand, hand % 2)
+    bots = [Agent.from_spec("simple", rules, seed), Agent.from_spec("simple", rules, seed)]
     result = play_hand(table, bots)
+    assert outcome is None or result["outcome"] == outcome  # the hand these were found for
     record = read_record(record_text(table_record(table)).splitlines())
     assert record.hands[0].result == result and record.points == tuple(result["points"])
+    assert record.hands[0].actions == table.events
+
+
+def test_the_final_discard_taken_to_knock_is_two_lines_replayed_as_one_move() -> None:
+    """Under the 50th-card rule a knock with the final discard is recorded as the
+    protocol's events, pile then knock, and replayed as the one move it was."""
+    table = Table("last_discard", 1, 138, 0)  # a deal where the scripted play below
+    while table.phase not in ("last_discard", "over"):  # ends with that knock open
+        if table.phase in ("offer", "draw"):
+            table.apply("pass" if table.phase == "offer" else "stock")
+        else:  # discard the card just drawn
+            table.apply(Action.parse(table.events[-1]["card"]))
+    knock = next(a for a in table.legal_actions() if a.kind == "knock")
+    table.apply(knock)
+    lines = record_text(table_record(table)).splitlines()
+    assert [json.loads(x)["action"] for x in lines[-4:-2]] == ["pile", "knock"]
+    record = read_record(lines)
+    assert record.hands[0].result == table.result()
+    assert record.hands[0].result["outcome"] in ("knock", "gin", "undercut")
+    # the knock line dropped: the showdown comes where it should be
+    assert "a knock line should follow" in _refused([*lines[:-3], *lines[-2:]], len(lines) - 2)
 
 
 def test_an_unfinished_game_is_a_record_that_says_so(tmp_path: Path, monkeypatch,
