@@ -382,7 +382,7 @@ def _transcript_lines() -> tuple[str, ...]:
         patch.undo()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_field_of_a_transcript_changed_is_read_or_refused_in_one_line(data) -> None:
     lines = list(_transcript_lines())
