@@ -102,11 +102,12 @@ class TableGame:
         lines = [header_line(self.rules, self.seed, 0, seats), *self._lines]
         if self.table is not None and not self._finished:
             lines += hand_lines(self.table, self.points)
-        if self.over:
+        if self.tally.over:
             return [*lines, end_line(self.score())]
+        if self.over:  # MAX_GAME_HANDS hands without a winner
+            stopped = f"no winner after {self.hands_played} hands"
         return [*lines, end_line(stopped=stopped or "the game was stopped before its end")]
 
     def write_record(self, path: str | os.PathLike, stopped: str = "") -> Path:
         """Write :meth:`record` to ``path`` (whole or not at all)."""
         return write_record(path, self.record(stopped))
-

@@ -130,7 +130,6 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
     game_key = int(game_key_nb(np.uint64(seed), g))
     dealer = first_dealer_nb(np.uint64(seed), g)
     mode = NEXT_DEALER_MODES.index(rules.next_dealer)
-    lines = [] if lines is None else lines
     table, recorded = None, True  # the hand under way, and whether its lines are in
     try:
         for seat, side in enumerate(sides):
@@ -149,7 +148,8 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                                    OUTCOMES.index(shown["outcome"]),
                                    int(table.record()["multiplier"])))
             shown["scores"] = list(tally.points)
-            lines += hand_lines(table, before, tally.points)
+            if lines is not None:
+                lines += hand_lines(table, before, tally.points)
             recorded = True
             for side in sides:
                 side.send(shown, f"game {g}, hand {h}, showdown")
@@ -161,15 +161,16 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
             h += 1
         score = tally.score()
         over = {"type": "game_over", "scores": list(score.points), "winner": score.winner}
-        lines.append(end_line(score))
+        if lines is not None:
+            lines.append(end_line(score))
         for side in sides:
             side.send(over, f"game {g}, game over")
         return _game_row(score.winner, score.scores, score.hands, score.shutout,
                          score.points, "", "")
     except AgentFault as fault:
         row = _forfeit(sides, fault, g, tally, rules)
-        if lines and lines[-1]["type"] == "end":
-            return row  # the fault came after the game was over
+        if lines is None or lines[-1]["type"] == "end":
+            return row  # not recording, or the fault came after the game was over
         if table is not None and not recorded:
             lines += hand_lines(table, tally.points)
         at_fault = SIDES.index(row["forfeit"])
