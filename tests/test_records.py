@@ -78,12 +78,12 @@ def test_a_played_game_round_trips(rules: str, bot: str, tmp_path: Path) -> None
     for hand in record.hands:
         table = Table(game.rules, game.game_key, hand.number, hand.dealer)
         assert sorted(table.hand_of(0)) == sorted(hand.hands[0])
-        again = hand.table(record.rules)
-        for action in hand.actions:
-            if action["action"] != "pile" or again.phase != "last_discard":
-                card = action["card"] if action["action"] in ("discard", "knock") else None
-                again.apply(Action.from_message({"action": action["action"], "card": card}))
-        assert again.result() == hand.result
+        seats = []
+        for again, seat, move in hand.walk(record.rules):
+            assert again.to_move == seat and move in again.legal_actions()
+            seats.append(seat)
+        assert again.phase == "over" and again.result() == hand.result
+        assert len(seats) == len(hand.actions)  # no final discard taken to knock here
     totals = [sum(h.result["points"][s] for h in record.hands) for s in (0, 1)]
     assert tuple(totals) == game.score().points == record.points
 
@@ -118,6 +118,8 @@ def test_the_final_discard_taken_to_knock_is_two_lines_replayed_as_one_move() ->
     assert [json.loads(x)["action"] for x in lines[-4:-2]] == ["pile", "knock"]
     record = read_record(lines)
     assert record.hands[0].result == table.result()
+    moves = [move for _, _, move in record.hands[0].walk(record.rules)]
+    assert moves[-1] == knock and len(moves) == len(record.hands[0].actions) - 1
     assert record.hands[0].result["outcome"] in ("knock", "gin", "undercut")
     # the knock line dropped: the showdown comes where it should be
     assert "a knock line should follow" in _refused([*lines[:-3], *lines[-2:]], len(lines) - 2)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from ..game.inputs.checks import is_int
 from ..game.rules import Rules
 from ..game.scoring.game_scoring import GameScore, HandResult
 from ..game.state import RES_OUTCOME, RES_POINTS, ST_DECK, ST_MULTIPLIER
-from .actions import TEXT, card_of
+from .actions import TEXT, Action, card_of
 from .protocol import ProtocolError, decode, encode
 from .table import Table
 
@@ -74,9 +74,24 @@ class RecordedHand:
     scores: tuple[int, int] = (0, 0)
 
     def table(self, rules: Rules | str) -> Table:
-        """A fresh Table dealt this hand (a full record only), to walk its actions again."""
+        """A fresh Table dealt this hand (a whole record's hand, not a transcript's)."""
         return Table.from_deal(rules, self.hands, self.upcard, self.stock, self.dealer,
                                hand=self.number)
+
+    def walk(self, rules: Rules | str) -> Iterator[tuple[Table, int, Action]]:
+        """Each move of the hand with the Table just before it: (table, seat, move), the
+        move as the Table takes it (the final discard taken to knock is one move); the
+        move is applied when the walk resumes. For reviewing the hand decision by
+        decision."""
+        table = self.table(rules)
+        events = iter(self.actions)
+        for event in events:
+            if event["action"] == "pile" and table.phase == "last_discard":
+                event = next(events)
+            card = card_of(event["card"]) if event["action"] in ("discard", "knock") else -1
+            move = Action(event["action"], card)
+            yield table, event["seat"], move
+            table.apply(move, event["seat"])
 
 
 @dataclass
