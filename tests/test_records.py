@@ -397,3 +397,27 @@ def test_any_field_of_a_transcript_changed_is_read_or_refused_in_one_line(data) 
         read_record(lines)
     except RecordError as exc:
         assert "\n" not in str(exc) and exc.line >= 1
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["play", "--record", "no/such/dir/game.jsonl"], "does not exist"),
+    (["play", "--record", ""], "--record is empty"),
+    (["play", "--record", "."], "is a directory"),
+    (["match", "--games", "1", "--record", ""], "--record is empty"),
+    (["match", "--games", "1", "--record", "no/such/dir/games"], "does not exist"),
+])
+def test_bad_record_options_exit_2_with_one_line(argv, words, tmp_path, monkeypatch,
+                                                 capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
+    assert list(tmp_path.iterdir()) == []  # nothing played, nothing written
+
+
+def test_match_record_into_a_file_is_refused(tmp_path: Path, capsys) -> None:
+    (tmp_path / "games").write_text("mine")
+    assert main(["match", "--games", "1", "--record", str(tmp_path / "games")]) == 2
+    assert "is a file" in capsys.readouterr().err
+    assert (tmp_path / "games").read_text() == "mine"
