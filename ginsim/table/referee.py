@@ -169,14 +169,22 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                          score.points, "", "")
     except AgentFault as fault:
         row = _forfeit(sides, fault, g, tally, rules)
-        if lines is None or lines[-1]["type"] == "end":
-            return row  # not recording, or the fault came after the game was over
-        if table is not None and not recorded:
-            lines += hand_lines(table, tally.points)
-        at_fault = SIDES.index(row["forfeit"])
-        lines.append(end_line(forfeit_score(tally.points, at_fault, tally.hands, rules),
-                              forfeit=at_fault, fault=row["fault"]))
+        if lines is not None:
+            _record_forfeit(lines, None if recorded else table, tally, row)
         return row
+
+
+def _record_forfeit(lines: list[dict], table: Table | None, tally: GameTally, row: dict
+                    ) -> None:
+    """End a forfeited game's record: the hand under way (``table``, if its lines are not
+    in yet) and the forfeit's end line (none if the game had ended before the fault)."""
+    if lines[-1]["type"] == "end":
+        return
+    if table is not None:
+        lines += hand_lines(table, tally.points)
+    at_fault = SIDES.index(row["forfeit"])
+    lines.append(end_line(forfeit_score(tally.points, at_fault, tally.hands, tally.rules),
+                          forfeit=at_fault, fault=row["fault"]))
 
 
 @lru_cache(maxsize=8)
