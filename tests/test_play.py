@@ -34,13 +34,14 @@ def _script(bot: str, seed: int, target: int) -> tuple[list[str], TableGame]:
     return lines, game
 
 
-def test_a_scripted_game_is_played_to_the_target():
+def test_a_scripted_game_is_played_to_the_target(tmp_path):
     lines, game = _script("simple", 11, 40)
     final = game.score()
     # two mistakes first (a bad card, then drawing at the offer), each refused and retried
     script = ["QQ", "stock" if lines[0] in ("take", "pass") else "take", *lines]
     run = subprocess.run([sys.executable, "-m", "ginsim", "play", "--bot", "simple", "--seed",
-                          "11", "--target", "40"], input="\n".join(script) + "\n",
+                          "11", "--target", "40", "--record", str(tmp_path / "game.jsonl")],
+                         input="\n".join(script) + "\n",
                          capture_output=True, text=True, timeout=300, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert run.returncode == 0, run.stderr
@@ -55,11 +56,11 @@ def test_a_scripted_game_is_played_to_the_target():
     assert "Your hand: " in out and "Pile top: " in out and "Stock: " in out
 
 
-def test_quitting_and_end_of_input_stop_cleanly():
+def test_quitting_and_end_of_input_stop_cleanly(tmp_path):
     for stdin in ("quit\n", ""):
         run = subprocess.run([sys.executable, "-m", "ginsim", "play", "--bot", "memory2"],
                              input=stdin, capture_output=True, text=True, timeout=300,
-                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert run.returncode == 1 and "Game stopped." in run.stdout
     run = subprocess.run([sys.executable, "-m", "ginsim", "play", "--bot", "nosuchbot"],
                          input="", capture_output=True, text=True, timeout=300, cwd=ROOT,

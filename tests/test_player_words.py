@@ -203,7 +203,7 @@ def test_commands_announce_their_first_compile(argv, where, monkeypatch, capsys)
 
 
 def test_play_with_hints_shows_the_hand_before_the_advisor_and_it_before_the_first_prompt(
-        monkeypatch, capsys) -> None:
+        monkeypatch, capsys, tmp_path) -> None:
     """The bot's kernels compile before the first hand (said so); the advisor's by the
     first hint, after the hand is on screen: its rollouts here, then its posterior (toy
     groups have no recipe for a worker process, so the first hint compiles that here
@@ -234,6 +234,7 @@ def test_play_with_hints_shows_the_hand_before_the_advisor_and_it_before_the_fir
         return "quit"
 
     monkeypatch.setattr("builtins.input", read)
+    monkeypatch.chdir(tmp_path)  # the game's record is written here
     assert main(["play", "--bot", "simple", "--hint"]) == 1
     assert calls == ["compiled", "hand shown advisor rollouts", "compiled",
                      "hand shown advisor beliefs", "compiled", "prompt"]

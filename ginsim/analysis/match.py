@@ -46,8 +46,10 @@ def match_summary(result: MatchResult) -> pd.DataFrame:
 
 
 def run_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
-              timeout_ms: int = 1000, on_fault: Callable[[str], None] | None = None
+              timeout_ms: int = 1000, on_fault: Callable[[str], None] | None = None,
+              on_record: Callable[[int, list[dict]], None] | None = None
               ) -> tuple[MatchResult, pd.DataFrame]:
-    """Referee the games (:func:`ginsim.table.referee.play_match`) and summarise them."""
-    result = play_match(a, b, games, rules, seed, timeout_ms, on_fault)
+    """Referee the games (:func:`ginsim.table.referee.play_match`; ``on_record`` gets
+    each game's record) and summarise them."""
+    result = play_match(a, b, games, rules, seed, timeout_ms, on_fault, on_record)
     return result, match_summary(result)

@@ -77,14 +77,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
     from ..table.game_table import TableGame
     from .play_view import play_session
+    from .record_files import play_record_file
 
     rules = Rules.coerce(args.rules)
+    record = play_record_file(args.record)
     # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
     beliefs, rollouts = ([], []) if rules.mahjong else (
         [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
     # the posterior, the advisor's longest compile, starts first in a worker; its
     # rollouts compile here after the bot's kernels, while the first hand is on screen
     background = BackgroundCompile(beliefs if args.hint else [], rules, purpose="hint")
+    game, stopped = None, "interrupted"
     try:
         game = TableGame(args.bot, rules, args.seed, target=args.target)
         compile_kernels((), game.rules, groups=[table_group(args.bot, args.seed)])
@@ -96,9 +99,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
             else:
                 compile_kernels((), game.rules, groups=beliefs + rollouts)
 
-        return play_session(game, _read_line, print, hint=args.hint, before_hint=ready)
+        code = play_session(game, _read_line, print, hint=args.hint, before_hint=ready)
+        stopped = "you stopped the game (quit, or the end of input)"
+        return code
     finally:
         background.close()
+        if game is not None and game.table is not None:  # a hand was dealt
+            game.write_record(record, stopped)
+            print(f"Game record written to {record}")
 
 
 def _read_line(prompt: str) -> str | None:
@@ -208,7 +216,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from ..runner.warmup import compile_kernels, table_group
     from ..simulator.limits import check_decision_ms
     from ..strategies import parse_strategy
+    from ..table.game_record import write_record
     from .match_text import match_lines
+    from .record_files import game_file, match_record_dir
 
     rules = Rules.coerce(args.rules)
     check_decision_ms(args.timeout_ms, "--timeout-ms")
@@ -217,16 +227,22 @@ def _cmd_match(args: argparse.Namespace) -> int:
     sides = [s for s in dict.fromkeys((args.a, args.b)) if not s.startswith("exec:")]
     for side in sides:
         parse_strategy(side)
+    folder = None if args.record is None else match_record_dir(args.record, args.games)
     compile_kernels((), rules, groups=[table_group(s, args.seed) for s in sides])
     with _exit_on_sigterm():  # the referee's cleanup (its agents' groups) runs then too
         result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
                                     args.timeout_ms, on_fault=lambda line: print(
-                                        line, file=sys.stderr, flush=True))
+                                        line, file=sys.stderr, flush=True),
+                                    on_record=None if folder is None else (
+                                        lambda g, lines: write_record(
+                                            game_file(folder, g, args.games), lines)))
     print("\n".join(match_lines(summary, args.a, args.b, args.rules, rules.target, args.games,
                                 args.seed, result.wall_s, __version__)))
     if args.csv is not None:
         match_frames(result)[0].to_csv(args.csv, index_label="game")
         print(f"games written to {args.csv}")
+    if folder is not None:
+        print(f"game records written to {folder} (one file per game)")
     return 0
 
 
@@ -297,6 +313,9 @@ def add_listing_commands(sub, run_rules: Callable[[argparse.Namespace], int]) ->
                     help="show the advisor's table before each of your decisions")
     pl.add_argument("--target", type=positive_int, default=None,
                     help="points that win the game (default: the rules' target)")
+    pl.add_argument("--record", metavar="FILE", default=None,
+                    help="write the game's record (docs/records.md) to FILE, a new file "
+                         "(default: ginsim-game-DATE-TIME.jsonl here)")
     pl.set_defaults(func=_cmd_play)
 
     st = command(sub, "strategies", "list strategy presets and parameters")
@@ -362,4 +381,7 @@ def add_protocol_commands(sub) -> None:
     mt.add_argument("--csv", metavar="FILE", default=None,
                     help="also write one row per game (winner, scores, margin, hands, "
                          "forfeit and the fault's line) to FILE")
+    mt.add_argument("--record", metavar="DIR", default=None,
+                    help="write each game's record (docs/records.md) to DIR, a new or "
+                         "empty directory: game-0000.jsonl, game-0001.jsonl, ...")
     mt.set_defaults(func=_cmd_match)

@@ -5,22 +5,25 @@ each in the game's :class:`~ginsim.game.scoring.game_scoring.GameTally` (the gam
 scoring kernel), and moves
 the deal as the rules say (``next_dealer``; a dead hand is dealt again by the same
 dealer). Seat 1 is a ginsim :class:`~ginsim.table.agents.Agent`; seat 0 plays through
-:meth:`TableGame.apply`. ``ginsim play`` is this game in the terminal.
+:meth:`TableGame.apply`. ``ginsim play`` is this game in the terminal; :meth:`TableGame.record`
+is the game's record (docs/records.md).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from ..game.rules import NEXT_DEALER_MODES, Rules
-from ..game.scoring.game_scoring import GameScore, GameTally, HandResult
-from ..game.state import RES_OUTCOME, RES_POINTS, ST_MULTIPLIER
+from ..game.scoring.game_scoring import GameScore, GameTally
 from ..simulator.limits import MAX_GAME_HANDS
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
 from .agents import Agent, decide_message, hand_message
+from .game_record import end_line, hand_lines, hand_result, header_line, write_record
 from .table import Table, view_event
 
 
@@ -43,6 +46,9 @@ class TableGame:
         self.dealer = first_dealer_nb(np.uint64(self.seed), 0)
         self.table: Table | None = None
         self.over = False
+        self.player = "you"  # seat 0's name in the record
+        self._lines: list[dict] = []  # the finished hands' record lines
+        self._finished = True  # the current table's hand is entered
 
     @property
     def points(self) -> tuple[int, int]:
@@ -52,6 +58,7 @@ class TableGame:
     def deal(self) -> Table:
         """Deal the next hand and tell the bot its cards."""
         self.table = Table(self.rules, self.game_key, self.hands_played, self.dealer)
+        self._finished = False
         self.bot.handle(hand_message(self.table, 1, 0, self.points))
         return self.table
 
@@ -73,13 +80,13 @@ class TableGame:
 
     def finish_hand(self) -> None:
         """Enter the finished hand in the game's scoring and move the deal."""
-        hs = self.table.hs
-        a, b = int(hs[RES_POINTS]), int(hs[RES_POINTS + 1])
-        winner = 0 if a > 0 else 1 if b > 0 else -1
-        self.over = self.tally.enter(HandResult(winner, a + b, int(hs[RES_OUTCOME]),
-                                                int(hs[ST_MULTIPLIER])))
+        before = self.points
+        result = hand_result(self.table.hs)
+        self.over = self.tally.enter(result)
+        self._lines += hand_lines(self.table, before, self.points)
+        self._finished = True
         self.hands_played += 1
-        self.dealer = int(next_dealer_nb(self.dealer, winner,
+        self.dealer = int(next_dealer_nb(self.dealer, result.winner,
                                          NEXT_DEALER_MODES.index(self.rules.next_dealer)))
         if self.hands_played >= MAX_GAME_HANDS:
             self.over = True
@@ -87,3 +94,20 @@ class TableGame:
     def score(self) -> GameScore:
         """The finished game: winner, points, boxes and totals with every bonus."""
         return self.tally.score()
+
+    def record(self, stopped: str = "") -> list[dict]:
+        """The game's record so far (docs/records.md): header, every hand dealt (the one
+        under way without its showdown) and the end line (the score, or ``stopped``)."""
+        seats = [{"name": self.player, "spec": None}, {"name": "bot", "spec": self.bot_spec}]
+        lines = [header_line(self.rules, self.seed, 0, seats), *self._lines]
+        if self.table is not None and not self._finished:
+            lines += hand_lines(self.table, self.points)
+        if self.tally.over:
+            return [*lines, end_line(self.score())]
+        if self.over:  # MAX_GAME_HANDS hands without a winner
+            stopped = f"no winner after {self.hands_played} hands"
+        return [*lines, end_line(stopped=stopped or "the game was stopped before its end")]
+
+    def write_record(self, path: str | os.PathLike, stopped: str = "") -> Path:
+        """Write :meth:`record` to ``path`` (whole or not at all)."""
+        return write_record(path, self.record(stopped))

@@ -33,6 +33,7 @@ from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_
 from .actions import Action
 from .agents import Agent, compile_last_discard, decide_message, hand_message
 from .external import AgentFault, ExternalAgent, LocalAgent
+from .game_record import end_line, forfeit_score, hand_lines, header_line
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
 from .table import Table, view_event
 
@@ -88,8 +89,10 @@ def last_discard_compiled() -> bool:
 
 def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
                timeout_ms: int = DEFAULT_TIMEOUT_MS,
-               on_fault: Callable[[str], None] | None = None) -> MatchResult:
-    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:)."""
+               on_fault: Callable[[str], None] | None = None,
+               on_record: Callable[[int, list[dict]], None] | None = None) -> MatchResult:
+    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:);
+    ``on_record(g, lines)`` is given each game's record (docs/records.md) as it ends."""
     rules = Rules.coerce(rules).check_games()
     games = check_games(games)
     timeout_ms = check_decision_ms(timeout_ms)
@@ -99,7 +102,12 @@ def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, see
     t0 = time.perf_counter()
     try:
         for g in range(games):
-            row = _play_game(sides, g, rules, seed, timeout_ms, result)
+            lines = None if on_record is None else [header_line(
+                rules, seed, g, [{"name": n, "spec": s} for n, s in zip(SIDES, (a, b),
+                                                                         strict=True)])]
+            row = _play_game(sides, g, rules, seed, timeout_ms, result, lines)
+            if lines is not None:
+                on_record(g, lines)
             result.games.append(row)
             if row["fault"]:
                 result.faults.append(row["fault"])
@@ -113,14 +121,16 @@ def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, see
 
 
 def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
-               result: MatchResult) -> dict[str, Any]:
-    """One game to the target; its row (a forfeit when a side faults)."""
+               result: MatchResult, lines: list[dict] | None = None) -> dict[str, Any]:
+    """One game to the target; its row (a forfeit when a side faults). ``lines``, if
+    given, gets the game's record lines after its header."""
     tally = GameTally(rules)
     spec = _spec(rules)
     # the game kernels' game g: its deals, seat streams and first dealer (the cut)
     game_key = int(game_key_nb(np.uint64(seed), g))
     dealer = first_dealer_nb(np.uint64(seed), g)
     mode = NEXT_DEALER_MODES.index(rules.next_dealer)
+    table, recorded = None, True  # the hand under way, and whether its lines are in
     try:
         for seat, side in enumerate(sides):
             if isinstance(side, ExternalAgent) and side.proc is None:
@@ -131,13 +141,16 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
         while not tally.over:
             if h >= MAX_GAME_HANDS:
                 raise ValueError(f"game {g} did not end in {MAX_GAME_HANDS} hands")
-            table = Table(rules, game_key, h, dealer)
+            table, recorded, before = Table(rules, game_key, h, dealer), False, tally.points
             shown = _play_hand(sides, table, g, h, tally.points, timeout_ms)
             winner = 0 if shown["points"][0] > 0 else 1 if shown["points"][1] > 0 else -1
             tally.enter(HandResult(winner, max(shown["points"]),
                                    OUTCOMES.index(shown["outcome"]),
                                    int(table.record()["multiplier"])))
             shown["scores"] = list(tally.points)
+            if lines is not None:
+                lines += hand_lines(table, before, tally.points)
+            recorded = True
             for side in sides:
                 side.send(shown, f"game {g}, hand {h}, showdown")
             result.hands.append({"game": g, "hand": h, "dealer": dealer,
@@ -148,12 +161,30 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
             h += 1
         score = tally.score()
         over = {"type": "game_over", "scores": list(score.points), "winner": score.winner}
+        if lines is not None:
+            lines.append(end_line(score))
         for side in sides:
             side.send(over, f"game {g}, game over")
         return _game_row(score.winner, score.scores, score.hands, score.shutout,
                          score.points, "", "")
     except AgentFault as fault:
-        return _forfeit(sides, fault, g, tally, rules)
+        row = _forfeit(sides, fault, g, tally, rules)
+        if lines is not None:
+            _record_forfeit(lines, None if recorded else table, tally, row)
+        return row
+
+
+def _record_forfeit(lines: list[dict], table: Table | None, tally: GameTally, row: dict
+                    ) -> None:
+    """End a forfeited game's record: the hand under way (``table``, if its lines are not
+    in yet) and the forfeit's end line (none if the game had ended before the fault)."""
+    if lines[-1]["type"] == "end":
+        return
+    if table is not None:
+        lines += hand_lines(table, tally.points)
+    at_fault = SIDES.index(row["forfeit"])
+    lines.append(end_line(forfeit_score(tally.points, at_fault, tally.hands, tally.rules),
+                          forfeit=at_fault, fault=row["fault"]))
 
 
 @lru_cache(maxsize=8)
@@ -195,8 +226,7 @@ def _forfeit(sides: list, fault: AgentFault, g: int, tally: GameTally, rules: Ru
     at_fault = next(i for i, side in enumerate(sides) if side.name == fault.agent)
     winner = 1 - at_fault
     points = list(tally.points)
-    scores = list(points)
-    scores[winner] = max(scores[winner], rules.target)
+    scores = list(forfeit_score(points, at_fault, tally.hands, rules).scores)
     other = sides[winner]
     try:
         other.send({"type": "game_over", "scores": scores, "winner": winner,

@@ -118,9 +118,11 @@ class Table:
 
     @classmethod
     def from_deal(cls, rules: Rules | str, hands: tuple[list[int], list[int]],
-                  upcard: int | None, stock: list[int], dealer: int) -> Table:
-        """A hand dealt elsewhere (the EAAI referee, OpenSpiel): each seat's cards, the
-        upcard (None with the eleven-card deal) and the stock, ``stock[0]`` drawn first."""
+                  upcard: int | None, stock: list[int], dealer: int, *,
+                  seed: int | None = None, hand: int = 0) -> Table:
+        """A hand dealt elsewhere (the EAAI referee, OpenSpiel, a game record): each seat's
+        cards, the upcard (None with the eleven-card deal) and the stock, ``stock[0]``
+        drawn first; ``seed`` and ``hand`` only label it (its :meth:`record` row)."""
         rules = Rules.coerce(rules)
         nondealer = 1 - dealer
         deck = [*hands[nondealer], *hands[dealer], *([] if upcard is None else [upcard]),
@@ -132,7 +134,7 @@ class Table:
                              "the dealer 10, and an upcard unless the deal is eleven-card")
         if sorted(deck) != list(range(52)):
             raise ValueError("hands, upcard and stock must hold every card 0..51 exactly once")
-        return cls(rules, None, 0, dealer, _deck=deck)
+        return cls(rules, seed, hand, dealer, _deck=deck)
 
     # --- what the hand looks like -----------------------------------------------------
     @property
