@@ -36,14 +36,11 @@ from __future__ import annotations
 
 import json
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import sklearn
-from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import log_loss
 
 from ginsim.cli.options import Parser, UsageError, refused
 from ginsim.game.inputs.checks import check_int, check_number
@@ -153,6 +150,8 @@ def fit_discard(disc: pd.DataFrame, c: float, target: str, quadratic: bool = Fal
     features' weights then the pair products' of :func:`with_products`) and their held-out
     figures, choosing among the ``candidates`` least-deadwood discards as the learned
     play's parameter of that name does (0: all)."""
+    from sklearn.linear_model import LogisticRegression  # loaded once the input is checked
+
     decided = disc.groupby("decision")["knock"].transform("max") == 0
     disc = disc[decided]
     test = disc["hand"] % HELD_OUT == 0
@@ -213,6 +212,9 @@ def value_regret(decision: np.ndarray, value: np.ndarray, score: np.ndarray) -> 
 def compare_forms(disc: pd.DataFrame, c: float) -> dict[str, float]:
     """Held-out value regret (:func:`value_regret`) of the discard choice by each model
     form (see the module's ``--compare``), and of the teacher's own choice."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from sklearn.linear_model import LogisticRegression
+
     disc = disc[disc.groupby("decision")["knock"].transform("max") == 0]
     test = (disc["hand"] % HELD_OUT == 0).to_numpy()
     x = disc[list(DISCARD_FEATURES)].to_numpy()
@@ -237,6 +239,9 @@ def compare_forms(disc: pd.DataFrame, c: float) -> dict[str, float]:
 
 def fit_draw(draw: pd.DataFrame, c: float) -> tuple[np.ndarray, dict]:
     """The draw weights and their held-out figures."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss
+
     test = draw["hand"] % HELD_OUT == 0
     names = list(DRAW_FEATURES)
     model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000)
@@ -342,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     provenance = {"command": " ".join(["python", *sys.argv]), "data": manifests,
                   "held_out": f"hands whose index is divisible by {HELD_OUT}",
                   "discard": disc_fig, "draw": draw_fig, "c": args.c, "target": args.target,
-                  "form": args.form, "scikit_learn": sklearn.__version__,
+                  "form": args.form, "scikit_learn": version("scikit-learn"),
                   "discard_rows": int(len(disc)), "draw_rows": int(len(draw))}
     n = len(DISCARD_FEATURES)
     try:
