@@ -7,7 +7,9 @@ kernel), the teacher's rollout means of the options it searched, its rollout str
 choice and its own. Chunked and resumable: chunk k (hands k*size .. of the region,
 against opponent k mod the mix) goes to ``draw_<k>.parquet`` and ``discard_<k>.parquet``
 in ``--out``, listed in ``manifest.json``; a run again makes only the chunks missing. Each
-hand is a function of (seed, hand index) alone.
+hand is a function of (seed, hand index) alone. Every argument, ``--out`` first (a new or
+empty folder, or one of rows whose manifest is read as the result stores read theirs), is
+checked before a hand is played; bad input is one line on stderr, exit code 2.
 Run: nice -n 19 python scripts/make_training_data.py --hands 2000 --out card_play_data
 """
 

@@ -19,7 +19,10 @@ more), holds out every hand whose index is divisible by 5, and fits with scikit-
 Reports held-out accuracy against the teacher's choice and log loss, beside the
 teacher's rollout strategy's agreement with it, and writes the weights (.npz) with
 their provenance (.json): command, data, sizes, held-out figures. The same data and
-settings give the same weights (lbfgs, rows sorted).
+settings give the same weights (lbfgs, rows sorted). Every argument, ``--out`` first, and
+the rows and manifests read are checked before anything is fitted (the row files: regular
+Parquet files holding their kind's columns as numbers); bad input is one line on stderr,
+exit code 2.
 Run: python scripts/train_card_play.py --data card_play_data \
          --out ginsim/strategies/learned/data/card_play.npz
 
