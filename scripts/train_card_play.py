@@ -19,7 +19,10 @@ more), holds out every hand whose index is divisible by 5, and fits with scikit-
 Reports held-out accuracy against the teacher's choice and log loss, beside the
 teacher's rollout strategy's agreement with it, and writes the weights (.npz) with
 their provenance (.json): command, data, sizes, held-out figures. The same data and
-settings give the same weights (lbfgs, rows sorted).
+settings give the same weights (lbfgs, rows sorted). Every argument, ``--out`` first, and
+the rows and manifests read are checked before anything is fitted (the row files: regular
+Parquet files holding their kind's columns as numbers); bad input is one line on stderr,
+exit code 2.
 Run: python scripts/train_card_play.py --data card_play_data \
          --out ginsim/strategies/learned/data/card_play.npz
 
@@ -34,23 +37,24 @@ same features would choose better, before making it playable.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
-import sklearn
-from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import log_loss
 
+from ginsim.cli.options import Parser, UsageError, refused
+from ginsim.game.inputs.checks import check_int, check_number
+from ginsim.reports._files import check_output_file
+from ginsim.runner.training_rows import read_row_file, read_rows_manifest
 from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 from ginsim.strategies.learned.card_model import write_card_model
 
 HELD_OUT = 5  # hands whose index is divisible by this are held out
+MAX_C = 1e12  # --c: scikit-learn takes any positive C; above this the penalty is nil
+MAX_CANDIDATES = 11  # a hand of 11 cards has at most 11 discards
 
 
 def with_products(x: np.ndarray) -> np.ndarray:
@@ -61,15 +65,16 @@ def with_products(x: np.ndarray) -> np.ndarray:
 
 
 def read_rows(folders: list[Path], kind: str) -> pd.DataFrame:
-    """Every ``<kind>_*.parquet`` of the folders, in a fixed order. Each folder numbers
-    its decisions from chunk 0, so decisions are numbered again here, in order of
-    (folder, decision): one folder's decision never joins another's."""
+    """Every ``<kind>_*.parquet`` of the folders, in a fixed order, each file checked
+    (:func:`~ginsim.runner.training_rows.read_row_file`). Each folder numbers its
+    decisions from chunk 0, so decisions are numbered again here, in order of (folder,
+    decision): one folder's decision never joins another's."""
     files = [(i, f) for i, folder in enumerate(folders)
              for f in sorted(folder.glob(f"{kind}_*.parquet"))]
     if not files:
-        sys.exit(f"train_card_play: no {kind}_*.parquet in {', '.join(map(str, folders))}: "
-                 f"make them with scripts/make_training_data.py")
-    frames = [pq.read_table(f).to_pandas() for _, f in files]
+        raise ValueError(f"no {kind}_*.parquet in {', '.join(map(str, folders))}: make them "
+                         f"with scripts/make_training_data.py")
+    frames = [read_row_file(f, kind).to_pandas() for _, f in files]
     for i, (frame, (folder, _)) in enumerate(zip(frames, files, strict=True)):
         frame["source"] = i
         frame["folder"] = folder
@@ -77,6 +82,22 @@ def read_rows(folders: list[Path], kind: str) -> pd.DataFrame:
     if "decision" in rows:
         rows["decision"] = rows.groupby(["folder", "decision"], sort=True).ngroup()
     return rows
+
+
+def check_rows(disc: pd.DataFrame, draw: pd.DataFrame | None) -> None:
+    """ValueError unless the rows hold enough to fit and judge each model: hands both
+    to train on and held out, and the teacher's draws of both kinds."""
+    for rows, what in ((disc, "discard"), (draw, "draw")):
+        if rows is not None and rows.empty:
+            raise ValueError(f"the {what} files hold no rows: make them with "
+                             f"scripts/make_training_data.py")
+        held = None if rows is None else rows["hand"] % HELD_OUT == 0
+        if held is not None and (held.all() or not held.any()):
+            lacking = "training" if held.all() else "held-out"
+            raise ValueError(f"the {what} rows hold no {lacking} hand (held out: index "
+                             f"divisible by {HELD_OUT}): make more rows")
+    if draw is not None and draw.loc[draw["hand"] % HELD_OUT != 0, "take"].nunique() < 2:
+        raise ValueError("the teacher's draws are all one choice: make more rows")
 
 
 def pairwise(x: np.ndarray, decision: np.ndarray, chosen: np.ndarray) -> np.ndarray:
@@ -132,6 +153,8 @@ def fit_discard(disc: pd.DataFrame, c: float, target: str, quadratic: bool = Fal
     features' weights then the pair products' of :func:`with_products`) and their held-out
     figures, choosing among the ``candidates`` least-deadwood discards as the learned
     play's parameter of that name does (0: all)."""
+    from sklearn.linear_model import LogisticRegression  # loaded once the input is checked
+
     decided = disc.groupby("decision")["knock"].transform("max") == 0
     disc = disc[decided]
     test = disc["hand"] % HELD_OUT == 0
@@ -192,6 +215,9 @@ def value_regret(decision: np.ndarray, value: np.ndarray, score: np.ndarray) -> 
 def compare_forms(disc: pd.DataFrame, c: float) -> dict[str, float]:
     """Held-out value regret (:func:`value_regret`) of the discard choice by each model
     form (see the module's ``--compare``), and of the teacher's own choice."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from sklearn.linear_model import LogisticRegression
+
     disc = disc[disc.groupby("decision")["knock"].transform("max") == 0]
     test = (disc["hand"] % HELD_OUT == 0).to_numpy()
     x = disc[list(DISCARD_FEATURES)].to_numpy()
@@ -216,12 +242,13 @@ def compare_forms(disc: pd.DataFrame, c: float) -> dict[str, float]:
 
 def fit_draw(draw: pd.DataFrame, c: float) -> tuple[np.ndarray, dict]:
     """The draw weights and their held-out figures."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss
+
     test = draw["hand"] % HELD_OUT == 0
     names = list(DRAW_FEATURES)
     model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000)
     train = draw[~test]
-    if train["take"].nunique() < 2:
-        sys.exit("train_card_play: the teacher's draws are all one choice: make more rows")
     model.fit(train[names].to_numpy(), train["take"].to_numpy())
     held = draw[test]
     p = model.predict_proba(held[names].to_numpy())[:, 1]
@@ -235,11 +262,14 @@ def fit_draw(draw: pd.DataFrame, c: float) -> tuple[np.ndarray, dict]:
 
 
 def data_manifests(folders: list[Path]) -> list[dict]:
-    """The data folders' manifests, without their per-chunk entries."""
+    """The data folders' manifests (checked, as make_training_data reads them), without
+    their per-chunk entries; one-line ValueError for a folder that is not one of rows."""
     out = []
     for folder in folders:
-        path = folder / "manifest.json"
-        made = json.loads(path.read_text()) if path.is_file() else {}
+        if not folder.is_dir():
+            raise ValueError(f"--data {folder} is not a folder: give folders made by "
+                             f"scripts/make_training_data.py")
+        made = read_rows_manifest(folder) or {}
         chunks = made.pop("chunks", {})
         made["hands"] = sum(c["hands"] for c in chunks.values())
         made["making_seconds"] = round(sum(c["seconds"] for c in chunks.values()), 1)
@@ -247,12 +277,26 @@ def data_manifests(folders: list[Path]) -> list[dict]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def check_out(out: str) -> Path:
+    """``--out``: an .npz file name in a folder that exists (its provenance .json goes
+    beside it), checked before any row is read."""
+    if Path(out).is_dir():
+        raise ValueError(f"--out {out} is a directory: name the model's file, e.g. "
+                         f"--out {Path(out) / 'card_play.npz'}")
+    path = check_output_file(out, "--out")
+    if path.suffix != ".npz":
+        raise ValueError(f"--out must name an .npz file (the model's weights), got {out!r}")
+    if path.with_suffix(".json").is_dir():
+        raise ValueError(f"--out {out}: its provenance {path.with_suffix('.json')} would be "
+                         f"a directory; name the model elsewhere")
+    return path
+
+
+def parser() -> Parser:
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, nargs="+", required=True)
-    parser.add_argument("--out", type=Path, help="the model's .npz file (needed unless "
-                        "--compare)")
-    parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength")
+    parser.add_argument("--out", help="the model's .npz file (needed unless --compare)")
+    parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength (above 0)")
     parser.add_argument("--target", choices=("choice", "values"), default="values",
                         help="fit the discard to the teacher's choices, or to the order of "
                         "its rollout means (pairs weighted by their gap)")
@@ -266,29 +310,58 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true",
                         help="print the held-out value regret of richer model forms; "
                         "write nothing")
-    args = parser.parse_args()
+    return parser
+
+
+def prepare(argv: list[str] | None):
+    """Every argument checked, ``--out`` first, then the rows read and checked, before
+    anything is fitted: the arguments, data manifests and discard and draw rows."""
+    args = parser().parse_args(argv)
     if args.out is None and not args.compare:
-        parser.error("--out FILE.npz is needed (or --compare, which writes nothing)")
-    if not 0 <= args.candidates <= 11:
-        parser.error("give 0 <= --candidates <= 11")
+        raise UsageError("train_card_play: --out FILE.npz is needed (or --compare, which "
+                         "writes nothing)")
+    if not args.compare:
+        args.out = check_out(args.out)
+    args.c = check_number(args.c, "--c", 0.0, MAX_C, low_open=True,
+                          hint="the inverse of the L2 penalty's strength, e.g. 1")
+    args.candidates = check_int(args.candidates, "--candidates", 0, MAX_CANDIDATES,
+                                hint="0 scores every discard")
+    manifests = data_manifests(args.data)
     disc = read_rows(args.data, "discard").sort_values(["decision", "card"], kind="stable")
+    draw = None
+    if not args.compare:
+        draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"],
+                                                        kind="stable")
+    check_rows(disc, draw)
+    return args, manifests, disc, draw
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args, manifests, disc, draw = prepare(argv)
+    except (UsageError, ValueError) as exc:
+        return refused("train_card_play", exc)
     if args.compare:
         print(json.dumps({"held_out_value_regret": compare_forms(disc, args.c)}, indent=1))
-        return
-    draw = read_rows(args.data, "draw").sort_values(["hand", "seat", "source"], kind="stable")
+        return 0
     quadratic = args.form == "quadratic"
     w_disc, disc_fig = fit_discard(disc, args.c, args.target, quadratic, args.candidates)
     w_draw, draw_fig = fit_draw(draw, args.c)
-    provenance = {"command": " ".join(["python", *sys.argv]), "data": data_manifests(args.data),
+    provenance = {"command": " ".join(["python", *sys.argv]), "data": manifests,
                   "held_out": f"hands whose index is divisible by {HELD_OUT}",
                   "discard": disc_fig, "draw": draw_fig, "c": args.c, "target": args.target,
-                  "form": args.form, "scikit_learn": sklearn.__version__,
+                  "form": args.form, "scikit_learn": version("scikit-learn"),
                   "discard_rows": int(len(disc)), "draw_rows": int(len(draw))}
     n = len(DISCARD_FEATURES)
-    write_card_model(args.out, w_disc[:n], w_draw, provenance,
-                     pairs=w_disc[n:] if quadratic else None)
+    try:
+        write_card_model(args.out, w_disc[:n], w_draw, provenance,
+                         pairs=w_disc[n:] if quadratic else None)
+    except OSError as exc:
+        return refused("train_card_play", ValueError(
+            f"cannot write {exc.filename or args.out}: {exc.strerror or exc}"))
     print(json.dumps({"discard": disc_fig, "draw": draw_fig}, indent=1))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

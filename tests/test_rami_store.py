@@ -5,9 +5,13 @@ in one line, and a second writer is refused while the first holds the lock."""
 
 import json
 import os
+import signal
 import socket
+import subprocess
+import sys
 import time
 
+import numpy as np
 import pytest
 
 from ginsim.rami.play.store import LOCK, MANIFEST, load_deals, save_deals
@@ -102,3 +106,60 @@ def test_a_read_chunk_frees_no_python_memory_on_arrow_threads(store, monkeypatch
     while len(freed) < 300 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert len(freed) == 300 and all(freed), freed.count(False)
+
+
+def dead_pid() -> int:
+    """The id of a process that has ended."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
+def same_store(a, b) -> None:
+    """Two stores hold the same run: the same records and the same chunk checksums."""
+    assert np.array_equal(load_deals(a), load_deals(b))
+    assert json.loads((a / MANIFEST).read_text()) == json.loads((b / MANIFEST).read_text())
+
+
+def test_a_folder_left_by_a_writer_killed_before_its_manifest_resumes(tmp_path):
+    """What a writer killed before it saved its manifest leaves (its lock, an empty chunk
+    folder, a half-written manifest) is taken as new, as the gin store takes it, and the
+    run then stores what an uninterrupted one does."""
+    whole = tmp_path / "whole"
+    save_deals(whole, SEATS, 30, seed=5, chunk=10)
+    out = tmp_path / "killed"
+    (out / "chunks").mkdir(parents=True)
+    (out / LOCK).write_text(json.dumps({"host": socket.gethostname(), "pid": dead_pid(),
+                                        "since": 0.0}))
+    (out / f".{MANIFEST}.{dead_pid()}.tmp").write_text('{"defin')
+    save_deals(out, SEATS, 30, seed=5, chunk=10)
+    assert sorted(p.name for p in out.iterdir()) == ["chunks", MANIFEST]
+    same_store(out, whole)
+
+
+KILLED_WRITER = """
+import os, sys, time
+from ginsim.rami.play import store
+def stop(*args, **kwargs):  # the first chunk never comes: wait to be killed
+    open(sys.argv[2], "w").close()
+    time.sleep(600)
+store.play_deal_records = stop
+store.save_deals(sys.argv[1], ["simple", "simple"], 30, seed=5, chunk=10)
+"""
+
+
+def test_a_rami_run_killed_before_its_first_chunk_resumes(tmp_path):
+    """kill -9 of a writer before its first chunk: the rerun resumes the run and stores
+    what an uninterrupted run stores."""
+    whole = tmp_path / "whole"
+    save_deals(whole, SEATS, 30, seed=5, chunk=10)
+    out, ready = tmp_path / "killed", tmp_path / "ready"
+    writer = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(out), str(ready)])
+    deadline = time.monotonic() + 120
+    while not ready.exists() and writer.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    assert ready.exists() and (out / LOCK).exists()
+    save_deals(out, SEATS, 30, seed=5, chunk=10)
+    same_store(out, whole)

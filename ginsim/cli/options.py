@@ -133,3 +133,12 @@ def add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed, default=DEFAULT_SEED, action=Given,
                         help=f"random seed; the same seed gives the same hands (default "
                              f"{DEFAULT_SEED}, as for every command)")
+
+
+def refused(prog: str, exc: Exception) -> int:
+    """Print why a script refused its input (a :class:`UsageError` from its
+    :class:`Parser`, or a validator's ValueError) on one line on stderr, named by
+    ``prog``; returns 2, the exit code of bad input."""
+    text = str(exc) if isinstance(exc, UsageError) else f"{prog}: error: {exc}"
+    print(text.replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)
+    return 2

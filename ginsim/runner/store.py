@@ -52,9 +52,16 @@ from .manifest import (
     read_manifest,
     run_id,
 )
-from .store_files import LOCK, MANIFEST, MAX_STORE_CHUNKS
+from .store_files import (
+    CHUNKS,
+    LOCK,
+    MANIFEST,
+    MAX_STORE_CHUNKS,
+    check_place,
+    make_chunks_dir,
+    remove_manifest_temps,
+)
 
-CHUNKS = "chunks"
 #: The manifest is rewritten after a chunk is committed unless the last rewrite was less
 #: than this many times its own cost ago (so rewriting takes at most ~10% of the time,
 #: and a kill loses the checksums of little more than the chunks in that window).
@@ -68,33 +75,6 @@ class StoreNotice(UserWarning):
 
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def _check_place(root: Path) -> None:
-    """StoreError unless ``root`` is missing, empty, or already a store."""
-    if root.exists() and not root.is_dir():
-        raise StoreError(f"--out {root} is a file, not a directory; choose a directory")
-    if root.is_dir() and not (root / MANIFEST).exists() and any(
-            p.name != LOCK and not _manifest_temp(p.name) and not (
-                p.name == CHUNKS and p.is_dir() and not any(p.iterdir()))
-            for p in root.iterdir()):
-        raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
-                         f"ginsim store; choose a new or empty directory for --out")
-
-
-def _make_chunks_dir(root: Path) -> None:
-    try:
-        (root / CHUNKS).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create the store directory {root / CHUNKS}: "
-                         f"{exc.strerror or exc}; choose a writable place for --out") from None
-
-
-def _remove_manifest_temps(root: Path) -> None:
-    """Delete manifests half-written by a killed run (the caller holds the lock)."""
-    for leftover in root.iterdir():
-        if _manifest_temp(leftover.name):
-            leftover.unlink(missing_ok=True)
 
 
 class Store:
@@ -122,12 +102,12 @@ class Store:
                     chunk_hands: int | None, default_chunk_hands: int) -> Store:
         """Create a store or reopen one to resume it; holds the lock until :meth:`close`."""
         root = Path(root)
-        _check_place(root)
-        _make_chunks_dir(root)
+        check_place(root)
+        make_chunks_dir(root)
         lock = StoreLock(root / LOCK)
         lock.acquire()
         try:
-            _remove_manifest_temps(root)
+            remove_manifest_temps(root)
             if (root / MANIFEST).exists():
                 # saved once a chunk is played: a resume refused before (a damaged
                 # chunk read back) leaves the manifest byte for byte as it was
@@ -345,11 +325,6 @@ class Store:
 
     def __exit__(self, exc_type: type | None, *rest: object) -> None:
         self.close(failed=exc_type is not None)
-
-
-def _manifest_temp(name: str) -> bool:
-    """Whether a file name is a manifest temporary left by a killed run."""
-    return name.startswith(f".{MANIFEST}.") and name.endswith(".tmp")
 
 
 def _recorded(root: Path, manifest: dict[str, Any], plan: ChunkPlan

@@ -1,13 +1,55 @@
 """What every result store on disk shares, gin's run store and Rami's deal store: the names
-of its manifest and lock files, and the bounds its manifest is read within."""
+of its manifest, lock and chunk folder, the bounds its manifest is read within, and the
+rule for which directory a writer may use (new, empty, a store, or the leftovers of a run
+killed before it wrote its manifest)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from .lock import StoreError
+
 MANIFEST = "manifest.json"  # the store's manifest, in its root
 LOCK = ".lock"  # the writer's lock file, in its root (:class:`~ginsim.runner.lock.StoreLock`)
+CHUNKS = "chunks"  # the folder of the chunk files, in its root
 #: A manifest is read only if it is a regular file of at most this size, nesting at most
 #: this deep (it nests 3 deep; its size grows about 250 bytes a chunk), and a store is
 #: created only with at most ``MAX_STORE_CHUNKS`` chunks, so its manifest stays below.
 MAX_MANIFEST_BYTES = 512 * 2**20
 MAX_MANIFEST_DEPTH = 8
 MAX_STORE_CHUNKS = 1_000_000
+
+
+def is_manifest_temp(name: str) -> bool:
+    """Whether a file name is a manifest temporary left by a killed run."""
+    return name.startswith(f".{MANIFEST}.") and name.endswith(".tmp")
+
+
+def check_place(root: Path, what: str = "ginsim store") -> None:
+    """StoreError unless ``root`` is missing, empty, already a store, or holds only what a
+    writer killed before its first manifest leaves (its lock, a manifest temporary, an
+    empty chunk folder): a writer may use it; the lock decides whether it is stale."""
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"--out {root} is a file, not a directory; choose a directory")
+    if root.is_dir() and not (root / MANIFEST).exists() and any(
+            p.name != LOCK and not is_manifest_temp(p.name) and not (
+                p.name == CHUNKS and p.is_dir() and not any(p.iterdir()))
+            for p in root.iterdir()):
+        raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
+                         f"{what}; choose a new or empty directory for --out")
+
+
+def make_chunks_dir(root: Path) -> None:
+    """Create ``root`` and its chunk folder; one-line StoreError when that fails."""
+    try:
+        (root / CHUNKS).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the store directory {root / CHUNKS}: "
+                         f"{exc.strerror or exc}; choose a writable place for --out") from None
+
+
+def remove_manifest_temps(root: Path) -> None:
+    """Delete manifests half-written by a killed run (the caller holds the lock)."""
+    for leftover in root.iterdir():
+        if is_manifest_temp(leftover.name):
+            leftover.unlink(missing_ok=True)

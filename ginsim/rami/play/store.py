@@ -4,7 +4,10 @@ project's chunk files (``ginsim.runner.chunkfile``: stamped, checksummed, atomic
 A store directory holds ``manifest.json`` (what the run is: strategies, rules, seed,
 deals, chunk size; and each stored chunk's SHA-256) and ``chunks/cNNNNNN.parquet``.
 Writing to a store that holds the same run resumes it: stored chunks are verified and
-kept, the rest are played. A store of another run is refused, naming what differs.
+kept, the rest are played. A store of another run is refused, naming what differs. The
+manifest is saved before the first chunk, and a directory holding only what a writer
+killed before that leaves (its stale lock, an empty chunk folder) is taken as new, as the
+gin store takes it (:func:`ginsim.runner.store_files.check_place`).
 """
 
 from __future__ import annotations
@@ -20,15 +23,25 @@ import numpy as np
 from ..._version import __version__
 from ...game.inputs.checks import check_int, check_path, is_int
 from ...game.inputs.files import FileDataError, parse_json, read_bounded
-from ...runner.chunkfile import read_verified, records_from, records_table, write_chunk
+from ...runner.chunkfile import (
+    is_temp,
+    read_verified,
+    records_from,
+    records_table,
+    write_chunk,
+)
 from ...runner.lock import StoreError, StoreLock
 from ...runner.pool import index_chunks
 from ...runner.store_files import (
+    CHUNKS,
     LOCK,
     MANIFEST,
     MAX_MANIFEST_BYTES,
     MAX_MANIFEST_DEPTH,
     MAX_STORE_CHUNKS,
+    check_place,
+    make_chunks_dir,
+    remove_manifest_temps,
 )
 from ..game.rules import RamiRules
 from .engine import MAX_DEALS, check_seed, check_strategies, play_deal_records
@@ -126,19 +139,28 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
     seed = check_seed(seed)
     defn = _definition(seats, rules, seed, deals, chunk)
     root = Path(check_path(out, "out", "a directory path"))
-    manifest = _read_manifest(root) if root.exists() else None
-    if manifest is not None and manifest["definition"] != defn:
-        differ = sorted(k for k in defn if manifest["definition"].get(k) != defn[k])
-        raise StoreError(f"{root} holds another rami run (its {', '.join(differ)} differ); "
-                         f"choose another directory or repeat that run's arguments")
-    if manifest is None:
-        if root.exists() and any(root.iterdir()):
-            raise StoreError(f"{root} is not empty and holds no rami store; choose a new "
-                             f"or empty directory")
-        manifest = {"definition": defn, "chunks": {}}
-    (root / "chunks").mkdir(parents=True, exist_ok=True)
+    check_place(root, "rami store")  # a lock-only folder (a writer killed early) is fine
+    make_chunks_dir(root)
     with StoreLock(root / LOCK):  # one writer at a time, as the gin store
+        remove_manifest_temps(root)
+        _remove_chunk_temps(root)
+        manifest = _read_manifest(root)
+        if manifest is not None and manifest["definition"] != defn:
+            differ = sorted(k for k in defn if manifest["definition"].get(k) != defn[k])
+            raise StoreError(f"{root} holds another rami run (its {', '.join(differ)} "
+                             f"differ); choose another directory or repeat that run's "
+                             f"arguments")
+        if manifest is None:  # saved before any chunk, so a killed run is resumed
+            manifest = {"definition": defn, "chunks": {}}
+            _save_manifest(root, manifest)
         return _play_into(root, manifest, defn, seats, rules)
+
+
+def _remove_chunk_temps(root: Path) -> None:
+    """Delete chunk files half-written by a killed run (the caller holds the lock)."""
+    for leftover in (root / CHUNKS).iterdir():
+        if is_temp(leftover.name):
+            leftover.unlink(missing_ok=True)
 
 
 def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
@@ -149,7 +171,7 @@ def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
     players = len(seats)
     for index, (start, stop) in enumerate(index_chunks(0, deals, chunk)):
         name = f"c{index:06d}"
-        path = root / "chunks" / f"{name}.parquet"
+        path = root / CHUNKS / f"{name}.parquet"
         stamp = _stamp(defn, index, start, stop)
         entry = manifest["chunks"].get(name)
         if entry is not None and path.exists():
@@ -175,7 +197,7 @@ def load_deals(store: str | os.PathLike) -> np.ndarray:
     for index, (start, stop) in enumerate(index_chunks(0, defn["deals"], defn["chunk"])):
         name = f"c{index:06d}"
         entry = manifest["chunks"].get(name)
-        path = root / "chunks" / f"{name}.parquet"
+        path = root / CHUNKS / f"{name}.parquet"
         if entry is None:
             raise StoreError(f"{root} is incomplete: chunk {name} was never stored; run the "
                              f"same simulate --out command again to finish it")
