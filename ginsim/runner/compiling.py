@@ -20,7 +20,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -31,6 +33,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from ..game.inputs.checks import MAX_JOBS, check_int
 from ..game.kernel_cache import cached_index
 
 #: The environment variable that sets how many worker processes compile cold groups at
@@ -141,23 +144,32 @@ def busy_cores(window: float = 0.1) -> float:
         return 0.0
 
 
-def compile_jobs() -> int:
-    """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
-    when set (1: compile in this process), else one per idle core this process may use
-    (its cores less those :func:`busy_cores` finds busy, rounded: groups that share
-    sub-kernels compile them in each worker, which pays on idle cores and loses on busy
-    ones)."""
+def jobs_setting() -> int | None:
+    """``GINSIM_COMPILE_JOBS`` as a number of worker processes, None when it is unset or
+    blank; anything but a whole number in 1..MAX_JOBS is a one-line ValueError naming
+    it (read before anything compiles, however many groups are cold)."""
     text = os.environ.get(JOBS_SETTING, "").strip()
     if not text:
-        try:
-            cores = len(os.sched_getaffinity(0))
-        except AttributeError:  # no affinity on this platform
-            cores = os.cpu_count() or 1
-        return max(1, cores - round(busy_cores()))
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"{JOBS_SETTING} must be a whole number of processes of at least 1 "
-                         f"(1: compile in this process), got {text!r}")
-    return int(text)
+        return None
+    value: Any = int(text) if text.isascii() and text.isdigit() and len(text) < 8 else text
+    return check_int(value, JOBS_SETTING, 1, MAX_JOBS,
+                     hint="1 compiles in this process; unset, one process per idle core")
+
+
+def compile_jobs() -> int:
+    """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
+    when set (1: compile in this process; :func:`jobs_setting`), else one per idle core
+    this process may use (its cores less those :func:`busy_cores` finds busy, rounded:
+    groups that share sub-kernels compile them in each worker, which pays on idle cores
+    and loses on busy ones)."""
+    setting = jobs_setting()
+    if setting is not None:
+        return setting
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this platform
+        cores = os.cpu_count() or 1
+    return max(1, cores - round(busy_cores()))
 
 
 def worker_batches(groups: Sequence[KernelGroup]) -> list[list[KernelGroup]]:
@@ -202,10 +214,28 @@ def _needs_first(batch: list[KernelGroup]) -> list[KernelGroup]:
     return list(placed.values())
 
 
+def _end_with_parent() -> None:
+    """In a worker: end this process as soon as the command that started it ends, however
+    it ends (``kill -9`` included): a thread waits on the parent's sentinel, which the
+    system closes when the parent exits. Ctrl-C reaches the whole process group; the
+    command stops its workers, so they ignore it themselves."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ginsim-parent-watch", daemon=True).start()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _work(tasks: Any, results: Any, rules: Any) -> None:
     """A worker process: compile each batch of ``(name, recipe)`` from ``tasks`` (None:
     stop) and put ``(name, seconds, error)`` on ``results`` as each group ends (error:
-    None, or the end of the traceback)."""
+    None, or the end of the traceback); it ends when its command does."""
+    _end_with_parent()
     while (batch := tasks.get()) is not None:
         for name, recipe in batch:
             start, error = time.perf_counter(), None
@@ -216,9 +246,37 @@ def _work(tasks: Any, results: Any, rules: Any) -> None:
             results.put((name, time.perf_counter() - start, error))
 
 
+#: The signals that end a command with its compile workers: exit 128 + the signal's
+#: number (143, 129), after one line on stderr.
+END_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                    if hasattr(signal, name))
+
+
+class CommandEnded(SystemExit):
+    """SIGTERM or SIGHUP while compile workers ran: the command exits ``128 + signal``
+    once its ``finally`` blocks have stopped the workers."""
+
+
+def _end_command(signum: int, frame: object) -> None:
+    name = signal.Signals(signum).name
+    print(f"ginsim: ended by {name}; its kernel compiling workers stopped with it",
+          file=sys.stderr, flush=True)
+    raise CommandEnded(128 + signum)
+
+
+def _catch_end_signals() -> dict[int, Any]:
+    """Make :data:`END_SIGNALS` end the command through :class:`CommandEnded` (only the
+    main thread can); returns the handlers to put back."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, _end_command) for signum in END_SIGNALS}
+
+
 class CompileWorkers:
     """Spawned processes that compile batches of groups (each group rebuilt from its
-    recipe) and write numba's cache; :meth:`results` reports each group as it ends."""
+    recipe) and write numba's cache; :meth:`results` reports each group as it ends.
+    They live no longer than the command: SIGTERM or SIGHUP of the command stops them
+    (:class:`CommandEnded`), and each ends by itself when the command is killed."""
 
     def __init__(self, batches: Sequence[Sequence[KernelGroup]], rules: Any,
                  processes: int) -> None:
@@ -229,6 +287,7 @@ class CompileWorkers:
         for batch in batches:
             self._tasks.put([(group.name, group.recipe) for group in batch])
         self._processes: list[Any] = []
+        self._handlers = _catch_end_signals()
         try:
             for _ in range(processes):
                 self._tasks.put(None)
@@ -264,6 +323,9 @@ class CompileWorkers:
                 process.terminate()
         for process in self._processes:
             process.join(timeout=10)
+        handlers, self._handlers = self._handlers, {}
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
 
 
 class _Progress:
@@ -308,6 +370,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
     ones in worker processes; returns the seconds spent (0 when all were compiled or
     cached). With ``show``, a cold cache gets the ``compiling kernels (first run
     only)`` line before the wait, progress and the time on stderr; a warm one nothing."""
+    jobs_setting()  # a bad GINSIM_COMPILE_JOBS is refused however many groups are cold
     cold = cold_groups(groups)
     if not cold:
         return 0.0
@@ -375,6 +438,7 @@ class BackgroundCompile:
         self.groups, self.rules, self.show, self.purpose = list(groups), rules, show, purpose
         self._workers: CompileWorkers | None = None
         self._start, self._ready = time.perf_counter(), False
+        jobs_setting()
         cold = cold_groups(self.groups)
         if not cold or any(g.recipe is None for g in cold) or compile_jobs() < 2:
             return
