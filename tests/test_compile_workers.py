@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from ginsim.game.rules import Rules
+from ginsim.runner.compile_workers import group_from_recipe
 from ginsim.runner.compiling import (
     JOBS_SETTING,
     BackgroundCompile,
     KernelGroup,
     compile_groups,
     compile_jobs,
-    group_from_recipe,
     is_compiled,
     worker_batches,
 )
