@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 KERNEL = rng_nb.stream_key_nb
 ARGS = (7, 3, 1)
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
+#: Index keys as numba makes them: (argument types, machine, code hashes).
+KEY, OTHER = (("int64",), "machine", ("a", "b")), (("float64",), "machine", ("a", "b"))
 
 
 def fuzz(examples: int) -> settings:
@@ -117,7 +119,7 @@ def test_a_damaged_cache_file_compiles_again_or_loads_as_written(pristine, tmp_p
     assert len(lines) <= 1 and (misses == 1 or not lines), lines
     if lines:
         assert lines[0].startswith("ginsim: numba's cache file ") and str(folder) in lines[0]
-        assert "compiling its kernel again" in lines[0] and "ginsim cache --clear" in lines[0]
+        assert "so its kernel compiles again" in lines[0] and "ginsim cache --clear" in lines[0]
     if spoiled is not None:  # written anew: the next process loads it
         again = fresh_kernel(root)
         assert again[:4] == (expected, 1, 0, ""), again
@@ -127,24 +129,32 @@ def test_numba_s_own_reader_reads_the_files_written_with_a_checksum(tmp_path) ->
     """Another version of ginsim (numba's plain reader) still reads them: the checksum
     follows the pickles, which end before it."""
     checked = CheckedCacheFile(str(tmp_path), "mod.f-1.py311", "stamp")
-    checked.save(("sig", "machine"), {"code": b"\x00" * 100})
+    checked.save(KEY, {"code": b"\x00" * 100})
     assert (tmp_path / "mod.f-1.py311.nbi").read_bytes().count(CHECKSUM_TAG) == 1
     plain = caching.IndexDataCacheFile(str(tmp_path), "mod.f-1.py311", "stamp")
-    assert plain.load(("sig", "machine")) == {"code": b"\x00" * 100}
-    assert checked.load(("sig", "machine")) == {"code": b"\x00" * 100}
-    plain.save(("sig", "other"), [1, 2])  # and numba's files without one read here
-    assert checked.load(("sig", "other")) == [1, 2]
+    assert plain.load(KEY) == {"code": b"\x00" * 100}
+    assert checked.load(KEY) == {"code": b"\x00" * 100}
+    plain.save(OTHER, [1, 2])  # and numba's files without one read here
+    assert checked.load(OTHER) == [1, 2]
 
 
-def test_an_index_naming_a_file_outside_its_kernel_is_a_miss(tmp_path, capsys,
-                                                             monkeypatch) -> None:
+@pytest.mark.parametrize(("overloads", "words"), [
+    ({KEY: "../secret.nbc"}, "names a data file '../secret.nbc'"),
+    ({KEY: "mod.f-1.py311.x.nbc"}, "names a data file"),
+    (["mod.f-1.py311.1.nbc"], "its index is a list"),
+    ({"sig": "mod.f-1.py311.1.nbc"}, "holds a key 'sig'"),
+])
+def test_an_index_numba_wrote_with_wrong_contents_is_a_miss(tmp_path, capsys, monkeypatch,
+                                                            overloads, words) -> None:
+    """An index without a checksum (numba's own writer) is checked for what it holds:
+    data files of its kernel only, by keys numba makes."""
     monkeypatch.setattr(kernel_cache, "DAMAGED_SAID", [])
     (tmp_path / "secret.nbc").write_bytes(b"not for this kernel")
+    caching.IndexDataCacheFile(str(tmp_path), "mod.f-1.py311", "stamp")._save_index(overloads)
     checked = CheckedCacheFile(str(tmp_path), "mod.f-1.py311", "stamp")
-    checked._save_index({("sig", "machine"): "../secret.nbc"})
-    assert checked.load(("sig", "machine")) is None
+    assert checked.load(KEY) is None
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "names a data file '../secret.nbc'" in err
+    assert err.count("\n") == 1 and words in err, err
 
 
 def _run(cache: Path) -> subprocess.CompletedProcess:

@@ -122,7 +122,7 @@ def say_damaged(path: str, why: str) -> None:
     if DAMAGED_SAID:
         return
     DAMAGED_SAID.append(path)
-    print(f"ginsim: numba's cache file {path} is damaged ({why}); compiling its kernel "
+    print(f"ginsim: numba's cache file {path} is damaged ({why}), so its kernel compiles "
           f"again (ginsim cache --clear removes all of ginsim's cache files)",
           file=sys.stderr, flush=True)
 
@@ -170,7 +170,9 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
         prefix, suffix = self._data_name_pattern.split("{number:d}")
         if not isinstance(overloads, dict):
             raise CacheFileDamaged(f"its index is a {type(overloads).__name__}")
-        for name in overloads.values():
+        for key, name in overloads.items():  # keys: (signature, machine, code hashes)
+            if not (isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], tuple)):
+                raise CacheFileDamaged(f"it holds a key {key!r:.60}")
             if not (isinstance(name, str) and name.startswith(prefix)
                     and name.endswith(suffix) and name[len(prefix):-len(suffix)].isdigit()):
                 raise CacheFileDamaged(f"it names a data file {name!r:.60}")
