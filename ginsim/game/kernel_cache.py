@@ -117,14 +117,16 @@ class CacheFileDamaged(Exception):
     """A cache file that cannot be what numba wrote."""
 
 
-def say_damaged(path: str, why: str) -> None:
-    """Say on stderr, once a process, that a damaged cache file is compiled again."""
+def say_damaged(path: str, why: str, written: bool = False) -> None:
+    """Say on stderr, once a process, that a damaged cache file is compiled again (or,
+    ``written``, that one could not be written)."""
     if DAMAGED_SAID:
         return
     DAMAGED_SAID.append(path)
-    print(f"ginsim: numba's cache file {path} is damaged ({why}), so its kernel compiles "
-          f"again (ginsim cache --clear removes all of ginsim's cache files)",
-          file=sys.stderr, flush=True)
+    what = ("cannot be written ({why}); its kernel runs, and compiles again next time"
+            if written else "is damaged ({why}), so its kernel compiles again")
+    print(f"ginsim: numba's cache file {path} {what.format(why=why)} (ginsim cache --clear "
+          f"removes all of ginsim's cache files)", file=sys.stderr, flush=True)
 
 
 def checked_bytes(path: str) -> bytes | None:
@@ -171,7 +173,7 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
         if not isinstance(overloads, dict):
             raise CacheFileDamaged(f"its index is a {type(overloads).__name__}")
         for key, name in overloads.items():  # keys: (signature, machine, code hashes)
-            if not (isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], tuple)):
+            if not (isinstance(key, tuple) and len(key) == 3):
                 raise CacheFileDamaged(f"it holds a key {key!r:.60}")
             if not (isinstance(name, str) and name.startswith(prefix)
                     and name.endswith(suffix) and name[len(prefix):-len(suffix)].isdigit()):
@@ -240,7 +242,7 @@ def _save_overload(self: caching.Cache, sig: Any, data: Any) -> None:
     try:
         return _stock_save_overload(self, sig, data)
     except OSError as exc:  # e.g. a folder where the index should be: the kernel still runs
-        say_damaged(self._cache_file._index_path, _why(exc))
+        say_damaged(self._cache_file._index_path, _why(exc), written=True)
         return None
 
 
