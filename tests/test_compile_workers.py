@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from ginsim.game.rules import Rules
@@ -211,7 +212,6 @@ def test_a_command_ended_while_workers_compile_leaves_no_process(tmp_path, signu
     workers; the command signalled once they run: SIGTERM and SIGHUP exit 143 and 129
     with one line, kill -9 exits at once, and in each case no worker (nor the resource
     tracker) is left compiling."""
-    psutil = pytest.importorskip("psutil", reason="pip install psutil")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path),
            JOBS_SETTING: "2"}
     command = subprocess.Popen([sys.executable, "-m", "ginsim", *ADVISE], env=env, cwd=ROOT,
