@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .game.cards import format_cards, parse_cards
+from .game.kernel_cache import check_cache_files
 from .game.melds import best_discard, best_melds, deadwood, layoff_deadwood
 from .game.rules import Rules
 from .strategies.presets import parse_strategy
+
+check_cache_files()  # a damaged kernel cache file compiles again, said once
 
 if TYPE_CHECKING:
     from .analysis import load, simulate, summarize

@@ -6,22 +6,30 @@ background. The toy kernels live in a module written for each test, so they are 
 from __future__ import annotations
 
 import importlib
+import os
 import pickle
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
+import psutil
 import pytest
 
 from ginsim.game.rules import Rules
+from ginsim.runner.compile_workers import group_from_recipe
 from ginsim.runner.compiling import (
     JOBS_SETTING,
     BackgroundCompile,
     KernelGroup,
     compile_groups,
     compile_jobs,
-    group_from_recipe,
     is_compiled,
     worker_batches,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 TOY = '''
 import multiprocessing
@@ -164,12 +172,76 @@ def test_busy_cores_are_measured_now_not_averaged(tmp_path, monkeypatch) -> None
     assert compiling.busy_cores() == 1.7
 
 
-@pytest.mark.parametrize("text", ["0", "two", "-1"])
+@pytest.mark.parametrize("text", ["0", "two", "-1", "\u00b2", "x", "1.5", "1e3", "0x2",
+                                  "99999999999", "+2"])
 def test_a_bad_process_count_is_one_line(text, monkeypatch) -> None:
     monkeypatch.setenv(JOBS_SETTING, text)
-    with pytest.raises(ValueError, match=f"{JOBS_SETTING} must be a whole number") as info:
+    with pytest.raises(ValueError, match=f"{JOBS_SETTING} must be a whole number in "
+                                         "1..1024") as info:
         compile_jobs()
-    assert "\n" not in str(info.value)
+    assert "\n" not in str(info.value) and "1 compiles in this process" in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["x", "\u00b2", "0"])
+def test_a_bad_process_count_is_refused_however_many_groups_are_cold(toy, text,
+                                                                    monkeypatch) -> None:
+    """One group cold (no workers to plan), two, or none: the same refusal, before
+    anything compiles."""
+    monkeypatch.setenv(JOBS_SETTING, text)
+    for groups in ([toy.GROUPS["one"]], [toy.GROUPS["one"], toy.GROUPS["two"]], []):
+        with pytest.raises(ValueError, match=f"^{JOBS_SETTING} must be a whole number"):
+            compile_groups(groups)
+        with pytest.raises(ValueError, match=f"^{JOBS_SETTING} must be a whole number"):
+            BackgroundCompile(groups)
+    assert not toy.one.overloads and not is_compiled(toy.one)
+
+
+def test_a_good_process_count_is_read_as_written(monkeypatch) -> None:
+    for text, jobs in ((" 3 ", 3), ("1", 1), ("1024", 1024), ("007", 7)):
+        monkeypatch.setenv(JOBS_SETTING, text)
+        assert compile_jobs() == jobs
+
+
+ADVISE = ["advise", "--hand", "AS 2S 3S 7H 7D 7C 9C TC JC KD", "--drawn", "QC", "--history",
+          "dealer:op up:3H me:pass op:pass me:stock", "--rollouts", "20"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_a_command_ended_while_workers_compile_leaves_no_process(tmp_path, signum) -> None:
+    """``ginsim advise --history`` on a fresh cache compiles its two groups in two
+    workers; the command signalled once they run: SIGTERM and SIGHUP exit 143 and 129
+    with one line, kill -9 exits at once, and in each case no worker (nor the resource
+    tracker) is left compiling."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path),
+           JOBS_SETTING: "2"}
+    command = subprocess.Popen([sys.executable, "-m", "ginsim", *ADVISE], env=env, cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        parent = psutil.Process(command.pid)
+        deadline = time.monotonic() + 300
+        while len(workers := [p for p in parent.children() if "spawn_main" in
+                              " ".join(p.cmdline())]) < 2:
+            assert command.poll() is None and time.monotonic() < deadline, command.poll()
+            time.sleep(0.2)
+        time.sleep(1.0)  # into their imports or their compiling
+        descendants = parent.children(recursive=True)
+        assert len(workers) == 2 and all(p.is_running() for p in workers)
+        os.kill(command.pid, signum)
+        _, err = command.communicate(timeout=120)
+    finally:
+        if command.poll() is None:
+            command.kill()
+    _, left = psutil.wait_procs(descendants, timeout=15)
+    assert not left, [p.cmdline()[-1][:80] for p in left]
+    if signum == signal.SIGKILL:
+        assert command.returncode == -signal.SIGKILL
+        return
+    assert command.returncode == 128 + signum, err
+    lines = err.strip().splitlines()
+    assert lines[0].startswith("compiling kernels (first run only): advisor beliefs"), err
+    assert lines[-1] == (f"ginsim: ended by {signal.Signals(signum).name}; its kernel "
+                         "compiling workers stopped with it"), err
+    assert "Traceback" not in err
 
 
 def _group(name: str, kernels: tuple, needs: tuple[str, ...] = ()) -> KernelGroup:

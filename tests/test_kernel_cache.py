@@ -4,6 +4,9 @@ else. The clearing tests work on a scratch NUMBA_CACHE_DIR, never the real cache
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,8 @@ from ginsim.game.kernel_cache import (
     cache_in_use,
     cache_places,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_places_hold_the_folder_numba_caches_a_kernel_in() -> None:
@@ -77,3 +82,34 @@ def test_bad_input_is_one_line_and_exit_2(capsys) -> None:
     assert main(["cache", "--everything"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unrecognized arguments: --everything" in err
+
+
+REPORT_AND_KERNEL = """
+from ginsim.cli import main
+from ginsim.game import rng_nb
+main(["cache"])
+print("kernel cache:", rng_nb.stream_key_nb._cache.cache_path)
+"""
+
+
+@pytest.mark.parametrize("kind", ["a file", "a path under a file", "a read-only folder",
+                                  "a new folder"])
+def test_the_report_names_the_cache_numba_really_uses(tmp_path, kind) -> None:
+    """NUMBA_CACHE_DIR naming a file or a folder numba cannot write to: numba caches beside
+    the sources, and so says the report (/proc is read-only even to root)."""
+    (tmp_path / "file").write_text("x")
+    setting = {"a file": tmp_path / "file", "a path under a file": tmp_path / "file" / "sub",
+               "a read-only folder": Path("/proc"), "a new folder": tmp_path / "new"}[kind]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(setting)}
+    out = subprocess.run([sys.executable, "-c", REPORT_AND_KERNEL], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    kernel_folder = Path(out.splitlines()[-1].removeprefix("kernel cache: "))
+    in_use = [line for line in out.splitlines() if "(in use)" in line]
+    assert len(in_use) == 1, out
+    if kind == "a new folder":
+        assert kernel_folder.is_relative_to(setting), out
+        assert in_use[0].startswith(f"  {NUMBA_CACHE_DIR} (in use): ")
+    else:
+        assert kernel_folder == Path(rng_nb.__file__).parent / "__pycache__", out
+        assert in_use[0].startswith(f"  {BESIDE_SOURCES} (in use): "), out
+        assert f"NUMBA_CACHE_DIR names {setting}, which is no folder numba can write to" in out

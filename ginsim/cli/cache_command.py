@@ -53,7 +53,9 @@ def group_states() -> list[tuple[str, bool]]:
 
 def cache_lines() -> list[str]:
     """``ginsim cache``'s report: each place with its files, then each group's state."""
-    from ..game.kernel_cache import cache_files, cache_in_use, cache_places
+    from numba.core import config
+
+    from ..game.kernel_cache import NUMBA_CACHE_DIR, cache_files, cache_in_use, cache_places
 
     in_use = cache_in_use()
     lines = ["numba's cache of ginsim's compiled kernels (the first run of a command "
@@ -61,6 +63,9 @@ def cache_lines() -> list[str]:
              "until numba reuses them):"]
     for place, folders in cache_places().items():
         lines.append(place_line(place, folders, cache_files(folders), place == in_use))
+    if NUMBA_CACHE_DIR in cache_places() and in_use != NUMBA_CACHE_DIR:
+        lines.append(f"  NUMBA_CACHE_DIR names {config.CACHE_DIR}, which is no folder numba "
+                     f"can write to, so numba uses the cache {in_use} instead")
     states = group_states()
     lines.append(f"kernel groups: {sum(done for _, done in states)} of {len(states)} "
                  "compiled (cold ones compile on their command's first run)")

@@ -17,19 +17,19 @@ its advisor compiles). Gin's groups are in :mod:`ginsim.runner.warmup`, Greek Ra
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import queue
 import sys
 import time
-import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
+
+from ..game.inputs.checks import MAX_JOBS, check_int
+from ..game.kernel_cache import cached_index
+from .compile_workers import CompileWorkers
 
 #: The environment variable that sets how many worker processes compile cold groups at
 #: once (1: all in the calling process); unset, one per idle core.
@@ -42,7 +42,7 @@ class KernelGroup:
     the smallest call that compiles them under given rules, and which compiled
     signatures count (``accepts`` on the argument types; None: any).
 
-    ``recipe`` rebuilds the group in a worker process (:func:`group_from_recipe`; None:
+    ``recipe`` rebuilds the group in a worker process (:mod:`.compile_workers`; None:
     it compiles in the calling process only); ``needs`` names groups whose kernels its
     call compiles too, compiled first."""
 
@@ -54,16 +54,6 @@ class KernelGroup:
     needs: tuple[str, ...] = ()
 
 
-def group_from_recipe(recipe: tuple[str, tuple]) -> KernelGroup:
-    """The group ``("module:NAME", args)`` names: ``NAME[args[0]]`` where NAME is a
-    mapping of groups, else ``NAME(*args)`` (plain values, so a spawned process can
-    rebuild a group whose compile call is a lambda)."""
-    where, args = recipe
-    module, _, name = where.partition(":")
-    found = getattr(import_module(module), name)
-    return found[args[0]] if isinstance(found, Mapping) else found(*args)
-
-
 def is_compiled(kernel: Any, accepts: Callable[[tuple], bool] | None = None) -> bool:
     """Whether calling ``kernel`` needs no compilation: it is loaded in this process or
     numba's cache holds machine code for its current source (its index file lists the
@@ -73,6 +63,9 @@ def is_compiled(kernel: Any, accepts: Callable[[tuple], bool] | None = None) -> 
 
     if wanted(getattr(kernel, "overloads", None) or ()):
         return True
+    index = cached_index(kernel)  # ginsim's kernels: a damaged index is a miss, said once
+    if index is not None:
+        return wanted(key[0] for key in index)
     cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
     load_index = getattr(cache_file, "_load_index", None)
     if load_index is not None:
@@ -136,23 +129,32 @@ def busy_cores(window: float = 0.1) -> float:
         return 0.0
 
 
-def compile_jobs() -> int:
-    """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
-    when set (1: compile in this process), else one per idle core this process may use
-    (its cores less those :func:`busy_cores` finds busy, rounded: groups that share
-    sub-kernels compile them in each worker, which pays on idle cores and loses on busy
-    ones)."""
+def jobs_setting() -> int | None:
+    """``GINSIM_COMPILE_JOBS`` as a number of worker processes, None when it is unset or
+    blank; anything but a whole number in 1..MAX_JOBS is a one-line ValueError naming
+    it (read before anything compiles, however many groups are cold)."""
     text = os.environ.get(JOBS_SETTING, "").strip()
     if not text:
-        try:
-            cores = len(os.sched_getaffinity(0))
-        except AttributeError:  # no affinity on this platform
-            cores = os.cpu_count() or 1
-        return max(1, cores - round(busy_cores()))
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"{JOBS_SETTING} must be a whole number of processes of at least 1 "
-                         f"(1: compile in this process), got {text!r}")
-    return int(text)
+        return None
+    value: Any = int(text) if text.isascii() and text.isdigit() and len(text) < 8 else text
+    return check_int(value, JOBS_SETTING, 1, MAX_JOBS,
+                     hint="1 compiles in this process; unset, one process per idle core")
+
+
+def compile_jobs() -> int:
+    """How many worker processes may compile cold groups at once: ``GINSIM_COMPILE_JOBS``
+    when set (1: compile in this process; :func:`jobs_setting`), else one per idle core
+    this process may use (its cores less those :func:`busy_cores` finds busy, rounded:
+    groups that share sub-kernels compile them in each worker, which pays on idle cores
+    and loses on busy ones)."""
+    setting = jobs_setting()
+    if setting is not None:
+        return setting
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this platform
+        cores = os.cpu_count() or 1
+    return max(1, cores - round(busy_cores()))
 
 
 def worker_batches(groups: Sequence[KernelGroup]) -> list[list[KernelGroup]]:
@@ -197,70 +199,6 @@ def _needs_first(batch: list[KernelGroup]) -> list[KernelGroup]:
     return list(placed.values())
 
 
-def _work(tasks: Any, results: Any, rules: Any) -> None:
-    """A worker process: compile each batch of ``(name, recipe)`` from ``tasks`` (None:
-    stop) and put ``(name, seconds, error)`` on ``results`` as each group ends (error:
-    None, or the end of the traceback)."""
-    while (batch := tasks.get()) is not None:
-        for name, recipe in batch:
-            start, error = time.perf_counter(), None
-            try:
-                group_from_recipe(recipe).compile(rules)
-            except Exception:  # noqa: BLE001 (the parent compiles the group itself)
-                error = traceback.format_exc(limit=-4)
-            results.put((name, time.perf_counter() - start, error))
-
-
-class CompileWorkers:
-    """Spawned processes that compile batches of groups (each group rebuilt from its
-    recipe) and write numba's cache; :meth:`results` reports each group as it ends."""
-
-    def __init__(self, batches: Sequence[Sequence[KernelGroup]], rules: Any,
-                 processes: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._tasks, self._results = context.Queue(), context.Queue()
-        self._tasks.cancel_join_thread()  # never wait at exit on tasks no worker took
-        self.pending = {group.name: group for batch in batches for group in batch}
-        for batch in batches:
-            self._tasks.put([(group.name, group.recipe) for group in batch])
-        self._processes: list[Any] = []
-        try:
-            for _ in range(processes):
-                self._tasks.put(None)
-                process = context.Process(target=_work, name="ginsim-compile",
-                                          args=(self._tasks, self._results, rules))
-                process.start()
-                self._processes.append(process)
-        except BaseException:
-            self.close()
-            raise
-
-    def results(self) -> Iterator[tuple[KernelGroup, float, str | None]]:
-        """``(group, seconds, error)`` for each group as its worker ends it; a group whose
-        worker died before ending it gets the exit code as its error."""
-        while self.pending:
-            alive = any(process.is_alive() for process in self._processes)
-            try:
-                name, seconds, error = self._results.get(timeout=0.2)
-            except queue.Empty:
-                if alive:
-                    continue
-                codes = ", ".join(str(p.exitcode) for p in self._processes)
-                for name in list(self.pending):
-                    yield self.pending.pop(name), 0.0, f"its worker process ended ({codes})"
-                return
-            yield self.pending.pop(name), seconds, error
-
-    def close(self) -> None:
-        """Stop the workers: at once where they still compile (numba writes each cache
-        file whole, so a stopped worker leaves no broken entry)."""
-        for process in self._processes:
-            if process.is_alive():
-                process.terminate()
-        for process in self._processes:
-            process.join(timeout=10)
-
-
 class _Progress:
     """The bar on a terminal, else (with ``show``) a line of seconds per group."""
 
@@ -303,6 +241,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
     ones in worker processes; returns the seconds spent (0 when all were compiled or
     cached). With ``show``, a cold cache gets the ``compiling kernels (first run
     only)`` line before the wait, progress and the time on stderr; a warm one nothing."""
+    jobs_setting()  # a bad GINSIM_COMPILE_JOBS is refused however many groups are cold
     cold = cold_groups(groups)
     if not cold:
         return 0.0
@@ -370,6 +309,7 @@ class BackgroundCompile:
         self.groups, self.rules, self.show, self.purpose = list(groups), rules, show, purpose
         self._workers: CompileWorkers | None = None
         self._start, self._ready = time.perf_counter(), False
+        jobs_setting()
         cold = cold_groups(self.groups)
         if not cold or any(g.recipe is None for g in cold) or compile_jobs() < 2:
             return

@@ -1,5 +1,6 @@
-"""Files from strangers: chart files and store manifests are read only when they are
-regular files, only up to a size bound, and JSON only after its nesting is checked.
+"""Files from strangers: chart files, store manifests and model files are read only when
+they are regular files, only up to a size bound, JSON only after its nesting is checked
+and ``.npz`` arrays only after their zip directory and headers are (:func:`read_npz`).
 
 A FIFO, a device (a manifest linked to ``/dev/zero``), a directory or a file over the
 bound is refused before a byte of it is parsed, so no reader hangs or fills memory; JSON
@@ -11,10 +12,16 @@ line naming the path.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import stat
+import struct
+import zipfile
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +178,135 @@ def is_regular(path: Path) -> bool:
         return stat.S_ISREG(path.stat().st_mode)
     except (OSError, ValueError):
         return False
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    """What one array of an ``.npz`` file must be: a dtype of one of ``kinds`` (numpy's
+    kind letters: ``f`` floats, ``i`` ints, ``U`` text), one dimension of at most
+    ``max_items`` values, and whether the file must hold it."""
+
+    kinds: str
+    max_items: int
+    required: bool = True
+
+
+#: Bounds on an ``.npz`` file of arrays (:func:`read_npz`): its bytes, its members, each
+#: member's bytes unpacked, and how far a member may unpack beyond its packed size.
+NPZ_MAX_BYTES = 4_000_000
+NPZ_MAX_MEMBERS = 16
+NPZ_MAX_MEMBER_BYTES = 1_000_000
+NPZ_MAX_RATIO = 50
+#: The ``.npy`` format versions whose headers numpy reads in public functions.
+_NPY_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
+                (2, 0): np.lib.format.read_array_header_2_0}
+#: What a damaged zip or ``.npy`` raises inside the readers.
+_NPZ_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
+               EOFError, OSError, ValueError, TypeError, KeyError, SyntaxError,
+               zlib.error, struct.error, IndexError)
+
+
+def read_npz(path: str | os.PathLike, what: str, arrays: Mapping[str, ArraySpec],
+             hint: str = "") -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` file (as :func:`numpy.savez` writes it) named in
+    ``arrays``, each checked against its :class:`ArraySpec`; floats must be finite.
+
+    Sizes are checked before anything is unpacked: the file's bytes, the count of its
+    members and each member's size and packing ratio as the zip directory states them
+    (a member is never unpacked beyond its stated size), then each ``.npy`` header's
+    dtype and shape; Python objects (pickles) are refused unread. Every refusal is one
+    :class:`FileDataError` line naming ``what`` and ``path`` (``hint``: how to fix it).
+    """
+    data = read_bounded(path, NPZ_MAX_BYTES, what)
+    tail = f"; {hint}" if hint else ""
+
+    def refuse(problem: str) -> FileDataError:
+        return FileDataError(f"{what} {path} {problem}{tail}")
+
+    if not data:
+        raise refuse("is empty")
+    if data.startswith(b"\x93NUMPY"):
+        raise refuse("is one .npy array, not an .npz file of named arrays")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = _npz_members(archive, arrays, refuse)
+            found = {name: _npy_array(archive, info, arrays[name], refuse)
+                     for name, info in members.items()}
+    except FileDataError:
+        raise
+    except _NPZ_ERRORS as exc:
+        detail = " ".join(str(exc).split())[:120]
+        raise refuse(f"is not a readable .npz file ({type(exc).__name__}"
+                     f"{': ' + detail if detail else ''})") from None
+    return found
+
+
+def _npz_members(archive: zipfile.ZipFile, arrays: Mapping[str, ArraySpec], refuse
+                 ) -> dict[str, zipfile.ZipInfo]:
+    """The members of ``archive`` by array name, after the checks of its directory."""
+    infos = archive.infolist()
+    if len(infos) > NPZ_MAX_MEMBERS:
+        raise refuse(f"holds {len(infos):,} members, more than the {NPZ_MAX_MEMBERS} such a "
+                     f"file may hold")
+    members: dict[str, zipfile.ZipInfo] = {}
+    for info in infos:
+        name = info.filename.removesuffix(".npy")
+        if name not in arrays or not info.filename.endswith(".npy"):
+            raise refuse(f"holds a member {info.filename[:60]!r}, which is none of the "
+                         f"arrays {', '.join(arrays)}")
+        if name in members:
+            raise refuse(f"holds the array {name} twice")
+        if info.flag_bits & 0x1:
+            raise refuse(f"holds the array {name} encrypted")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise refuse(f"packs the array {name} with zip method {info.compress_type}, not "
+                         f"stored or deflated as numpy writes it")
+        if info.file_size > NPZ_MAX_MEMBER_BYTES:
+            raise refuse(f"states that the array {name} unpacks to {info.file_size:,} bytes, "
+                         f"over the {NPZ_MAX_MEMBER_BYTES:,} an array may hold")
+        if info.file_size > NPZ_MAX_RATIO * max(info.compress_size, 1):
+            raise refuse(f"states that the array {name} unpacks to {info.file_size:,} bytes "
+                         f"from {info.compress_size:,}, more than {NPZ_MAX_RATIO} times "
+                         f"its packed size (a zip bomb?)")
+        members[name] = info
+    missing = [name for name, spec in arrays.items() if spec.required and name not in members]
+    if missing:
+        raise refuse(f"lacks the array{'s' * (len(missing) > 1)} {', '.join(missing)}")
+    return members
+
+
+def _npy_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, spec: ArraySpec, refuse
+               ) -> np.ndarray:
+    """One member's array: its header checked against ``spec`` before its data is read."""
+    name = info.filename.removesuffix(".npy")
+    with archive.open(info) as member:
+        raw = member.read(info.file_size + 1)
+    if len(raw) != info.file_size:
+        raise refuse(f"holds the array {name} in {len(raw):,} bytes, not the "
+                     f"{info.file_size:,} its directory states")
+    stream = io.BytesIO(raw)
+    version = np.lib.format.read_magic(stream)
+    if version not in _NPY_HEADERS:
+        raise refuse(f"holds the array {name} in .npy version {version}, not 1.0 or 2.0")
+    shape, _, dtype = _NPY_HEADERS[version](stream)  # one row: the order is moot
+    if dtype.hasobject:
+        raise refuse(f"holds Python objects in the array {name}; pickles are not read")
+    if dtype.kind not in spec.kinds or dtype.subdtype is not None:
+        raise refuse(f"holds the array {name} as {dtype.str}, not {_kind_words(spec.kinds)}")
+    if len(shape) != 1 or shape[0] > spec.max_items:
+        raise refuse(f"holds the array {name} in the shape {shape}, not one row of at most "
+                     f"{spec.max_items:,} values")
+    body = raw[stream.tell():]
+    if len(body) != shape[0] * dtype.itemsize:
+        raise refuse(f"holds {len(body):,} bytes of data for the array {name}, not the "
+                     f"{shape[0] * dtype.itemsize:,} its header states")
+    array = np.frombuffer(body, dtype=dtype).copy()
+    if dtype.kind in "fc" and not np.isfinite(array).all():
+        raise refuse(f"holds NaN or infinite values in the array {name}")
+    return array
+
+
+def _kind_words(kinds: str) -> str:
+    words = {"f": "floats", "i": "integers", "u": "unsigned integers", "U": "text",
+             "b": "booleans", "c": "complex numbers"}
+    return " or ".join(words.get(kind, kind) for kind in kinds)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...game.inputs.files import ArraySpec, parse_json, read_bounded, read_npz
 from ...game.inputs.specs import brief
 from ..params import N_DISCARD_FEATURES, N_DISCARD_PAIRS, N_DRAW_FEATURES
 from .card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
@@ -54,27 +55,42 @@ def write_card_model(path: str | Path, discard: np.ndarray, draw: np.ndarray,
     return path
 
 
+#: The arrays of a card model file (:func:`read_card_model`): the weights, one per feature
+#: (``pairs`` only in a quadratic model), and the features' names they were trained on.
+CARD_MODEL_ARRAYS = {
+    "discard": ArraySpec("f", N_DISCARD_PAIRS), "draw": ArraySpec("f", N_DISCARD_PAIRS),
+    "discard_features": ArraySpec("U", N_DISCARD_PAIRS),
+    "draw_features": ArraySpec("U", N_DISCARD_PAIRS),
+    "pairs": ArraySpec("f", N_DISCARD_PAIRS, required=False)}
+#: Bounds on the provenance beside a model (a few kB, nested four deep when written).
+PROVENANCE_MAX_BYTES, PROVENANCE_MAX_DEPTH = 1_000_000, 16
+#: How to get a card model file, for the refusals.
+TRAIN_HINT = "give an .npz file written by scripts/train_card_play.py"
+
+
 def read_card_model(name_or_path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The ``(discard, draw, pairs)`` weights of a shipped model or an .npz file (``pairs``
-    None for a linear discard model); ValueError in one line when there is none or its
-    features are not this version's."""
+    None for a linear discard model); ValueError in one line naming the file when there
+    is none, it is damaged or not a card model (:func:`~ginsim.game.inputs.files.read_npz`
+    checks its sizes before unpacking it), or its features are not this version's."""
     path = model_path(name_or_path)
     if not path.is_file():
-        raise ValueError(f"unknown card model {brief(str(name_or_path))}: give an .npz file "
-                         f"written by scripts/train_card_play.py or one of "
-                         f"{', '.join(shipped_models()) or 'none shipped'}")
-    try:
-        with np.load(path) as data:
-            names = (tuple(data["discard_features"]), tuple(data["draw_features"]))
-            discard, draw = data["discard"].astype(np.float64), data["draw"].astype(np.float64)
-            pairs = data["pairs"].astype(np.float64) if "pairs" in data.files else None
-    except (OSError, KeyError, ValueError) as exc:
-        raise ValueError(f"card model {brief(str(path))} is not a card model file ({exc})"
-                         ) from None
-    if names != (DISCARD_FEATURES, DRAW_FEATURES) or (
-            pairs is not None and pairs.shape != (N_DISCARD_PAIRS,)):
-        raise ValueError(f"card model {brief(str(path))} was trained on other features: "
+        raise ValueError(f"unknown card model {brief(str(name_or_path))}: {TRAIN_HINT} or "
+                         f"one of {', '.join(shipped_models()) or 'none shipped'}")
+    arrays = read_npz(path, "card model", CARD_MODEL_ARRAYS, TRAIN_HINT)
+    names = (tuple(str(n) for n in arrays["discard_features"]),
+             tuple(str(n) for n in arrays["draw_features"]))
+    if names != (DISCARD_FEATURES, DRAW_FEATURES):
+        raise ValueError(f"card model {path} was trained on other features: "
                          f"train it again with scripts/train_card_play.py")
+    discard, draw = arrays["discard"].astype(np.float64), arrays["draw"].astype(np.float64)
+    pairs = arrays["pairs"].astype(np.float64) if "pairs" in arrays else None
+    counts = {"discard": (discard, N_DISCARD_FEATURES), "draw": (draw, N_DRAW_FEATURES),
+              "pairs": (pairs, N_DISCARD_PAIRS)}
+    for name, (weights, count) in counts.items():
+        if weights is not None and weights.shape != (count,):
+            raise ValueError(f"card model {path} holds {len(weights)} {name} weights, not "
+                             f"{count}; {TRAIN_HINT}")
     return discard, draw, pairs
 
 
@@ -100,6 +116,14 @@ def card_model_values(name_or_path: str) -> tuple[float, ...]:
 
 
 def card_model_provenance(name_or_path: str) -> dict:
-    """The provenance written beside a model (empty when none is)."""
+    """The provenance written beside a model (empty when none is); a damaged one is a
+    one-line ValueError naming it."""
     path = model_path(name_or_path).with_suffix(".json")
-    return json.loads(path.read_text()) if path.is_file() else {}
+    if not path.is_file():
+        return {}
+    where = f"card model provenance {path}"
+    found = parse_json(read_bounded(path, PROVENANCE_MAX_BYTES, "card model provenance"),
+                       where, PROVENANCE_MAX_DEPTH)
+    if not isinstance(found, dict):
+        raise ValueError(f"{where} holds no JSON object")
+    return found
