@@ -10,7 +10,14 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..analysis.knock.knock_answer import rules_name
-from ..analysis.knock.knock_card import KNOCK_AT, MEASURED_HERE, TAKEN_WORDS, WAIT_AT, KnockAdvice
+from ..analysis.knock.knock_card import (
+    EITHER_LEFT_OUT,
+    KNOCK_AT,
+    MEASURED_HERE,
+    TAKEN_WORDS,
+    WAIT_AT,
+    KnockAdvice,
+)
 from ..analysis.studies import StudyResult
 from ..game.rules import Rules
 from ..number_text import signed
@@ -162,6 +169,8 @@ def card_note(result: StudyResult) -> str:
     if advice is None:
         return ""
     legend = LEGEND
+    if (advice.card.action == "either").any():
+        legend += " " + EITHER_LEFT_OUT
     if result.rules is not None and result.rules.oklahoma:
         legend += (" The upcard sets each hand's knock limit: rows above it do not apply "
                    "to that hand.")
