@@ -84,10 +84,14 @@ def header(column: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def people_table(table: pd.DataFrame) -> pd.DataFrame:
+TOO_FEW = "too few"  # what a table row under its ``min_n`` reads
+
+
+def people_table(table: pd.DataFrame, min_n: int | None = None) -> pd.DataFrame:
     """``table`` as text for people: a ``value``/``mean``/``rate`` column with ``low`` and
     ``high`` becomes one "value (low–high)" column; rates in %, points with two decimals,
-    statistic codes in words, human headers."""
+    statistic codes in words, human headers. With ``min_n``, a row whose ``n`` is
+    smaller reads "too few": its ``verdict``, or else its value ("too few: 6.1% (...)")."""
     frame = table.reset_index(drop=True)
     out: dict[str, list[str]] = {}
     has_interval = {"low", "high"} <= set(frame.columns)
@@ -105,6 +109,13 @@ def people_table(table: pd.DataFrame) -> pd.DataFrame:
         else:
             cell = _cell_format(column)
             out[header(column)] = [cell(v) for v in values]
+    if min_n is not None and "n" in frame.columns:
+        few = (frame["n"].fillna(0) < min_n).to_numpy()
+        column = header("verdict") if "verdict" in frame.columns else next(
+            (h for h in out if h.startswith(header(centre) + " (")), None) if centre else None
+        if column is not None:
+            out[column] = [(TOO_FEW if column == header("verdict") else f"{TOO_FEW}: {v}")
+                           if f else v for v, f in zip(out[column], few, strict=True)]
     return pd.DataFrame(out)
 
 
