@@ -27,6 +27,7 @@ _CODE = re.compile(r"`([^`\n]+)`")
 #: A word of at most 32 characters holding a hyphen, dash or slash.
 _JOINED = re.compile(r"(?<!\S)(?=\S{1,32}(?!\S))\S*[-/–]\S*")
 _BLANK_LINES = re.compile(r"\n\s*\n")
+_BRACKET = re.compile(r"\([^()]*\)")
 
 #: column name -> header shown to people
 HEADERS = {
@@ -167,9 +168,10 @@ def table_html(table: pd.DataFrame) -> Markup:
     ``text`` when no column after the first holds numbers: left-aligned, wrapping).
     Every cell carries its column's header as ``data-label``, so a narrow page can stack
     each row as label/value lines instead of hiding columns in a scroller; a short word
-    with a hyphen or slash (``--seed``, ``A-2-3``) stays on one line."""
+    with a hyphen or slash (``--seed``, ``A-2-3``) and a header's bracket stay on one
+    line."""
     numbers = any(_numeric_looking(table[c]) for c in table.columns[1:])
-    labels = [escape(str(c)) for c in table.columns]
+    labels = [escape(_bracket_whole(str(c))) for c in table.columns]
     head = "".join(f"<th>{label}</th>" for label in labels)
     rows = []
     for row in table.itertuples(index=False, name=None):
@@ -179,6 +181,12 @@ def table_html(table: pd.DataFrame) -> Markup:
     cls = "data" if numbers else "data text"
     return Markup(f'<table class="{cls}"><thead><tr>{head}</tr></thead>'
                   f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _bracket_whole(text: str) -> str:
+    """``text`` with the spaces inside each bracket made non-breaking, so a header such
+    as "Points per hand (95% CI)" never breaks between "(95%" and "CI)"."""
+    return _BRACKET.sub(lambda m: m.group(0).replace(" ", "\u00a0"), text)
 
 
 def _cell_text(value: object) -> str:
