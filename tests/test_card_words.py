@@ -157,19 +157,24 @@ def _decisions(rows: list[tuple]) -> pd.DataFrame:
 def test_near_even_cells_carry_their_decisions():
     """Deadwood 6 at 28+ (no pile card): knock wins clearly (not even); deadwood 7: one
     decision (no interval: even); deadwood 8: knock - wait of +1 and -1 (even); a
-    second-panel cell counts its own decisions only; cells never reached show n = 0."""
+    second-panel cell counts its own decisions only; cells never reached show n = 0
+    (min_n = 1 here; at the default 30 none of these cells has enough to be even)."""
     card = card_of(MODERN)
     rows = [(h, 6, 30, 0, 20, 0) for h in range(10)] + [(0, 6, 29, 0, 22, 0)]
     rows += [(20, 7, 30, 0, 5, 1), (21, 8, 28, 0, 3, 2), (22, 8, 31, 0, 1, 2)]
     rows += [(30, 6, 30, 1, 4, 4), (31, 6, 30, 3, 4, 4)]
-    found = with_evidence(card, _decisions(rows))
+    found = with_evidence(card, _decisions(rows), min_n=1)
     cell = found.set_index(["opp_taken", "deadwood", "stock"])
     assert cell.loc[("0", 6, "28-31"), "n"] == 11 and not cell.loc[("0", 6, "28-31"), "even"]
     assert cell.loc[("0", 7, "28-31"), "n"] == 1 and cell.loc[("0", 7, "28-31"), "even"]
     assert cell.loc[("0", 8, "28-31"), "gain"] == 0.0 and cell.loc[("0", 8, "28-31"), "even"]
     assert cell.loc[("1", 6, "28-31"), "n"] == 1 and cell.loc[("2+", 6, "28-31"), "n"] == 1
-    assert cell.loc[("0", 1, "0-3"), "n"] == 0 and cell.loc[("0", 1, "0-3"), "even"]
+    assert cell.loc[("0", 1, "0-3"), "n"] == 0 and not cell.loc[("0", 1, "0-3"), "even"]
     assert list(found.columns[:6]) == list(card.columns[:6]) and len(found) == len(card)
+    assert not with_evidence(card, _decisions(rows)).even.any()  # all under 30 decisions
+    many = [(h, 8, 30, 0, 3 if h % 2 else 1, 2) for h in range(30)]  # +1/-1: even, n = 30
+    cell = with_evidence(card, _decisions(many)).set_index(["opp_taken", "deadwood", "stock"])
+    assert cell.loc[("0", 8, "28-31"), "n"] == 30 and cell.loc[("0", 8, "28-31"), "even"]
 
 
 def test_why_sentence_carries_its_interval():

@@ -18,6 +18,7 @@ from ..analysis.knock.knock_card import (
     WAIT_AT,
     KnockAdvice,
 )
+from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
 from ..game.rules import Rules
 from ..number_text import signed
@@ -31,7 +32,7 @@ LEGEND = (f"KNOCK: the plan knocks at least {KNOCK_AT:.0%} of the time; wait: at
           "about the same. Gin (deadwood 0) always goes down.")
 EVEN_LEGEND = ("A number with a cell: there knocking now and waiting a turn were even "
                "within their 95% interval, over that many decisions of the card's player "
-               "against itself.")
+               f"against itself ({MIN_CELL} or more; fewer are too few to say).")
 
 
 def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",

@@ -141,12 +141,14 @@ def _check_card(card: pd.DataFrame) -> None:
                          "stock) cell")
 
 
-def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame, min_n: int = MIN_CELL
+                  ) -> pd.DataFrame:
     """``card`` with what its own player's decision points (``decisions`` of
     :func:`~ginsim.analysis.knock.knock_chart.decisions_frame`, the card's player against
     itself) say cell by cell: ``n`` decisions, ``gain`` (mean points of knocking now
     minus waiting a turn), ``gain_low``, ``gain_high`` (95%, a hand's decisions one
-    cluster) and ``even``: the interval holds 0 (or is missing), so both are near even."""
+    cluster) and ``even``: the cell has ``min_n`` decisions or more and its interval holds
+    0, so both are near even (a cell with fewer is too few to say)."""
     labels = np.array(bucket_labels(DISPLAY_EDGES))
     taken = decisions["opp_taken"].to_numpy()
     keyed = pd.DataFrame({
@@ -169,7 +171,8 @@ def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
     for column in ("gain", "gain_low", "gain_high"):
         out[column] = merged[column].to_numpy()
     low, high = out["gain_low"].to_numpy(float), out["gain_high"].to_numpy(float)
-    out["even"] = ~(np.isfinite(low) & np.isfinite(high)) | ((low <= 0) & (high >= 0))
+    out["even"] = (out["n"].to_numpy() >= min_n) & (
+        ~(np.isfinite(low) & np.isfinite(high)) | ((low <= 0) & (high >= 0)))
     return out
 
 
