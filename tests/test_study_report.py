@@ -453,3 +453,32 @@ def test_cells_under_30_read_too_few_and_the_card_says_its_rule(report_dir):
     card = results[0].advice.card
     assert (card.action == "either").any() and EITHER_LEFT_OUT in re.sub(
         r"\s+", " ", html.replace("&#39;", "'"))
+
+
+def knock_hands(hands: int, thresholds: tuple[int, ...], opponents: int) -> int:
+    """The hands a knock study plays, counted from its design: the threshold sweep
+    (every threshold against every opponent, ``hands`` each), the threshold matrix (every
+    even threshold against every other, a quarter of the deals), the counterfactual
+    chart (``hands``), the card and its two comparison players against every opponent
+    (``hands`` each) and the why sentence's hands (at most 50,000)."""
+    deals = hands // 2
+    grid = len([t for t in thresholds if t % 2 == 0])
+    return (len(thresholds) * opponents * 2 * deals + grid ** 2 * 2 * max(deals // 4, 1)
+            + hands + 3 * opponents * 2 * deals + min(2 * deals, 50_000))
+
+
+def test_readme_quotes_the_reports_own_hand_count(report_dir):
+    """Issue 62, item 7: the README's figure for the default report is the one its
+    Methods prints ("hands played"): the design count above matches this run's Methods,
+    and at the default size (200,000 hands, thresholds 0-10, two opponents) it is the
+    README's number."""
+    from pathlib import Path
+
+    from ginsim.analysis.studies import DEFAULT_HANDS
+
+    _, results = report_dir
+    played = int(results[0].methods["hands played"].replace(",", ""))
+    assert played == knock_hands(4000, (0, 4, 8, 10), 1)
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    default = knock_hands(DEFAULT_HANDS["knock"], tuple(range(11)), 2)
+    assert f"at its default size, {default:,} hands" in " ".join(readme.split())
