@@ -52,7 +52,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     counts = grid_of("n").to_numpy(dtype=float) if "n" in df.columns else None
     thin = np.zeros(values.shape, dtype=bool)
     if min_n and counts is not None:
-        thin = np.nan_to_num(counts, nan=0.0) < min_n
+        thin = ~np.isnan(counts) & (np.nan_to_num(counts, nan=0.0) < min_n)
     data = np.ma.masked_invalid(np.where(thin, np.nan, values))
     fig = new_figure(HEATMAP_SIZE)
     ax = fig.add_subplot()
@@ -113,7 +113,7 @@ def _notes(df: pd.DataFrame, unit: str, show_n: bool, min_n: int | None, thin: n
         notes.append("small numbers: n per cell")
     if thin.any():
         notes.append(f"grey, cross-hatched: too few (under {min_n} {unit}; not coloured)")
-    elif data.count() < data.size:
+    if data.count() < data.size - int(thin.sum()):
         notes.append(f"grey: {missing}")
     if unclear.any():
         notes.append("hatched: unclear (95% CI includes 0)")

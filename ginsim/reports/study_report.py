@@ -229,7 +229,7 @@ def _matrix_section(matrix) -> Section:
                       title="Points per hand: own threshold against the opponent's",
                       value_label="points per hand for the row player", diverging=True,
                       fmt="{:+.2f}", x_label="Opponent's knock threshold",
-                      y_label="Own knock threshold", unit="hands",
+                      y_label="Own knock threshold", unit="hands", min_n=MIN_CELL,
                       missing="each pair is shown once (the other half has the sign "
                               "flipped; the diagonal is a mirror match)"),
         "threshold_matrix", _with_deals(upper), "threshold_matrix")
@@ -261,7 +261,8 @@ def strategies_sections(result: StudyResult) -> list[Section]:
                               title="Points per hand by strategy and opponent",
                               value_label="points per hand", diverging=True,
                               fmt="{:+.2f}", x_label="Opponent", y_label="Strategy",
-                              unit="hands", missing="a mirror match (0 by construction)"),
+                              unit="hands", min_n=MIN_CELL,
+                              missing="a mirror match (0 by construction)"),
                 "strategy_matrix", _with_deals(t["strategy_matrix"]), "strategy_matrix"),
         Section("Outcome mix by pairing", "How hands end for each pairing, on the same "
                 "duplicate deals; `Deals` is how many stand behind each pairing's shares "
