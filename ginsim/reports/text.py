@@ -111,13 +111,23 @@ def people_table(table: pd.DataFrame, min_n: int | None = None) -> pd.DataFrame:
             cell = _cell_format(column)
             out[header(column)] = [cell(v) for v in values]
     if min_n is not None and "n" in frame.columns:
-        few = (frame["n"].fillna(0) < min_n).to_numpy()
-        column = header("verdict") if "verdict" in frame.columns else next(
-            (h for h in out if h.startswith(header(centre) + " (")), None) if centre else None
-        if column is not None:
-            out[column] = [(TOO_FEW if column == header("verdict") else f"{TOO_FEW}: {v}")
-                           if f else v for v, f in zip(out[column], few, strict=True)]
+        _call_too_few(out, (frame["n"].fillna(0) < min_n).to_numpy(),
+                      "verdict" in frame.columns, centre)
     return pd.DataFrame(out)
+
+
+def _call_too_few(out: dict[str, list[str]], few: np.ndarray, has_verdict: bool,
+                  centre: str | None) -> None:
+    """Mark the ``few`` rows of a people table "too few": the verdict replaced, or else
+    the value (the centre column with its interval) prefixed."""
+    if has_verdict:
+        column = header("verdict")
+        out[column] = [TOO_FEW if f else v for v, f in zip(out[column], few, strict=True)]
+        return
+    column = next((h for h in out if centre and h.startswith(header(centre) + " (")), None)
+    if column is not None:
+        out[column] = [f"{TOO_FEW}: {v}" if f else v
+                       for v, f in zip(out[column], few, strict=True)]
 
 
 def _cell_format(column: str) -> Callable[[Any], str]:
