@@ -4,8 +4,8 @@ wider than the page, no table hides columns in a scroller, no word is broken acr
 lines and the knock card's text is legible, in a desktop window (1280 px), the
 narrowest window headless Chromium opens (500 px) and a phone's 420 px (the report in
 an iframe of that width: the page's own viewport is then 420 px wide). At 420 px no two
-of the knock card's labels touch, and every chart is shown across the page at a scale
-that keeps its smallest text legible.
+of the knock card's labels touch, its text and every chart's smallest text render at
+9 px or more, and no table header breaks inside a bracket.
 
 The browser is driven by its own command line: ``--dump-dom`` of a copy of the report
 with a small probe script (the report itself has no script), and ``--screenshot``.
@@ -27,7 +27,7 @@ import pytest
 
 from ginsim.analysis.studies import knock_study
 from ginsim.reports.study_report import write_report
-from ginsim.reports.style import MIN_FONT, MIN_TEXT_PX
+from ginsim.reports.style import SMALLEST_TEXT_KEY
 
 WINDOWS = {"desktop": (1280, 900), "narrow": (500, 844)}  # 500: headless Chromium's least
 PHONE = (420, 844)  # a phone: the report in an iframe this wide, in a 500 px window
@@ -95,6 +95,38 @@ window.addEventListener("load", () => {
     }
   }
   result.touching = touching.slice(0, 20);
+  // The nearest two labels of a card row come (glyph box to glyph box), and the
+  // smallest computed font size of the card's labels and headers.
+  let nearest = Infinity;
+  for (const row of document.querySelectorAll("table.card-grid tbody tr")) {
+    const boxes = [...row.querySelectorAll("td .act")].map(glyphs);
+    for (let i = 1; i < boxes.length; i++)
+      nearest = Math.min(nearest, boxes[i].left - boxes[i - 1].right);
+  }
+  result.cardGap = nearest;
+  result.cardText = Math.min(...[...document.querySelectorAll(
+    "table.card-grid td .act, table.card-grid td .n, table.card-grid th")]
+    .filter(el => el.textContent.trim())
+    .map(el => parseFloat(getComputedStyle(el).fontSize)));
+  // A bracket in a table header or card header that the page breaks across lines.
+  const split = [];
+  for (const th of document.querySelectorAll("th")) {
+    if (th.closest("details:not([open])") || !th.getClientRects().length) continue;
+    const texts = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const m of node.textContent.matchAll(/\([^()]*\)/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                             .map(r => Math.round(r.top)));
+        if (tops.size > 1) split.push(th.textContent);
+      }
+    }
+  }
+  result.splitBrackets = split;
+  result.brackets = [...document.querySelectorAll("th")]
+    .filter(th => /\(/.test(th.textContent) && th.getClientRects().length).length;
   result.cardLabels = document.querySelectorAll("table.card-grid td .act").length;
   // Every image, the closed ones opened, as shown: its natural and rendered width.
   document.querySelectorAll("details").forEach(d => { d.open = true; });
@@ -180,6 +212,8 @@ def test_answer_on_first_screen_images_decode_nothing_overflows(report, window):
     assert result["broken"] == [], result["broken"]
     assert result["scrollers"] == []
     assert result["cardFont"] >= 9, result["cardFont"]
+    assert result["splitBrackets"] == [], result["splitBrackets"]
+    assert result["brackets"] > 0 or window != "desktop"  # narrow pages show no header
     assert result["visible"] and result["answerHeight"] > 20
     assert 0 <= result["answerTop"] and result["answerBottom"] <= result["viewport"]
     assert "points per hand" in result["answerText"]
@@ -199,22 +233,38 @@ def png_dpi(data: bytes) -> float:
     return per_metre * 0.0254
 
 
+def png_text(data: bytes) -> dict[str, str]:
+    """A PNG's tEXt chunks, read chunk by chunk from the file's bytes."""
+    found, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"tEXt":
+            key, _, value = data[at + 8:at + 8 + length].partition(b"\0")
+            found[key.decode("latin-1")] = value.decode("latin-1")
+        at += 12 + length
+    return found
+
+
 def test_phone_card_labels_apart_and_chart_text_legible(report):
     """At 420 px no two labels of the knock card (actions, sample sizes, headers) touch
-    or overlap, and every image, the folded ones opened, is shown across the page at a
-    scale that keeps its smallest text (MIN_FONT points at the PNG's dpi) at least
-    MIN_TEXT_PX CSS pixels high."""
+    or overlap and KNOCK labels keep 4 px apart, every card label and header is at
+    least 9 px, and every image, the folded ones opened, is shown across the page at a
+    scale that keeps its smallest text (the points each PNG records at its dpi) at
+    least 9 CSS px."""
     result = probe(report, "phone.html", WINDOWS["narrow"][0], PHONE[1])
     assert result["clientWidth"] == PHONE[0]
     assert result["cardLabels"] == 3 * 10 * 8 and result["touching"] == []
+    assert result["cardGap"] >= 4, result["cardGap"]
+    assert result["cardText"] >= 9, result["cardText"]
     html = (report / "report.html").read_text(encoding="utf-8")
     sources = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
     assert len(sources) == len(result["opened"]) >= 8
     for source, image in zip(sources, result["opened"], strict=True):
-        dpi = png_dpi(base64.b64decode(source))
-        smallest = MIN_FONT * dpi / 72 * image["shown"] / image["width"]
+        data = base64.b64decode(source)
+        points = float(png_text(data)[SMALLEST_TEXT_KEY])
+        smallest = points * png_dpi(data) / 72 * image["shown"] / image["width"]
         assert image["shown"] >= 0.9 * (PHONE[0] - 32), image  # spans the page
-        assert smallest >= MIN_TEXT_PX, (smallest, image, dpi)
+        assert points > 0 and smallest >= 9, (smallest, points, image)
 
 
 def test_screenshots_of_the_first_screen(report):

@@ -86,6 +86,10 @@ def test_chart_table_and_words():
     chart = chart_table(frame, edges=(24, 16, 8))
     assert set(chart.columns) >= {"deadwood", "stock", "n", "gain", "low", "high", "verdict"}
     assert chart["n"].sum() == len(frame)
+    few = chart["n"] < 30  # too few decisions to read: no knock or wait verdict
+    assert few.any() and ((chart.verdict == "too few") == few).all()
+    assert ((chart.verdict == "knock") == (~few & (chart.low > 0))).all()
+    assert ((chart.verdict == "wait") == (~few & (chart.high < 0))).all()
     cell = chart.iloc[0]
     sub = frame[(frame.deadwood == cell.deadwood) & (frame.stock_left >= 24)]
     assert cell.gain == pytest.approx(sub.gain.mean())

@@ -462,7 +462,9 @@ def test_report_dir_refuses_files_and_foreign_directories(tmp_path):
 
 # ---------------------------------------------------------------- chart details
 
-def test_heatmap_greys_thin_cells_shows_n_and_keeps_numbers_above_hatching():
+def test_heatmap_greys_and_hatches_thin_cells_shows_n_and_keeps_numbers_above_hatching():
+    """A cell under min_n is grey, cross-hatched (and no colour), its number boxed like
+    the unclear cells'; the caption calls it too few."""
     df = heat_frame()
     df.loc[(df.threshold_a == 4) & (df.threshold_b == 0), ["points", "n"]] = [50.0, 7]
     fig = heatmap_chart(df, "threshold_a", "threshold_b", "points", "t", "v", diverging=True,
@@ -474,10 +476,46 @@ def test_heatmap_greys_thin_cells_shows_n_and_keeps_numbers_above_hatching():
     texts = {t.get_text() for t in ax.texts}
     assert "50.0\n7" in texts and "1.5\n100" in texts
     boxed = [t for t in ax.texts if t.get_bbox_patch() is not None]
-    assert len(boxed) == int(((df.verdict == "unclear") & (df.n >= 30)
-                              & df.points.notna()).sum())
+    thin = (df.n < 30) & df.points.notna()
+    assert len(boxed) == int((((df.verdict == "unclear") & (df.n >= 30)
+                               & df.points.notna()) | thin).sum())
     assert all(t.get_zorder() > 2 for t in boxed)
-    assert "grey: fewer than 30 hands" in caption(fig)
+    few = [p for p in ax.patches if p.get_gid() == "too-few"]
+    assert [(p.get_x() + 0.5, p.get_y() + 0.5) for p in few] == [(4.0, 0.0)]
+    assert few[0].get_hatch() == "xxx"
+    assert "grey, cross-hatched: too few (under 30 hands" in " ".join(caption(fig).split())
+
+
+def test_tables_call_rows_under_min_n_too_few():
+    """A row with fewer than min_n in ``n`` reads "too few": in its verdict where the
+    table has one, else before its value; rows at min_n and tables without it as
+    before."""
+    from ginsim.reports.text import people_table
+
+    rates = pd.DataFrame({"deadwood": [1, 2], "n": [29, 30], "rate": [0.1, 0.2],
+                          "low": [0.05, 0.15], "high": [0.2, 0.25]})
+    shown = people_table(rates, min_n=30)
+    assert shown["Rate (95% CI)"].tolist() == ["too few: 10.0% (5.0–20.0)",
+                                               "20.0% (15.0–25.0)"]
+    assert people_table(rates)["Rate (95% CI)"].tolist()[0] == "10.0% (5.0–20.0)"
+    gains = rates.rename(columns={"rate": "gain"}).assign(verdict=["wait", "knock"])
+    shown = people_table(gains, min_n=30)
+    assert shown["Verdict"].tolist() == ["too few", "knock"]
+
+
+def test_undercut_chart_hatches_deadwood_with_too_few_knocks():
+    """A deadwood with fewer than min_n knocks is cross-hatched across the plot, its
+    marker hollow, and the caption says so; without min_n nothing is."""
+    df = undercut_frame(series=False)
+    df.loc[df.deadwood == df.deadwood.max(), "n"] = 12
+    fig = undercut_chart(df, min_n=30)
+    ax = fig.axes[0]
+    few = [p for p in ax.patches if p.get_gid() == "too-few"]
+    assert len(few) == 1 and few[0].get_hatch() == "xxx"
+    assert "too few (under 30 knocks)" in " ".join(caption(fig).split())
+    plain = undercut_chart(df)
+    assert not [p for p in plain.axes[0].patches if p.get_gid() == "too-few"]
+    assert "too few" not in caption(plain)
 
 
 def test_categorical_stock_keeps_play_order():

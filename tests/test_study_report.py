@@ -211,7 +211,7 @@ def test_an_equilibrium_chart_feeds_answer_and_card(report_dir, tmp_path):
     knock = dataclasses.replace(results[0], advice=advice,
                                 answer=knock_answer(advice, results[0].rules))
     assert knock.answer.startswith("No pile card taken: knock with 1 to 5 deadwood and 16 or "
-                                   "more cards left; one taken: 1 to 2 at 28 or more left; "
+                                   "more cards left; one taken: 1 and 2 at 28 or more left; "
                                    "two or more: wait for gin; else wait.")
     assert "exploit" not in knock.answer and len(knock.answer) <= 500
     spec = report_spec([knock])
@@ -422,3 +422,63 @@ def test_players_are_introduced_with_this_runs_figures_where_it_has_them(report_
     assert ">no<" not in rules and ">yes<" not in rules
     rules = re.sub(r"<[^>]+>", "", rules)
     assert "Knock with 10 or less deadwood." in rules and "knock_limit=10" in rules
+
+
+def test_cells_under_30_read_too_few_and_the_card_says_its_rule(report_dir):
+    """Issue 62, items 2 and 6: every knock-chart row under 30 decisions and every
+    undercut row under 30 knocks reads "too few" in the page's tables (and only those);
+    the counterfactual chart's figure cross-hatches them; the card's note states the
+    answer's rule when the card has either cells."""
+    from ginsim.analysis.knock.knock_card import EITHER_LEFT_OUT
+    from ginsim.reports.study_report import report_spec
+
+    out, results = report_dir
+    html = (out / "report.html").read_text()
+    tables = results[0].tables
+    chart = pd.read_csv(out / "knock_chart.csv")
+    few = chart[chart.decisions < 30]
+    assert len(few) and (few.verdict == "too few").all()
+    assert (chart[chart.decisions >= 30].verdict != "too few").all()
+    section = html.split('id="s')[1:]
+    chart_html = next(s for s in section if "counterfactual chart" in s.split("</h2>")[0])
+    assert chart_html.count(">too few</td>") == len(few)
+    for name in ("undercut_by_deadwood", "undercut_by_deadwood_stock"):
+        table = tables[name]
+        part = next(s for s in section if f"{name}.csv" in s)
+        assert part.count("too few: ") == int((table.n < 30).sum()), name
+    chart_fig = next(s.figure for s in report_spec(results).sections
+                     if s.figure_name == "knock_chart")
+    hatched = [p for p in chart_fig.axes[0].patches if p.get_gid() == "too-few"]
+    assert len(hatched) == len(few)
+    card = results[0].advice.card
+    assert (card.action == "either").any() and EITHER_LEFT_OUT in re.sub(
+        r"\s+", " ", html.replace("&#39;", "'"))
+
+
+def knock_hands(hands: int, thresholds: tuple[int, ...], opponents: int) -> int:
+    """The hands a knock study plays, counted from its design: the threshold sweep
+    (every threshold against every opponent, ``hands`` each), the threshold matrix (every
+    even threshold against every other, a quarter of the deals), the counterfactual
+    chart (``hands``), the card and its two comparison players against every opponent
+    (``hands`` each) and the why sentence's hands (at most 50,000)."""
+    deals = hands // 2
+    grid = len([t for t in thresholds if t % 2 == 0])
+    return (len(thresholds) * opponents * 2 * deals + grid ** 2 * 2 * max(deals // 4, 1)
+            + hands + 3 * opponents * 2 * deals + min(2 * deals, 50_000))
+
+
+def test_readme_quotes_the_reports_own_hand_count(report_dir):
+    """Issue 62, item 7: the README's figure for the default report is the one its
+    Methods prints ("hands played"): the design count above matches this run's Methods,
+    and at the default size (200,000 hands, thresholds 0-10, two opponents) it is the
+    README's number."""
+    from pathlib import Path
+
+    from ginsim.analysis.studies import DEFAULT_HANDS
+
+    _, results = report_dir
+    played = int(results[0].methods["hands played"].replace(",", ""))
+    assert played == knock_hands(4000, (0, 4, 8, 10), 1)
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    default = knock_hands(DEFAULT_HANDS["knock"], tuple(range(11)), 2)
+    assert f"at its default size, {default:,} hands" in " ".join(readme.split())

@@ -50,12 +50,14 @@ class Section:
     shown: pd.DataFrame | None = None  # the table as people see it; default people_table
     terms: list[tuple[str, str]] | None = None  # a definition list (a glossary)
     n_unit: str = "hands"  # what the table's ``n`` column counts, named in CSV and page
+    min_n: int | None = None  # rows with a smaller ``n`` read "too few" (people_table)
 
     def people(self) -> pd.DataFrame | None:
         """The table as shown in HTML and Markdown (the CSV keeps ``table``'s digits)."""
         if self.table is None:
             return None
-        shown = self.shown if self.shown is not None else people_table(self.table)
+        shown = (self.shown if self.shown is not None
+                 else people_table(self.table, min_n=self.min_n))
         return shown.rename(columns={"n": self.n_unit[:1].upper() + self.n_unit[1:]})
 
     def csv_table(self) -> pd.DataFrame:

@@ -10,7 +10,15 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..analysis.knock.knock_answer import rules_name
-from ..analysis.knock.knock_card import KNOCK_AT, MEASURED_HERE, TAKEN_WORDS, WAIT_AT, KnockAdvice
+from ..analysis.knock.knock_card import (
+    EITHER_LEFT_OUT,
+    KNOCK_AT,
+    MEASURED_HERE,
+    TAKEN_WORDS,
+    WAIT_AT,
+    KnockAdvice,
+)
+from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
 from ..game.rules import Rules
 from ..number_text import signed
@@ -24,7 +32,7 @@ LEGEND = (f"KNOCK: the plan knocks at least {KNOCK_AT:.0%} of the time; wait: at
           "about the same. Gin (deadwood 0) always goes down.")
 EVEN_LEGEND = ("A number with a cell: there knocking now and waiting a turn were even "
                "within their 95% interval, over that many decisions of the card's player "
-               "against itself.")
+               f"against itself ({MIN_CELL} or more; fewer are too few to say).")
 
 
 def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",
@@ -43,8 +51,8 @@ def knock_card_chart(card: pd.DataFrame, title: str = "Knock card",
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, taken in zip(axes, panels, strict=True):
         _draw_panel(ax, card[card.opp_taken == taken], xs, ys)
-        ax.set_title(f"The opponent {TAKEN_WORDS[str(taken)]}", fontsize=9, loc="left")
-    fig.suptitle(title, fontsize=11, x=0.01, ha="left")
+        ax.set_title(f"The opponent {TAKEN_WORDS[str(taken)]}", fontsize=10, loc="left")
+    fig.suptitle(title, fontsize=12, x=0.01, ha="left")
     add_caption(fig, f"{caption} {LEGEND}".strip())
     return fig
 
@@ -65,21 +73,21 @@ def _draw_panel(ax, grid: pd.DataFrame, xs: list, ys: list) -> None:
                                    edgecolor="white", linewidth=1.2, gid="card-cell"))
             n = shown.get((dw, stock))
             ax.text(col + 0.5, row + (0.36 if n is not None else 0.5), act, ha="center",
-                    va="center", fontsize=8.5, color=ink,
+                    va="center", fontsize=MIN_FONT, color=ink,
                     fontweight="bold" if act == "KNOCK" else "normal")
             if n is not None:
                 ax.text(col + 0.5, row + 0.76, f"{n:,}", ha="center", va="center",
                         fontsize=MIN_FONT, color=ink, gid="card-n")
     ax.set_xlim(0, len(xs))
     ax.set_ylim(len(ys), 0)
-    ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=8)
-    ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=8)
+    ax.set_xticks([i + 0.5 for i in range(len(xs))], [str(v) for v in xs], fontsize=MIN_FONT)
+    ax.set_yticks([i + 0.5 for i in range(len(ys))], [str(v) for v in ys], fontsize=MIN_FONT)
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")
     ax.tick_params(length=0)
     ax.spines[:].set_visible(False)
-    ax.set_xlabel(STOCK_AXIS, fontsize=8)
-    ax.set_ylabel("Your deadwood", fontsize=8)
+    ax.set_xlabel(STOCK_AXIS, fontsize=MIN_FONT)
+    ax.set_ylabel("Your deadwood", fontsize=MIN_FONT)
 
 
 def near_even_counts(cells: pd.DataFrame) -> dict[tuple[int, str], int]:
@@ -162,6 +170,8 @@ def card_note(result: StudyResult) -> str:
     if advice is None:
         return ""
     legend = LEGEND
+    if (advice.card.action == "either").any():
+        legend += " " + EITHER_LEFT_OUT
     if result.rules is not None and result.rules.oklahoma:
         legend += (" The upcard sets each hand's knock limit: rows above it do not apply "
                    "to that hand.")

@@ -22,8 +22,10 @@ from ._files import write_bytes_atomic
 from .style import (
     DPI,
     FIGSIZE,
+    MIN_FONT,
     OUTCOME_COLOURS,
     OUTCOME_ORDER,
+    SMALLEST_TEXT_KEY,
     add_caption,
     colour,
     count_text,
@@ -35,14 +37,18 @@ from .style import (
     per_group_count,
     percent_axis,
     require_columns,
+    smallest_text,
     style_axes,
 )
 
 FORMATS = ("png", "svg")
 
 
-def undercut_chart(df: pd.DataFrame, title: str = "Undercut rate by knocker deadwood") -> Figure:
-    """Undercut rate (line, markers, shaded 95% CI) against knocker deadwood.
+def undercut_chart(df: pd.DataFrame, title: str = "Undercut rate by knocker deadwood",
+                   min_n: int | None = None) -> Figure:
+    """Undercut rate (line, markers, shaded 95% CI) against knocker deadwood; with
+    ``min_n`` a deadwood with fewer knocks (in any series) is cross-hatched, its marker
+    hollow.
 
     Columns: ``deadwood``, ``rate``, ``low``, ``high``, ``n`` (knocks), optional ``series``.
     """
@@ -56,6 +62,14 @@ def undercut_chart(df: pd.DataFrame, title: str = "Undercut rate by knocker dead
         ax.fill_between(part["deadwood"], lo, hi, color=colour(i), alpha=0.2, linewidth=0)
         ax.plot(part["deadwood"], part["rate"], marker="o", markersize=4, color=colour(i),
                 label=name)
+        few = part[part["n"] < (min_n or 0)]
+        if len(few):
+            ax.plot(few["deadwood"], few["rate"], marker="o", markersize=4, linestyle="none",
+                    markerfacecolor="white", color=colour(i), zorder=3, gid="too-few")
+    thin = sorted(set(df.loc[df["n"] < (min_n or 0), "deadwood"]))
+    for deadwood in thin:
+        ax.axvspan(deadwood - 0.5, deadwood + 0.5, fill=False, hatch="xxx", linewidth=0,
+                   edgecolor=(0, 0, 0, 0.3), zorder=0, gid="too-few")
     ax.set_title(title)
     ax.set_xlabel("Knocker deadwood (points)")
     ax.set_ylabel("Undercut rate (% of knocks)")
@@ -63,9 +77,10 @@ def undercut_chart(df: pd.DataFrame, title: str = "Undercut rate by knocker dead
     percent_axis(ax)
     style_axes(ax)
     if len(groups) > 1:
-        ax.legend(title="Series", fontsize=8)
+        ax.legend(title="Series", fontsize=MIN_FONT)
+    few = (f"; cross-hatched, hollow: too few (under {min_n} knocks)" if thin else "")
     add_caption(fig, f"{count_text(df['n'].sum(), _unit(df, 'knocks'))}{deals_text(df)}; "
-                     "shaded: 95% CI")
+                     f"shaded: 95% CI{few}")
     return fig
 
 
@@ -99,7 +114,8 @@ def threshold_chart(df: pd.DataFrame,
     handles, labels = ax.get_legend_handles_labels()
     star = Line2D([], [], marker="*", markersize=11, color="#777777", markeredgecolor="black",
                   linestyle="none")
-    ax.legend([*handles, star], [*labels, "best threshold"], title="Opponent", fontsize=8)
+    ax.legend([*handles, star], [*labels, "best threshold"], title="Opponent",
+              fontsize=MIN_FONT)
     add_caption(fig, f"{count_text(df['n'].sum(), 'hands')}; shaded: 95% CI; "
                      "star: best threshold per opponent")
     return fig
@@ -126,8 +142,10 @@ def outcome_mix_chart(df: pd.DataFrame, title: str = "How hands end") -> Figure:
                color=OUTCOME_COLOURS.get(outcome, colour(next(spare))),
                error_kw={"elinewidth": 0.9, "capsize": 2}, label=str(outcome).replace("_", " "))
     crowded = len(labels) * max(len(str(v)) for v in labels) > 60
-    ax.set_xticks(range(len(labels)), [str(v).replace(" vs ", "\nvs ") for v in labels],
-                  rotation=90 if crowded else 0, ha="center", fontsize=8 if crowded else 9)
+    ax.set_xticks(range(len(labels)), [str(v) if crowded else str(v).replace(" vs ", "\nvs ")
+                                       for v in labels],
+                  rotation=90 if crowded else 0, ha="center",
+                  fontsize=MIN_FONT if crowded else 10)
     ax.set_title(title)
     ax.set_xlabel("")
     ax.set_ylabel("Share of hands (%)")
@@ -135,7 +153,7 @@ def outcome_mix_chart(df: pd.DataFrame, title: str = "How hands end") -> Figure:
     style_axes(ax)
     ax.grid(False, axis="x")
     fig.legend(*ax.get_legend_handles_labels(), title="Outcome", loc="outside right center",
-               fontsize=8)
+               fontsize=MIN_FONT)
     deals = ""
     if "deals" in df.columns and df.attrs.get("basis"):
         deals = deals_text(df)
@@ -180,7 +198,7 @@ def hand_length_chart(df: pd.DataFrame, title: str = "How long hands last") -> F
     percent_axis(ax)
     style_axes(ax)
     if len(groups) > 1:
-        ax.legend(title="Series", fontsize=8)
+        ax.legend(title="Series", fontsize=MIN_FONT)
         notes = ["mean draws per hand: " + "; ".join(notes)]
     add_caption(fig, notes[0])
     return fig
@@ -220,7 +238,7 @@ def variant_chart(df: pd.DataFrame, title: str = "Rule variants compared",
         ax.set_visible(False)
     fig.legend([Patch(color=colour(k)) for k in range(len(variants))],
                [str(v) for v in variants], title="Variant", loc="outside right center",
-               fontsize=8)
+               fontsize=MIN_FONT)
     add_caption(fig, f"{per_group_count(df, 'variant', _unit(df, 'hands'), 'variant')}"
                      f"{deals_text(df)}; error bars: 95% CI")
     return fig
@@ -245,9 +263,12 @@ def save_figure(fig: Figure, path_without_suffix: str | Path,
 
 
 def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = DPI) -> bytes:
-    """The figure rendered to PNG or SVG bytes."""
+    """The figure rendered to PNG or SVG bytes; a PNG records its smallest text in points
+    (:data:`~ginsim.reports.style.SMALLEST_TEXT_KEY`), so a page can tell how large that
+    text is shown."""
     buffer = io.BytesIO()
-    metadata = {"Software": None} if fmt == "png" else {"Date": None}
+    metadata = ({"Software": None, SMALLEST_TEXT_KEY: f"{smallest_text(fig):.2f}"}
+                if fmt == "png" else {"Date": None})
     fig.savefig(buffer, format=fmt, dpi=dpi, facecolor="white", metadata=metadata)
     return buffer.getvalue()
 

@@ -37,9 +37,9 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
     ``unclear`` cells (numbers stay on a white box above the hatching); an optional ``n``
     column gives the caption's sample size (in ``unit``), the per-cell counts when
-    ``show_n``, and with ``min_n`` greys out cells with fewer than ``min_n`` (the colour
-    scale is set by the other cells); ``missing`` says what a grey cell without a row
-    is. A categorical ``x`` or ``y`` keeps its order.
+    ``show_n``, and with ``min_n`` greys out and cross-hatches cells with fewer than
+    ``min_n`` (the colour scale is set by the other cells); ``missing`` says what a
+    grey cell without a row is. A categorical ``x`` or ``y`` keeps its order.
     """
     _check_cells(df, x, y, value, show_n or bool(min_n))
     xs, ys = ordered(df[x]), ordered(df[y])
@@ -52,15 +52,15 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     counts = grid_of("n").to_numpy(dtype=float) if "n" in df.columns else None
     thin = np.zeros(values.shape, dtype=bool)
     if min_n and counts is not None:
-        thin = np.nan_to_num(counts, nan=0.0) < min_n
+        thin = ~np.isnan(counts) & (np.nan_to_num(counts, nan=0.0) < min_n)
     data = np.ma.masked_invalid(np.where(thin, np.nan, values))
     fig = new_figure(HEATMAP_SIZE)
     ax = fig.add_subplot()
     cmap, norm = _colour_scale(data, diverging)
     image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
                       aspect="auto", origin="upper", interpolation="nearest")
-    ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=8)
-    ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=MIN_FONT)
+    ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=MIN_FONT)
     ax.set_title(title)
     ax.set_xlabel(x_label or x)
     ax.set_ylabel(y_label or y)
@@ -69,8 +69,9 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     if "verdict" in df.columns:
         unclear = (grid_of("verdict").to_numpy() == "unclear") & ~thin
         _hatch(ax, unclear)
+    _hatch(ax, thin, "xxx", "too-few")
     if annotate:
-        _annotate(ax, values, data, image, fmt, counts if show_n else None, unclear)
+        _annotate(ax, values, data, image, fmt, counts if show_n else None, unclear | thin)
     notes = _notes(df, unit, show_n, min_n, thin, data, missing, unclear)
     if notes:
         add_caption(fig, "; ".join(notes))
@@ -97,12 +98,11 @@ def _colour_scale(data: np.ma.MaskedArray, diverging: bool) -> tuple[str, Normal
     return "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)
 
 
-def _hatch(ax, cells: np.ndarray) -> None:
-    """Hatch the ``cells`` (the unclear verdicts)."""
+def _hatch(ax, cells: np.ndarray, hatch: str = "///", gid: str = "unclear") -> None:
+    """Hatch the ``cells``: ``///`` the unclear verdicts, ``xxx`` those with too few."""
     for (row, col) in zip(*np.nonzero(cells), strict=True):
-        ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///",
-                               edgecolor=(0, 0, 0, 0.25), linewidth=0, zorder=2,
-                               gid="unclear"))
+        ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch=hatch,
+                               edgecolor=(0, 0, 0, 0.3), linewidth=0, zorder=2, gid=gid))
 
 
 def _notes(df: pd.DataFrame, unit: str, show_n: bool, min_n: int | None, thin: np.ndarray,
@@ -112,8 +112,8 @@ def _notes(df: pd.DataFrame, unit: str, show_n: bool, min_n: int | None, thin: n
     if show_n:
         notes.append("small numbers: n per cell")
     if thin.any():
-        notes.append(f"grey: fewer than {min_n} {unit} (not coloured)")
-    elif data.count() < data.size:
+        notes.append(f"grey, cross-hatched: too few (under {min_n} {unit}; not coloured)")
+    if data.count() < data.size - int(thin.sum()):
         notes.append(f"grey: {missing}")
     if unclear.any():
         notes.append("hatched: unclear (95% CI includes 0)")

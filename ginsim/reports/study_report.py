@@ -145,14 +145,15 @@ def _decision_chart_section(chart, opponent: str, result: StudyResult) -> Sectio
         f"{_cells(int((trusted.verdict == 'knock').sum()))} clearly favour knocking, "
         f"{int((trusted.verdict == 'wait').sum())} waiting. "
         f"Hatched cells are not distinguishable from 0; cells with fewer than {MIN_CELL} "
-        f"decisions are grey and do not set the colours. {result.notes.get('chart_words', '')}"
+        f"decisions are grey and cross-hatched, do not set the colours and read \"too few\" "
+        f"in the table. {result.notes.get('chart_words', '')}"
         + differs,
         heatmap_chart(chart, x="stock", y="deadwood", value="gain",
                       title=f"Gain of knocking now over waiting one turn: simple vs {opponent}",
                       value_label="points per decision", diverging=True, fmt="{:+.1f}",
                       x_label=STOCK_AXIS, y_label=DEADWOOD_AXIS, unit="decisions",
                       min_n=MIN_CELL, show_n=True),
-        "knock_chart", chart, "knock_chart", n_unit="decisions")
+        "knock_chart", chart, "knock_chart", n_unit="decisions", min_n=MIN_CELL)
 
 
 def _counted(text: str, table) -> str:
@@ -209,8 +210,9 @@ def _undercut_section(under, knocker: str, opponent: str) -> Section:
                  f"{int(worst.deadwood)} (95% CI {_pct(worst.low)} to {_pct(worst.high)}, "
                  f"{_knocks_counted(worst, under)}).", under),
         undercut_chart(under, title=f"Undercut rate by knocker deadwood: {knocker} vs "
-                                    f"{opponent}"),
-        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit=_unit(under, "knocks"))
+                                    f"{opponent}", min_n=MIN_CELL),
+        "undercut_by_deadwood", under, "undercut_by_deadwood", n_unit=_unit(under, "knocks"),
+        min_n=MIN_CELL)
 
 
 def _matrix_section(matrix) -> Section:
@@ -227,7 +229,7 @@ def _matrix_section(matrix) -> Section:
                       title="Points per hand: own threshold against the opponent's",
                       value_label="points per hand for the row player", diverging=True,
                       fmt="{:+.2f}", x_label="Opponent's knock threshold",
-                      y_label="Own knock threshold", unit="hands",
+                      y_label="Own knock threshold", unit="hands", min_n=MIN_CELL,
                       missing="each pair is shown once (the other half has the sign "
                               "flipped; the diagonal is a mirror match)"),
         "threshold_matrix", _with_deals(upper), "threshold_matrix")
@@ -243,7 +245,7 @@ def _undercut_stock_section(table, text: str, players: str = "") -> Section:
                       x_label=STOCK_AXIS, y_label=DEADWOOD_AXIS, unit="knocks",
                       min_n=MIN_CELL),
         "undercut_by_deadwood_stock", table, "undercut_by_deadwood_stock",
-        n_unit=_unit(table, "knocks"))
+        n_unit=_unit(table, "knocks"), min_n=MIN_CELL)
 
 
 def strategies_sections(result: StudyResult) -> list[Section]:
@@ -259,7 +261,8 @@ def strategies_sections(result: StudyResult) -> list[Section]:
                               title="Points per hand by strategy and opponent",
                               value_label="points per hand", diverging=True,
                               fmt="{:+.2f}", x_label="Opponent", y_label="Strategy",
-                              unit="hands", missing="a mirror match (0 by construction)"),
+                              unit="hands", min_n=MIN_CELL,
+                              missing="a mirror match (0 by construction)"),
                 "strategy_matrix", _with_deals(t["strategy_matrix"]), "strategy_matrix"),
         Section("Outcome mix by pairing", "How hands end for each pairing, on the same "
                 "duplicate deals; `Deals` is how many stand behind each pairing's shares "
@@ -295,9 +298,9 @@ def stored_sections(result: StudyResult) -> list[Section]:
                 "outcome_mix", n_unit=_unit(t["outcome_mix"], "hands in all")),
         Section("How often a knock is undercut", _counted("Non-gin knocks of both seats.",
                                                           t["undercut_by_deadwood"]),
-                undercut_chart(t["undercut_by_deadwood"]), "undercut_by_deadwood",
-                t["undercut_by_deadwood"], "undercut_by_deadwood",
-                n_unit=_unit(t["undercut_by_deadwood"], "knocks")),
+                undercut_chart(t["undercut_by_deadwood"], min_n=MIN_CELL),
+                "undercut_by_deadwood", t["undercut_by_deadwood"], "undercut_by_deadwood",
+                n_unit=_unit(t["undercut_by_deadwood"], "knocks"), min_n=MIN_CELL),
         _undercut_stock_section(t["undercut_by_deadwood_stock"], "Both seats' knocks."),
         Section("Hand length", _counted("Draws per hand.", t["hand_length"]),
                 hand_length_chart(t["hand_length"]), "hand_length", t["hand_length"],

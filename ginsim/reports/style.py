@@ -20,13 +20,16 @@ OUTCOME_COLOURS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9",
 OUTCOME_ORDER = ("knock", "gin", "big_gin", "undercut", "dead")
 #: A report figure's size in inches and its pixels per inch. Narrow enough that, shown
 #: across a phone's page (:data:`PHONE_COLUMN` CSS px), text of :data:`MIN_FONT` points
-#: renders at least :data:`MIN_TEXT_PX` CSS px; its PNG is 756 px wide on a desktop.
+#: renders at least :data:`MIN_TEXT_PX` CSS px (9 pt: 9.2 px); its PNG is 756 px wide on
+#: a desktop.
 FIGSIZE = (5.4, 3.9)
-HEATMAP_SIZE = (5.4, 4.6)  # a grid with two lines in each cell needs taller rows
+HEATMAP_SIZE = (5.4, 5.4)  # a grid with two lines in each cell needs taller rows
 DPI = 140
-MIN_FONT = 8.0  # points: the smallest text a report figure carries (see legible)
+MIN_FONT = 9.0  # points: the smallest text a report figure carries (see legible)
 PHONE_COLUMN = 398  # CSS px an image gets on a 420 px page (padding and border off)
-MIN_TEXT_PX = 8.0  # CSS px: the smallest legible text of a figure shown on that page
+MIN_TEXT_PX = 9.0  # CSS px: the smallest legible text of a figure shown on that page
+#: PNG text key under which a report figure records its smallest text, in points
+SMALLEST_TEXT_KEY = "ginsim smallest text pt"
 CAPTION_HEIGHT = 0.06  # share of the figure height kept free for the caption line
 
 
@@ -46,7 +49,7 @@ def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
 def add_caption(fig: Figure, text: str) -> None:
     """Write the caption line (sample size, rules, what shading means) at the bottom left,
     wrapped to the figure's width; the layout keeps room for it."""
-    caption = fig.text(0.01, 0.012, "", ha="left", va="bottom", fontsize=8,
+    caption = fig.text(0.01, 0.012, "", ha="left", va="bottom", fontsize=MIN_FONT,
                        color="#333333", gid="caption")
     _set_caption(fig, caption, text)
 
@@ -61,11 +64,11 @@ def append_caption(fig: Figure, text: str) -> None:
 
 
 def _set_caption(fig: Figure, caption, text: str) -> None:
-    width_chars = max(40, int(fig.get_figwidth() * 15.5))
+    width_chars = max(40, int(fig.get_figwidth() * 124 / MIN_FONT))  # 15.5 a inch at 8 pt
     lines = textwrap.wrap(text, width_chars, break_on_hyphens=False) or [""]
     caption.set_text("\n".join(lines))
     height = fig.get_figheight()
-    bottom = max(CAPTION_HEIGHT * FIGSIZE[1], 0.05 + 0.15 * len(lines)) / height
+    bottom = max(CAPTION_HEIGHT * FIGSIZE[1], 0.05 + 0.17 * len(lines)) / height
     fig.get_layout_engine().set(rect=(0.0, bottom, 1.0, 1.0 - bottom))
 
 
@@ -90,6 +93,15 @@ def legible(fig: Figure, minimum: float = MIN_FONT) -> Figure:
             chars = max(16, int(widest * room * 0.95))
             title.set_text("\n".join(textwrap.wrap(flat, chars, break_on_hyphens=False)))
     return fig
+
+
+def smallest_text(fig: Figure) -> float:
+    """The smallest font size, in points, of the text ``fig`` shows (visible, not blank,
+    in a visible axes); 0 for a figure without text."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text)
+             if t.get_text().strip() and t.get_visible()
+             and (t.axes is None or t.axes.get_visible())]
+    return float(min(sizes, default=0.0))
 
 
 def _room(text: Text, width: float) -> float:

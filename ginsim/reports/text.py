@@ -27,6 +27,7 @@ _CODE = re.compile(r"`([^`\n]+)`")
 #: A word of at most 32 characters holding a hyphen, dash or slash.
 _JOINED = re.compile(r"(?<!\S)(?=\S{1,32}(?!\S))\S*[-/–]\S*")
 _BLANK_LINES = re.compile(r"\n\s*\n")
+_BRACKET = re.compile(r"\([^()]*\)")
 
 #: column name -> header shown to people
 HEADERS = {
@@ -84,10 +85,14 @@ def header(column: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def people_table(table: pd.DataFrame) -> pd.DataFrame:
+TOO_FEW = "too few"  # what a table row under its ``min_n`` reads
+
+
+def people_table(table: pd.DataFrame, min_n: int | None = None) -> pd.DataFrame:
     """``table`` as text for people: a ``value``/``mean``/``rate`` column with ``low`` and
     ``high`` becomes one "value (low–high)" column; rates in %, points with two decimals,
-    statistic codes in words, human headers."""
+    statistic codes in words, human headers. With ``min_n``, a row whose ``n`` is
+    smaller reads "too few": its ``verdict``, or else its value ("too few: 6.1% (...)")."""
     frame = table.reset_index(drop=True)
     out: dict[str, list[str]] = {}
     has_interval = {"low", "high"} <= set(frame.columns)
@@ -105,7 +110,24 @@ def people_table(table: pd.DataFrame) -> pd.DataFrame:
         else:
             cell = _cell_format(column)
             out[header(column)] = [cell(v) for v in values]
+    if min_n is not None and "n" in frame.columns:
+        _call_too_few(out, (frame["n"].fillna(0) < min_n).to_numpy(),
+                      "verdict" in frame.columns, centre)
     return pd.DataFrame(out)
+
+
+def _call_too_few(out: dict[str, list[str]], few: np.ndarray, has_verdict: bool,
+                  centre: str | None) -> None:
+    """Mark the ``few`` rows of a people table "too few": the verdict replaced, or else
+    the value (the centre column with its interval) prefixed."""
+    if has_verdict:
+        column = header("verdict")
+        out[column] = [TOO_FEW if f else v for v, f in zip(out[column], few, strict=True)]
+        return
+    column = next((h for h in out if centre and h.startswith(header(centre) + " (")), None)
+    if column is not None:
+        out[column] = [f"{TOO_FEW}: {v}" if f else v
+                       for v, f in zip(out[column], few, strict=True)]
 
 
 def _cell_format(column: str) -> Callable[[Any], str]:
@@ -156,9 +178,10 @@ def table_html(table: pd.DataFrame) -> Markup:
     ``text`` when no column after the first holds numbers: left-aligned, wrapping).
     Every cell carries its column's header as ``data-label``, so a narrow page can stack
     each row as label/value lines instead of hiding columns in a scroller; a short word
-    with a hyphen or slash (``--seed``, ``A-2-3``) stays on one line."""
+    with a hyphen or slash (``--seed``, ``A-2-3``) and a header's bracket stay on one
+    line."""
     numbers = any(_numeric_looking(table[c]) for c in table.columns[1:])
-    labels = [escape(str(c)) for c in table.columns]
+    labels = [escape(_bracket_whole(str(c))) for c in table.columns]
     head = "".join(f"<th>{label}</th>" for label in labels)
     rows = []
     for row in table.itertuples(index=False, name=None):
@@ -168,6 +191,12 @@ def table_html(table: pd.DataFrame) -> Markup:
     cls = "data" if numbers else "data text"
     return Markup(f'<table class="{cls}"><thead><tr>{head}</tr></thead>'
                   f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _bracket_whole(text: str) -> str:
+    """``text`` with the spaces inside each bracket made non-breaking, so a header such
+    as "Points per hand (95% CI)" never breaks between "(95%" and "CI)"."""
+    return _BRACKET.sub(lambda m: m.group(0).replace(" ", "\u00a0"), text)
 
 
 def _cell_text(value: object) -> str:

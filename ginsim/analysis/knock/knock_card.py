@@ -141,12 +141,14 @@ def _check_card(card: pd.DataFrame) -> None:
                          "stock) cell")
 
 
-def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame, min_n: int = MIN_CELL
+                  ) -> pd.DataFrame:
     """``card`` with what its own player's decision points (``decisions`` of
     :func:`~ginsim.analysis.knock.knock_chart.decisions_frame`, the card's player against
     itself) say cell by cell: ``n`` decisions, ``gain`` (mean points of knocking now
     minus waiting a turn), ``gain_low``, ``gain_high`` (95%, a hand's decisions one
-    cluster) and ``even``: the interval holds 0 (or is missing), so both are near even."""
+    cluster) and ``even``: the cell has ``min_n`` decisions or more and its interval holds
+    0, so both are near even (a cell with fewer is too few to say)."""
     labels = np.array(bucket_labels(DISPLAY_EDGES))
     taken = decisions["opp_taken"].to_numpy()
     keyed = pd.DataFrame({
@@ -169,7 +171,8 @@ def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
     for column in ("gain", "gain_low", "gain_high"):
         out[column] = merged[column].to_numpy()
     low, high = out["gain_low"].to_numpy(float), out["gain_high"].to_numpy(float)
-    out["even"] = ~(np.isfinite(low) & np.isfinite(high)) | ((low <= 0) & (high >= 0))
+    out["even"] = (out["n"].to_numpy() >= min_n) & (
+        ~(np.isfinite(low) & np.isfinite(high)) | ((low <= 0) & (high >= 0)))
     return out
 
 
@@ -194,30 +197,31 @@ def stock_aloud(low: int, high: int) -> str:
 
 
 def numbers_aloud(values: Sequence[int]) -> str:
-    """Sorted integers as a player says them: "4 to 10", "7 and 9", "1 to 3 and 5"."""
-    parts = number_ranges(sorted(int(v) for v in values)).replace("-", " to ").split(", ")
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    """Sorted integers as a player says them: "4 to 10", "7 and 9", "1 to 3, 5 and 8";
+    two in a row are said as two ("6 and 7", not "6 to 7")."""
+    items: list[str] = []
+    for part in number_ranges(sorted(int(v) for v in values)).split(", "):
+        low, _, high = part.partition("-")
+        items += ([low, high] if high and int(high) == int(low) + 1
+                  else [part.replace("-", " to ")])
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def panel_plans(cells: pd.DataFrame) -> list[tuple[int, int, list[int]]]:
-    """One panel's plan as (low, high, deadwood to knock) per run of stock ranges, in play
-    order: the fewest runs, each with one plan that every range in it allows (every KNOCK
-    cell in it, every wait cell out; an either cell in or out, as the run needs: both are
-    sound there). A plan is one span of deadwood where the card allows it."""
-    runs: list[list] = []  # [low, high, must knock, may knock]
+    """One panel's KNOCK cells as (low, high, deadwood that knocks) per run of adjacent
+    stock ranges that knock at the same deadwood, in play order, covering every range
+    (a run that knocks nowhere has an empty list). The one rule of the answer
+    (docs/knock-answers.md): it names every KNOCK cell and no other; an either cell
+    is left out like a wait cell (:data:`EITHER_LEFT_OUT`)."""
+    runs: list[tuple[int, int, list[int]]] = []
     for stock, part in cells.groupby("stock", observed=True, sort=True):
         low, high = (int(v) for v in str(stock).split("-"))
-        must = {int(d) for d in part.loc[part.action == "KNOCK", "deadwood"]}
-        may = must | {int(d) for d in part.loc[part.action == "either", "deadwood"]}
-        if runs and (runs[-1][2] | must) <= (runs[-1][3] & may):
-            runs[-1] = [low, runs[-1][1], runs[-1][2] | must, runs[-1][3] & may]
+        knock = sorted(int(d) for d in part.loc[part.action == "KNOCK", "deadwood"])
+        if runs and runs[-1][2] == knock:
+            runs[-1] = (low, runs[-1][1], knock)
         else:
-            runs.append([low, high, must, may])
-    plans = []
-    for low, high, must, may in runs:
-        span = set(range(min(must), max(must) + 1)) if must else set()
-        plans.append((low, high, sorted(span if span <= may else must)))
-    return plans
+            runs.append((low, high, knock))
+    return runs
 
 
 def panel_words(cells: pd.DataFrame, first: bool = True) -> str:
@@ -241,13 +245,18 @@ def panel_words(cells: pd.DataFrame, first: bool = True) -> str:
     return ", ".join(clauses)
 
 
+#: The rule of the answer's words, said beside a card that has either cells.
+EITHER_LEFT_OUT = ("The answer names the KNOCK cells and no other: an either cell is left "
+                   "out with the wait cells, since waiting there is as sound as knocking.")
 PANEL_LEADS = {"0": "no pile card taken: ", "1": "one taken: ", "2+": "two or more: "}
 
 
 def card_words(card: pd.DataFrame) -> str:
     """What a whole card says, every panel: one clause when every panel says the same,
     else one per panel led by the opponent's pile takes (:data:`PANEL_LEADS`); "else
-    wait" closes it where it waits."""
+    wait" closes it where it waits. It names exactly the card's KNOCK cells
+    (:func:`panel_plans`): either cells, where waiting is as sound as knocking, are left
+    out with the wait cells (:data:`EITHER_LEFT_OUT` says so beside the card)."""
     panels = [(str(t), part) for t, part in card.groupby("opp_taken", observed=True,
                                                           sort=True)]
     texts = [panel_words(part) for _, part in panels]

@@ -49,15 +49,17 @@ def bucket_labels(edges: Sequence[int], top: int = 31) -> list[str]:
     return [f"{lo}-{hi}" for lo, hi in zip(lows, highs, strict=True)]
 
 
-def chart_table(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES) -> pd.DataFrame:
+def chart_table(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES,
+                min_n: int = MIN_CELL) -> pd.DataFrame:
     """Mean gain of knocking now over waiting a turn, per deadwood x stock bucket, from the
     decision points of :func:`decisions_frame`.
 
     Columns: ``deadwood``, ``bucket`` (0 = most cards left), ``stock`` (its range of stock
     left, an ordered categorical in play order), ``n``, ``gain`` (points per decision for
     the deciding player), ``low``/``high`` (95% normal interval; missing below two
-    decisions), ``verdict``: ``knock`` (interval above 0), ``wait`` (below 0) or
-    ``unclear``. Rows run in play order: by bucket, then deadwood.
+    decisions), ``verdict``: ``too few`` (fewer than ``min_n`` decisions), else ``knock``
+    (interval above 0), ``wait`` (below 0) or ``unclear``. Rows run in play order: by
+    bucket, then deadwood.
     """
     edges = check_edges(edges)
     missing = [c for c in DECISION_COLUMNS if c not in getattr(decisions, "columns", ())]
@@ -70,8 +72,8 @@ def chart_table(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES) -
     half = Z95 * table["sd"] / np.sqrt(table["n"])
     table["low"] = table["gain"] - half
     table["high"] = table["gain"] + half
-    table["verdict"] = np.select([table["low"] > 0, table["high"] < 0], ["knock", "wait"],
-                                 "unclear")
+    table["verdict"] = np.select([table["n"] < min_n, table["low"] > 0, table["high"] < 0],
+                                 ["too few", "knock", "wait"], "unclear")
     labels = bucket_labels(edges)
     table.insert(2, "stock", pd.Categorical([labels[b] for b in table["bucket"]], labels,
                                             ordered=True))
