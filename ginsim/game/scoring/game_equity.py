@@ -1,0 +1,220 @@
+"""The game table: a two-player game to the target valued from every score, with the
+uncertainty of the hand sample it is made from (Python layer of
+:mod:`ginsim.game.scoring.game_equity_nb`; docs/game-table.md)."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..rules import Rules
+from .game_equity_nb import O_BOXES, O_DEALER, O_POINTS, O_WIDTH, O_WINNER, game_equity_nb
+from .game_scoring_nb import hand_boxes_nb
+
+BOOTSTRAP = 100  # bootstrap replicates of the hand sample behind each standard error
+Z95 = 1.959963984540054
+MIN_WON = 50  # won hands each dealer needs before its sample is bootstrapped
+TABLES = ("win", "value", "shut_a", "shut_b", "hands")
+
+
+@dataclass(frozen=True)
+class HandOutcomes:
+    """Counted hand results: ``outcomes`` (int64 rows: dealer, winner, points, boxes; seat
+    a is 0), how many hands gave each (``counts``), and the dead or scoreless hands each
+    dealer dealt (``dead``)."""
+
+    outcomes: np.ndarray
+    counts: np.ndarray
+    dead: np.ndarray
+
+    @property
+    def hands(self) -> np.ndarray:
+        """Hands dealt by each seat (a, b), dead ones included."""
+        won = np.bincount(self.outcomes[:, O_DEALER], weights=self.counts, minlength=2)
+        return won.astype(np.int64) + self.dead
+
+
+def hand_outcomes(dealer: np.ndarray, points_a: np.ndarray, points_b: np.ndarray,
+                  outcome: np.ndarray, multiplier: np.ndarray,
+                  rules: Rules | str | None = None) -> HandOutcomes:
+    """Count hand records (one entry per hand, seat a = 0) into :class:`HandOutcomes`: the
+    winner is the seat that scored, its points those it adds toward the target, its
+    boxes as the game kernel counts them (Oklahoma boxes included)."""
+    rules = Rules.coerce(rules)
+    cols = [np.asarray(c, dtype=np.int64) for c in (dealer, points_a, points_b, outcome,
+                                                     multiplier)]
+    if len({len(c) for c in cols}) != 1 or cols[0].ndim != 1:
+        raise ValueError("hand_outcomes needs five 1-d columns of the same length")
+    dealer, pa, pb, out, mult = cols
+    if len(dealer) and not np.isin(dealer, (0, 1)).all():
+        raise ValueError("dealer must be 0 (seat a) or 1 (seat b) in every hand")
+    won = pa != pb
+    dead = np.bincount(dealer[~won], minlength=2).astype(np.int64)
+    gr = rules.packed_game()
+    pairs, inverse = np.unique(np.stack([out[won], mult[won]], axis=1), axis=0,
+                               return_inverse=True)
+    boxes = np.array([hand_boxes_nb(int(o), int(m), gr) for o, m in pairs],
+                     dtype=np.int64)[inverse.ravel()] if len(pairs) else np.zeros(0, np.int64)
+    rows = np.stack([dealer[won], (pb[won] > pa[won]).astype(np.int64),
+                     np.abs(pa[won] - pb[won]), boxes], axis=1).reshape(-1, O_WIDTH)
+    rows, counts = np.unique(rows, axis=0, return_counts=True)  # sorted by dealer first
+    return HandOutcomes(rows.astype(np.int64), counts.astype(np.int64), dead)
+
+
+def _resample(outcomes: HandOutcomes, rng: np.random.Generator
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """One bootstrap sample of the hands, drawn within each dealer's hands: (counts,
+    dead)."""
+    counts = np.zeros_like(outcomes.counts)
+    dead = np.zeros(2, dtype=np.int64)
+    dealers = outcomes.outcomes[:, O_DEALER]
+    for d in range(2):
+        mine = dealers == d
+        n = int(outcomes.counts[mine].sum() + outcomes.dead[d])
+        draw = rng.multinomial(n, np.append(outcomes.counts[mine], outcomes.dead[d]) / n)
+        counts[mine] = draw[:-1]
+        dead[d] = draw[-1]
+    return counts, dead
+
+
+def _solve(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray, gr: np.ndarray,
+           target: int) -> dict[str, np.ndarray]:
+    """The five ``(2, T, T)`` tables for one set of counts."""
+    won = np.bincount(outcomes[:, O_DEALER], weights=counts, minlength=2)
+    chance = counts / won[outcomes[:, O_DEALER]]
+    dead_chance = dead / (won + dead)
+    tables = {name: np.zeros((2, target, target)) for name in TABLES}
+    game_equity_nb(outcomes, chance.astype(np.float64), dead_chance.astype(np.float64), gr,
+                  *(tables[name] for name in TABLES))
+    return tables
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """A game to ``rules.target`` between seat a and seat b, from every score.
+
+    Arrays are ``[d, a, b]``: ``d`` is the seat that deals the next hand (0: a, 1: b),
+    ``a`` and ``b`` the seats' points (boxes count from that score on; a seat at 0 can
+    still be shut out, one with points cannot). ``win``: the chance that seat a wins;
+    ``value``: seat a's expected final margin (game bonus, boxes, shutout); ``shut_a``,
+    ``shut_b``: the chance of a shutout win by a (b); ``hands``: hands still to play.
+    ``win_se`` and ``value_se``: bootstrap standard errors over the hand sample.
+    """
+
+    rules: Rules
+    a: str
+    b: str
+    n_hands: tuple[int, int]  # hands dealt by seat a, by seat b (dead included)
+    boot: int
+    win: np.ndarray
+    value: np.ndarray
+    shut_a: np.ndarray
+    shut_b: np.ndarray
+    hands: np.ndarray
+    win_se: np.ndarray
+    value_se: np.ndarray
+    hands_se: np.ndarray
+    cut_win_se: np.ndarray  # [a, b]: the errors of the two dealers' mean (a cut dealer)
+    cut_value_se: np.ndarray
+    cut_hands_se: np.ndarray
+
+    @property
+    def n(self) -> int:
+        """Hands the table is made from."""
+        return int(sum(self.n_hands))
+
+    def _check(self, a: int, b: int) -> None:
+        top = self.rules.target - 1
+        for name, v in (("a", a), ("b", b)):
+            if not 0 <= int(v) <= top:
+                raise ValueError(f"score {name} must be 0..{top} (below the target "
+                                 f"{self.rules.target}), got {v!r}")
+
+    def at(self, name: str, a: int, b: int, dealer: int | None = None) -> float:
+        """Table ``name`` at score ``a``-``b`` with ``dealer`` (0, 1) dealing next, or,
+        with no dealer, the dealer cut at random (as at a game's start)."""
+        if name not in (*TABLES, "win_se", "value_se", "hands_se"):
+            raise ValueError(f"unknown table {name!r}: choose one of {', '.join(TABLES)}")
+        self._check(a, b)
+        t = getattr(self, name)
+        if dealer is None:
+            if name.endswith("_se"):  # the two dealers' cells share their replicates
+                return float(getattr(self, f"cut_{name}")[a, b])
+            return float(t[:, a, b].mean())
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be 0 (seat a) or 1 (seat b), got {dealer!r}")
+        return float(t[dealer, a, b])
+
+    def interval(self, name: str, a: int, b: int, dealer: int | None = None
+                 ) -> tuple[float, float]:
+        """The 95% interval of ``win`` or ``value`` (estimate ± 1.96 bootstrap standard
+        errors; a chance is kept within 0..1)."""
+        if name not in ("win", "value", "hands"):
+            raise ValueError(f"intervals are kept for win, value and hands, not {name!r}")
+        mid = self.at(name, a, b, dealer)
+        half = Z95 * self.at(f"{name}_se", a, b, dealer)
+        low, high = mid - half, mid + half
+        if name == "win":
+            low, high = max(low, 0.0), min(high, 1.0)
+        return low, high
+
+
+def solve_game_table(outcomes: HandOutcomes, rules: Rules | str | None = None, *,
+                     a: str = "a", b: str = "b", boot: int = BOOTSTRAP, seed: int = 0
+                     ) -> GameTable:
+    """The :class:`GameTable` of ``outcomes`` under ``rules``' game scoring, with standard
+    errors from ``boot`` bootstrap replicates of the hands (resampled within each dealer,
+    seeded by ``seed``; 0 replicates: no errors)."""
+    rules = Rules.coerce(rules)
+    if not 0 <= int(boot) <= 10_000:
+        raise ValueError(f"boot must be 0..10000 bootstrap replicates, got {boot!r}")
+    won = np.bincount(outcomes.outcomes[:, O_DEALER], weights=outcomes.counts, minlength=2)
+    least = MIN_WON if boot else 1
+    for d, seat in enumerate("ab"):
+        if won[d] < least:
+            raise ValueError(f"{int(won[d])} won hands dealt by seat {seat}: the table needs "
+                             f"at least {least} by either dealer; play more hands")
+    if (np.diff(outcomes.outcomes[:, O_DEALER]) < 0).any():
+        raise ValueError("outcomes must be sorted by dealer (as hand_outcomes gives them)")
+    if (outcomes.outcomes[:, O_POINTS] < 1).any() or not np.isin(
+            outcomes.outcomes[:, O_WINNER], (0, 1)).all() or (
+            outcomes.outcomes[:, O_BOXES] < 0).any():
+        raise ValueError("each outcome needs a winner 0 or 1, at least 1 point and boxes >= 0")
+    gr = rules.packed_game()
+    target = rules.target
+    tables = _solve(outcomes.outcomes, outcomes.counts, outcomes.dead, gr, target)
+    rng = np.random.default_rng(seed)
+    keep = ("win", "value", "hands")
+    sums = {k: np.zeros((2, target, target)) for k in keep}
+    squares = {k: np.zeros((2, target, target)) for k in keep}
+    cut_sums = {k: np.zeros((target, target)) for k in keep}
+    cut_squares = {k: np.zeros((target, target)) for k in keep}
+    samples = [_resample(outcomes, rng) for _ in range(int(boot))]
+
+    def replicate(sample: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
+        return _solve(outcomes.outcomes, sample[0], sample[1], gr, target)
+
+    # The kernel releases the GIL: replicates run on every core, added up in order.
+    with ThreadPoolExecutor(max_workers=min(len(samples), os.cpu_count() or 1) or 1) as pool:
+        for rep in pool.map(replicate, samples):
+            for k in keep:
+                sums[k] += rep[k]
+                squares[k] += rep[k] ** 2
+                cut = rep[k].mean(axis=0)
+                cut_sums[k] += cut
+                cut_squares[k] += cut ** 2
+
+    def _se(total: np.ndarray, square: np.ndarray) -> np.ndarray:
+        if boot < 2:
+            return np.full_like(total, np.nan)
+        return np.sqrt(np.maximum(square - total ** 2 / boot, 0.0) / (boot - 1))
+
+    se = {k: _se(sums[k], squares[k]) for k in keep}
+    cut_se = {k: _se(cut_sums[k], cut_squares[k]) for k in keep}
+    return GameTable(rules, a, b, tuple(int(v) for v in outcomes.hands), int(boot),
+                     tables["win"], tables["value"], tables["shut_a"], tables["shut_b"],
+                     tables["hands"], se["win"], se["value"], se["hands"],
+                     cut_se["win"], cut_se["value"], cut_se["hands"])

@@ -1,0 +1,114 @@
+"""A two-player game to the target valued from every score (docs/rules.md §3, §7).
+
+Each hand is an independent draw of a hand result given who deals it: its winner (side
+0 or 1), the points it adds to the winner's total and the boxes it is worth. Dead and
+scoreless hands are dealt again by the same dealer, so they are left out of the chances
+(they only lengthen the game). The state is ``(d, a, b)``: who deals the next hand and
+the two totals, each below the target ``T``. Every hand raises one total, so the tables
+fill from the high scores down, both dealers at once.
+
+From side 0's view, with a game starting at ``a`` to ``b`` with no boxes yet (a side
+with points has won a hand, so only a side at 0 can still be shut out):
+
+- ``win[d, a, b]``: the chance that side 0 wins the game;
+- ``value[d, a, b]``: the expected final margin, side 0's total minus side 1's, with the
+  game bonus, the boxes won from here and the shutout (bonus or doubling);
+- ``shut0``/``shut1[d, a, b]``: the chance that side 0 (1) wins by a shutout (0 unless
+  the other side is at 0), which doubling needs: boxes won before the state double too;
+- ``hands[d, a, b]``: the expected hands still to play, dead hands included.
+"""
+
+from .._jit import jit
+from ..rules import SHUTOUT_BONUS, SHUTOUT_DOUBLE
+from .deal_order_nb import next_dealer_code_nb
+from .game_scoring_nb import (
+    GR_BOX_BONUS,
+    GR_GAME_BONUS,
+    GR_NEXT_DEALER,
+    GR_SHUTOUT,
+    GR_SHUTOUT_BONUS,
+    GR_TARGET,
+)
+
+# Columns of an outcome row.
+O_DEALER = 0
+O_WINNER = 1
+O_POINTS = 2
+O_BOXES = 3
+O_WIDTH = 4
+
+
+@jit
+def _final_nb(winner, total, other, boxes, gr):
+    """Side 0's final margin when ``winner`` reaches the target with ``total`` points
+    (``boxes`` won since the state), the other side at ``other``."""
+    score = total + boxes * gr[GR_BOX_BONUS] + gr[GR_GAME_BONUS]
+    if other == 0:
+        if gr[GR_SHUTOUT] == SHUTOUT_DOUBLE:
+            score *= 2
+        elif gr[GR_SHUTOUT] == SHUTOUT_BONUS:
+            score += gr[GR_SHUTOUT_BONUS]
+    margin = score - other
+    return margin if winner == 0 else -margin
+
+
+@jit
+def game_equity_nb(outcomes, chance, dead, gr, win, value, shut0, shut1, hands):
+    """Fill the ``(2, T, T)`` tables (see the module) from ``outcomes`` (int64 rows
+    ``O_*``, sorted by dealer), ``chance[i]``, the chance of outcome ``i`` among the won
+    hands its dealer deals (each dealer's chances sum to 1), and ``dead[d]``, the chance
+    that a hand dealt by ``d`` is dead or scoreless; ``gr``: the packed game rules."""
+    target = gr[GR_TARGET]
+    box = gr[GR_BOX_BONUS]
+    double = gr[GR_SHUTOUT] == SHUTOUT_DOUBLE
+    mode = gr[GR_NEXT_DEALER]
+    m = outcomes.shape[0]
+    split = 0  # outcomes[:split] are dealt by side 0
+    while split < m and outcomes[split, O_DEALER] == 0:
+        split += 1
+    for a in range(target - 1, -1, -1):
+        for b in range(target - 1, -1, -1):
+            for d in range(2):
+                w = 0.0
+                v = 0.0
+                s0 = 0.0
+                s1 = 0.0
+                h = 0.0
+                for i in range(split if d else 0, m if d else split):
+                    p = chance[i]
+                    if p == 0.0:
+                        continue
+                    winner = outcomes[i, O_WINNER]
+                    k = outcomes[i, O_POINTS]
+                    x = outcomes[i, O_BOXES]
+                    nd = next_dealer_code_nb(d, winner, mode)
+                    if winner == 0:
+                        if a + k >= target:
+                            w += p
+                            v += p * _final_nb(0, a + k, b, x, gr)
+                            if b == 0:
+                                s0 += p
+                            continue
+                        na, nb = a + k, b
+                    else:
+                        if b + k >= target:
+                            v += p * _final_nb(1, b + k, a, x, gr)
+                            if a == 0:
+                                s1 += p
+                            continue
+                        na, nb = a, b + k
+                    w += p * win[nd, na, nb]
+                    later = value[nd, na, nb]
+                    if winner == 0:
+                        later += x * box * (1.0 + (shut0[nd, na, nb] if double else 0.0))
+                    else:
+                        later -= x * box * (1.0 + (shut1[nd, na, nb] if double else 0.0))
+                    v += p * later
+                    s0 += p * shut0[nd, na, nb]
+                    s1 += p * shut1[nd, na, nb]
+                    h += p * hands[nd, na, nb]
+                win[d, a, b] = w
+                value[d, a, b] = v
+                shut0[d, a, b] = s0
+                shut1[d, a, b] = s1
+                hands[d, a, b] = 1.0 / (1.0 - dead[d]) + h
