@@ -1,0 +1,158 @@
+"""The game table (docs/game-table.md): its recursion against every game a toy hand
+distribution can make, scored by the game-scoring kernel, a score worked by hand, and
+the table against whole games simulated from ten starting scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ginsim.analysis.game_stats import game_table, game_table_frame, play_games
+from ginsim.game.rules import Rules
+from ginsim.game.scoring.game_equity import hand_outcomes, solve_game_table
+from ginsim.game.scoring.game_scoring import HandResult, score_game
+
+KNOCK, GIN, UNDERCUT = 0, 1, 3
+# A toy hand distribution, one per dealer: (winner, points, outcome, hands) and dead hands.
+TOY = {0: ([(0, 1, KNOCK, 30), (0, 3, GIN, 20), (1, 2, UNDERCUT, 50)], 11),
+       1: ([(0, 2, KNOCK, 25), (1, 1, KNOCK, 45), (1, 4, GIN, 30)], 25)}
+TARGET = 5
+
+
+def _toy_records() -> tuple[np.ndarray, ...]:
+    """The toy distribution as hand records (one per hand), for hand_outcomes."""
+    dealer, pa, pb, outcome = [], [], [], []
+    for d, (results, dead) in TOY.items():
+        for winner, points, out, count in results:
+            dealer += [d] * count
+            pa += [points if winner == 0 else 0] * count
+            pb += [points if winner == 1 else 0] * count
+            outcome += [out] * count
+        dealer += [d] * dead
+        pa += [0] * dead
+        pb += [0] * dead
+        outcome += [4] * dead
+    return tuple(np.array(c) for c in (dealer, pa, pb, outcome)) + (np.ones(len(dealer)),)
+
+
+def _next_dealer(mode: str, dealer: int, winner: int) -> int:
+    """docs/rules.md §3, written out again."""
+    return {"loser": 1 - winner, "winner": winner, "alternate": 1 - dealer}[mode]
+
+
+def _enumerate(rules: Rules, dealer: int) -> dict[str, float]:
+    """Every game from 0-0 with ``dealer`` dealing first, each hand drawn from TOY, scored
+    by the game-scoring kernel: a's win chance, expected margin, shutout chances and
+    expected hands (a dead hand is dealt again, so a hand dealt by d takes 1/(1-q_d))."""
+    total = {"win": 0.0, "value": 0.0, "shut_a": 0.0, "shut_b": 0.0, "hands": 0.0}
+
+    def walk(seq: list, prob: float, d: int, a: int, b: int, hands: float) -> None:
+        results, dead = TOY[d]
+        won = sum(r[3] for r in results)
+        for winner, points, out, count in results:
+            p = prob * count / won
+            h = hands + (won + dead) / won
+            na, nb = (a + points, b) if winner == 0 else (a, b + points)
+            hand = seq + [HandResult(winner, points, out)]
+            if max(na, nb) >= rules.target:
+                game = score_game(hand, rules)
+                total["win"] += p * (game.winner == 0)
+                total["value"] += p * (game.scores[0] - game.scores[1])
+                total["shut_a"] += p * (game.shutout and game.winner == 0)
+                total["shut_b"] += p * (game.shutout and game.winner == 1)
+                total["hands"] += p * h
+            else:
+                walk(hand, p, _next_dealer(rules.next_dealer, d, winner), na, nb, h)
+
+    walk([], 1.0, dealer, 0, 0, 0.0)
+    return total
+
+
+@pytest.mark.parametrize("spec", [
+    f"modern:target={TARGET}",  # shutout bonus, loser deals
+    f"classic:target={TARGET},next_dealer=winner",  # shutout doubles, box 20
+    f"modern:target={TARGET},shutout=none,next_dealer=alternate,oklahoma_boxes=true",
+])
+def test_recursion_equals_every_game_scored_by_the_kernel(spec: str) -> None:
+    rules = Rules.coerce(spec)
+    outcomes = hand_outcomes(*_toy_records(), rules)
+    table = solve_game_table(outcomes, rules, boot=0)
+    for dealer in (0, 1):
+        want = _enumerate(rules, dealer)
+        for name, value in want.items():
+            assert getattr(table, name)[dealer, 0, 0] == pytest.approx(value, rel=1e-12), (
+                spec, dealer, name)
+
+
+def test_one_hand_from_the_target_worked_by_hand() -> None:
+    """At 4-4 (target 5) the next won hand ends the game, and nobody can be shut out:
+    with b dealing, a wins 25 / 100 (2 points, then 4 + 2 + 25 box + 100 game = 131
+    against 4: +127), b wins 45 / 100 (by 4 + 1 + 125 - 4 = +126) or 30 / 100 (+129)."""
+    rules = Rules.coerce(f"modern:target={TARGET}")
+    table = solve_game_table(hand_outcomes(*_toy_records(), rules), rules, boot=0)
+    assert table.at("win", 4, 4, dealer=1) == pytest.approx(0.25)
+    assert table.at("value", 4, 4, dealer=1) == pytest.approx(
+        0.25 * 127 - 0.45 * 126 - 0.30 * 129)
+    assert table.at("hands", 4, 4, dealer=1) == pytest.approx(125 / 100)
+    # a at 0 against 4: a shutout when b wins (bonus 100 more), the a win is plain
+    assert table.at("value", 0, 4, dealer=1) == pytest.approx(
+        0.25 * table.at("value", 2, 4, dealer=1) + 25 * 0.25
+        - 0.45 * (4 + 1 + 25 + 100 + 100) - 0.30 * (4 + 4 + 25 + 100 + 100))
+
+
+def test_table_refuses_what_it_cannot_value() -> None:
+    rules = Rules.coerce(f"modern:target={TARGET}")
+    dealer, pa, pb, outcome, mult = _toy_records()
+    only_a = dealer == 0
+    with pytest.raises(ValueError, match="won hands dealt by seat b"):
+        solve_game_table(hand_outcomes(dealer[only_a], pa[only_a], pb[only_a],
+                                       outcome[only_a], mult[only_a], rules), rules, boot=0)
+    table = solve_game_table(hand_outcomes(dealer, pa, pb, outcome, mult, rules), rules,
+                             boot=0)
+    with pytest.raises(ValueError, match="score a must be 0..4"):
+        table.at("win", 5, 0)
+    with pytest.raises(ValueError, match="standard scoring"):
+        game_table(system="hollywood")
+
+
+# The table against games: ten starting scores, fixed seeds; each gap within the
+# combined 99.9% interval (z = 3.29, so ten checks fail together by chance < 1%).
+STARTS = [(0, 0), (0, 50), (50, 0), (20, 80), (80, 20), (90, 90), (60, 60), (95, 10),
+          (10, 95), (40, 70)]
+Z_CHECK = 3.29
+
+
+@pytest.fixture(scope="module")
+def table():
+    return game_table("expert", "simple", "modern", hands=40_000, seed=11, boot=40)
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_table_agrees_with_games_from_a_score(table, start: tuple[int, int]) -> None:
+    games = play_games("expert", "simple", 800, seed=100 + start[0] * 100 + start[1],
+                       rules="modern", start=start)
+    n = len(games)
+    rate = float((games["winner"] == "a").mean())
+    margin = np.where(games["winner"] == "a", games["margin"], -games["margin"])
+    win, win_se = table.at("win", *start), table.at("win_se", *start)
+    gap = abs(win - rate)
+    assert gap <= Z_CHECK * np.hypot(win_se, np.sqrt(max(rate * (1 - rate), 1e-4) / n)), (
+        start, win, rate)
+    value, value_se = table.at("value", *start), table.at("value_se", *start)
+    assert abs(value - margin.mean()) <= Z_CHECK * np.hypot(
+        value_se, margin.std(ddof=1) / np.sqrt(n)), (start, value, margin.mean())
+    hands, hands_se = table.at("hands", *start), table.at("hands_se", *start)
+    assert abs(hands - games["hands"].mean()) <= Z_CHECK * np.hypot(
+        hands_se, games["hands"].std(ddof=1) / np.sqrt(n)), start
+
+
+def test_frame_rows_and_intervals(table) -> None:
+    frame = game_table_frame(table, 10)
+    assert len(frame) == 3 * 10 * 10 and set(frame["dealer"]) == {"a", "b", "cut"}
+    cut = frame[frame["dealer"] == "cut"].set_index(["score_a", "score_b"])
+    assert cut.loc[(0, 0), "win"] == pytest.approx(table.at("win", 0, 0))
+    assert (frame["win_low"] <= frame["win"]).all() and (frame["win"] <= frame["win_high"]).all()
+    # more points never lower a's chance, nor b's raise it: the same hands reach the
+    # target no later (true of the recursion for any hand distribution)
+    assert (np.diff(table.win, axis=1) >= -1e-12).all()
+    assert (np.diff(table.win, axis=2) <= 1e-12).all()
