@@ -156,3 +156,54 @@ def test_frame_rows_and_intervals(table) -> None:
     # target no later (true of the recursion for any hand distribution)
     assert (np.diff(table.win, axis=1) >= -1e-12).all()
     assert (np.diff(table.win, axis=2) <= 1e-12).all()
+
+
+def test_games_start_from_the_given_score() -> None:
+    """From 99-0 every game ends with a at 99 or more; only b, still at 0, can be shut out;
+    boxes count the hands won from the start."""
+    games = play_games("expert", "simple", 300, seed=5, rules="modern", start=(99, 0))
+    assert (games["points_a"] >= 99).all()
+    assert (games.loc[games["winner"] == "b", "points_b"] >= 100).all()
+    shut = games[games["shutout"]]
+    assert len(shut) and (shut["winner"] == "a").all() and (shut["points_b"] == 0).all()
+    a_won = games[games["winner"] == "a"]
+    assert (a_won["boxes_a"] >= 1).all() and (a_won["boxes_a"] <= a_won["hands"]).all()
+
+
+def test_games_command_start_and_json(capsys) -> None:
+    import json
+
+    from ginsim.cli import main
+
+    assert main(["games", "--a", "expert", "--b", "simple", "--games", "300", "--start",
+                 "85-30", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert set(got) >= {"games", "won_a", "rate_a", "ci_a", "hands_per_game"}
+    assert got["games"] == 300 and got["won_a"] == round(got["rate_a"] * 300)
+    assert got["ci_a"][0] <= got["rate_a"] <= got["ci_a"][1] and got["hands_per_game"] >= 1
+    for bad, says in (("100-0", "each score must be 0..99"), ("5", "two scores as A-B"),
+                      ("-3-4", "two scores as A-B")):
+        assert main(["games", "--games", "10", f"--start={bad}"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert says in err and "\n" not in err
+    assert main(["games", "--games", "10", "--start", "1-2", "--system", "hollywood"]) == 2
+    assert "standard games" in capsys.readouterr().err
+
+
+def test_game_table_command(capsys, tmp_path) -> None:
+    import json
+
+    from ginsim.cli import main
+
+    csv = tmp_path / "t.csv"
+    assert main(["game-table", "--rules", "modern:target=30", "--hands", "4000", "--boot",
+                 "5", "--step", "5", "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "a \\ b" in out and str(csv) in out and "4,000 hands" in out
+    assert len(csv.read_text().splitlines()) == 1 + 3 * 30 * 30
+    assert main(["game-table", "--rules", "modern:target=30", "--hands", "4000", "--boot",
+                 "5", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["target"] == 30 and np.array(got["win"]).shape == (2, 30, 30)
+    assert main(["game-table", "--a", "mc"]) == 2
+    assert "mc player" in capsys.readouterr().err

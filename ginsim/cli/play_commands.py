@@ -149,6 +149,36 @@ def _check_games_options(args: argparse.Namespace) -> None:
     if args.match_total is not None and args.system != "multimatch":
         raise UsageError(f"games --match-total ends a multi-match; the {args.system} system "
                          "has none: give --system multimatch or leave --match-total out")
+    for flag, value in (("--start", args.start), ("--json", args.json or None)):
+        if value is not None and (args.players != 2 or args.system != "standard"):
+            raise UsageError(f"games {flag} is for two players' standard games: leave "
+                             f"--players and --system out, or leave {flag} out")
+
+
+def start_scores(text: str | None, target: int) -> tuple[int, int] | None:
+    """``--start A-B``: the two scores a game starts from, each 0 <= score < ``target``."""
+    if text is None:
+        return None
+    parts = text.split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise UsageError(f"--start takes two scores as A-B, such as 85-30, got {text!r}")
+    a, b = (int(p) for p in parts)
+    if max(a, b) >= target:
+        raise UsageError(f"--start {text}: each score must be 0..{target - 1}, below the "
+                         f"target {target}")
+    return a, b
+
+
+def _games_json(summary, games: int) -> str:
+    """``games --json``: a's games won, rate and 95% interval, and hands per game."""
+    import json
+
+    win = summary.loc["p_a_wins_game"]
+    hands = summary.loc["mean_hands"]
+    return json.dumps({"games": games, "won_a": round(float(win.value) * games),
+                       "rate_a": float(win.value), "ci_a": [float(win.low), float(win.high)],
+                       "hands_per_game": float(hands.value),
+                       "ci_hands": [float(hands.low), float(hands.high)]})
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
@@ -160,19 +190,24 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
     rules = Rules.coerce(args.rules).check_games()
     _check_games_options(args)
+    start = start_scores(args.start, rules.target)
     args.c, args.d = args.c or "simple", args.d or "simple"
     names = [args.a, args.b, args.c, args.d][:args.players]
     for name in names:
         parse_strategy(name)
     compile_kernels((), rules, groups=games_groups(names))  # said so on a cold cache
     summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
-                                args.match_total).set_index(["group", "statistic"])
+                                args.match_total, start).set_index(["group", "statistic"])
     head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
     if args.players == 2 and args.system == "standard":
         summary = summary.loc["a"]
+        if args.json:
+            print(_games_json(summary, args.games))
+            return 0
         if summary[["low", "high"]].isna().to_numpy().any():
             small_sample(f"{args.games:,} games")
-        lines = two_player_game_lines(head + f"games: {args.a} (a) vs {args.b} (b)", summary)
+        games = "games" if start is None else f"games from {start[0]}-{start[1]}"
+        lines = two_player_game_lines(head + f"{games}: {args.a} (a) vs {args.b} (b)", summary)
     else:
         lines = game_mode_lines(summary, head, names, args.system, rules.team_target,
                                 args.match_total or MATCH_TOTAL)
@@ -329,6 +364,12 @@ def add_games_command(sub) -> None:
                          "default 500)")
     gm.add_argument("--games", type=positive_int, default=10_000,
                     help="number of games (default 10000)")
+    gm.add_argument("--start", default=None, metavar="A-B",
+                    help="the points of a and b each game starts from, such as 85-30 (each "
+                         "below the target; boxes count from there; two players, standard)")
+    gm.add_argument("--json", action="store_true",
+                    help="print one JSON object: games, won_a, rate_a, ci_a (95%%), "
+                         "hands_per_game (two players, standard)")
     add_seed(gm)
     gm.add_argument("--rules", default="modern", help=RULES_HELP)
     gm.set_defaults(func=_cmd_games)

@@ -1,0 +1,107 @@
+"""``ginsim game-table``: the chance of winning a game, and its value, from every score
+(docs/game-table.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..number_text import pct, signed
+from .options import RULES_HELP, UsageError, add_seed, command, positive_int
+
+DEFAULT_CSV = "game-table.csv"
+
+
+def _grid_lines(table, step: int) -> list[str]:
+    """a's win chance (%) with the dealer cut, a's score down and b's across."""
+    target = table.rules.target
+    scores = range(0, target, step)
+    win = table.win.mean(axis=0)
+    width = max(4, len(str(target)) + 1)
+    lines = ["  a \\ b " + "".join(f"{s:>{width}}" for s in scores)]
+    for a in scores:
+        lines.append(f"  {a:>5} " + "".join(f"{100 * win[a, b]:>{width}.0f}" for b in scores))
+    return lines
+
+
+def table_json(table) -> str:
+    """The whole table as one JSON object: arrays ``[dealer][a][b]`` (dealer 0: a deals)."""
+    def rounded(array, digits: int = 6) -> list:
+        return array.round(digits).tolist()
+
+    return json.dumps({
+        "rules": table.rules.spec(), "a": table.a, "b": table.b, "target": table.rules.target,
+        "hands": table.n, "hands_by_dealer": list(table.n_hands), "bootstrap": table.boot,
+        "interval": "estimate +- 1.96 bootstrap standard errors (hands resampled within "
+                    "each dealer)",
+        "dealers": ["a", "b"], "win": rounded(table.win), "win_se": rounded(table.win_se),
+        "value": rounded(table.value, 3), "value_se": rounded(table.value_se, 3),
+        "shut_a": rounded(table.shut_a), "shut_b": rounded(table.shut_b),
+        "hands_left": rounded(table.hands, 4)})
+
+
+def _cmd_game_table(args: argparse.Namespace) -> int:
+    from ..analysis.game_stats import game_table, game_table_frame
+    from ..game.rules import Rules
+    from ..reports._files import check_output_file
+    from ..runner.warmup import compile_kernels, simulate_groups
+    from ..strategies import parse_strategy
+
+    rules = Rules.coerce(args.rules).check_games()
+    for name in (args.a, args.b):
+        if parse_strategy(name).is_mc:
+            raise UsageError(f"game-table values play that ignores the score, and {name} "
+                             f"(an mc player) can play by it: give another strategy")
+    if args.step > rules.target:
+        raise UsageError(f"--step {args.step} is above the target {rules.target}: give a "
+                         f"step such as {max(1, rules.target // 10)}")
+    csv = args.csv if args.csv is not None or args.json else DEFAULT_CSV
+    if csv is not None:
+        check_output_file(csv)
+    compile_kernels((), rules, show=not args.json, groups=simulate_groups([args.a, args.b]))
+    table = game_table(args.a, args.b, rules, args.hands, args.seed, system=args.system,
+                       boot=args.boot)
+    if csv is not None:
+        game_table_frame(table).to_csv(csv, index=False, float_format="%.6g")
+    if args.json:
+        print(table_json(table))
+        return 0
+    low, high = table.interval("win", 0, 0)
+    vlow, vhigh = table.interval("value", 0, 0)
+    lines = [f"game table, rules {args.rules} (target {rules.target}, {args.system} "
+             f"scoring): {args.a} (a) vs {args.b} (b)",
+             f"chance that a wins (%), a's score down, b's across, dealer cut at random "
+             f"(every {args.step} points):", *_grid_lines(table, args.step),
+             f"from 0-0: a wins {pct(table.at('win', 0, 0))} [{pct(low)}, {pct(high)}], "
+             f"expected margin {signed(table.at('value', 0, 0))} [{signed(vlow)}, "
+             f"{signed(vhigh)}] points, {table.at('hands', 0, 0):.2f} hands",
+             f"made from {table.n:,} hands (seed {args.seed}); 95% intervals from "
+             f"{table.boot} bootstrap replicates of them",
+             f"full table (every score, dealer a, b or cut; win chance, value, intervals, "
+             f"shutouts, hands left): {csv}"]
+    print("\n".join(lines))
+    return 0
+
+
+def add_game_table_command(sub) -> None:
+    """``ginsim game-table``."""
+    gt = command(sub, "game-table", "the chance of winning a game, and its value, from "
+                                    "every score (made from simulated hands)")
+    gt.add_argument("--a", default="expert", help="strategy of player a (default expert)")
+    gt.add_argument("--b", default="expert", help="strategy of player b (default expert)")
+    gt.add_argument("--rules", default="modern", help=RULES_HELP)
+    gt.add_argument("--system", choices=("standard",), default="standard",
+                    help="scoring system (standard; Hollywood sessions: docs/game-table.md)")
+    gt.add_argument("--hands", type=positive_int, default=100_000,
+                    help="hands the table is made from (default 100000)")
+    add_seed(gt)
+    gt.add_argument("--boot", type=positive_int, default=100,
+                    help="bootstrap replicates behind the intervals (default 100)")
+    gt.add_argument("--step", type=positive_int, default=10,
+                    help="points between the printed grid's rows and columns (default 10)")
+    gt.add_argument("--csv", default=None, metavar="FILE",
+                    help=f"write the full table here (default {DEFAULT_CSV}; with --json "
+                         f"only when given)")
+    gt.add_argument("--json", action="store_true",
+                    help="print the full table as one JSON object instead of the grid")
+    gt.set_defaults(func=_cmd_game_table)
