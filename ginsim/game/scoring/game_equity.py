@@ -11,13 +11,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..rules import Rules
-from .game_equity_nb import O_BOXES, O_DEALER, O_POINTS, O_WIDTH, O_WINNER, game_equity_nb
+from .game_equity_nb import (
+    O_BOXES,
+    O_DEALER,
+    O_POINTS,
+    O_WIDTH,
+    O_WINNER,
+    T_WIDTH,
+    game_equity_nb,
+)
 from .game_scoring_nb import hand_boxes_nb
 
 BOOTSTRAP = 100  # bootstrap replicates of the hand sample behind each standard error
 Z95 = 1.959963984540054
 MIN_WON = 50  # won hands each dealer needs before its sample is bootstrapped
-TABLES = ("win", "value", "shut_a", "shut_b", "hands")
+TABLES = ("win", "value", "shut_a", "shut_b", "hands")  # in T_* order
 
 
 @dataclass(frozen=True)
@@ -86,10 +94,10 @@ def _solve(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray, gr: np.nd
     won = np.bincount(outcomes[:, O_DEALER], weights=counts, minlength=2)
     chance = counts / won[outcomes[:, O_DEALER]]
     dead_chance = dead / (won + dead)
-    tables = {name: np.zeros((2, target, target)) for name in TABLES}
+    packed = np.zeros((2, target, target, T_WIDTH))
     game_equity_nb(outcomes, chance.astype(np.float64), dead_chance.astype(np.float64), gr,
-                  *(tables[name] for name in TABLES))
-    return tables
+                   packed)
+    return {name: np.ascontiguousarray(packed[..., i]) for i, name in enumerate(TABLES)}
 
 
 @dataclass(frozen=True)

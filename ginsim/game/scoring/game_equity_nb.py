@@ -7,15 +7,15 @@ scoreless hands are dealt again by the same dealer, so they are left out of the 
 the two totals, each below the target ``T``. Every hand raises one total, so the tables
 fill from the high scores down, both dealers at once.
 
-From side 0's view, with a game starting at ``a`` to ``b`` with no boxes yet (a side
-with points has won a hand, so only a side at 0 can still be shut out):
+In ``tables[d, a, b]``, from side 0's view, with a game starting at ``a`` to ``b`` with
+no boxes yet (a side with points has won a hand, so only a side at 0 can be shut out):
 
-- ``win[d, a, b]``: the chance that side 0 wins the game;
-- ``value[d, a, b]``: the expected final margin, side 0's total minus side 1's, with the
+- ``T_WIN``: the chance that side 0 wins the game;
+- ``T_VALUE``: the expected final margin, side 0's total minus side 1's, with the
   game bonus, the boxes won from here and the shutout (bonus or doubling);
-- ``shut0``/``shut1[d, a, b]``: the chance that side 0 (1) wins by a shutout (0 unless
+- ``T_SHUT0``/``T_SHUT1``: the chance that side 0 (1) wins by a shutout (0 unless
   the other side is at 0), which doubling needs: boxes won before the state double too;
-- ``hands[d, a, b]``: the expected hands still to play, dead hands included.
+- ``T_HANDS``: the expected hands still to play, dead hands included.
 """
 
 from .._jit import jit
@@ -36,6 +36,13 @@ O_WINNER = 1
 O_POINTS = 2
 O_BOXES = 3
 O_WIDTH = 4
+# The tables, side by side in the last axis.
+T_WIN = 0
+T_VALUE = 1
+T_SHUT0 = 2
+T_SHUT1 = 3
+T_HANDS = 4
+T_WIDTH = 5
 
 
 @jit
@@ -53,11 +60,13 @@ def _final_nb(winner, total, other, boxes, gr):
 
 
 @jit
-def game_equity_nb(outcomes, chance, dead, gr, win, value, shut0, shut1, hands):
-    """Fill the ``(2, T, T)`` tables (see the module) from ``outcomes`` (int64 rows
-    ``O_*``, sorted by dealer), ``chance[i]``, the chance of outcome ``i`` among the won
-    hands its dealer deals (each dealer's chances sum to 1), and ``dead[d]``, the chance
-    that a hand dealt by ``d`` is dead or scoreless; ``gr``: the packed game rules."""
+def game_equity_nb(outcomes, chance, dead, gr, tables):
+    """Fill ``tables[d, a, b, T_*]`` (``(2, T, T, T_WIDTH)``: the module's tables, side by
+    side so that one state's five numbers share a cache line) from ``outcomes`` (int64
+    rows ``O_*``, sorted by dealer), ``chance[i]``, the chance of outcome ``i`` among the
+    won hands its dealer deals (each dealer's chances sum to 1), and ``dead[d]``, the
+    chance that a hand dealt by ``d`` is dead or scoreless; ``gr``: the packed game
+    rules."""
     target = gr[GR_TARGET]
     box = gr[GR_BOX_BONUS]
     double = gr[GR_SHUTOUT] == SHUTOUT_DOUBLE
@@ -81,7 +90,6 @@ def game_equity_nb(outcomes, chance, dead, gr, win, value, shut0, shut1, hands):
                     winner = outcomes[i, O_WINNER]
                     k = outcomes[i, O_POINTS]
                     x = outcomes[i, O_BOXES]
-                    nd = next_dealer_code_nb(d, winner, mode)
                     if winner == 0:
                         if a + k >= target:
                             w += p
@@ -89,26 +97,25 @@ def game_equity_nb(outcomes, chance, dead, gr, win, value, shut0, shut1, hands):
                             if b == 0:
                                 s0 += p
                             continue
-                        na, nb = a + k, b
+                        later = tables[next_dealer_code_nb(d, 0, mode), a + k, b]
+                        v += p * (later[T_VALUE]
+                                  + x * box * (1.0 + (later[T_SHUT0] if double else 0.0)))
                     else:
                         if b + k >= target:
                             v += p * _final_nb(1, b + k, a, x, gr)
                             if a == 0:
                                 s1 += p
                             continue
-                        na, nb = a, b + k
-                    w += p * win[nd, na, nb]
-                    later = value[nd, na, nb]
-                    if winner == 0:
-                        later += x * box * (1.0 + (shut0[nd, na, nb] if double else 0.0))
-                    else:
-                        later -= x * box * (1.0 + (shut1[nd, na, nb] if double else 0.0))
-                    v += p * later
-                    s0 += p * shut0[nd, na, nb]
-                    s1 += p * shut1[nd, na, nb]
-                    h += p * hands[nd, na, nb]
-                win[d, a, b] = w
-                value[d, a, b] = v
-                shut0[d, a, b] = s0
-                shut1[d, a, b] = s1
-                hands[d, a, b] = 1.0 / (1.0 - dead[d]) + h
+                        later = tables[next_dealer_code_nb(d, 1, mode), a, b + k]
+                        v += p * (later[T_VALUE]
+                                  - x * box * (1.0 + (later[T_SHUT1] if double else 0.0)))
+                    w += p * later[T_WIN]
+                    s0 += p * later[T_SHUT0]
+                    s1 += p * later[T_SHUT1]
+                    h += p * later[T_HANDS]
+                here = tables[d, a, b]
+                here[T_WIN] = w
+                here[T_VALUE] = v
+                here[T_SHUT0] = s0
+                here[T_SHUT1] = s1
+                here[T_HANDS] = 1.0 / (1.0 - dead[d]) + h
