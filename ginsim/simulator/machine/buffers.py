@@ -87,7 +87,8 @@ ChartBuffers = namedtuple("ChartBuffers", (
 #: seat playing for the game reads (:func:`new_mc_memory`; the kernels read it there), and
 #: the two sides' points when a two-player game starts (int64, ``(0, 0)`` for a new game).
 Schedule = namedtuple("Schedule", ("rules", "tab", "gr", "system", "match_total",
-                                   "max_hands", "win_table", "start"))
+                                   "max_hands", "win_table", "start"),
+                      defaults=(np.zeros(2, dtype=np.int64),))  # kernels never write it
 
 #: One mc choice: the guesses sampled (``particles``), the unseen-card mask, the choice's
 #: stream key, the worlds per option, the margin (in standard errors) another option
