@@ -100,6 +100,20 @@ def test_one_hand_from_the_target_worked_by_hand() -> None:
         - 0.45 * (4 + 1 + 25 + 100 + 100) - 0.30 * (4 + 4 + 25 + 100 + 100))
 
 
+@pytest.mark.parametrize("mode", ["loser", "winner", "alternate"])
+def test_win_after_each_result_averages_to_the_table(mode: str) -> None:
+    """W(d, a, b) is the chance-weighted mean of the win chance after each won hand."""
+    rules = Rules.coerce(f"modern:target={TARGET},next_dealer={mode}")
+    table = solve_game_table(hand_outcomes(*_toy_records(), rules), rules, boot=0)
+    for d, (results, _) in TOY.items():
+        won = sum(r[3] for r in results)
+        for a, b in ((0, 0), (3, 1), (4, 4), (2, 4)):
+            mean = sum(count / won * table.win_after(a, b, d, w, k)
+                       for w, k, _, count in results)
+            assert mean == pytest.approx(table.at("win", a, b, d), rel=1e-12)
+            assert table.win_after(a, b, d, -1, 0) == table.at("win", a, b, d)
+
+
 def test_table_refuses_what_it_cannot_value() -> None:
     rules = Rules.coerce(f"modern:target={TARGET}")
     dealer, pa, pb, outcome, mult = _toy_records()

@@ -1,5 +1,5 @@
 """``ginsim game-table``: the chance of winning a game, and its value, from every score
-(docs/game-table.md)."""
+(docs/game-table.md); and ``ginsim games``' options for games from a score."""
 
 from __future__ import annotations
 
@@ -10,6 +10,30 @@ from ..number_text import pct, signed
 from .options import RULES_HELP, UsageError, add_seed, command, positive_int
 
 DEFAULT_CSV = "game-table.csv"
+
+
+def start_scores(text: str | None, target: int) -> tuple[int, int] | None:
+    """``--start A-B``: the two scores a game starts from, each 0 <= score < ``target``."""
+    if text is None:
+        return None
+    parts = text.split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise UsageError(f"--start takes two scores as A-B, such as 85-30, got {text!r}")
+    a, b = (int(p) for p in parts)
+    if max(a, b) >= target:
+        raise UsageError(f"--start {text}: each score must be 0..{target - 1}, below the "
+                         f"target {target}")
+    return a, b
+
+
+def games_json(summary, games: int) -> str:
+    """``games --json``: a's games won, rate and 95% interval, and hands per game."""
+    win = summary.loc["p_a_wins_game"]
+    hands = summary.loc["mean_hands"]
+    return json.dumps({"games": games, "won_a": round(float(win.value) * games),
+                       "rate_a": float(win.value), "ci_a": [float(win.low), float(win.high)],
+                       "hands_per_game": float(hands.value),
+                       "ci_hands": [float(hands.low), float(hands.high)]})
 
 
 def _grid_lines(table, step: int) -> list[str]:

@@ -155,37 +155,12 @@ def _check_games_options(args: argparse.Namespace) -> None:
                              f"--players and --system out, or leave {flag} out")
 
 
-def start_scores(text: str | None, target: int) -> tuple[int, int] | None:
-    """``--start A-B``: the two scores a game starts from, each 0 <= score < ``target``."""
-    if text is None:
-        return None
-    parts = text.split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise UsageError(f"--start takes two scores as A-B, such as 85-30, got {text!r}")
-    a, b = (int(p) for p in parts)
-    if max(a, b) >= target:
-        raise UsageError(f"--start {text}: each score must be 0..{target - 1}, below the "
-                         f"target {target}")
-    return a, b
-
-
-def _games_json(summary, games: int) -> str:
-    """``games --json``: a's games won, rate and 95% interval, and hands per game."""
-    import json
-
-    win = summary.loc["p_a_wins_game"]
-    hands = summary.loc["mean_hands"]
-    return json.dumps({"games": games, "won_a": round(float(win.value) * games),
-                       "rate_a": float(win.value), "ci_a": [float(win.low), float(win.high)],
-                       "hands_per_game": float(hands.value),
-                       "ci_hands": [float(hands.low), float(hands.high)]})
-
-
 def _cmd_games(args: argparse.Namespace) -> int:
     from ..analysis.game_modes import MATCH_TOTAL, game_mode_summary
     from ..game.rules import Rules
     from ..runner.warmup import compile_kernels, games_groups
     from ..strategies import parse_strategy
+    from .game_table_command import games_json, start_scores
     from .terminal import game_mode_lines, two_player_game_lines
 
     rules = Rules.coerce(args.rules).check_games()
@@ -202,7 +177,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
     if args.players == 2 and args.system == "standard":
         summary = summary.loc["a"]
         if args.json:
-            print(_games_json(summary, args.games))
+            print(games_json(summary, args.games))
             return 0
         if summary[["low", "high"]].isna().to_numpy().any():
             small_sample(f"{args.games:,} games")

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules import Rules
+from ..rules import NEXT_DEALER_MODES, Rules
+from .deal_order_nb import next_dealer_code_nb
 from .game_equity_nb import (
     O_BOXES,
     O_DEALER,
@@ -155,6 +156,23 @@ class GameTable:
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be 0 (seat a) or 1 (seat b), got {dealer!r}")
         return float(t[dealer, a, b])
+
+    def win_after(self, a: int, b: int, dealer: int, winner: int, points: int) -> float:
+        """Seat a's chance of winning the game once the hand ``dealer`` deals at ``a``-``b``
+        ends with ``winner`` (0: a, 1: b, -1: dead) scoring ``points``: what a hand's
+        result is worth in games (the next dealer follows the rules)."""
+        self._check(a, b)
+        if dealer not in (0, 1) or winner not in (-1, 0, 1):
+            raise ValueError(f"dealer must be 0 or 1 and winner -1, 0 or 1, got {dealer!r} "
+                             f"and {winner!r}")
+        if winner < 0 or points <= 0:
+            return float(self.win[dealer, a, b])  # dealt again by the same dealer
+        na, nb = (a + points, b) if winner == 0 else (a, b + points)
+        if max(na, nb) >= self.rules.target:
+            return 1.0 if winner == 0 else 0.0
+        nd = next_dealer_code_nb(dealer, winner, NEXT_DEALER_MODES.index(
+            self.rules.next_dealer))
+        return float(self.win[nd, na, nb])
 
     def interval(self, name: str, a: int, b: int, dealer: int | None = None
                  ) -> tuple[float, float]:
