@@ -68,7 +68,7 @@ def _cmd_game_table(args: argparse.Namespace) -> int:
     from ..analysis.game_stats import game_table, game_table_frame
     from ..game.rules import Rules
     from ..reports._files import check_output_file
-    from ..runner.warmup import compile_kernels, simulate_groups
+    from ..runner.warmup import KERNEL_GROUPS, compile_kernels, simulate_groups
     from ..strategies import parse_strategy
 
     rules = Rules.coerce(args.rules).check_games()
@@ -82,7 +82,8 @@ def _cmd_game_table(args: argparse.Namespace) -> int:
     csv = args.csv if args.csv is not None or args.json else DEFAULT_CSV
     if csv is not None:
         check_output_file(csv)
-    compile_kernels((), rules, show=not args.json, groups=simulate_groups([args.a, args.b]))
+    compile_kernels((), rules, show=not args.json, groups=[
+        *simulate_groups([args.a, args.b]), KERNEL_GROUPS["game table"]])
     table = game_table(args.a, args.b, rules, args.hands, args.seed, system=args.system,
                        boot=args.boot)
     if csv is not None:
