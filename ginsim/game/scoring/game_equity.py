@@ -49,9 +49,9 @@ class HandOutcomes:
 def hand_outcomes(dealer: np.ndarray, points_a: np.ndarray, points_b: np.ndarray,
                   outcome: np.ndarray, multiplier: np.ndarray,
                   rules: Rules | str | None = None) -> HandOutcomes:
-    """Count hand records (one entry per hand, seat a = 0) into :class:`HandOutcomes`: the
-    winner is the seat that scored, its points those it adds toward the target, its
-    boxes as the game kernel counts them (Oklahoma boxes included)."""
+    """Count hand records (one entry per hand, seat a = 0) into :class:`HandOutcomes` as
+    the game schedulers score a hand: the seat that scored more wins the hand's points
+    (both seats' added), and its boxes are the game kernel's (Oklahoma boxes included)."""
     rules = Rules.coerce(rules)
     cols = [np.asarray(c, dtype=np.int64) for c in (dealer, points_a, points_b, outcome,
                                                      multiplier)]
@@ -68,7 +68,7 @@ def hand_outcomes(dealer: np.ndarray, points_a: np.ndarray, points_b: np.ndarray
     boxes = np.array([hand_boxes_nb(int(o), int(m), gr) for o, m in pairs],
                      dtype=np.int64)[inverse.ravel()] if len(pairs) else np.zeros(0, np.int64)
     rows = np.stack([dealer[won], (pb[won] > pa[won]).astype(np.int64),
-                     np.abs(pa[won] - pb[won]), boxes], axis=1).reshape(-1, O_WIDTH)
+                     pa[won] + pb[won], boxes], axis=1).reshape(-1, O_WIDTH)
     rows, counts = np.unique(rows, axis=0, return_counts=True)  # sorted by dealer first
     return HandOutcomes(rows.astype(np.int64), counts.astype(np.int64), dead)
 
