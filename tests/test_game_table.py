@@ -145,6 +145,42 @@ def test_bootstrap_intervals_cover_the_true_table() -> None:
     assert np.mean(errors) == pytest.approx(np.std(estimates, ddof=1), rel=0.2)
 
 
+@pytest.mark.parametrize("spec", [f"modern:target={TARGET}",
+                                  f"classic:target={TARGET},next_dealer=alternate"])
+def test_hollywood_games_equal_sessions_scored_by_the_kernel(spec: str) -> None:
+    """Each Hollywood game's value at the session's start against 4,000 sessions of toy
+    hands (dealer cut, dead hands dealt again) scored by the Hollywood kernel: within 4
+    standard errors of the sessions' means (win chance, margin, hands)."""
+    from ginsim.game.scoring.game_equity import solve_hollywood
+    from ginsim.game.scoring.game_scoring import score_hollywood
+
+    rules = Rules.coerce(spec)
+    table = solve_hollywood(hand_outcomes(*_toy_records(), rules), rules, boot=0)
+    rng = np.random.default_rng(7)
+    games: list[list] = [[], [], []]
+    for _ in range(4000):
+        dealer, seq = int(rng.integers(2)), []
+        while len(seq) < 60:
+            results, dead = TOY[dealer]
+            weights = np.array([r[3] for r in results] + [dead], dtype=float)
+            pick = rng.choice(len(weights), p=weights / weights.sum())
+            if pick == len(results):
+                seq.append(HandResult(-1, 0, 4))
+                continue
+            winner, points, out, _ = results[pick]
+            seq.append(HandResult(winner, points, out))
+            dealer = _next_dealer(rules.next_dealer, dealer, winner)
+        for c, game in enumerate(score_hollywood(seq, rules)[0]):
+            games[c].append((game.winner == 0, game.scores[0] - game.scores[1], game.hands))
+    for c in range(3):
+        seen = np.array(games[c], dtype=float)
+        want = table.game(c + 1)
+        for j, name in enumerate(("win", "value", "hands")):
+            err = seen[:, j].std(ddof=1) / np.sqrt(len(seen))
+            assert abs(want[name] - seen[:, j].mean()) <= 4 * err, (spec, c + 1, name)
+    assert table.session == pytest.approx(sum(table.game(c)["value"] for c in (1, 2, 3)))
+
+
 def test_table_refuses_what_it_cannot_value() -> None:
     rules = Rules.coerce(f"modern:target={TARGET}")
     dealer, pa, pb, outcome, mult = _toy_records()

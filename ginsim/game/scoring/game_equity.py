@@ -19,6 +19,7 @@ from .game_equity_nb import (
     O_WIDTH,
     O_WINNER,
     T_WIDTH,
+    entry_tables_nb,
     game_equity_nb,
 )
 from .game_scoring_nb import hand_boxes_nb
@@ -27,6 +28,7 @@ BOOTSTRAP = 100  # bootstrap replicates of the hand sample behind each standard 
 Z95 = 1.959963984540054
 MIN_WON = 50  # won hands each dealer needs before its sample is bootstrapped
 TABLES = ("win", "value", "shut_a", "shut_b", "hands")  # in T_* order
+HOLLYWOOD_GAMES = 3
 
 
 @dataclass(frozen=True)
@@ -89,16 +91,45 @@ def _resample(outcomes: HandOutcomes, rng: np.random.Generator
     return counts, dead
 
 
+def _chances(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Each outcome's chance among its dealer's won hands, and each dealer's dead chance."""
+    won = np.bincount(outcomes[:, O_DEALER], weights=counts, minlength=2)
+    return (counts / won[outcomes[:, O_DEALER]]).astype(np.float64), (
+        dead / (won + dead)).astype(np.float64)
+
+
+def _packed(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray, gr: np.ndarray,
+            target: int) -> np.ndarray:
+    """The ``(2, T, T, T_WIDTH)`` tables of the kernel for one set of counts."""
+    packed = np.zeros((2, target, target, T_WIDTH))
+    game_equity_nb(outcomes, *_chances(outcomes, counts, dead), gr, packed)
+    return packed
+
+
 def _solve(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray, gr: np.ndarray,
            target: int) -> dict[str, np.ndarray]:
     """The five ``(2, T, T)`` tables for one set of counts."""
-    won = np.bincount(outcomes[:, O_DEALER], weights=counts, minlength=2)
-    chance = counts / won[outcomes[:, O_DEALER]]
-    dead_chance = dead / (won + dead)
-    packed = np.zeros((2, target, target, T_WIDTH))
-    game_equity_nb(outcomes, chance.astype(np.float64), dead_chance.astype(np.float64), gr,
-                   packed)
+    packed = _packed(outcomes, counts, dead, gr, target)
     return {name: np.ascontiguousarray(packed[..., i]) for i, name in enumerate(TABLES)}
+
+
+def _hollywood_starts(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray,
+                      gr: np.ndarray, target: int) -> np.ndarray:
+    """``(3, 2, T_WIDTH)``: each Hollywood game's numbers when the session starts, by the
+    first hand's dealer (game ``c`` counts a player's hands from their ``c``-th win)."""
+    packed = _packed(outcomes, counts, dead, gr, target)
+    chance, dead_chance = _chances(outcomes, counts, dead)
+    out = np.empty((HOLLYWOOD_GAMES, 2, T_WIDTH))
+    out[0] = packed[:, 0, 0]
+    for entry in range(1, HOLLYWOOD_GAMES):
+        one_a = np.zeros((entry, 2, target, T_WIDTH))
+        one_b = np.zeros((entry, 2, target, T_WIDTH))
+        none = np.zeros((entry, entry, 2, T_WIDTH))
+        entry_tables_nb(outcomes, chance, dead_chance, gr, packed, entry,
+                        (one_a, one_b, none, np.zeros(T_WIDTH)))
+        out[entry] = none[0, 0]
+    return out
 
 
 @dataclass(frozen=True)
@@ -188,13 +219,8 @@ class GameTable:
         return low, high
 
 
-def solve_game_table(outcomes: HandOutcomes, rules: Rules | str | None = None, *,
-                     a: str = "a", b: str = "b", boot: int = BOOTSTRAP, seed: int = 0
-                     ) -> GameTable:
-    """The :class:`GameTable` of ``outcomes`` under ``rules``' game scoring, with standard
-    errors from ``boot`` bootstrap replicates of the hands (resampled within each dealer,
-    seeded by ``seed``; 0 replicates: no errors)."""
-    rules = Rules.coerce(rules)
+def _check_outcomes(outcomes: HandOutcomes, boot: int) -> None:
+    """One-line ValueErrors for hand results no table can be made from."""
     if not 0 <= int(boot) <= 10_000:
         raise ValueError(f"boot must be 0..10000 bootstrap replicates, got {boot!r}")
     won = np.bincount(outcomes.outcomes[:, O_DEALER], weights=outcomes.counts, minlength=2)
@@ -209,6 +235,16 @@ def solve_game_table(outcomes: HandOutcomes, rules: Rules | str | None = None, *
             outcomes.outcomes[:, O_WINNER], (0, 1)).all() or (
             outcomes.outcomes[:, O_BOXES] < 0).any():
         raise ValueError("each outcome needs a winner 0 or 1, at least 1 point and boxes >= 0")
+
+
+def solve_game_table(outcomes: HandOutcomes, rules: Rules | str | None = None, *,
+                     a: str = "a", b: str = "b", boot: int = BOOTSTRAP, seed: int = 0
+                     ) -> GameTable:
+    """The :class:`GameTable` of ``outcomes`` under ``rules``' game scoring, with standard
+    errors from ``boot`` bootstrap replicates of the hands (resampled within each dealer,
+    seeded by ``seed``; 0 replicates: no errors)."""
+    rules = Rules.coerce(rules)
+    _check_outcomes(outcomes, boot)
     gr = rules.packed_game()
     target = rules.target
     tables = _solve(outcomes.outcomes, outcomes.counts, outcomes.dead, gr, target)
@@ -244,3 +280,61 @@ def solve_game_table(outcomes: HandOutcomes, rules: Rules | str | None = None, *
                      tables["win"], tables["value"], tables["shut_a"], tables["shut_b"],
                      tables["hands"], se["win"], se["value"], se["hands"],
                      cut_se["win"], cut_se["value"], cut_se["hands"])
+
+
+@dataclass(frozen=True)
+class HollywoodTable:
+    """A Hollywood session (docs/rules.md §8.3) between seat a and seat b valued at its
+    start, the first dealer cut: per game (1-3) a's chance of winning it, a's expected
+    margin in it, the shutout chances and the hands until it is decided (``start``,
+    ``(3, T_WIDTH)``), their bootstrap errors (``se``), and the session's value, the
+    three margins added (``session``, ``session_se``)."""
+
+    rules: Rules
+    a: str
+    b: str
+    n_hands: tuple[int, int]
+    boot: int
+    start: np.ndarray
+    se: np.ndarray
+    session: float
+    session_se: float
+
+    @property
+    def n(self) -> int:
+        return int(sum(self.n_hands))
+
+    def game(self, column: int) -> dict[str, float]:
+        """Game ``column`` (1-3): ``win``, ``value``, ``shut_a``, ``shut_b``, ``hands``, and
+        the 95% intervals of ``win`` and ``value`` (``*_low``, ``*_high``)."""
+        if column not in range(1, HOLLYWOOD_GAMES + 1):
+            raise ValueError(f"a Hollywood session has games 1-3, got {column!r}")
+        row, err = self.start[column - 1], self.se[column - 1]
+        out = {name: float(row[i]) for i, name in enumerate(TABLES)}
+        for i, name in ((0, "win"), (1, "value")):
+            low, high = row[i] - Z95 * err[i], row[i] + Z95 * err[i]
+            if name == "win":
+                low, high = max(low, 0.0), min(high, 1.0)
+            out[f"{name}_low"], out[f"{name}_high"] = float(low), float(high)
+        return out
+
+
+def solve_hollywood(outcomes: HandOutcomes, rules: Rules | str | None = None, *,
+                    a: str = "a", b: str = "b", boot: int = BOOTSTRAP, seed: int = 0
+                    ) -> HollywoodTable:
+    """The :class:`HollywoodTable` of ``outcomes`` under ``rules``' game scoring, with
+    bootstrap errors as :func:`solve_game_table`'s."""
+    rules = Rules.coerce(rules)
+    _check_outcomes(outcomes, boot)
+    gr, target = rules.packed_game(), rules.target
+    start = _hollywood_starts(outcomes.outcomes, outcomes.counts, outcomes.dead, gr,
+                              target).mean(axis=1)
+    rng = np.random.default_rng(seed)
+    samples = [_resample(outcomes, rng) for _ in range(int(boot))]
+    reps = np.array([_hollywood_starts(outcomes.outcomes, c, d, gr, target).mean(axis=1)
+                     for c, d in samples]).reshape(-1, HOLLYWOOD_GAMES, T_WIDTH)
+    few = len(reps) < 2
+    se = np.full_like(start, np.nan) if few else reps.std(axis=0, ddof=1)
+    session_se = float("nan") if few else float(reps[:, :, 1].sum(axis=1).std(ddof=1))
+    return HollywoodTable(rules, a, b, tuple(int(v) for v in outcomes.hands), int(boot),
+                          start, se, float(start[:, 1].sum()), session_se)
