@@ -157,20 +157,27 @@ def test_hollywood_games_equal_sessions_scored_by_the_kernel(spec: str) -> None:
     rules = Rules.coerce(spec)
     table = solve_hollywood(hand_outcomes(*_toy_records(), rules), rules, boot=0)
     rng = np.random.default_rng(7)
+    sessions, length = 4000, 60
+    # each dealer's results, dead hands last: winner (-1 dead), points, outcome, hands
+    kinds = {d: [r[:3] for r in results] + [(-1, 0, 4)] for d, (results, _) in TOY.items()}
+    weights = {d: np.array([r[3] for r in results] + [dead], dtype=float)
+               for d, (results, dead) in TOY.items()}
+    dealer = rng.integers(2, size=sessions)
+    hands = np.zeros((sessions, length, 3), dtype=np.int64)
+    for h in range(length):
+        u = rng.random(sessions)
+        for d in (0, 1):
+            mine = dealer == d
+            cum = np.cumsum(weights[d]) / weights[d].sum()
+            hands[mine, h] = np.array(kinds[d])[np.searchsorted(cum, u[mine], side="right")]
+        won = hands[:, h, 0]
+        after = np.array([[_next_dealer(rules.next_dealer, d, w) for w in (0, 1)]
+                          for d in (0, 1)])
+        dealer = np.where(won < 0, dealer, after[dealer, np.maximum(won, 0)])
     games: list[list] = [[], [], []]
-    for _ in range(4000):
-        dealer, seq = int(rng.integers(2)), []
-        while len(seq) < 60:
-            results, dead = TOY[dealer]
-            weights = np.array([r[3] for r in results] + [dead], dtype=float)
-            pick = rng.choice(len(weights), p=weights / weights.sum())
-            if pick == len(results):
-                seq.append(HandResult(-1, 0, 4))
-                continue
-            winner, points, out, _ = results[pick]
-            seq.append(HandResult(winner, points, out))
-            dealer = _next_dealer(rules.next_dealer, dealer, winner)
-        for c, game in enumerate(score_hollywood(seq, rules)[0]):
+    for seq in hands:
+        for c, game in enumerate(score_hollywood([HandResult(*map(int, r)) for r in seq],
+                                                 rules)[0]):
             games[c].append((game.winner == 0, game.scores[0] - game.scores[1], game.hands))
     for c in range(3):
         seen = np.array(games[c], dtype=float)
@@ -192,8 +199,8 @@ def test_table_refuses_what_it_cannot_value() -> None:
                              boot=0)
     with pytest.raises(ValueError, match="score a must be 0..4"):
         table.at("win", 5, 0)
-    with pytest.raises(ValueError, match="standard scoring"):
-        game_table(system="hollywood")
+    with pytest.raises(ValueError, match="standard or hollywood scoring"):
+        game_table(system="multimatch")
 
 
 # The table against games: ten starting scores, fixed seeds; each gap within the
@@ -225,6 +232,26 @@ def test_table_agrees_with_games_from_a_score(table, start: tuple[int, int]) -> 
     hands, hands_se = table.at("hands", *start), table.at("hands_se", *start)
     assert abs(hands - games["hands"].mean()) <= Z_CHECK * np.hypot(
         hands_se, games["hands"].std(ddof=1) / np.sqrt(n)), start
+
+
+def test_hollywood_table_agrees_with_sessions() -> None:
+    """Each Hollywood game at the session's start against 1,500 sessions played (expert vs
+    simple), within the combined 99.9% interval, as the standard check above."""
+    from ginsim.simulator.play.game_records import play_hollywood
+
+    holly = game_table("expert", "simple", "modern", hands=40_000, seed=12, boot=40,
+                       system="hollywood")
+    rows = play_hollywood("expert", "simple", 1500, seed=13, rules="modern")
+    for c in (1, 2, 3):
+        col = rows[rows["column"] == c]
+        n = len(col)
+        rate = float((col["winner"] == 0).mean())
+        margin = np.where(col["winner"] == 0, col["margin"], -col["margin"])
+        want = holly.game(c)
+        assert abs(want["win"] - rate) <= Z_CHECK * np.hypot(
+            holly.se[c - 1, 0], np.sqrt(rate * (1 - rate) / n)), (c, want["win"], rate)
+        assert abs(want["value"] - margin.mean()) <= Z_CHECK * np.hypot(
+            holly.se[c - 1, 1], margin.std(ddof=1) / np.sqrt(n)), (c, want["value"])
 
 
 def test_frame_rows_and_intervals(table) -> None:
@@ -286,5 +313,10 @@ def test_game_table_command(capsys, tmp_path) -> None:
                  "5", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["target"] == 30 and np.array(got["win"]).shape == (2, 30, 30)
+    assert main(["game-table", "--rules", "modern:target=30", "--hands", "4000", "--boot",
+                 "5", "--system", "hollywood", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [g["game"] for g in got["games"]] == [1, 2, 3]
+    assert got["session_value"] == pytest.approx(sum(g["value"] for g in got["games"]))
     assert main(["game-table", "--a", "mc"]) == 2
     assert "mc player" in capsys.readouterr().err

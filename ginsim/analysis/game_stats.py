@@ -13,8 +13,11 @@ from ..game.scoring.game_equity import (
     BOOTSTRAP,
     Z95,
     GameTable,
+    HandOutcomes,
+    HollywoodTable,
     hand_outcomes,
     solve_game_table,
+    solve_hollywood,
 )
 from ..simulator.play import game_records as sim_games
 from ..strategies.presets import Strategy
@@ -71,38 +74,45 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
 
 
 TABLE_HANDS = 100_000  # hands a game table is made from by default
-TABLE_SYSTEMS = ("standard",)
+TABLE_SYSTEMS = ("standard", "hollywood")
 
 
 def _label(spec: str | Strategy) -> str:
     return spec if isinstance(spec, str) else spec.spec
 
 
-def game_table(a: str | Strategy = "expert", b: str | Strategy = "expert",
-               rules: Rules | str | None = None, hands: int = TABLE_HANDS, seed: int = 0, *,
-               system: str = "standard", boot: int = BOOTSTRAP,
-               n_jobs: int | None = None) -> GameTable:
-    """The game table of ``a`` (seat a) against ``b`` under ``rules``: the chance that a
-    wins the game and its expected margin from every score and next dealer, by backward
-    recursion over the results of ``hands`` simulated hands, with bootstrap errors.
-
-    Only score-blind play is valued right: each hand is assumed to play as in
-    :func:`ginsim.simulate`, whatever the score (docs/game-table.md).
-    """
+def _hand_results(a: str | Strategy, b: str | Strategy, rules: Rules, hands: int, seed: int,
+                  n_jobs: int | None) -> HandOutcomes:
+    """``hands`` hands of ``a`` against ``b`` counted by dealer and result."""
     from .api import simulate
 
-    rules = Rules.coerce(rules).check_games()
-    if system not in TABLE_SYSTEMS:
-        raise ValueError(f"the game table is for standard scoring, not {brief(system)}: a "
-                         f"Hollywood session is three games at once (docs/game-table.md); "
-                         f"give system='standard'")
     hands = check_int(hands, "hands", 1000, 10_000_000, "the table needs at least 1,000")
     frame = simulate(a, b, hands, seed, rules, n_jobs=n_jobs, progress=False)
     codes = {c: frame[c].cat.codes.to_numpy() for c in ("dealer", "outcome")}  # categoricals
-    outcomes = hand_outcomes(codes["dealer"], frame["points_a"].to_numpy(),
-                             frame["points_b"].to_numpy(), codes["outcome"],
-                             frame["multiplier"].to_numpy(), rules)
-    return solve_game_table(outcomes, rules, a=_label(a), b=_label(b), boot=boot, seed=seed)
+    return hand_outcomes(codes["dealer"], frame["points_a"].to_numpy(),
+                         frame["points_b"].to_numpy(), codes["outcome"],
+                         frame["multiplier"].to_numpy(), rules)
+
+
+def game_table(a: str | Strategy = "expert", b: str | Strategy = "expert",
+               rules: Rules | str | None = None, hands: int = TABLE_HANDS, seed: int = 0, *,
+               system: str = "standard", boot: int = BOOTSTRAP,
+               n_jobs: int | None = None) -> GameTable | HollywoodTable:
+    """The game table of ``a`` (seat a) against ``b`` under ``rules``: the chance that a
+    wins the game and its expected margin from every score and next dealer, by backward
+    recursion over the results of ``hands`` simulated hands, with bootstrap errors.
+    ``system="hollywood"``: each of a Hollywood session's three games at its start.
+
+    Only play that ignores the score is valued right: each hand is assumed to play as in
+    :func:`ginsim.simulate`, whatever the score (docs/game-table.md).
+    """
+    rules = Rules.coerce(rules).check_games()
+    if system not in TABLE_SYSTEMS:
+        raise ValueError(f"the game table is for {' or '.join(TABLE_SYSTEMS)} scoring, not "
+                         f"{brief(system)}")
+    results = _hand_results(a, b, rules, hands, seed, n_jobs)
+    solve = solve_game_table if system == "standard" else solve_hollywood
+    return solve(results, rules, a=_label(a), b=_label(b), boot=boot, seed=seed)
 
 
 def game_table_frame(table: GameTable, step: int = 1) -> pd.DataFrame:

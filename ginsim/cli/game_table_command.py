@@ -86,6 +86,8 @@ def _cmd_game_table(args: argparse.Namespace) -> int:
         *simulate_groups([args.a, args.b]), KERNEL_GROUPS["game table"]])
     table = game_table(args.a, args.b, rules, args.hands, args.seed, system=args.system,
                        boot=args.boot)
+    if args.system == "hollywood":
+        return _hollywood(args, table, csv)
     if csv is not None:
         game_table_frame(table).to_csv(csv, index=False, float_format="%.6g")
     if args.json:
@@ -108,6 +110,42 @@ def _cmd_game_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hollywood(args: argparse.Namespace, table, csv: str | None) -> int:
+    """``game-table --system hollywood``: each game of a session at its start."""
+    import pandas as pd
+
+    from ..game.scoring.game_equity import Z95
+
+    games = pd.DataFrame([{"game": c, **table.game(c)} for c in (1, 2, 3)])
+    if csv is not None:
+        games.assign(n=table.n).to_csv(csv, index=False, float_format="%.6g")
+    if args.json:
+        print(json.dumps({"rules": table.rules.spec(), "a": table.a, "b": table.b,
+                          "target": table.rules.target, "hands": table.n,
+                          "bootstrap": table.boot, "games": games.to_dict("records"),
+                          "session_value": table.session,
+                          "session_value_se": table.session_se}))
+        return 0
+    lines = [f"Hollywood session, rules {args.rules} (target {table.rules.target}): {args.a} "
+             f"(a) vs {args.b} (b), first dealer cut at random"]
+    for row in games.itertuples():
+        lines.append(f"  game {row.game}: a wins {pct(row.win)} [{pct(row.win_low)}, "
+                     f"{pct(row.win_high)}], expected margin {signed(row.value)} "
+                     f"[{signed(row.value_low)}, {signed(row.value_high)}], "
+                     f"{row.hands:.2f} hands to decide it")
+    half = Z95 * table.session_se
+    lines += [f"  the session: a's expected margin {signed(table.session)} "
+              f"[{signed(table.session - half)}, {signed(table.session + half)}] (the three "
+              f"games added)",
+              "once both players are in a game it is a standard game over the hands it "
+              "counts: its table by score is game-table's standard one",
+              f"made from {table.n:,} hands (seed {args.seed}); 95% intervals from "
+              f"{table.boot} bootstrap replicates of them",
+              f"the three games: {csv}"]
+    print("\n".join(lines))
+    return 0
+
+
 def add_game_table_command(sub) -> None:
     """``ginsim game-table``."""
     gt = command(sub, "game-table", "the chance of winning a game, and its value, from "
@@ -115,8 +153,9 @@ def add_game_table_command(sub) -> None:
     gt.add_argument("--a", default="expert", help="strategy of player a (default expert)")
     gt.add_argument("--b", default="expert", help="strategy of player b (default expert)")
     gt.add_argument("--rules", default="modern", help=RULES_HELP)
-    gt.add_argument("--system", choices=("standard",), default="standard",
-                    help="scoring system (standard; Hollywood sessions: docs/game-table.md)")
+    gt.add_argument("--system", choices=("standard", "hollywood"), default="standard",
+                    help="standard: the table by score; hollywood: a session's three games "
+                         "at its start")
     gt.add_argument("--hands", type=positive_int, default=100_000,
                     help="hands the table is made from (default 100000)")
     add_seed(gt)
