@@ -143,6 +143,58 @@ def _cell_nb(tables, one_a, one_b, none, entry, ea, eb, a, b, d, q, put, value):
 
 
 @jit
+def _entry_state_nb(outcomes, chance, dead, gr, cells, got, ea, eb, a, b, d):
+    """Fill one state of :func:`entry_tables_nb` from the states it leads to."""
+    target = gr[GR_TARGET]
+    box = gr[GR_BOX_BONUS]
+    double = gr[GR_SHUTOUT] == SHUTOUT_DOUBLE
+    entry = cells[4]
+    w = 0.0
+    v = 0.0
+    s0 = 0.0
+    s1 = 0.0
+    h = 0.0
+    for i in range(outcomes.shape[0]):
+        p = chance[i]
+        if p == 0.0 or outcomes[i, O_DEALER] != d:
+            continue
+        winner = outcomes[i, O_WINNER]
+        k = outcomes[i, O_POINTS]
+        x = outcomes[i, O_BOXES]
+        nd = next_dealer_code_nb(d, winner, gr[GR_NEXT_DEALER])
+        if (ea if winner == 0 else eb) < entry:  # a hand won that this game does not count
+            na, nb, nea, neb, sign = a, b, ea + (winner == 0), eb + (winner == 1), 0.0
+        elif winner == 0:
+            if a + k >= target:
+                w += p
+                v += p * _final_nb(0, a + k, b, x, gr)
+                if b == 0:
+                    s0 += p
+                continue
+            na, nb, nea, neb, sign = a + k, b, ea, eb, 1.0
+        else:
+            if b + k >= target:
+                v += p * _final_nb(1, b + k, a, x, gr)
+                if a == 0:
+                    s1 += p
+                continue
+            na, nb, nea, neb, sign = a, b + k, ea, eb, -1.0
+        for q in range(T_WIDTH):
+            got[q] = _cell_nb(*cells, nea, neb, na, nb, nd, q, False, 0.0)
+        shut = got[T_SHUT0] if winner == 0 else got[T_SHUT1]
+        v += p * (got[T_VALUE] + sign * x * box * (1.0 + (shut if double else 0.0)))
+        w += p * got[T_WIN]
+        s0 += p * got[T_SHUT0]
+        s1 += p * got[T_SHUT1]
+        h += p * got[T_HANDS]
+    _cell_nb(*cells, ea, eb, a, b, d, T_WIN, True, w)
+    _cell_nb(*cells, ea, eb, a, b, d, T_VALUE, True, v)
+    _cell_nb(*cells, ea, eb, a, b, d, T_SHUT0, True, s0)
+    _cell_nb(*cells, ea, eb, a, b, d, T_SHUT1, True, s1)
+    _cell_nb(*cells, ea, eb, a, b, d, T_HANDS, True, 1.0 / (1.0 - dead[d]) + h)
+
+
+@jit
 def entry_tables_nb(outcomes, chance, dead, gr, tables, entry, states):
     """Hollywood's game ``entry + 1`` (docs/rules.md §8.3) before both players are in it:
     a player's first ``entry`` hands won do not count in it. Once both are in, it is a
@@ -153,12 +205,9 @@ def entry_tables_nb(outcomes, chance, dead, gr, tables, entry, states):
     round, ``none[ea, eb, d]`` (neither is in); ``scratch`` holds ``T_WIDTH`` numbers.
     ``none[0, 0, d]`` is the game's value when the session starts."""
     target = gr[GR_TARGET]
-    box = gr[GR_BOX_BONUS]
-    double = gr[GR_SHUTOUT] == SHUTOUT_DOUBLE
-    mode = gr[GR_NEXT_DEALER]
-    m = outcomes.shape[0]
     one_a, one_b, none, got = states
     cells = (tables, one_a, one_b, none, entry)
+    # a state leads to states with more wins or more points: those are filled first
     for ea in range(entry, -1, -1):
         for eb in range(entry, -1, -1):
             if ea == entry and eb == entry:
@@ -166,49 +215,5 @@ def entry_tables_nb(outcomes, chance, dead, gr, tables, entry, states):
             for a in range(target - 1 if ea == entry else 0, -1, -1):
                 for b in range(target - 1 if eb == entry else 0, -1, -1):
                     for d in range(2):
-                        w = 0.0
-                        v = 0.0
-                        s0 = 0.0
-                        s1 = 0.0
-                        h = 0.0
-                        for i in range(m):
-                            p = chance[i]
-                            if p == 0.0 or outcomes[i, O_DEALER] != d:
-                                continue
-                            winner = outcomes[i, O_WINNER]
-                            k = outcomes[i, O_POINTS]
-                            x = outcomes[i, O_BOXES]
-                            nd = next_dealer_code_nb(d, winner, mode)
-                            if (ea if winner == 0 else eb) < entry:  # not counted here
-                                na, nb, nea, neb, sign = a, b, ea + (winner == 0), eb + (
-                                    winner == 1), 0.0
-                            elif winner == 0:
-                                if a + k >= target:
-                                    w += p
-                                    v += p * _final_nb(0, a + k, b, x, gr)
-                                    if b == 0:
-                                        s0 += p
-                                    continue
-                                na, nb, nea, neb, sign = a + k, b, ea, eb, 1.0
-                            else:
-                                if b + k >= target:
-                                    v += p * _final_nb(1, b + k, a, x, gr)
-                                    if a == 0:
-                                        s1 += p
-                                    continue
-                                na, nb, nea, neb, sign = a, b + k, ea, eb, -1.0
-                            for q in range(T_WIDTH):
-                                got[q] = _cell_nb(*cells, nea, neb, na, nb, nd, q, False, 0.0)
-                            shut = got[T_SHUT0] if winner == 0 else got[T_SHUT1]
-                            v += p * (got[T_VALUE] + sign * x * box * (
-                                1.0 + (shut if double else 0.0)))
-                            w += p * got[T_WIN]
-                            s0 += p * got[T_SHUT0]
-                            s1 += p * got[T_SHUT1]
-                            h += p * got[T_HANDS]
-                        _cell_nb(*cells, ea, eb, a, b, d, T_WIN, True, w)
-                        _cell_nb(*cells, ea, eb, a, b, d, T_VALUE, True, v)
-                        _cell_nb(*cells, ea, eb, a, b, d, T_SHUT0, True, s0)
-                        _cell_nb(*cells, ea, eb, a, b, d, T_SHUT1, True, s1)
-                        _cell_nb(*cells, ea, eb, a, b, d, T_HANDS, True,
-                                 1.0 / (1.0 - dead[d]) + h)
+                        _entry_state_nb(outcomes, chance, dead, gr, cells, got, ea, eb, a, b,
+                                        d)
