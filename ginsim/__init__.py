@@ -23,7 +23,7 @@ check_cache_files()  # a damaged kernel cache file compiles again, said once
 if TYPE_CHECKING:
     from .analysis import load, simulate, summarize
     from .analysis.advise import advise
-    from .analysis.game_stats import game_summary, play_games
+    from .analysis.game_stats import game_summary, game_table, game_table_frame, play_games
     from .analysis.knock.equilibrium import equilibrium
     from .analysis.knock.knock_chart import chart_table, decisions_frame, knock_chart
     from .analysis.positions import positions
@@ -36,6 +36,7 @@ _LAZY: dict[str, str] = {
     "load": ".analysis", "simulate": ".analysis", "summarize": ".analysis",
     "advise": ".analysis.advise", "equilibrium": ".analysis.knock.equilibrium",
     "game_summary": ".analysis.game_stats", "play_games": ".analysis.game_stats",
+    "game_table": ".analysis.game_stats", "game_table_frame": ".analysis.game_stats",
     "chart_table": ".analysis.knock.knock_chart", "decisions_frame": ".analysis.knock.knock_chart",
     "knock_chart": ".analysis.knock.knock_chart", "positions": ".analysis.positions",
     "Table": ".table.table", "Action": ".table.actions",
@@ -62,7 +63,8 @@ def __dir__() -> list[str]:
 __all__ = ["Action", "Agent", "IllegalAction", "Rules", "Table", "__version__", "advise",
            "best_discard", "best_melds", "chart_table",
            "deadwood",
-           "decisions_frame", "equilibrium", "format_cards", "game_summary", "knock_chart",
+           "decisions_frame", "equilibrium", "format_cards", "game_summary", "game_table",
+           "game_table_frame", "knock_chart",
            "layoff_deadwood",
            "load", "parse_cards", "parse_strategy", "play_games", "positions", "simulate",
            "summarize"]

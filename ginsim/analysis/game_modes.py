@@ -38,7 +38,8 @@ MATCH_TOTAL = 500  # match points that end a multi-match by default
 
 def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
                       rules: Rules | str | None = None, system: str = "standard",
-                      match_total: int | None = None) -> pd.DataFrame:
+                      match_total: int | None = None,
+                      start: tuple[int, int] | None = None) -> pd.DataFrame:
     """Play ``games`` games of one mode and summarise them.
 
     Two strategies play ``system`` (``standard``: P(a wins), margin, hands, shutouts per
@@ -46,7 +47,8 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
     ``multimatch``: P(a wins), matches and hands per multi-match). Three strategies
     play three-player games (per ``player P``: P(wins), mean score); four play teams
     (players 0, 1 against 2, 3: P(team 1 wins), mean rounds). ``match_total`` (default
-    500) applies to ``multimatch`` only and is refused with any other system.
+    500) applies to ``multimatch`` only and is refused with any other system; ``start``
+    (the points of a and b each game starts from) to two players' standard games only.
     """
     rules = Rules.coerce(rules)
     players = len(strategies)
@@ -59,6 +61,9 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
     if match_total is not None and system != "multimatch":
         raise ValueError(f"match_total ends a multi-match; the {system} system has none: "
                          f"give system='multimatch' (--system multimatch) or leave it out")
+    if start is not None and (players != 2 or system != "standard"):
+        raise ValueError("games start from a score in two players' standard games only: "
+                         "leave start out")
     match_total = MATCH_TOTAL if match_total is None else match_total
     if players == 3:
         rows = sim.play_three(list(strategies), games, seed, rules)
@@ -86,4 +91,5 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
         return pd.DataFrame([_rate("a", "p_a_wins", rows["winner"] == 0),
                              _mean("a", "mean_matches", rows["matches"]),
                              _mean("a", "mean_hands", rows["hands"])], columns=MODE_COLUMNS)
-    return game_summary(play_games(a, b, games, seed, rules)).assign(group="a")[MODE_COLUMNS]
+    games_frame = play_games(a, b, games, seed, rules, start or sim.NEW_GAME)
+    return game_summary(games_frame).assign(group="a")[MODE_COLUMNS]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..game.deal_ranges import DEFAULT_SEED
 from .cache_command import add_cache_command
+from .game_table_command import add_game_table_command
 from .options import (
     SUMMARY_ABOVE,
     Help,
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_command(sub, _cmd_report)
     add_rami_commands(sub, rami_command, add_seed, positive_int)
     add_games_command(sub)
+    add_game_table_command(sub)
     add_protocol_commands(sub)
     add_chart_commands(sub)
     add_advise_command(sub)

@@ -22,6 +22,7 @@ EXAMPLES = {
     "rules": "ginsim rules\n  ginsim rules oklahoma",
     "report": "ginsim report --out report",
     "games": "ginsim games --a memory2 --b simple --games 10000 --rules oklahoma",
+    "game-table": "ginsim game-table --rules modern --a expert --b simple --csv table.csv",
     "agent": "ginsim agent --strategy memory2 --rules eaai   # JSON lines on stdin/stdout",
     "match": 'ginsim match --a memory2 --b "exec:python adapters/example_agent.py" --games 200',
     "knock-chart": "ginsim knock-chart --strategy simple --opponent memory2 --hands 200000",

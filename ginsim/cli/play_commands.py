@@ -157,6 +157,10 @@ def _check_games_options(args: argparse.Namespace) -> None:
     if args.match_total is not None and args.system != "multimatch":
         raise UsageError(f"games --match-total ends a multi-match; the {args.system} system "
                          "has none: give --system multimatch or leave --match-total out")
+    for flag, value in (("--start", args.start), ("--json", args.json or None)):
+        if value is not None and (args.players != 2 or args.system != "standard"):
+            raise UsageError(f"games {flag} is for two players' standard games: leave "
+                             f"--players and --system out, or leave {flag} out")
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
@@ -164,23 +168,29 @@ def _cmd_games(args: argparse.Namespace) -> int:
     from ..game.rules import Rules
     from ..runner.warmup import compile_kernels, games_groups
     from ..strategies import parse_strategy
+    from .game_table_command import games_json, start_scores
     from .terminal import game_mode_lines, two_player_game_lines
 
     rules = Rules.coerce(args.rules).check_games()
     _check_games_options(args)
+    start = start_scores(args.start, rules.target)
     args.c, args.d = args.c or "simple", args.d or "simple"
     names = [args.a, args.b, args.c, args.d][:args.players]
     for name in names:
         parse_strategy(name)
     compile_kernels((), rules, groups=games_groups(names))  # said so on a cold cache
     summary = game_mode_summary(names, args.games, args.seed, rules, args.system,
-                                args.match_total).set_index(["group", "statistic"])
+                                args.match_total, start).set_index(["group", "statistic"])
     head = f"ginsim {__version__}: rules {args.rules} (target {rules.target}), {args.games:,} "
     if args.players == 2 and args.system == "standard":
         summary = summary.loc["a"]
+        if args.json:
+            print(games_json(summary, args.games))
+            return 0
         if summary[["low", "high"]].isna().to_numpy().any():
             small_sample(f"{args.games:,} games")
-        lines = two_player_game_lines(head + f"games: {args.a} (a) vs {args.b} (b)", summary)
+        games = "games" if start is None else f"games from {start[0]}-{start[1]}"
+        lines = two_player_game_lines(head + f"{games}: {args.a} (a) vs {args.b} (b)", summary)
     else:
         lines = game_mode_lines(summary, head, names, args.system, rules.team_target,
                                 args.match_total or MATCH_TOTAL)
@@ -348,6 +358,12 @@ def add_games_command(sub) -> None:
                          "default 500)")
     gm.add_argument("--games", type=positive_int, default=10_000,
                     help="number of games (default 10000)")
+    gm.add_argument("--start", default=None, metavar="A-B",
+                    help="the points of a and b each game starts from, such as 85-30 (each "
+                         "below the target; boxes count from there; two players, standard)")
+    gm.add_argument("--json", action="store_true",
+                    help="print one JSON object: games, won_a, rate_a, ci_a (95%%), "
+                         "hands_per_game (two players, standard)")
     add_seed(gm)
     gm.add_argument("--rules", default="modern", help=RULES_HELP)
     gm.set_defaults(func=_cmd_games)

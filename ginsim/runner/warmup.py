@@ -14,7 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from ..game.rules import Rules
+from ..game.scoring.game_equity import HandOutcomes, solve_game_table
+from ..game.scoring.game_equity_nb import game_equity_nb
 from ..simulator.belief.sample_nb import smc_beliefs_nb
 from ..simulator.branches.advisor import (
     make_position,
@@ -103,6 +107,13 @@ ADVISOR_HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 ADVISOR_HISTORY = "dealer:op up:3H me:pass op:pass me:stock"
 
 
+def _game_table(rules: Rules) -> None:
+    """A game table from four hand results (each dealer's hands won by either side)."""
+    rows = np.array([[d, w, 1, 1] for d in (0, 1) for w in (0, 1)], dtype=np.int64)
+    solve_game_table(HandOutcomes(rows, np.ones(4, dtype=np.int64),
+                                  np.zeros(2, dtype=np.int64)), rules, boot=0)
+
+
 def _advisor_beliefs(rules: Rules) -> None:
     """The advisor's posterior over the opponent's hand, read from a small history,
     under modern rules whatever ``rules`` are: the kernels' types do not depend on the
@@ -161,6 +172,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
            lambda rules: play_three(("simple",) * 3, 1, 0, rules)),
     _group("team games", (play_teams_nb,),
            lambda rules: play_teams(("simple",) * 4, 1, 0, rules)),
+    _group("game table", (game_equity_nb,), _game_table),
     _group("advisor beliefs", (smc_beliefs_nb,), _advisor_beliefs),
     _group("advisor rollouts", (option_rollouts_nb,), _advisor_rollouts),
     _group("advisor without a history", (rollouts_nb,), _shorthand_advisor),

@@ -83,10 +83,12 @@ ChartBuffers = namedtuple("ChartBuffers", (
 #: How games are played: the packed rules, the card tables, the packed game rules
 #: (:func:`~ginsim.game.scoring.game_scoring_nb.pack_game_rules`), the scoring system and match
 #: total of two-player games (0 for three and four players) and the cap on a game's
-#: hands (rounds for teams), and the chance of winning a game from each score that an mc
-#: seat playing for the game reads (:func:`new_mc_memory`; the kernels read it there).
+#: hands (rounds for teams), the chance of winning a game from each score that an mc
+#: seat playing for the game reads (:func:`new_mc_memory`; the kernels read it there), and
+#: the two sides' points when a two-player game starts (int64, ``(0, 0)`` for a new game).
 Schedule = namedtuple("Schedule", ("rules", "tab", "gr", "system", "match_total",
-                                   "max_hands", "win_table"))
+                                   "max_hands", "win_table", "start"),
+                      defaults=(np.zeros(2, dtype=np.int64),))  # kernels never write it
 
 #: One mc choice: the guesses sampled (``particles``), the unseen-card mask, the choice's
 #: stream key, the worlds per option, the margin (in standard errors) another option

@@ -98,21 +98,40 @@ def _decided(winners: np.ndarray) -> np.ndarray:
     return winners
 
 
+NEW_GAME = (0, 0)
+
+
+def check_start(start: Sequence[int], rules: Rules) -> np.ndarray:
+    """``start`` (points of seats a and b when a game starts) as int64, checked against
+    ``rules.target``: each side 0 <= points < target."""
+    if isinstance(start, (str, bytes)) or not isinstance(start, Sequence) or len(start) != 2:
+        raise ValueError(f"start must be two scores (a, b), got {brief(start)}")
+    pair = [check_int(v, f"start score {seat}", 0, rules.target - 1)
+            for v, seat in zip(start, "ab", strict=True)]
+    return np.array(pair, dtype=np.int64)
+
+
 def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
-                rules: Rules, system: str, match_total: int) -> tuple:
-    """The scheduler arguments of two-player games, validated."""
+                rules: Rules, system: str, match_total: int,
+                start: Sequence[int] = NEW_GAME) -> tuple:
+    """The scheduler arguments of two-player games, validated (``start``: the points the
+    games start from, standard scoring only)."""
     games = check_games(games)
     seed = check_seed(seed)
     rules = Rules.coerce(rules).check_games()
     check_choice(system, "system", tuple(SYSTEMS))
     match_total = check_int(match_total, "match_total", 1, MAX_MATCH_TOTAL)
+    start = check_start(start, rules)
+    if system != "standard" and start.any():
+        raise ValueError(f"games start from a score under standard scoring only, not "
+                         f"{system}: leave the start scores out")
     params = seat_params(a, b, rules)  # an mc seat's rows select its hand loop
     plays_game = system == "standard" and any(
         params[s, P_KIND] == KIND_MC and params[s, P_MC_GAME] != 0 for s in range(2))
     table = game_win_table(rules) if plays_game else NO_WIN_TABLE
     return (play_games_nb, games, MAX_GAME_HANDS, np.uint64(seed), params,
             Schedule(rules.packed(), card_tables(rules), pack_game_rules(rules),
-                     SYSTEMS[system], match_total, MAX_GAME_HANDS, table))
+                     SYSTEMS[system], match_total, MAX_GAME_HANDS, table, start))
 
 
 def play_game_hands(a: str | Strategy, b: str | Strategy, games: int, seed: int = 0,
@@ -143,13 +162,16 @@ def _game_rows(sides: np.ndarray, states: np.ndarray, row: int, dtype: np.dtype)
 
 
 def game_records(a: str | Strategy = "simple", b: str | Strategy = "simple", games: int = 1000,
-                 seed: int = 0, rules: Rules | str | None = None) -> np.ndarray:
+                 seed: int = 0, rules: Rules | str | None = None,
+                 start: Sequence[int] = NEW_GAME) -> np.ndarray:
     """Standard games of ``a`` (seat a) against ``b``: one row per game (GAME_DTYPE).
 
-    ``margin`` is the winner's final score minus the loser's.
+    ``margin`` is the winner's final score minus the loser's. ``start``: the points of
+    seats a and b when each game starts (boxes count from there; a side with points can
+    no longer be shut out).
     """
     sides, states = _game_states(*_two_player(a, b, games, seed, Rules.coerce(rules),
-                                              "standard", 500))
+                                              "standard", 500, start))
     return _game_rows(sides, states, 0, GAME_DTYPE)
 
 
@@ -204,7 +226,7 @@ def _seated(kernel, strategies: Sequence[str | Strategy], count: int, games: int
     return _game_states(kernel, check_games(games), rows_per_game, np.uint64(check_seed(seed)),
                         params, pair, Schedule(rules.packed(), card_tables(rules),
                                                pack_game_rules(rules), 0, 0, MAX_GAME_HANDS,
-                                               NO_WIN_TABLE))
+                                               NO_WIN_TABLE, np.zeros(2, dtype=np.int64)))
 
 
 def play_three(strategies: Sequence[str | Strategy] = ("simple",) * 3, games: int = 1000,

@@ -15,11 +15,12 @@ starting a game it might not finish, and returns ``(rows written, next game to p
 
 from ...game._jit import jit
 from ...game.rng_nb import stream_key_nb
-from ...game.rules import NEXT_LOSER, NEXT_WINNER
+from ...game.scoring.deal_order_nb import next_dealer_code_nb
 from ...game.scoring.game_scoring_nb import (
     GR_NEXT_DEALER,
     GR_TARGET,
     S_POINTS,
+    S_WINS,
     STANDARD,
     TEAMS,
     THREE,
@@ -81,11 +82,7 @@ def next_dealer_nb(dealer, winner, mode):
     """Who deals the next hand under ``mode`` (a ``NEXT_*`` code) after ``winner``."""
     if winner < 0:
         return dealer  # a dead (or scoreless) hand is dealt again by the same dealer
-    if mode == NEXT_LOSER:
-        return 1 - winner
-    if mode == NEXT_WINNER:
-        return winner
-    return 1 - dealer
+    return next_dealer_code_nb(dealer, winner, mode)
 
 
 @jit
@@ -95,6 +92,16 @@ def game_scores_nb(mem, side_points, system, gr):
     mem.scores[0] = 1 if system == STANDARD and mem.win_table.shape[0] == gr[GR_TARGET] else 0
     mem.scores[1] = side_points[0, 0, S_POINTS]
     mem.scores[2] = side_points[0, 1, S_POINTS]
+
+
+@jit
+def start_scores_nb(sides, start):
+    """Set a game's points to ``start`` (game row 0); a side that has points has won a
+    hand, so it cannot be shut out (boxes count from here)."""
+    for s in range(2):
+        if start[s] > 0:
+            sides[0, s, S_POINTS] = start[s]
+            sides[0, s, S_WINS] = 1
 
 
 @jit
@@ -108,6 +115,7 @@ def play_games_nb(seed, start, stop, params, schedule, gbuf):
     """Two-player games ``start .. stop-1`` under the scoring ``schedule.system``
     (standard, Hollywood or multi-match; a :class:`~ginsim.simulator.machine.buffers.Schedule`);
     the dealer of the first hand is cut, later ones follow the rules' ``next_dealer``.
+    A standard game starts from ``schedule.start`` points.
     ``schedule.max_hands`` caps a game (a safety net; dead hands redeal)."""
     rules, tab, gr, max_hands = schedule.rules, schedule.tab, schedule.gr, schedule.max_hands
     meta, sides, games, buf = gbuf.meta, gbuf.sides, gbuf.games, gbuf.hands
@@ -117,6 +125,7 @@ def play_games_nb(seed, start, stop, params, schedule, gbuf):
     while _room_nb(g, start, stop, row, max_hands, out, sides):
         k = g - start
         reset_game_nb(sides[k], games[k])
+        start_scores_nb(sides[k], schedule.start)
         new_game_memory_nb(buf.mem)  # an mc seat learns its opponent anew in each game
         game_key = game_key_nb(seed, g)
         dealer = first_dealer_nb(seed, g)
