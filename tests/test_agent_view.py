@@ -123,7 +123,7 @@ REFUSED = [
     ("a pile draw after both passed", [*OPENING[:3], decide("draw", "stock", "pile")],
      "legal names 'pile', which this position does not allow (both passed the upcard"),
     ("a legal list longer than any", [HAND, decide("offer", *["take"] * 200)],
-     "decide offer: legal lists 200 moves, more than any position has (107)"),
+     "decide offer: legal lists 200 moves, more than any position has (23)"),
     ("a legal entry that is no move", [HAND, decide("offer", "take", "fold")],
      "decide offer: legal names 'fold', which is not a move"),
     ("a phase that is none", [HAND, decide("zzz", "take")],

@@ -49,6 +49,7 @@ from ..game.state import (
     PH_OFFER,
     PH_OVER,
     PHASE_NAMES,
+    ST_DECK,
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -61,10 +62,22 @@ from ..game.state import (
     ST_TO_MOVE,
 )
 from ..simulator.limits import check_hands
-from ..simulator.machine.board_nb import ERRORS
+from ..simulator.machine.board_nb import (
+    ERR_FORBIDDEN,
+    ERR_KNOCK_LIMIT,
+    ERR_NOT_HELD,
+    ERRORS,
+)
 from ..simulator.machine.buffers import new_board
-from ..simulator.machine.deal_nb import lay_deal_nb
-from ..simulator.machine.step_nb import LEGAL_CARD, LEGAL_KIND, MAX_LEGAL, legal_nb
+from ..simulator.machine.deal_nb import deal_nb, lay_deal_nb
+from ..simulator.machine.step_nb import (
+    LEGAL_CARD,
+    LEGAL_KEPT,
+    LEGAL_KIND,
+    MAX_LEGAL,
+    kept_deadwood_nb,
+    legal_nb,
+)
 from .actions import KINDS, TEXT, card_of
 from .seat_nb import observe_nb
 from .table_args import MAX_ACTION_CHARS
@@ -76,6 +89,10 @@ HAND_CARDS = 10
 DECIDE_PHASES = PHASE_NAMES[:PH_OVER]
 #: The most a hand's points are multiplied by (an Oklahoma double upcard doubles them).
 MAX_MULTIPLIER = 2
+#: The longest ``legal`` list of any position: the discard phase's, a discard and a knock
+#: for each of the 11 cards held, and big gin (the offer and draw have two moves, the
+#: 50th-card turn a pass, a knock for each of 10 cards and big gin).
+MAX_LEGAL_MOVES = 2 * (HAND_CARDS + 1) + 1
 #: The events each phase allows its seat to act (the 50th-card take arrives as a pile
 #: draw, then the knock), and the moves a decision in it may offer.
 PHASE_EVENTS = {PH_OFFER: (A_TAKE, A_PASS), PH_DRAW: (A_STOCK, A_PILE),
@@ -105,6 +122,19 @@ def check_seat_field(value: Any, what: str, name: str = "seat") -> int:
     if not is_int(value) or value not in (0, 1):
         raise ViewError(f"{what}: a {name} is 0 or 1, got {brief(value, 40)}")
     return int(value)
+
+
+def check_scores(value: Any) -> tuple[int, int] | None:
+    """A ``hand`` message's ``scores`` (``ginsim agent`` and ``Agent.handle`` alike): null,
+    or the game's hand points so far, two whole numbers (seat 0's, seat 1's); a
+    ValueError naming ``scores`` otherwise."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+            is_int(v) for v in value):
+        raise ValueError(f"scores must be null or two whole numbers, the hand points of "
+                         f"seats 0 and 1 so far such as [0, 25], got {brief(value, 40)}")
+    return int(value[0]), int(value[1])
 
 
 def dealt_cards(rules: Rules, seat: int, dealer: int) -> int:
@@ -139,6 +169,9 @@ class SeatView:
         self._final_take = False  # the 50th-card take: the next move is the knock
         self._options = np.zeros(52, dtype=np.int64)  # legal_nb's scratch
         self._rows = np.zeros((MAX_LEGAL, 3), dtype=np.int64)
+        self._scratch = np.zeros_like(self.hs)  # the deal that derives a hand's terms
+        self.scores: tuple[int, int] | None = None  # the hand message's, checked
+        self.listed: list[tuple[int, int]] = []  # the last decision's legal moves
 
     def set_rules(self, rules: Rules, packed: np.ndarray, tab: np.ndarray) -> None:
         """The rules the hands are played under (packed and their card tables)."""
@@ -159,14 +192,16 @@ class SeatView:
         dealer = check_seat_field(message["dealer"], "hand", "dealer")
         try:
             hand_id = check_hands(message.get("hand", 0), "hand")
-            knock_limit = check_int(message.get("knock_limit", self.rules.knock_limit),
-                                    "knock_limit", *INT_BOUNDS["knock_limit"])
-            multiplier = check_int(message.get("multiplier", 1), "multiplier", 1,
-                                   MAX_MULTIPLIER)
+            given = {name: None if message.get(name) is None else
+                     check_int(message[name], name, low, high)
+                     for name, low, high in (("knock_limit", *INT_BOUNDS["knock_limit"]),
+                                             ("multiplier", 1, MAX_MULTIPLIER))}
+            scores = check_scores(message.get("scores"))
         except ValueError as exc:
             raise ViewError(f"hand: {exc}") from None
         upcard = self._upcard(message.get("upcard"))
         cards = self._dealt(message["cards"], me, dealer, upcard)
+        knock_limit, multiplier = self._dealt_terms(dealer, upcard, given)
         # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
         hands = [0, 0]
         hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
@@ -174,7 +209,35 @@ class SeatView:
                     2 * HAND_CARDS + 1, knock_limit)
         self.hs[ST_MULTIPLIER] = multiplier
         self.seat, self.dealt, self._final_take = me, True, False
+        self.scores = scores
         return me, hand_id
+
+    def _dealt_terms(self, dealer: int, upcard: int, given: dict[str, int | None]
+                     ) -> tuple[int, int]:
+        """The hand's knock limit and multiplier as the machine's deal sets them from the
+        rules and the upcard (Oklahoma: the upcard's value, an ace gin only; a doubling
+        suit's upcard doubles); a ``hand`` field that says otherwise is refused."""
+        hs = self._scratch
+        deck = [c for c in range(52) if c != upcard]
+        if upcard >= 0:  # where the deal turns the upcard: after both hands
+            deck.insert(2 * HAND_CARDS, upcard)
+        hs[ST_DECK:ST_DECK + 52] = deck
+        deal_nb(hs, dealer, self._packed, 0)
+        derived = {"knock_limit": int(hs[ST_KNOCK_LIMIT]),
+                   "multiplier": int(hs[ST_MULTIPLIER])}
+        for name, value in given.items():
+            if value is not None and value != derived[name]:
+                why = (f" (the Oklahoma upcard {TEXT[upcard]} sets it"
+                       + (": gin only)" if derived[name] == 0 else ")")
+                       if self.rules.oklahoma and name == "knock_limit" else "")
+                if name == "multiplier":
+                    why = (" (only an Oklahoma upcard doubles a hand)"
+                           if not self.rules.oklahoma else
+                           f" (the upcard {TEXT[upcard]} is of "
+                           + ("a doubling suit)" if derived[name] > 1 else "no doubling suit)"))
+                raise ViewError(f"hand: {name} {value}, but these rules make this hand's "
+                                f"{derived[name]}{why}; leave it out to have it derived")
+        return derived["knock_limit"], derived["multiplier"]
 
     def _upcard(self, value: Any) -> int:
         """The hand's upcard (-1: none), as the rules' deal has one or not."""
@@ -226,11 +289,12 @@ class SeatView:
         phase, mover, kind = int(hs[ST_PHASE]), int(hs[ST_TO_MOVE]), KINDS.index(action)
         if phase >= PH_OVER:
             raise ViewError(f"{what}: the hand is over")
-        if seat != mover or kind not in PHASE_EVENTS[phase]:
+        if self._final_take and seat == mover and kind == A_DISCARD:
+            raise ViewError(f"{what}: the final discard is taken only to knock")
+        allowed = (A_KNOCK, A_BIG_GIN) if self._final_take else PHASE_EVENTS[phase]
+        if seat != mover or kind not in allowed:
             raise ViewError(f"{what}: out of {'turn' if seat != mover else 'phase'}, "
                             f"{self.position()}")
-        if self._final_take and kind == A_DISCARD:
-            raise ViewError(f"{what}: the final discard is taken only to knock")
         self._check_event_card(what, seat, kind, card)
         return SeatEvent(seat, action, kind, card)
 
@@ -275,16 +339,34 @@ class SeatView:
                             f"{self.whereabouts(card)}")
 
     def apply(self, event: SeatEvent) -> None:
-        """Move the view by a checked event (:meth:`check_event`)."""
-        hs = self.hs
-        last = hs[ST_PHASE] == PH_LAST_DISCARD
-        card = event.card
-        if event.kind == A_PILE and card < 0:
-            card = self.pile_top()  # the pile's top is public: a draw of it is known
-        status = observe_nb(hs, event.seat, event.kind, card, self._packed)
-        if status < 0:  # not reached after check_event; kept so the machine has a word
-            raise ViewError(f"event seat {event.seat} {event.action}: {ERRORS[-status]}")
-        self._final_take = bool(last and event.kind == A_PILE)
+        """Move the view by an event :meth:`check_event` passed, through the machine's
+        step (:func:`~ginsim.table.seat_nb.observe_nb`); a move the machine refuses (the
+        card just taken thrown back, this seat's knock above the limit, its big gin with
+        cards unmelded) is a ViewError and the view is as it was. The 50th-card rule's
+        take is held until the knock that completes the machine's move."""
+        if event.kind == A_PILE and self.hs[ST_PHASE] == PH_LAST_DISCARD:
+            self._final_take = True
+            return
+        status = observe_nb(self.board, self.seat, event.seat, event.kind, event.card,
+                            self._packed, self._tab)
+        if status < 0:
+            raise ViewError(f"event seat {event.seat} {event.action}"
+                            + ("" if event.card < 0 else f" {TEXT[event.card]}")
+                            + f": {self._refusal(event, -status)}")
+        self._final_take = False
+
+    def _refusal(self, event: SeatEvent, error: int) -> str:
+        """Why the machine refused an event, in words (``error``: its ERR_* code)."""
+        card, limit = event.card, int(self.hs[ST_KNOCK_LIMIT])
+        if error == ERR_FORBIDDEN:
+            return f"{TEXT[card]} was just taken from the pile and may not go back at once"
+        if error == ERR_KNOCK_LIMIT:
+            kept, _ = kept_deadwood_nb(self.board, event.seat, card, self._tab)
+            return (f"this seat keeps {int(kept)} deadwood, above the hand's knock limit "
+                    f"{limit}")
+        if error == ERR_NOT_HELD and event.kind == A_BIG_GIN:
+            return "big gin needs all 11 cards melded, and this seat's are not"
+        return ERRORS[error]
 
     # --- decisions ------------------------------------------------------------------------
     def check_decide(self, message: dict) -> None:
@@ -299,7 +381,8 @@ class SeatView:
             raise ViewError(f"{what}: no hand has been dealt (a decision follows a hand "
                             f"message)")
         hs, me = self.hs, self.seat
-        if PHASE_NAMES[int(hs[ST_PHASE])] != phase or hs[ST_TO_MOVE] != me:
+        if (PHASE_NAMES[int(hs[ST_PHASE])] != phase or hs[ST_TO_MOVE] != me
+                or self._final_take):
             held = bin(int(hs[ST_HAND + me])).count("1")
             raise ViewError(f"{what}: out of phase, {self.position()} (this seat, seat "
                             f"{me}, holds {held} cards)")
@@ -307,20 +390,39 @@ class SeatView:
         if not isinstance(legal, list) or not legal:
             raise ViewError(f"{what}: legal must list the moves allowed now, got "
                             f"{brief(legal, 40)}")
-        if len(legal) > MAX_LEGAL:
+        if len(legal) > MAX_LEGAL_MOVES:
             raise ViewError(f"{what}: legal lists {len(legal):,} moves, more than any "
-                            f"position has ({MAX_LEGAL})")
+                            f"position has ({MAX_LEGAL_MOVES})")
         allowed = self.legal_moves()
+        listed: list[tuple[int, int]] = []
         for text in legal:
             move = _move(text, what)
             if move not in allowed:
                 raise ViewError(f"{what}: legal names {text.strip()!r}, which this position "
                                 f"does not allow ({self._why_not(*move)})")
+            if move in listed:
+                raise ViewError(f"{what}: legal names {text.strip()!r} twice (it lists each "
+                                f"move allowed once)")
+            listed.append(move)
+        self.listed = listed
 
-    def legal_moves(self) -> set[tuple[int, int]]:
-        """The moves (kind, card; -1 for none) the seat to act may make in the view."""
+    def legal_moves(self) -> dict[tuple[int, int], int]:
+        """The moves (kind, card; -1 for none) the seat to act may make in the view, each
+        with the deadwood it keeps (0 for a draw, an offer or a pass)."""
         n = legal_nb(self.board, self._packed, self._tab, self._options, self._rows)
-        return {(int(k), int(c)) for k, c in self._rows[:n, [LEGAL_KIND, LEGAL_CARD]]}
+        return {(int(k), int(c)): int(kept)
+                for k, c, kept in self._rows[:n, [LEGAL_KIND, LEGAL_CARD, LEGAL_KEPT]]}
+
+    def nearest_listed(self, kind: int, card: int) -> tuple[int, int]:
+        """The move of the last decision's ``legal`` list (:meth:`check_decide`) to answer
+        for the policy's ``(kind, card)``: that move when listed, else the listed move with
+        the same card, then of the same kind, then keeping the least deadwood, then the
+        first (a referee may list fewer moves than the position allows)."""
+        if (kind, card) in self.listed:
+            return kind, card
+        kept = self.legal_moves()
+        return min(self.listed, key=lambda m: (m[1] != card, m[0] != kind, kept[m],
+                                               self.listed.index(m)))
 
     def _why_not(self, kind: int, card: int) -> str:
         """Why the view's position does not allow the move."""
@@ -379,6 +481,8 @@ class SeatView:
         if phase == PH_DISCARD:
             return f"seat {mover} is to discard"
         if phase == PH_LAST_DISCARD:
+            if self._final_take:
+                return f"seat {mover} took the final discard {TEXT[top]} and is to knock"
             return f"seat {mover} may take the final discard {TEXT[top]} only to knock"
         return "the hand is over"
 
