@@ -213,6 +213,13 @@ def test_the_answer_is_one_of_the_moves_listed():
             agent.handle(message)
         phase = "offer" if legal[0] == "pass" else "discard"
         assert agent.handle(decide(phase, *legal)) == answer, legal
+        # simple would knock with KD; a draw or offer asks it only about a listed take
+        assert (agent.unlisted or {}).get("action") == (None if phase == "offer" else "knock")
+    agent = Agent.from_spec("simple")
+    for message in drawn:
+        agent.handle(message)
+    assert agent.handle(decide("discard", "discard KD", "knock KD"))["action"] == "knock"
+    assert agent.unlisted is None
 
 
 def test_legal_is_bounded_by_the_longest_list_of_any_position():

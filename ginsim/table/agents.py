@@ -82,6 +82,7 @@ class Agent:
         self._hands_seen = 0
         self._game: tuple | None = None  # (number, seat, rules) of the game under way
         self.view = SeatView()
+        self.unlisted: dict | None = None  # the strategy's reply the last legal list left out
         self._set_rules(rules)
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
@@ -172,7 +173,8 @@ class Agent:
         kind = KINDS.index(reply["action"])
         card = card_of(reply["card"]) if reply.get("card") is not None else -1
         listed_kind, listed_card = self.view.nearest_listed(kind, card)
-        if (listed_kind, listed_card) == (kind, card):
+        self.unlisted = None if (listed_kind, listed_card) == (kind, card) else reply
+        if self.unlisted is None:
             return reply
         if listed_kind == A_KNOCK:
             return self.knock_reply(listed_card, taking=phase == "last_discard")

@@ -2,16 +2,21 @@
 
 Every agent (:class:`~ginsim.table.agents.Agent`: ``ginsim agent``, the in-process sides
 of ``ginsim match``, the bridges) plays from a :class:`SeatView`. The view is the seat's
-own hand state, moved by the hand machine as the real hand moves
-(:func:`~ginsim.table.seat_nb.observe_nb`: ``step_nb``, and its replay mode for
-discards, whose statuses are negative when the machine refuses), and the checks that
-keep it a position of the game. Each ``hand``, ``event`` and ``decide`` message is
-checked before the view moves; one that describes no possible position is refused with
-a :class:`ViewError`, one line naming the message and what is wrong, and the view is
-left as it was. The refusals (docs/agents.md, "What an agent refuses"):
+own hand state, moved by the hand machine's step as the real hand moves
+(:func:`~ginsim.table.seat_nb.observe_nb`: the Table's checked step, the cards the seat
+has not seen laid where it reads them), and the checks that keep it a position of the
+game. Each ``hand``, ``event`` and ``decide`` message is checked before the view moves;
+one that describes no possible position is refused with a :class:`ViewError`, one line
+naming the message and what is wrong, and the view is left as it was. The refusals
+(docs/agents.md, "What an agent refuses"):
 
 - a hand of the wrong size for the rules and the seat, a card dealt twice, the upcard
-  in the seat's own hand, an upcard where the rules deal none or none where they do;
+  in the seat's own hand, an upcard where the rules deal none or none where they do; a
+  knock limit or multiplier other than the machine's deal gives the hand (derived when
+  left out), scores that are not two whole numbers (:func:`check_scores`);
+- any move the machine's step refuses: the card just taken thrown back (either seat),
+  this seat's knock above the limit or big gin with cards unmelded (the other seat's
+  deadwood is hidden from the view);
 - an event before any hand, out of turn or out of phase (a discard before the draw, a
   draw after the hand ended, a pile draw when the pile may not be drawn);
 - a card seen in two places: the seat's hand, the pile (upcard and discards) and the
@@ -19,8 +24,10 @@ left as it was. The refusals (docs/agents.md, "What an agent refuses"):
   card that is not the pile's top, the seat's own discard of a card it does not hold,
   the other seat's discard of a card the seat holds or that lies in the pile;
 - a decision before any hand or out of phase (``discard`` while the seat holds ten
-  cards), and a ``legal`` list that is empty or names a move the position does not
-  allow (a discard of a card not held, a pile draw after both passed the upcard).
+  cards), and a ``legal`` list that is empty, longer than any position's
+  (:data:`MAX_LEGAL_MOVES`), names a move twice or names a move the position does not
+  allow (a discard of a card not held, a pile draw after both passed the upcard). An
+  agent answers one of the moves listed (:meth:`SeatView.nearest_listed`).
 
 A refused message is one the game cannot produce, so streams of real hands are never
 refused (tests/test_agent_view.py) and the agent's decisions on them are unchanged.
