@@ -29,7 +29,8 @@ from ginsim.game.state import ST_DECK, ST_HAND, ST_POS
 from ginsim.table.actions import TEXT
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.protocol import ProtocolError, serve
-from ginsim.table.seat_view import DECIDE_PHASES, dealt_cards
+from ginsim.table.seat_fields import dealt_cards
+from ginsim.table.seat_view import DECIDE_PHASES
 from ginsim.table.table import Table, view_event
 
 KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]

@@ -37,7 +37,7 @@ from ginsim.simulator.machine.step_nb import checked_step_nb
 from ginsim.table.actions import KINDS, TEXT, Action, card_of
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.protocol import ProtocolError, serve
-from ginsim.table.seat_view import MAX_LEGAL_MOVES
+from ginsim.table.seat_fields import MAX_LEGAL_MOVES
 from ginsim.table.table import Table
 
 #: Seat 0 holds nothing that melds: discarding KS after drawing 3D keeps QH JD 9C 8S 7H

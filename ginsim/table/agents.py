@@ -65,7 +65,8 @@ from ..simulator.search.win_table import game_win_table
 from ..strategies.params import P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
-from .seat_view import SeatEvent, SeatView, check_seat_field
+from .seat_fields import check_seat_field
+from .seat_view import SeatEvent, SeatView
 from .showdown_view import laid_melds
 from .table import Table, view_event
 from .table_args import check_rules_arg

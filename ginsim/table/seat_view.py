@@ -11,12 +11,10 @@ naming the message and what is wrong, and the view is left as it was. The refusa
 (docs/agents.md, "What an agent refuses"):
 
 - a hand of the wrong size for the rules and the seat, a card dealt twice, the upcard
-  in the seat's own hand, an upcard where the rules deal none or none where they do; a
-  knock limit or multiplier other than the machine's deal gives the hand (derived when
-  left out), scores that are not two whole numbers (:func:`check_scores`);
+  in the seat's own hand, an upcard where the rules deal none or none where they do,
+  and the fields :mod:`ginsim.table.seat_fields` refuses (hand terms, scores, legal);
 - any move the machine's step refuses: the card just taken thrown back (either seat),
-  this seat's knock above the limit or big gin with cards unmelded (the other seat's
-  deadwood is hidden from the view);
+  this seat's knock above the limit or big gin with cards unmelded;
 - an event before any hand, out of turn or out of phase (a discard before the draw, a
   draw after the hand ended, a pile draw when the pile may not be drawn);
 - a card seen in two places: the seat's hand, the pile (upcard and discards) and the
@@ -24,10 +22,9 @@ naming the message and what is wrong, and the view is left as it was. The refusa
   card that is not the pile's top, the seat's own discard of a card it does not hold,
   the other seat's discard of a card the seat holds or that lies in the pile;
 - a decision before any hand or out of phase (``discard`` while the seat holds ten
-  cards), and a ``legal`` list that is empty, longer than any position's
-  (:data:`MAX_LEGAL_MOVES`), names a move twice or names a move the position does not
-  allow (a discard of a card not held, a pile draw after both passed the upcard). An
-  agent answers one of the moves listed (:meth:`SeatView.nearest_listed`).
+  cards), and a ``legal`` move the position does not allow (a discard of a card not
+  held, a pile draw after both passed the upcard). An agent answers one of the moves
+  listed (:meth:`SeatView.nearest_listed`).
 
 A refused message is one the game cannot produce, so streams of real hands are never
 refused (tests/test_agent_view.py) and the agent's decisions on them are unchanged.
@@ -39,9 +36,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..game.inputs.checks import check_int, is_int
 from ..game.inputs.specs import brief
-from ..game.rules import INT_BOUNDS, R_BIG_GIN_BONUS, Rules
+from ..game.rules import R_BIG_GIN_BONUS, Rules
 from ..game.state import (
     A_BIG_GIN,
     A_DISCARD,
@@ -56,7 +52,6 @@ from ..game.state import (
     PH_OFFER,
     PH_OVER,
     PHASE_NAMES,
-    ST_DECK,
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -68,7 +63,6 @@ from ..game.state import (
     ST_STOCK_ONLY,
     ST_TO_MOVE,
 )
-from ..simulator.limits import check_hands
 from ..simulator.machine.board_nb import (
     ERR_FORBIDDEN,
     ERR_KNOCK_LIMIT,
@@ -76,7 +70,7 @@ from ..simulator.machine.board_nb import (
     ERRORS,
 )
 from ..simulator.machine.buffers import new_board
-from ..simulator.machine.deal_nb import deal_nb, lay_deal_nb
+from ..simulator.machine.deal_nb import lay_deal_nb
 from ..simulator.machine.step_nb import (
     LEGAL_CARD,
     LEGAL_KEPT,
@@ -85,33 +79,27 @@ from ..simulator.machine.step_nb import (
     kept_deadwood_nb,
     legal_nb,
 )
-from .actions import KINDS, TEXT, card_of
+from .actions import KINDS, TEXT
+from .seat_fields import (
+    HAND_CARDS,
+    ViewError,
+    card_field,
+    check_seat_field,
+    dealt_cards,
+    hand_numbers,
+    hand_terms,
+    listed_moves,
+)
 from .seat_nb import observe_nb
-from .table_args import MAX_ACTION_CHARS
 
-#: The cards a hand holds between turns (docs/rules.md §2); the eleven-card deal gives
-#: the non-dealer one more.
-HAND_CARDS = 10
 #: The phases a ``decide`` message names (the machine's phases before the end).
 DECIDE_PHASES = PHASE_NAMES[:PH_OVER]
-#: The most a hand's points are multiplied by (an Oklahoma double upcard doubles them).
-MAX_MULTIPLIER = 2
-#: The longest ``legal`` list of any position: the discard phase's, a discard and a knock
-#: for each of the 11 cards held, and big gin (the offer and draw have two moves, the
-#: 50th-card turn a pass, a knock for each of 10 cards and big gin).
-MAX_LEGAL_MOVES = 2 * (HAND_CARDS + 1) + 1
 #: The events each phase allows its seat to act (the 50th-card take arrives as a pile
 #: draw, then the knock), and the moves a decision in it may offer.
 PHASE_EVENTS = {PH_OFFER: (A_TAKE, A_PASS), PH_DRAW: (A_STOCK, A_PILE),
                 PH_DISCARD: (A_DISCARD, A_KNOCK, A_BIG_GIN),
                 PH_LAST_DISCARD: (A_PASS, A_PILE)}
 PHASE_MOVES = {**PHASE_EVENTS, PH_LAST_DISCARD: (A_PASS, A_KNOCK, A_BIG_GIN)}
-_MOVE_WORDS = {"take": A_TAKE, "pass": A_PASS, "stock": A_STOCK, "pile": A_PILE,
-               "big gin": A_BIG_GIN}
-
-
-class ViewError(ValueError):
-    """A message the seat's view refuses: one line naming it and what is wrong."""
 
 
 class SeatEvent(NamedTuple):
@@ -122,41 +110,6 @@ class SeatEvent(NamedTuple):
     action: str
     kind: int
     card: int
-
-
-def check_seat_field(value: Any, what: str, name: str = "seat") -> int:
-    """The seat (or dealer) of a ``what`` message: the int 0 or 1 (not True, not 1.0)."""
-    if not is_int(value) or value not in (0, 1):
-        raise ViewError(f"{what}: a {name} is 0 or 1, got {brief(value, 40)}")
-    return int(value)
-
-
-def check_scores(value: Any) -> tuple[int, int] | None:
-    """A ``hand`` message's ``scores`` (``ginsim agent`` and ``Agent.handle`` alike): null,
-    or the game's hand points so far, two whole numbers (seat 0's, seat 1's); a
-    ValueError naming ``scores`` otherwise."""
-    if value is None:
-        return None
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
-            is_int(v) for v in value):
-        raise ValueError(f"scores must be null or two whole numbers, the hand points of "
-                         f"seats 0 and 1 so far such as [0, 25], got {brief(value, 40)}")
-    return int(value[0]), int(value[1])
-
-
-def dealt_cards(rules: Rules, seat: int, dealer: int) -> int:
-    """The cards ``seat`` is dealt under ``rules`` when ``dealer`` deals."""
-    return HAND_CARDS + (rules.deal == "eleven" and seat != dealer)
-
-
-def _card_field(value: Any, what: str) -> int:
-    """A card text of a message as a card int; ViewError naming the message otherwise."""
-    if not isinstance(value, str):
-        raise ViewError(f"{what}: a card is text such as KD, got {brief(value, 40)}")
-    try:
-        return card_of(value)
-    except ValueError as exc:
-        raise ViewError(f"{what}: {exc}") from None
 
 
 class SeatView:
@@ -197,18 +150,11 @@ class SeatView:
             missing = "dealer" if "dealer" not in message else "cards"
             raise ViewError(f"hand: the field {missing!r} is missing")
         dealer = check_seat_field(message["dealer"], "hand", "dealer")
-        try:
-            hand_id = check_hands(message.get("hand", 0), "hand")
-            given = {name: None if message.get(name) is None else
-                     check_int(message[name], name, low, high)
-                     for name, low, high in (("knock_limit", *INT_BOUNDS["knock_limit"]),
-                                             ("multiplier", 1, MAX_MULTIPLIER))}
-            scores = check_scores(message.get("scores"))
-        except ValueError as exc:
-            raise ViewError(f"hand: {exc}") from None
+        hand_id, given, scores = hand_numbers(message)
         upcard = self._upcard(message.get("upcard"))
         cards = self._dealt(message["cards"], me, dealer, upcard)
-        knock_limit, multiplier = self._dealt_terms(dealer, upcard, given)
+        knock_limit, multiplier = hand_terms(self.rules, self._packed, self._scratch, dealer,
+                                             upcard, given)
         # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
         hands = [0, 0]
         hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
@@ -218,33 +164,6 @@ class SeatView:
         self.seat, self.dealt, self._final_take = me, True, False
         self.scores = scores
         return me, hand_id
-
-    def _dealt_terms(self, dealer: int, upcard: int, given: dict[str, int | None]
-                     ) -> tuple[int, int]:
-        """The hand's knock limit and multiplier as the machine's deal sets them from the
-        rules and the upcard (Oklahoma: the upcard's value, an ace gin only; a doubling
-        suit's upcard doubles); a ``hand`` field that says otherwise is refused."""
-        hs = self._scratch
-        deck = [c for c in range(52) if c != upcard]
-        if upcard >= 0:  # where the deal turns the upcard: after both hands
-            deck.insert(2 * HAND_CARDS, upcard)
-        hs[ST_DECK:ST_DECK + 52] = deck
-        deal_nb(hs, dealer, self._packed, 0)
-        derived = {"knock_limit": int(hs[ST_KNOCK_LIMIT]),
-                   "multiplier": int(hs[ST_MULTIPLIER])}
-        for name, value in given.items():
-            if value is not None and value != derived[name]:
-                why = (f" (the Oklahoma upcard {TEXT[upcard]} sets it"
-                       + (": gin only)" if derived[name] == 0 else ")")
-                       if self.rules.oklahoma and name == "knock_limit" else "")
-                if name == "multiplier":
-                    why = (" (only an Oklahoma upcard doubles a hand)"
-                           if not self.rules.oklahoma else
-                           f" (the upcard {TEXT[upcard]} is of "
-                           + ("a doubling suit)" if derived[name] > 1 else "no doubling suit)"))
-                raise ViewError(f"hand: {name} {value}, but these rules make this hand's "
-                                f"{derived[name]}{why}; leave it out to have it derived")
-        return derived["knock_limit"], derived["multiplier"]
 
     def _upcard(self, value: Any) -> int:
         """The hand's upcard (-1: none), as the rules' deal has one or not."""
@@ -257,7 +176,7 @@ class SeatView:
         if eleven:
             raise ViewError(f"hand: upcard {brief(value, 20)}, but the eleven-card deal "
                             f"turns none up")
-        return _card_field(value, "hand: upcard")
+        return card_field(value, "hand: upcard")
 
     def _dealt(self, value: Any, me: int, dealer: int, upcard: int) -> list[int]:
         """The seat's dealt cards: as many as the rules deal it, each once, no upcard."""
@@ -268,7 +187,7 @@ class SeatView:
             role = "the non-dealer" if me != dealer else "the dealer"
             raise ViewError(f"hand: {len(value)} cards, but seat {me} ({role}) is dealt "
                             f"{size} under these rules")
-        cards = [_card_field(text, "hand: cards") for text in value]
+        cards = [card_field(text, "hand: cards") for text in value]
         for card in set(cards):
             if cards.count(card) > 1:
                 raise ViewError(f"hand: {TEXT[card]} is dealt {cards.count(card)} times "
@@ -288,7 +207,7 @@ class SeatView:
         value = message.get("card")
         shown = value if isinstance(value, str) and len(value) <= 3 else brief(value, 20)
         what = f"event seat {seat} {action}" + ("" if value is None else f" {shown}")
-        card = -1 if value is None else _card_field(value, what)
+        card = -1 if value is None else card_field(value, what)
         if not self.dealt:
             raise ViewError(f"{what}: no hand has been dealt (an event follows a hand "
                             f"message)")
@@ -393,25 +312,8 @@ class SeatView:
             held = bin(int(hs[ST_HAND + me])).count("1")
             raise ViewError(f"{what}: out of phase, {self.position()} (this seat, seat "
                             f"{me}, holds {held} cards)")
-        legal = message.get("legal")
-        if not isinstance(legal, list) or not legal:
-            raise ViewError(f"{what}: legal must list the moves allowed now, got "
-                            f"{brief(legal, 40)}")
-        if len(legal) > MAX_LEGAL_MOVES:
-            raise ViewError(f"{what}: legal lists {len(legal):,} moves, more than any "
-                            f"position has ({MAX_LEGAL_MOVES})")
-        allowed = self.legal_moves()
-        listed: list[tuple[int, int]] = []
-        for text in legal:
-            move = _move(text, what)
-            if move not in allowed:
-                raise ViewError(f"{what}: legal names {text.strip()!r}, which this position "
-                                f"does not allow ({self._why_not(*move)})")
-            if move in listed:
-                raise ViewError(f"{what}: legal names {text.strip()!r} twice (it lists each "
-                                f"move allowed once)")
-            listed.append(move)
-        self.listed = listed
+        self.listed = listed_moves(message.get("legal"), self.legal_moves(), what,
+                                   self._why_not)
 
     def legal_moves(self) -> dict[tuple[int, int], int]:
         """The moves (kind, card; -1 for none) the seat to act may make in the view, each
@@ -492,20 +394,3 @@ class SeatView:
                 return f"seat {mover} took the final discard {TEXT[top]} and is to knock"
             return f"seat {mover} may take the final discard {TEXT[top]} only to knock"
         return "the hand is over"
-
-
-def _move(text: Any, what: str) -> tuple[int, int]:
-    """A ``legal`` entry (``take``, ``discard KD``, ``knock 10D``, ``big gin``) as
-    (kind, card)."""
-    if not isinstance(text, str) or len(text) > MAX_ACTION_CHARS:
-        raise ViewError(f"{what}: legal lists moves as text such as 'discard KD', got "
-                        f"{brief(text, 40)}")
-    words = text.strip().lower().replace("_", " ").split()
-    joined = " ".join(words)
-    if joined in _MOVE_WORDS:
-        return _MOVE_WORDS[joined], -1
-    if len(words) == 2 and words[0] in ("discard", "knock"):
-        return (A_DISCARD if words[0] == "discard" else A_KNOCK,
-                _card_field(words[1].upper(), f"{what}: legal {text.strip()!r}"))
-    raise ViewError(f"{what}: legal names {brief(text, 40)}, which is not a move (take, "
-                    f"pass, stock, pile, discard KD, knock KD, big gin)")
