@@ -155,14 +155,13 @@ def listed_moves(legal: Any, allowed: dict[tuple[int, int], int], what: str,
     if len(legal) > MAX_LEGAL_MOVES:
         raise ViewError(f"{what}: legal lists {len(legal):,} moves, more than any "
                         f"position has ({MAX_LEGAL_MOVES})")
-    listed: list[tuple[int, int]] = []
-    for text in legal:
-        move = legal_move(text, what)
+    listed = [legal_move(text, what) for text in legal]
+    for text, move in zip(legal, listed, strict=True):
         if move not in allowed:
             raise ViewError(f"{what}: legal names {text.strip()!r}, which this position "
                             f"does not allow ({why_not(*move)})")
-        if move in listed:
-            raise ViewError(f"{what}: legal names {text.strip()!r} twice (it lists each "
-                            f"move allowed once)")
-        listed.append(move)
+    if len(set(listed)) < len(listed):
+        text = next(t for i, t in enumerate(legal) if listed[i] in listed[:i])
+        raise ViewError(f"{what}: legal names {text.strip()!r} twice (it lists each "
+                        f"move allowed once)")
     return listed

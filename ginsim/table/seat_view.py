@@ -3,11 +3,11 @@
 Every agent (:class:`~ginsim.table.agents.Agent`: ``ginsim agent``, the in-process sides
 of ``ginsim match``, the bridges) plays from a :class:`SeatView`. The view is the seat's
 own hand state, moved by the hand machine's step as the real hand moves
-(:func:`~ginsim.table.seat_nb.observe_nb`: the Table's checked step, the cards the seat
-has not seen laid where it reads them), and the checks that keep it a position of the
-game. Each ``hand``, ``event`` and ``decide`` message is checked before the view moves;
-one that describes no possible position is refused with a :class:`ViewError`, one line
-naming the message and what is wrong, and the view is left as it was. The refusals
+(:func:`~ginsim.table.seat_nb.observe_nb`, the cards the seat has not seen laid where
+the step reads them; the seat's own knock by the Table's checked step). Each ``hand``,
+``event`` and ``decide`` message is checked before the view moves; one that describes
+no possible position is refused with a :class:`ViewError`, one line naming the message
+and what is wrong, and the view is left as it was. The refusals
 (docs/agents.md, "What an agent refuses"):
 
 - a hand of the wrong size for the rules and the seat, a card dealt twice, the upcard
@@ -76,6 +76,7 @@ from ..simulator.machine.step_nb import (
     LEGAL_KEPT,
     LEGAL_KIND,
     MAX_LEGAL,
+    checked_step_nb,
     kept_deadwood_nb,
     legal_nb,
 )
@@ -273,8 +274,11 @@ class SeatView:
         if event.kind == A_PILE and self.hs[ST_PHASE] == PH_LAST_DISCARD:
             self._final_take = True
             return
-        status = observe_nb(self.board, self.seat, event.seat, event.kind, event.card,
-                            self._packed, self._tab)
+        if event.seat == self.seat and event.kind in (A_KNOCK, A_BIG_GIN):
+            status = checked_step_nb(self.board, self.seat, event.kind, event.card,
+                                     self._packed, self._tab)  # reads deadwood, melds
+        else:
+            status = observe_nb(self.hs, event.seat, event.kind, event.card, self._packed)
         if status < 0:
             raise ViewError(f"event seat {event.seat} {event.action}"
                             + ("" if event.card < 0 else f" {TEXT[event.card]}")
@@ -319,8 +323,8 @@ class SeatView:
         """The moves (kind, card; -1 for none) the seat to act may make in the view, each
         with the deadwood it keeps (0 for a draw, an offer or a pass)."""
         n = legal_nb(self.board, self._packed, self._tab, self._options, self._rows)
-        return {(int(k), int(c)): int(kept)
-                for k, c, kept in self._rows[:n, [LEGAL_KIND, LEGAL_CARD, LEGAL_KEPT]]}
+        return {(row[LEGAL_KIND], row[LEGAL_CARD]): row[LEGAL_KEPT]
+                for row in self._rows[:n].tolist()}
 
     def nearest_listed(self, kind: int, card: int) -> tuple[int, int]:
         """The move of the last decision's ``legal`` list (:meth:`check_decide`) to answer
