@@ -139,6 +139,8 @@ def test_the_legal_moves_beside_them_are_accepted():
      "hand: multiplier 1, but these rules make this hand's 2 (the upcard 8S is of a "
      "doubling suit)"),
     ("modern:knock_limit=8", {}, "hand: knock_limit 10, but these rules make this hand's 8"),
+    ("modern", {"knock_limit": None}, "hand: knock_limit must be a whole number in 0..100, "
+                                      "got None"),  # null is no value: leave it out
 ])
 def test_hand_fields_that_contradict_the_rules_are_refused(rules, fields, words):
     text, agent = refused(rules, [{**HAND, **fields}])

@@ -71,9 +71,9 @@ def check_scores(value: Any) -> tuple[int, int] | None:
 
 def hand_numbers(message: dict) -> tuple[int, dict[str, int | None], tuple[int, int] | None]:
     """A ``hand`` message's number, its ``knock_limit`` and ``multiplier`` (None where
-    left out or null: derived, :func:`hand_terms`) and its ``scores``, each in range."""
+    left out: derived, :func:`hand_terms`) and its ``scores``, each in range."""
     try:
-        given = {name: None if message.get(name) is None else
+        given = {name: None if name not in message else
                  check_int(message[name], name, low, high)
                  for name, low, high in (("knock_limit", *INT_BOUNDS["knock_limit"]),
                                          ("multiplier", 1, MAX_MULTIPLIER))}
