@@ -29,7 +29,8 @@ from ginsim.game.state import ST_DECK, ST_HAND, ST_POS
 from ginsim.table.actions import TEXT
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.protocol import ProtocolError, serve
-from ginsim.table.seat_view import DECIDE_PHASES, dealt_cards
+from ginsim.table.seat_fields import dealt_cards
+from ginsim.table.seat_view import DECIDE_PHASES
 from ginsim.table.table import Table, view_event
 
 KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]
@@ -123,7 +124,7 @@ REFUSED = [
     ("a pile draw after both passed", [*OPENING[:3], decide("draw", "stock", "pile")],
      "legal names 'pile', which this position does not allow (both passed the upcard"),
     ("a legal list longer than any", [HAND, decide("offer", *["take"] * 200)],
-     "decide offer: legal lists 200 moves, more than any position has (107)"),
+     "decide offer: legal lists 200 moves, more than any position has (23)"),
     ("a legal entry that is no move", [HAND, decide("offer", "take", "fold")],
      "decide offer: legal names 'fold', which is not a move"),
     ("a phase that is none", [HAND, decide("zzz", "take")],

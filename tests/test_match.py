@@ -246,11 +246,14 @@ def test_warm_compiles_the_last_discard_without_waiting_for_one(monkeypatch) -> 
 
 def test_agent_warm_refuses_an_agent_that_faults(monkeypatch, capsys) -> None:
     """An agent whose warming game faults (here an illegal answer) is not reported ready:
-    one line naming the fault, exit 2."""
+    one line naming the fault, exit 2. (A ginsim agent answers a move listed, so the
+    illegal answer is put in place of its every reply.)"""
     from ginsim.cli import main
     from ginsim.table.agents import Agent
 
-    monkeypatch.setattr(Agent, "decide", lambda self, message: {"action": "big_gin"})
+    handle = Agent.handle
+    monkeypatch.setattr(Agent, "handle", lambda self, message: None if handle(
+        self, message) is None else {"action": "big_gin"})
     assert main(["agent", "--strategy", "simple", "--warm"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: warming simple:") and "not legal" in err

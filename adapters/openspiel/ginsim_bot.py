@@ -198,13 +198,14 @@ class GinsimBot(pyspiel.Bot):
         self.laid = answer.get("melds")  # a knock's arrangement, when the agent names it
         text = " ".join(w for w in (answer["action"].replace("_", " "), answer.get("card"))
                         if w)
-        plain = "discard " + text.split()[-1]
-        if text.startswith("knock ") and text not in legal and plain in legal:
+        wanted = self.agent.unlisted  # the agent's own move, when legal left it out
+        if wanted is not None and wanted["action"] == "knock" and answer == {
+                "action": "discard", "card": wanted["card"]}:
             # OpenSpiel allows a knock only when its deadwood count of the 11 cards (their
             # best arrangement less the highest unmelded card) is within the knock card,
-            # which is now and then above the exact minimum: the card goes as a discard.
+            # which is now and then above the exact minimum: the agent answered the
+            # listed discard of the card it meant to knock with.
             self.knocks_refused += 1
-            return plain
         if text not in legal:
             raise ValueError(f"ginsim agent answered {text!r}, not among {legal}")
         return text

@@ -31,8 +31,11 @@ from ..game.inputs.specs import brief
 from ..game.rules import Rules
 from ..game.state import (
     A_BIG_GIN,
+    A_DISCARD,
     A_KNOCK,
     A_PASS,
+    A_PILE,
+    A_TAKE,
     PH_LAST_DISCARD,
     ST_HAND,
     ST_MULTIPLIER,
@@ -61,8 +64,9 @@ from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
 from ..simulator.search.win_table import game_win_table
 from ..strategies.params import P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
-from .actions import TEXT, Action, rules_arrays
-from .seat_view import SeatEvent, SeatView, check_seat_field
+from .actions import KINDS, TEXT, Action, card_of, rules_arrays
+from .seat_fields import check_seat_field
+from .seat_view import SeatEvent, SeatView
 from .showdown_view import laid_melds
 from .table import Table, view_event
 from .table_args import check_rules_arg
@@ -79,6 +83,7 @@ class Agent:
         self._hands_seen = 0
         self._game: tuple | None = None  # (number, seat, rules) of the game under way
         self.view = SeatView()
+        self.unlisted: dict | None = None  # the strategy's reply the last legal list left out
         self._set_rules(rules)
         self.rng = np.zeros(3, dtype=np.uint64)
         self._setup()
@@ -124,7 +129,7 @@ class Agent:
             self._observe(self.view.check_event(message))
         elif kind == "decide":
             self.view.check_decide(message)
-            return self.decide(message)
+            return self._listed_reply(self.decide(message), message["phase"])
         elif kind == "hand":
             self._new_hand(message)
         elif kind == "start":
@@ -162,13 +167,30 @@ class Agent:
             seat_streams_nb(self.rng, np.uint64(seed), hand_id)
         self._hands_seen += 1
 
+    def _listed_reply(self, reply: dict, phase: str) -> dict:
+        """``reply`` when its move is in the decision's ``legal`` list, else the listed
+        move nearest to it (:meth:`SeatView.nearest_listed`): an answer is always one of
+        the moves the referee listed."""
+        kind = KINDS.index(reply["action"])
+        card = card_of(reply["card"]) if reply.get("card") is not None else -1
+        listed_kind, listed_card = self.view.nearest_listed(kind, card)
+        self.unlisted = None if (listed_kind, listed_card) == (kind, card) else reply
+        if self.unlisted is None:
+            return reply
+        if listed_kind == A_KNOCK:
+            return self.knock_reply(listed_card, taking=phase == "last_discard")
+        if listed_kind == A_DISCARD:
+            return {"action": "discard", "card": TEXT[listed_card]}
+        return {"action": KINDS[listed_kind]}
+
     def decide(self, message: dict) -> dict:
-        """The reply to a ``decide`` message: the move this strategy makes now."""
-        legal = message.get("legal", ())
+        """The reply to a ``decide`` message: the move this strategy makes now (a pile
+        draw only where ``legal`` lists one)."""
         phase = message["phase"]
         me, board, params = self.seat, self.board, self._params
         if phase in ("offer", "draw"):
-            if ("take" in legal or "pile" in legal) and decide_take_nb(
+            listed = self.view.listed
+            if ((A_TAKE, -1) in listed or (A_PILE, -1) in listed) and decide_take_nb(
                     params, me, board, self._packed, self._tab, self.rng):
                 return {"action": "take" if phase == "offer" else "pile"}
             return {"action": "pass" if phase == "offer" else "stock"}
@@ -246,15 +268,16 @@ class McAgent(Agent):
         super()._new_hand(message)
         phase_rows_nb(self.mem, self._params)
         start_hand_memory_nb(self.mem)
-        self._game_scores(message.get("scores"))
+        self._game_scores(self.view.scores)
         self._belief = None
 
-    def _game_scores(self, scores: Sequence[int] | None) -> None:
+    def _game_scores(self, scores: tuple[int, int] | None) -> None:
         """Play for the game from the ``hand`` message's scores (points toward the rules'
-        target, per seat) when the strategy does (``game=1``)."""
+        target, per seat; checked by the view, :func:`check_scores`) when the strategy
+        does (``game=1``); scores the target cannot hold are ignored."""
         target = self.rules.target
-        known = (self._params[0, P_MC_GAME] != 0 and scores is not None and len(scores) == 2
-                 and all(0 <= int(s) < target for s in scores))
+        known = (self._params[0, P_MC_GAME] != 0 and scores is not None
+                 and all(0 <= s < target for s in scores))
         if known and self._win_rules != self.rules:  # a start may have changed the rules
             self.mem = self.mem._replace(win_table=np.array(game_win_table(self.rules)))
             self._win_rules = self.rules
@@ -283,7 +306,7 @@ class McAgent(Agent):
             self._drawn = (kind, event.card)
 
     def decide(self, message: dict) -> dict:
-        phase, legal = message["phase"], message.get("legal", ())
+        phase = message["phase"]
         me, hs, rules, tab = self.seat, self.hs, self._packed, self._tab
         board = self.board
         if phase == "offer":
@@ -292,8 +315,9 @@ class McAgent(Agent):
         if phase == "last_discard":
             return self._last_discard_reply(self._phase_rows)
         if phase == "draw":
-            take, self._belief = mc_draw_choice_nb(board, me, "pile" in legal, self._params,
-                                                   rules, tab, self.rng, self.mem)
+            take, self._belief = mc_draw_choice_nb(board, me, (A_PILE, -1) in self.view.listed,
+                                                   self._params, rules, tab, self.rng,
+                                                   self.mem)
             hs[ST_PLANNED] = 0
             return {"action": "pile" if take else "stock"}
         return self._discard()

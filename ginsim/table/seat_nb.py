@@ -3,9 +3,9 @@
 Contract as in :mod:`ginsim.simulator.play.drive_nb`. A seat keeps its own hand state (and
 the scratch of its decisions, the two as a :class:`~ginsim.game.state.Board`): its
 hand, the pile, the stock count and the public history, moved by the same machine as
-the real hand (:func:`~ginsim.simulator.machine.step_nb.step_nb`; the other seat's
-discards, whose cards the view never held, in its replay mode); the other hand and the
-stock stay unknown (zero). The policy reads only those fields
+the real hand (:func:`~ginsim.simulator.machine.step_nb.step_nb`; the seat's own knock
+or big gin by the Table's checked step, which reads the deadwood kept); the other hand
+and the stock stay unknown (zero). The policy reads only those fields
 (:mod:`ginsim.strategies.policy_nb`), so a decision asked here
 (:func:`~ginsim.simulator.play.drive_nb.decide_nb` and its phases) is the decision the
 hand loop makes for that seat in that position, random draws included (``rng[me]``
@@ -13,42 +13,36 @@ seeded as the hand loop seeds the seat).
 """
 
 from ..game._jit import jit
-from ..game.state import (
-    A_BIG_GIN,
-    A_DISCARD,
-    A_KNOCK,
-    A_PASS,
-    A_PILE,
-    A_STOCK,
-    A_TAKE,
-    PH_LAST_DISCARD,
-    ST_DECK,
-    ST_ENDING,
-    ST_HAND,
-    ST_PHASE,
-    ST_POS,
-)
-from ..simulator.machine.step_nb import apply_step_nb, replay_step_nb
+from ..game.state import A_DISCARD, A_KNOCK, A_STOCK, ST_DECK, ST_HAND, ST_POS
+from ..simulator.machine.step_nb import apply_step_nb
 
 
 @jit
 def observe_nb(hs, actor, kind, card, rules):
-    """Move the seat's view by one event of ``actor``: an action kind of the machine
-    (``card`` -1 where hidden). The 50th-card take arrives as a pile draw, then the
-    knock; a discard is replayed (the view does not hold the other seat's cards).
-    Returns the machine's status."""
-    if kind == A_TAKE or kind == A_PASS:
-        return apply_step_nb(hs, actor, kind, card, 0, rules)
-    if kind == A_PILE and hs[ST_PHASE] == PH_LAST_DISCARD:
-        hs[ST_ENDING] = -1
-        return replay_step_nb(hs, actor, kind, card, 0, rules)
-    if kind == A_PILE or kind == A_STOCK:
+    """Move a seat's view by one move of ``actor`` (an action kind of the machine,
+    ``card`` -1 where hidden) through the machine's step, the cards the view lacks laid
+    first where the step reads them: a stock draw's card on the stock's top, a discard
+    or knock in the hand of the seat that makes it. The step checks the turn, the phase,
+    the pile, the card just taken and big gin under the rules, not the deadwood kept
+    (the other seat's is hidden from the view; the seat's own knock takes the checked
+    step). The 50th-card rule's take is its knock (or big gin). Returns the machine's
+    status; when it is negative the view is as it was."""
+    if kind == A_STOCK:
+        slot = ST_DECK + hs[ST_POS]
+        was = hs[slot]
         hand = hs[ST_HAND + actor]
-        hs[ST_DECK + hs[ST_POS]] = card if card >= 0 else 0
+        hs[slot] = card if card >= 0 else 0
         status = apply_step_nb(hs, actor, kind, card, 0, rules)
-        if card < 0:
+        if status < 0:
+            hs[slot] = was
+        elif card < 0:
+            hs[ST_HAND + actor] = hand  # the card drawn is not shown to this seat
+        return status
+    if (kind == A_DISCARD or kind == A_KNOCK) and 0 <= card <= 51:
+        hand = hs[ST_HAND + actor]
+        hs[ST_HAND + actor] = hand | (1 << card)
+        status = apply_step_nb(hs, actor, kind, card, 0, rules)
+        if status < 0:
             hs[ST_HAND + actor] = hand
         return status
-    if kind == A_DISCARD or kind == A_KNOCK or kind == A_BIG_GIN:
-        return replay_step_nb(hs, actor, kind, card, 0, rules)
-    return -1
+    return apply_step_nb(hs, actor, kind, card, 0, rules)

@@ -2,16 +2,19 @@
 
 Every agent (:class:`~ginsim.table.agents.Agent`: ``ginsim agent``, the in-process sides
 of ``ginsim match``, the bridges) plays from a :class:`SeatView`. The view is the seat's
-own hand state, moved by the hand machine as the real hand moves
-(:func:`~ginsim.table.seat_nb.observe_nb`: ``step_nb``, and its replay mode for
-discards, whose statuses are negative when the machine refuses), and the checks that
-keep it a position of the game. Each ``hand``, ``event`` and ``decide`` message is
-checked before the view moves; one that describes no possible position is refused with
-a :class:`ViewError`, one line naming the message and what is wrong, and the view is
-left as it was. The refusals (docs/agents.md, "What an agent refuses"):
+own hand state, moved by the hand machine's step as the real hand moves
+(:func:`~ginsim.table.seat_nb.observe_nb`, the cards the seat has not seen laid where
+the step reads them; the seat's own knock by the Table's checked step). Each ``hand``,
+``event`` and ``decide`` message is checked before the view moves; one that describes
+no possible position is refused with a :class:`ViewError`, one line naming the message
+and what is wrong, and the view is left as it was. The refusals
+(docs/agents.md, "What an agent refuses"):
 
 - a hand of the wrong size for the rules and the seat, a card dealt twice, the upcard
-  in the seat's own hand, an upcard where the rules deal none or none where they do;
+  in the seat's own hand, an upcard where the rules deal none or none where they do,
+  and the fields :mod:`ginsim.table.seat_fields` refuses (hand terms, scores, legal);
+- any move the machine's step refuses: the card just taken thrown back (either seat),
+  this seat's knock above the limit or big gin with cards unmelded;
 - an event before any hand, out of turn or out of phase (a discard before the draw, a
   draw after the hand ended, a pile draw when the pile may not be drawn);
 - a card seen in two places: the seat's hand, the pile (upcard and discards) and the
@@ -19,8 +22,9 @@ left as it was. The refusals (docs/agents.md, "What an agent refuses"):
   card that is not the pile's top, the seat's own discard of a card it does not hold,
   the other seat's discard of a card the seat holds or that lies in the pile;
 - a decision before any hand or out of phase (``discard`` while the seat holds ten
-  cards), and a ``legal`` list that is empty or names a move the position does not
-  allow (a discard of a card not held, a pile draw after both passed the upcard).
+  cards), and a ``legal`` move the position does not allow (a discard of a card not
+  held, a pile draw after both passed the upcard). An agent answers one of the moves
+  listed (:meth:`SeatView.nearest_listed`).
 
 A refused message is one the game cannot produce, so streams of real hands are never
 refused (tests/test_agent_view.py) and the agent's decisions on them are unchanged.
@@ -32,9 +36,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..game.inputs.checks import check_int, is_int
 from ..game.inputs.specs import brief
-from ..game.rules import INT_BOUNDS, R_BIG_GIN_BONUS, Rules
+from ..game.rules import R_BIG_GIN_BONUS, Rules
 from ..game.state import (
     A_BIG_GIN,
     A_DISCARD,
@@ -60,34 +63,44 @@ from ..game.state import (
     ST_STOCK_ONLY,
     ST_TO_MOVE,
 )
-from ..simulator.limits import check_hands
-from ..simulator.machine.board_nb import ERRORS
+from ..simulator.machine.board_nb import (
+    ERR_FORBIDDEN,
+    ERR_KNOCK_LIMIT,
+    ERR_NOT_HELD,
+    ERRORS,
+)
 from ..simulator.machine.buffers import new_board
 from ..simulator.machine.deal_nb import lay_deal_nb
-from ..simulator.machine.step_nb import LEGAL_CARD, LEGAL_KIND, MAX_LEGAL, legal_nb
-from .actions import KINDS, TEXT, card_of
+from ..simulator.machine.step_nb import (
+    LEGAL_CARD,
+    LEGAL_KEPT,
+    LEGAL_KIND,
+    MAX_LEGAL,
+    checked_step_nb,
+    kept_deadwood_nb,
+    legal_nb,
+)
+from .actions import KINDS, TEXT
+from .seat_fields import (
+    HAND_CARDS,
+    ViewError,
+    card_field,
+    check_seat_field,
+    dealt_cards,
+    hand_numbers,
+    hand_terms,
+    listed_moves,
+)
 from .seat_nb import observe_nb
-from .table_args import MAX_ACTION_CHARS
 
-#: The cards a hand holds between turns (docs/rules.md §2); the eleven-card deal gives
-#: the non-dealer one more.
-HAND_CARDS = 10
 #: The phases a ``decide`` message names (the machine's phases before the end).
 DECIDE_PHASES = PHASE_NAMES[:PH_OVER]
-#: The most a hand's points are multiplied by (an Oklahoma double upcard doubles them).
-MAX_MULTIPLIER = 2
 #: The events each phase allows its seat to act (the 50th-card take arrives as a pile
 #: draw, then the knock), and the moves a decision in it may offer.
 PHASE_EVENTS = {PH_OFFER: (A_TAKE, A_PASS), PH_DRAW: (A_STOCK, A_PILE),
                 PH_DISCARD: (A_DISCARD, A_KNOCK, A_BIG_GIN),
                 PH_LAST_DISCARD: (A_PASS, A_PILE)}
 PHASE_MOVES = {**PHASE_EVENTS, PH_LAST_DISCARD: (A_PASS, A_KNOCK, A_BIG_GIN)}
-_MOVE_WORDS = {"take": A_TAKE, "pass": A_PASS, "stock": A_STOCK, "pile": A_PILE,
-               "big gin": A_BIG_GIN}
-
-
-class ViewError(ValueError):
-    """A message the seat's view refuses: one line naming it and what is wrong."""
 
 
 class SeatEvent(NamedTuple):
@@ -98,28 +111,6 @@ class SeatEvent(NamedTuple):
     action: str
     kind: int
     card: int
-
-
-def check_seat_field(value: Any, what: str, name: str = "seat") -> int:
-    """The seat (or dealer) of a ``what`` message: the int 0 or 1 (not True, not 1.0)."""
-    if not is_int(value) or value not in (0, 1):
-        raise ViewError(f"{what}: a {name} is 0 or 1, got {brief(value, 40)}")
-    return int(value)
-
-
-def dealt_cards(rules: Rules, seat: int, dealer: int) -> int:
-    """The cards ``seat`` is dealt under ``rules`` when ``dealer`` deals."""
-    return HAND_CARDS + (rules.deal == "eleven" and seat != dealer)
-
-
-def _card_field(value: Any, what: str) -> int:
-    """A card text of a message as a card int; ViewError naming the message otherwise."""
-    if not isinstance(value, str):
-        raise ViewError(f"{what}: a card is text such as KD, got {brief(value, 40)}")
-    try:
-        return card_of(value)
-    except ValueError as exc:
-        raise ViewError(f"{what}: {exc}") from None
 
 
 class SeatView:
@@ -139,6 +130,9 @@ class SeatView:
         self._final_take = False  # the 50th-card take: the next move is the knock
         self._options = np.zeros(52, dtype=np.int64)  # legal_nb's scratch
         self._rows = np.zeros((MAX_LEGAL, 3), dtype=np.int64)
+        self._scratch = np.zeros_like(self.hs)  # the deal that derives a hand's terms
+        self.scores: tuple[int, int] | None = None  # the hand message's, checked
+        self.listed: list[tuple[int, int]] = []  # the last decision's legal moves
 
     def set_rules(self, rules: Rules, packed: np.ndarray, tab: np.ndarray) -> None:
         """The rules the hands are played under (packed and their card tables)."""
@@ -157,16 +151,11 @@ class SeatView:
             missing = "dealer" if "dealer" not in message else "cards"
             raise ViewError(f"hand: the field {missing!r} is missing")
         dealer = check_seat_field(message["dealer"], "hand", "dealer")
-        try:
-            hand_id = check_hands(message.get("hand", 0), "hand")
-            knock_limit = check_int(message.get("knock_limit", self.rules.knock_limit),
-                                    "knock_limit", *INT_BOUNDS["knock_limit"])
-            multiplier = check_int(message.get("multiplier", 1), "multiplier", 1,
-                                   MAX_MULTIPLIER)
-        except ValueError as exc:
-            raise ViewError(f"hand: {exc}") from None
+        hand_id, given, scores = hand_numbers(message)
         upcard = self._upcard(message.get("upcard"))
         cards = self._dealt(message["cards"], me, dealer, upcard)
+        knock_limit, multiplier = hand_terms(self.rules, self._packed, self._scratch, dealer,
+                                             upcard, given)
         # the stock's top: 10 + 10 and the upcard, or the eleven-card deal's 11 + 10
         hands = [0, 0]
         hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
@@ -174,6 +163,7 @@ class SeatView:
                     2 * HAND_CARDS + 1, knock_limit)
         self.hs[ST_MULTIPLIER] = multiplier
         self.seat, self.dealt, self._final_take = me, True, False
+        self.scores = scores
         return me, hand_id
 
     def _upcard(self, value: Any) -> int:
@@ -187,7 +177,7 @@ class SeatView:
         if eleven:
             raise ViewError(f"hand: upcard {brief(value, 20)}, but the eleven-card deal "
                             f"turns none up")
-        return _card_field(value, "hand: upcard")
+        return card_field(value, "hand: upcard")
 
     def _dealt(self, value: Any, me: int, dealer: int, upcard: int) -> list[int]:
         """The seat's dealt cards: as many as the rules deal it, each once, no upcard."""
@@ -198,7 +188,7 @@ class SeatView:
             role = "the non-dealer" if me != dealer else "the dealer"
             raise ViewError(f"hand: {len(value)} cards, but seat {me} ({role}) is dealt "
                             f"{size} under these rules")
-        cards = [_card_field(text, "hand: cards") for text in value]
+        cards = [card_field(text, "hand: cards") for text in value]
         for card in set(cards):
             if cards.count(card) > 1:
                 raise ViewError(f"hand: {TEXT[card]} is dealt {cards.count(card)} times "
@@ -218,7 +208,7 @@ class SeatView:
         value = message.get("card")
         shown = value if isinstance(value, str) and len(value) <= 3 else brief(value, 20)
         what = f"event seat {seat} {action}" + ("" if value is None else f" {shown}")
-        card = -1 if value is None else _card_field(value, what)
+        card = -1 if value is None else card_field(value, what)
         if not self.dealt:
             raise ViewError(f"{what}: no hand has been dealt (an event follows a hand "
                             f"message)")
@@ -226,11 +216,12 @@ class SeatView:
         phase, mover, kind = int(hs[ST_PHASE]), int(hs[ST_TO_MOVE]), KINDS.index(action)
         if phase >= PH_OVER:
             raise ViewError(f"{what}: the hand is over")
-        if seat != mover or kind not in PHASE_EVENTS[phase]:
+        if self._final_take and seat == mover and kind == A_DISCARD:
+            raise ViewError(f"{what}: the final discard is taken only to knock")
+        allowed = (A_KNOCK, A_BIG_GIN) if self._final_take else PHASE_EVENTS[phase]
+        if seat != mover or kind not in allowed:
             raise ViewError(f"{what}: out of {'turn' if seat != mover else 'phase'}, "
                             f"{self.position()}")
-        if self._final_take and kind == A_DISCARD:
-            raise ViewError(f"{what}: the final discard is taken only to knock")
         self._check_event_card(what, seat, kind, card)
         return SeatEvent(seat, action, kind, card)
 
@@ -275,16 +266,37 @@ class SeatView:
                             f"{self.whereabouts(card)}")
 
     def apply(self, event: SeatEvent) -> None:
-        """Move the view by a checked event (:meth:`check_event`)."""
-        hs = self.hs
-        last = hs[ST_PHASE] == PH_LAST_DISCARD
-        card = event.card
-        if event.kind == A_PILE and card < 0:
-            card = self.pile_top()  # the pile's top is public: a draw of it is known
-        status = observe_nb(hs, event.seat, event.kind, card, self._packed)
-        if status < 0:  # not reached after check_event; kept so the machine has a word
-            raise ViewError(f"event seat {event.seat} {event.action}: {ERRORS[-status]}")
-        self._final_take = bool(last and event.kind == A_PILE)
+        """Move the view by an event :meth:`check_event` passed, through the machine's
+        step (:func:`~ginsim.table.seat_nb.observe_nb`); a move the machine refuses (the
+        card just taken thrown back, this seat's knock above the limit, its big gin with
+        cards unmelded) is a ViewError and the view is as it was. The 50th-card rule's
+        take is held until the knock that completes the machine's move."""
+        if event.kind == A_PILE and self.hs[ST_PHASE] == PH_LAST_DISCARD:
+            self._final_take = True
+            return
+        if event.seat == self.seat and event.kind in (A_KNOCK, A_BIG_GIN):
+            status = checked_step_nb(self.board, self.seat, event.kind, event.card,
+                                     self._packed, self._tab)  # reads deadwood, melds
+        else:
+            status = observe_nb(self.hs, event.seat, event.kind, event.card, self._packed)
+        if status < 0:
+            raise ViewError(f"event seat {event.seat} {event.action}"
+                            + ("" if event.card < 0 else f" {TEXT[event.card]}")
+                            + f": {self._refusal(event, -status)}")
+        self._final_take = False
+
+    def _refusal(self, event: SeatEvent, error: int) -> str:
+        """Why the machine refused an event, in words (``error``: its ERR_* code)."""
+        card, limit = event.card, int(self.hs[ST_KNOCK_LIMIT])
+        if error == ERR_FORBIDDEN:
+            return f"{TEXT[card]} was just taken from the pile and may not go back at once"
+        if error == ERR_KNOCK_LIMIT:
+            kept, _ = kept_deadwood_nb(self.board, event.seat, card, self._tab)
+            return (f"this seat keeps {int(kept)} deadwood, above the hand's knock limit "
+                    f"{limit}")
+        if error == ERR_NOT_HELD and event.kind == A_BIG_GIN:
+            return "big gin needs all 11 cards melded, and this seat's are not"
+        return ERRORS[error]
 
     # --- decisions ------------------------------------------------------------------------
     def check_decide(self, message: dict) -> None:
@@ -299,28 +311,31 @@ class SeatView:
             raise ViewError(f"{what}: no hand has been dealt (a decision follows a hand "
                             f"message)")
         hs, me = self.hs, self.seat
-        if PHASE_NAMES[int(hs[ST_PHASE])] != phase or hs[ST_TO_MOVE] != me:
+        if (PHASE_NAMES[int(hs[ST_PHASE])] != phase or hs[ST_TO_MOVE] != me
+                or self._final_take):
             held = bin(int(hs[ST_HAND + me])).count("1")
             raise ViewError(f"{what}: out of phase, {self.position()} (this seat, seat "
                             f"{me}, holds {held} cards)")
-        legal = message.get("legal")
-        if not isinstance(legal, list) or not legal:
-            raise ViewError(f"{what}: legal must list the moves allowed now, got "
-                            f"{brief(legal, 40)}")
-        if len(legal) > MAX_LEGAL:
-            raise ViewError(f"{what}: legal lists {len(legal):,} moves, more than any "
-                            f"position has ({MAX_LEGAL})")
-        allowed = self.legal_moves()
-        for text in legal:
-            move = _move(text, what)
-            if move not in allowed:
-                raise ViewError(f"{what}: legal names {text.strip()!r}, which this position "
-                                f"does not allow ({self._why_not(*move)})")
+        self.listed = listed_moves(message.get("legal"), self.legal_moves(), what,
+                                   self._why_not)
 
-    def legal_moves(self) -> set[tuple[int, int]]:
-        """The moves (kind, card; -1 for none) the seat to act may make in the view."""
+    def legal_moves(self) -> dict[tuple[int, int], int]:
+        """The moves (kind, card; -1 for none) the seat to act may make in the view, each
+        with the deadwood it keeps (0 for a draw, an offer or a pass)."""
         n = legal_nb(self.board, self._packed, self._tab, self._options, self._rows)
-        return {(int(k), int(c)) for k, c in self._rows[:n, [LEGAL_KIND, LEGAL_CARD]]}
+        return {(row[LEGAL_KIND], row[LEGAL_CARD]): row[LEGAL_KEPT]
+                for row in self._rows[:n].tolist()}
+
+    def nearest_listed(self, kind: int, card: int) -> tuple[int, int]:
+        """The move of the last decision's ``legal`` list (:meth:`check_decide`) to answer
+        for the policy's ``(kind, card)``: that move when listed, else the listed move with
+        the same card, then of the same kind, then keeping the least deadwood, then the
+        first (a referee may list fewer moves than the position allows)."""
+        if (kind, card) in self.listed:
+            return kind, card
+        kept = self.legal_moves()
+        return min(self.listed, key=lambda m: (m[1] != card, m[0] != kind, kept[m],
+                                               self.listed.index(m)))
 
     def _why_not(self, kind: int, card: int) -> str:
         """Why the view's position does not allow the move."""
@@ -379,22 +394,7 @@ class SeatView:
         if phase == PH_DISCARD:
             return f"seat {mover} is to discard"
         if phase == PH_LAST_DISCARD:
+            if self._final_take:
+                return f"seat {mover} took the final discard {TEXT[top]} and is to knock"
             return f"seat {mover} may take the final discard {TEXT[top]} only to knock"
         return "the hand is over"
-
-
-def _move(text: Any, what: str) -> tuple[int, int]:
-    """A ``legal`` entry (``take``, ``discard KD``, ``knock 10D``, ``big gin``) as
-    (kind, card)."""
-    if not isinstance(text, str) or len(text) > MAX_ACTION_CHARS:
-        raise ViewError(f"{what}: legal lists moves as text such as 'discard KD', got "
-                        f"{brief(text, 40)}")
-    words = text.strip().lower().replace("_", " ").split()
-    joined = " ".join(words)
-    if joined in _MOVE_WORDS:
-        return _MOVE_WORDS[joined], -1
-    if len(words) == 2 and words[0] in ("discard", "knock"):
-        return (A_DISCARD if words[0] == "discard" else A_KNOCK,
-                _card_field(words[1].upper(), f"{what}: legal {text.strip()!r}"))
-    raise ViewError(f"{what}: legal names {brief(text, 40)}, which is not a move (take, "
-                    f"pass, stock, pile, discard KD, knock KD, big gin)")
