@@ -46,7 +46,8 @@ from .game_record import (
     hand_result,
 )
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
-from .seat_view import SeatView, ViewError, check_seat_field
+from .seat_fields import ViewError, check_seat_field
+from .seat_view import SeatView
 
 
 def replay_transcript(lines: list[tuple[int, str]]) -> GameRecord:
