@@ -17,16 +17,16 @@ from ginsim.game.cards import card_text
 from ginsim.table import external
 from ginsim.table.actions import KINDS, Action
 from ginsim.table.agents import Agent, decide_message, hand_message
-from ginsim.table.game_record import (
+from ginsim.table.game_table import TableGame
+from ginsim.table.protocol import encode
+from ginsim.table.records.game_record import (
     RECORD_VERSION,
     RecordError,
     record_text,
     table_record,
     write_record,
 )
-from ginsim.table.game_table import TableGame
-from ginsim.table.protocol import encode
-from ginsim.table.record_reader import read_record
+from ginsim.table.records.record_reader import read_record
 from ginsim.table.referee import play_match
 from ginsim.table.table import Table, view_event
 

@@ -226,7 +226,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from ..runner.warmup import compile_kernels, table_group
     from ..simulator.limits import check_decision_ms
     from ..strategies import parse_strategy
-    from ..table.game_record import write_record
+    from ..table.records.game_record import write_record
     from .match_text import match_lines
     from .record_files import game_file, match_record_dir
 

@@ -23,7 +23,7 @@ from ..simulator.limits import MAX_GAME_HANDS
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
 from .agents import Agent, decide_message, hand_message
-from .game_record import end_line, hand_lines, hand_result, header_line, write_record
+from .records.game_record import end_line, hand_lines, hand_result, header_line, write_record
 from .table import Table, view_event
 
 

@@ -33,8 +33,8 @@ from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_
 from .actions import Action
 from .agents import Agent, compile_last_discard, decide_message, hand_message
 from .external import AgentFault, ExternalAgent, LocalAgent
-from .game_record import end_line, forfeit_score, hand_lines, header_line
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
+from .records.game_record import end_line, forfeit_score, hand_lines, header_line
 from .table import Table, view_event
 
 EXEC_PREFIX = "exec:"

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game.cards import mask_to_cards
-from ..game.melds import deadwood
-from ..game.scoring.game_scoring import GameTally
-from ..game.scoring.hand_scoring_nb import OUTCOMES
-from ..game.state import (
+from ...game.cards import mask_to_cards
+from ...game.melds import deadwood
+from ...game.scoring.game_scoring import GameTally
+from ...game.scoring.hand_scoring_nb import OUTCOMES
+from ...game.state import (
     PH_LAST_DISCARD,
     PH_OVER,
     RES_DEFENDER_BEFORE,
@@ -34,8 +34,11 @@ from ..game.state import (
     ST_PHASE,
     ST_PILE_MASK,
 )
-from ..simulator.machine.showdown_nb import showdown_nb
-from .actions import TEXT, Action, IllegalAction, rules_arrays
+from ...simulator.machine.showdown_nb import showdown_nb
+from ..actions import TEXT, Action, IllegalAction, rules_arrays
+from ..protocol import PROTOCOL_VERSION, ProtocolError, answer_text
+from ..seat_fields import ViewError, check_seat_field
+from ..seat_view import SeatView
 from .game_record import (
     GameRecord,
     RecordedHand,
@@ -45,9 +48,6 @@ from .game_record import (
     field,
     hand_result,
 )
-from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
-from .seat_fields import ViewError, check_seat_field
-from .seat_view import SeatView
 
 
 def replay_transcript(lines: list[tuple[int, str]]) -> GameRecord:

@@ -18,13 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from ..game.inputs.checks import is_int
-from ..game.inputs.files import FileDataError, read_bounded
-from ..game.rules import NEXT_DEALER_MODES, Rules
-from ..game.scoring.game_scoring import GameTally
-from ..simulator.limits import MAX_GAME_HANDS, check_seed
-from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
-from .actions import KINDS, TEXT, Action, IllegalAction
+from ...game.inputs.checks import is_int
+from ...game.inputs.files import FileDataError, read_bounded
+from ...game.rules import NEXT_DEALER_MODES, Rules
+from ...game.scoring.game_scoring import GameTally
+from ...simulator.limits import MAX_GAME_HANDS, check_seed
+from ...simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
+from ..actions import KINDS, TEXT, Action, IllegalAction
+from ..table import Table
 from .game_record import (
     MAX_RECORD_BYTES,
     RECORD_FORMAT,
@@ -40,7 +41,6 @@ from .game_record import (
     hand_result,
 )
 from .record_transcript import replay_transcript
-from .table import Table
 
 Message = tuple[int, dict[str, Any]]
 #: The end line's fields compared with the game's score.

@@ -28,15 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from .._version import __version__
-from ..game.cards import sort_key
-from ..game.inputs.checks import is_int
-from ..game.rules import Rules
-from ..game.scoring.game_scoring import GameScore, HandResult
-from ..game.state import RES_OUTCOME, RES_POINTS, ST_DECK, ST_MULTIPLIER
-from .actions import TEXT, Action, card_of
-from .protocol import ProtocolError, decode, encode
-from .table import Table
+from ..._version import __version__
+from ...game.cards import sort_key
+from ...game.inputs.checks import is_int
+from ...game.rules import Rules
+from ...game.scoring.game_scoring import GameScore, HandResult
+from ...game.state import RES_OUTCOME, RES_POINTS, ST_DECK, ST_MULTIPLIER
+from ..actions import TEXT, Action, card_of
+from ..protocol import ProtocolError, decode, encode
+from ..table import Table
 
 #: The ``format`` of a record's header line, and the version this ginsim writes and reads.
 RECORD_FORMAT = "ginsim-game"
