@@ -20,10 +20,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import shutil
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -34,6 +37,74 @@ from tqdm import tqdm
 #: The environment variable that sets how many worker processes compile cold groups at
 #: once (1: all in the calling process); unset, one per idle core.
 JOBS_SETTING = "GINSIM_COMPILE_JOBS"
+#: How often a wait's status is renewed, in seconds: in place on a terminal, else a line
+#: each time (every wait over 2 s says what it waits for and for how long).
+TICK_S, LINE_EVERY_S = 1.0, 2.0
+
+
+class Ticker:
+    """While a block waits, a status on stderr (``stream``) saying what it waits for and
+    how long it has taken, renewed every ``every`` seconds (:data:`TICK_S` in place on a
+    terminal, :data:`LINE_EVERY_S` a line each otherwise) from a thread; ``tick``, when
+    given, renews it instead (a progress bar's refresh)."""
+
+    def __init__(self, what: str | Callable[[], str], stream: Any = None,
+                 every: float | None = None, tick: Callable[[float], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.what, self.stream, self.tick, self.clock = what, stream, tick, clock
+        self.tty = _is_tty(self.stream or sys.stderr)
+        self.every = every or (TICK_S if self.tty else LINE_EVERY_S)
+        self.start = clock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._shown = False
+
+    def __enter__(self) -> Ticker:
+        self.start = self.clock()
+        self._thread = threading.Thread(target=self._run, name="ginsim-ticker", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._shown and self.tty and self.tick is None:
+            self._write("\r\x1b[K")
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.show()
+
+    def show(self) -> None:
+        """Renew the status now."""
+        elapsed = self.elapsed()
+        if self.tick is not None:
+            self.tick(elapsed)
+            return
+        what = self.what() if callable(self.what) else self.what
+        text = f"{what}: {elapsed:.0f} s so far"
+        if self.tty:
+            self._write("\r" + text[:shutil.get_terminal_size((100, 24)).columns - 1]
+                        + "\x1b[K")
+        else:
+            self._write(text + "\n")
+        self._shown = True
+
+    def _write(self, text: str) -> None:
+        stream = self.stream or sys.stderr
+        stream.write(text)
+        stream.flush()
+
+
+def _is_tty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
 
 
 @dataclass(frozen=True)
@@ -262,18 +333,27 @@ class CompileWorkers:
 
 
 class _Progress:
-    """The bar on a terminal, else (with ``show``) a line of seconds per group."""
+    """The bar on a terminal, its elapsed time renewed every second while nothing ends,
+    else (with ``show``) a line of seconds per group and, every :data:`LINE_EVERY_S`
+    seconds, a line naming the groups still compiling and the time so far."""
 
-    def __init__(self, total: int, show: bool) -> None:
+    def __init__(self, total: int, show: bool, names: Sequence[str] = ()) -> None:
         self.show, self.tty = show, sys.stderr.isatty()
+        self.left = list(names)
         self.bar = tqdm(total=total, unit="group", file=sys.stderr,
                         disable=not (show and self.tty), dynamic_ncols=True,
                         bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]")
+        self.ticker = Ticker(lambda: f"  compiling {', '.join(self.left)}",
+                             tick=(lambda _: self.bar.refresh()) if self.tty else None)
+        if show:
+            self.ticker.__enter__()
 
     def start(self, name: str) -> None:
         self.bar.set_description(name)
 
     def done(self, name: str, seconds: float) -> None:
+        if name in self.left:
+            self.left.remove(name)
         self.bar.set_description(name)
         self.bar.update(1)
         if self.show and not self.tty:
@@ -284,6 +364,8 @@ class _Progress:
             self.bar.write(line, file=sys.stderr)
 
     def close(self) -> None:
+        if self.show:
+            self.ticker.__exit__()
         self.bar.close()
 
 
@@ -312,7 +394,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
         at_once = f" ({processes} at a time, in worker processes)" if processes else ""
         print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}"
               f"{at_once}", file=sys.stderr, flush=True)
-    progress = _Progress(len(cold), show)
+    progress = _Progress(len(cold), show, [g.name for g in cold])
     try:
         left = _in_workers(batches, rules, processes, progress) if processes else cold
         for group in left:
@@ -360,18 +442,22 @@ def _in_workers(batches: list[list[KernelGroup]], rules: Any, processes: int,
 
 class BackgroundCompile:
     """The cold ones of ``groups`` compiling in a worker process while the caller goes on
-    (``ginsim play --hint`` shows the first hand meanwhile); :meth:`wait` before the
-    first call that needs them. Without a worker (no second idle core,
-    ``GINSIM_COMPILE_JOBS=1``, a group without a recipe) :meth:`wait` compiles them
-    here, saying so."""
+    (``ginsim play`` shows the first hand meanwhile); :meth:`wait` before the first call
+    that needs them. Without a worker (``GINSIM_COMPILE_JOBS=1``, a group without a
+    recipe, or with ``need_idle_core`` no second idle core) :meth:`wait` compiles them
+    here, saying so. A caller that mostly waits for a person (``ginsim play``) passes
+    ``need_idle_core=False``: the worker then runs whatever the load."""
 
     def __init__(self, groups: Sequence[KernelGroup], rules: Any = None, show: bool = True,
-                 purpose: str = "use") -> None:
+                 purpose: str = "use", need_idle_core: bool = True) -> None:
         self.groups, self.rules, self.show, self.purpose = list(groups), rules, show, purpose
         self._workers: CompileWorkers | None = None
         self._start, self._ready = time.perf_counter(), False
+        self._done: set[str] = set()
         cold = cold_groups(self.groups)
-        if not cold or any(g.recipe is None for g in cold) or compile_jobs() < 2:
+        if not cold or any(g.recipe is None for g in cold):
+            return
+        if (compile_jobs() if need_idle_core else _jobs_setting() or 2) < 2:
             return
         try:
             self._workers = CompileWorkers(worker_batches(cold), rules, 1)
@@ -384,30 +470,43 @@ class BackgroundCompile:
         if self.show:
             print(line, file=sys.stderr, flush=True)
 
-    def wait(self) -> float:
-        """Block until the groups are compiled (at once when they are); returns the
-        seconds waited. The worker's groups load from numba's cache; one it could not
-        compile is compiled here, said so as :func:`compile_groups` says it."""
-        if self._ready:
+    def wait(self, names: Sequence[str] | None = None, purpose: str | None = None) -> float:
+        """Block until the groups (those named by ``names``, else all) are compiled, at
+        once when they are; returns the seconds waited. While it waits, a status says
+        which groups and for how long (:class:`Ticker`); ``purpose`` names what waits
+        (the constructor's by default). The worker's groups load from numba's cache;
+        one it could not compile is compiled here, said so as :func:`compile_groups`
+        says it."""
+        wanted = [g for g in self.groups if names is None or g.name in names]
+        if self._ready or all(g.name in self._done for g in wanted):
             return 0.0
-        workers, self._workers = self._workers, None
+        purpose = purpose or f"first {self.purpose}"
         start = time.perf_counter()
+        workers = self._workers
         if workers is not None:
-            try:
-                if workers.pending:
-                    self._say(f"waiting for the kernels compiling in the background for "
-                              f"the first {self.purpose} (first run only)...")
-                for group, _, error in workers.results():
-                    if error is not None:
-                        self._say(f"  {group.name}: the background worker failed "
-                                  f"({error.strip().splitlines()[-1]}); compiling it here")
-            finally:
+            todo = {g.name for g in wanted} & set(workers.pending)
+            if todo:
+                self._say(f"waiting for the kernels compiling in the background for the "
+                          f"{purpose} (first run only)...")
+                what = f"  compiling {', '.join(sorted(todo))} in the background"
+                with Ticker(what) if self.show else _nothing():
+                    for group, _, error in workers.results():
+                        if error is not None:
+                            self._say(f"  {group.name}: the background worker failed "
+                                      f"({error.strip().splitlines()[-1]}); compiling it "
+                                      "here")
+                        todo.discard(group.name)
+                        if not todo:
+                            break
+            if not workers.pending:
                 workers.close()
+                self._workers = None
             if time.perf_counter() - start > 0.5:
                 self._say(f"compiled in the background in "
                           f"{time.perf_counter() - self._start:.0f} s")
-        compile_groups(self.groups, self.rules, self.show)  # what is still cold, if any
-        self._ready = True
+        compile_groups(wanted, self.rules, self.show)  # what is still cold, if any
+        self._done |= {g.name for g in wanted}
+        self._ready = self._done >= {g.name for g in self.groups}
         return time.perf_counter() - start
 
     def close(self) -> None:
@@ -415,3 +514,13 @@ class BackgroundCompile:
         if self._workers is not None:
             self._workers.close()
             self._workers = None
+
+
+def _jobs_setting() -> int | None:
+    """``GINSIM_COMPILE_JOBS`` when set (:func:`compile_jobs` checks it), else None."""
+    return compile_jobs() if os.environ.get(JOBS_SETTING, "").strip() else None
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
