@@ -68,10 +68,11 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """With ``--hint`` the advisor's posterior compiles in a worker process (a cold cache)
-    while the bot's kernels and then the advisor's rollouts compile here, the first hand
-    shown between them; the first hint waits for both. Without, a ``hint`` typed compiles
-    the advisor then; each says so."""
+    """A cold cache compiles the bot's kernels (and with ``--hint`` the advisor's
+    posterior) in a worker process while the table's own kernels compile here, so the
+    first hand shows before the bot is ready; the bot's first move, and the first hint,
+    wait for theirs, each wait saying what it waits for and for how long. Without
+    ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
     from ..game.rules import Rules
     from ..runner.compiling import BackgroundCompile
     from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
@@ -82,30 +83,54 @@ def _cmd_play(args: argparse.Namespace) -> int:
     # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
     beliefs, rollouts = ([], []) if rules.mahjong else (
         [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
-    # the posterior, the advisor's longest compile, starts first in a worker; its
-    # rollouts compile here after the bot's kernels, while the first hand is on screen
-    background = BackgroundCompile(beliefs if args.hint else [], rules, purpose="hint")
+    bot = table_group(args.bot, args.seed)  # a bad spec refused here
+    background = BackgroundCompile([bot] + (beliefs if args.hint else []), rules,
+                                   purpose="move of the bot", need_idle_core=False)
     try:
         game = TableGame(args.bot, rules, args.seed, target=args.target)
-        compile_kernels((), game.rules, groups=[table_group(args.bot, args.seed)])
+        compile_kernels((), game.rules, groups=[KERNEL_GROUPS["the table"]])
 
-        def ready() -> None:
+        def bot_ready() -> None:
+            background.wait([bot.name], "bot's first move")
+
+        def hint_ready() -> None:
             if args.hint:
                 compile_kernels((), game.rules, groups=rollouts)
-                background.wait()
+                background.wait([g.name for g in beliefs], "first hint")
             else:
                 compile_kernels((), game.rules, groups=beliefs + rollouts)
 
-        return play_session(game, _read_line, print, hint=args.hint, before_hint=ready)
+        return play_session(game, _read_line, _write, hint=args.hint,
+                            before_hint=hint_ready, before_bot=bot_ready)
     finally:
         background.close()
 
 
+def _write(text: str) -> None:
+    """Print ``text`` wrapped to the window (never inside a number, meld or interval)."""
+    from .terminal import wrap_text
+
+    print(wrap_text(text), flush=True)
+
+
 def _read_line(prompt: str) -> str | None:
+    """A line typed after ``prompt`` (wrapped to the window); None at the end of input
+    (Ctrl-D), the prompt's line then ended."""
+    from .play_view import MAX_ECHO_CHARS
+    from .terminal import terminal_width, wrap_text
+
+    if len(prompt) > terminal_width():
+        *head, prompt = wrap_text(prompt.rstrip()).split("\n")
+        print("\n".join(head))
+        prompt += " "
     try:
-        return input(prompt)
+        line = input(prompt)
     except EOFError:
+        print()
         return None
+    if not sys.stdin.isatty():  # a pipe: the move after its prompt reads as a transcript
+        print(line[:MAX_ECHO_CHARS])
+    return line
 
 
 def _cmd_strategies(args: argparse.Namespace) -> int:

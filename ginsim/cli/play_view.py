@@ -24,13 +24,15 @@ from ..table.table import Table
 PROMPTS = {"offer": "take the upcard {top} or pass? [take/pass]",
            "draw": "draw: s (stock) or p (pile: {top})",
            "discard": "discard a card (e.g. {example}), knock CARD, or knock",
+           "gin": "gin (discarding {gin}), discard a card (e.g. {example}), or knock CARD",
            "last_discard": "the final discard {top}: knock CARD with it, or pass"}
 #: ``help`` at a prompt: every command, whatever the phase.
 HELP = ("  Commands: s or stock (draw from the stock); p or pile (take the pile's top card); "
         "take or pass (the upcard offer, or the final discard); a card such as KD "
         "(discard it); knock KD (knock, discarding KD); knock (knock with the discard that "
-        "keeps the least deadwood); big gin (where the rules have it); hint (the advisor's "
-        "table); help (this list); quit.")
+        "keeps the least deadwood); gin KD or gin (go gin: knock with no deadwood, "
+        "discarding KD or the card that allows it); big gin (where the rules have it); hint "
+        "(the advisor's table); help (this list); quit (or Ctrl-D).")
 DONE = ("knock", "gin", "undercut", "big_gin")
 #: The longest line read as a move (``knock 10D`` is nine characters): a longer one is
 #: refused without being parsed, and a refusal never echoes more than MAX_ECHO_CHARS.
@@ -82,34 +84,100 @@ def position_text(table: Table, rules) -> str:
     return "\n".join(lines)
 
 
+#: Each seat's words on the showdown's screen: (name, possessive, "score(s)").
+SEAT_WORDS = (("You", "your", "score"), ("Bot", "Bot's", "scores"))
+OUTCOME_WORDS = {"knock": "Knock", "gin": "Gin", "big_gin": "Big gin", "undercut": "Undercut"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def _melds_text(melds: list[list[str]]) -> str:
+    return " ".join("[" + " ".join(m) + "]" for m in melds)
+
+
 def showdown_text(table: Table, rules) -> str:
-    """Both hands with their melds, the knocker's melds and the defender's layoffs, the
-    deadwoods and the points."""
+    """The showdown as docs/rules.md §5-6 state it, every word from ``table.result()``
+    (what a game record keeps): the knocker's melds and deadwood, the defender's own
+    melds, its layoffs (none against gin or big gin) and deadwood, and how the points
+    were counted (the bonus, the deadwoods, Oklahoma's doubling)."""
     r = table.result()
-    names = ("You", "Bot")
     lines = ["", "  Showdown:"]
-    for seat in (0, 1):
-        lines.append(f"    {names[seat]:>3}: {hand_text(r['hands'][seat], rules)}")
     if r["outcome"] == "dead":
-        lines.append("    The hand is dead: nobody scores; the same dealer deals again.")
+        for seat in (0, 1):
+            lines.append(f"    {SEAT_WORDS[seat][0]:>3}: {hand_text(r['hands'][seat], rules)}")
+        lines.append(f"    Dead hand: the stock is down to {table.stock_left} cards and nobody "
+                     "knocked, so nobody scores; the same dealer deals again.")
         return "\n".join(lines)
-    k = r["knocker"]
-    verb = "knocks" if k else "knock"
-    if r["outcome"] in ("gin", "big_gin"):
-        verb = ("goes" if k else "go") + (" big gin" if r["outcome"] == "big_gin" else " gin")
+    k, d = r["knocker"], 1 - r["knocker"]
+    kname, dname = SEAT_WORDS[k][0], SEAT_WORDS[d][0]
+    kd, dd = r["knocker_deadwood"], r["defender_deadwood"]
+    outcome = r["outcome"]
+    melded = {c for m in r["melds"] for c in m}
+    loose = [c for c in r["hands"][k] if c not in melded]
+    if outcome in ("gin", "big_gin"):
+        how = {"gin": "go gin" if k == 0 else "goes gin",
+               "big_gin": "lay down big gin" if k == 0 else "lays down big gin"}[outcome]
+        lines.append(f"    {kname} {how}: {_melds_text(r['melds'])}")
     else:
-        verb += f" with deadwood {r['knocker_deadwood']}"
-    lines.append(f"    {names[k]} {verb}: melds "
-                 + " ".join("[" + " ".join(m) + "]" for m in r["melds"]))
-    laid = [c for m in r["layoffs"] for c in m]
-    if laid:
-        lines.append(f"    {names[1 - k]} lay{'s' if 1 - k else ''} off: {' '.join(laid)}")
-    lines.append(f"    Deadwood: {names[k]} {r['knocker_deadwood']}, {names[1 - k]} "
-                 f"{r['defender_deadwood_before_layoff']} -> {r['defender_deadwood']}")
-    outcome = {"knock": "knock", "gin": "gin", "undercut": "undercut!", "big_gin": "big gin"}
-    lines.append(f"    {outcome[r['outcome']].capitalize()}: You {r['points'][0]}, "
-                 f"Bot {r['points'][1]} points")
+        lines.append(f"    {kname} knock{'' if k == 0 else 's'}: {_melds_text(r['melds'])}  "
+                     f"{' '.join(loose)} (deadwood {kd})")
+    used = {c for m in r["defender_melds"] + r["layoffs"] for c in m}
+    rest = " ".join(c for c in r["hands"][d] if c not in used)
+    own = _melds_text(r["defender_melds"])
+    parts = [p for p in (own, rest) if p]
+    if outcome in ("gin", "big_gin"):
+        lines.append(f"    {dname}: {'  '.join(parts)} (deadwood {dd}); nobody lays off "
+                     f"against {'big gin' if outcome == 'big_gin' else 'gin'}")
+    elif any(r["layoffs"]):
+        laid = ", ".join(f"{' '.join(c)} on [{' '.join(m)}]"
+                         for m, c in zip(r["melds"], r["layoffs"], strict=True) if c)
+        before = r["defender_deadwood_before_layoff"]
+        lines.append(f"    {dname}: {own + '  ' if own else ''}lay{'' if d == 0 else 's'} off "
+                     f"{laid}  {rest} (deadwood {before} before layoffs, {dd} after)")
+    else:
+        lines.append(f"    {dname}: {'  '.join(parts)} (deadwood {dd}; nothing to lay off)")
+    lines.append("    " + points_text(r, rules, table.observation(0)["upcard"]))
     return "\n".join(lines)
+
+
+def points_text(r: dict, rules, upcard: str | None) -> str:
+    """How the hand's points were counted (docs/rules.md §6), e.g. "Gin: You score the
+    gin bonus 25 + Bot's deadwood 8 = 33 points.", from a Table result ``r``."""
+    k, d = r["knocker"], 1 - r["knocker"]
+    kd, dd, outcome = r["knocker_deadwood"], r["defender_deadwood"], r["outcome"]
+    winner = d if outcome == "undercut" else k
+    name, _, verb = SEAT_WORDS[winner]
+    kpos, dpos = SEAT_WORDS[k][1], SEAT_WORDS[d][1]
+    if outcome == "gin":
+        sum_text = f"the gin bonus {rules.gin_bonus} + {dpos} deadwood {dd}"
+        base = rules.gin_bonus + dd
+        why = ""
+    elif outcome == "big_gin":
+        sum_text = f"the big gin bonus {rules.big_gin_bonus} + {dpos} deadwood {dd}"
+        base = rules.big_gin_bonus + dd
+        why = ""
+    elif outcome == "undercut":
+        sum_text = f"the undercut bonus {rules.undercut_bonus} + {kd} - {dd}"
+        base = rules.undercut_bonus + kd - dd
+        why = (f"{dpos} deadwood {dd} ties {kpos} {kd}, and a tie is an undercut under these "
+               "rules: " if dd == kd else f"{dpos} deadwood {dd} is below {kpos} {kd}: ")
+    else:
+        sum_text = f"{dpos} deadwood {dd} - {kpos} {kd}"
+        base = dd - kd
+        why = (f"{dpos} deadwood {dd} ties {kpos} {kd}, and under these rules a tie is no "
+               "undercut: " if dd == kd else "")
+    why = why[:1].upper() + why[1:]
+    points = r["points"][winner]
+    text = f"{OUTCOME_WORDS[outcome]}: {why}{name} {verb} {sum_text} = {base}"
+    multiplier = r.get("multiplier", 1)
+    if multiplier > 1:
+        suits = " or ".join(SUIT_WORDS[s] for s in rules.double_suits.upper())
+        text += (f", x{multiplier} for the upcard {upcard} (an upcard of {suits} doubles "
+                 f"the hand) = {base * multiplier}")
+    text += f" point{'' if points == 1 else 's'}."
+    if getattr(rules, "oklahoma_boxes", False) and points > 0:
+        boxes = {"undercut": 2, "gin": 3, "big_gin": 3}.get(outcome, 1) * multiplier
+        text += f" The hand is worth {boxes} box{'' if boxes == 1 else 'es'}."
+    return text
 
 
 def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0):
@@ -157,11 +225,14 @@ def _hand_str(cards: list[int]) -> str:
 
 def play_session(game: TableGame, read: Callable[[str], str | None],
                  write: Callable[[str], None], hint: bool = False,
-                 before_hint: Callable[[], object] | None = None) -> int:
+                 before_hint: Callable[[], object] | None = None,
+                 before_bot: Callable[[], object] | None = None) -> int:
     """Play ``game`` to its end reading your moves with ``read(prompt)`` (None: input
     ended) and showing it with ``write``; ``before_hint()`` runs before each hint (the
-    advisor's kernels compiled or awaited). Returns 0 when the game was played out, 1
-    if you quit."""
+    advisor's kernels compiled or awaited), ``before_bot()`` before each bot move (its
+    kernels awaited: a hand the bot opens shows your cards first). Returns 0 when the
+    game was played out or input ended (Ctrl-D), 1 if you quit; either way
+    :func:`stopped_text` says so."""
     rules = game.rules
     write(f"ginsim play: you against {game.bot_spec}, rules {rules.spec()}, "
           f"game to {rules.target}. Type 'hint' for advice, 'help' for the commands, "
@@ -171,14 +242,19 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
         dealer = "you" if table.dealer == 0 else "the bot"
         write(f"\nHand {game.hands_played + 1} (dealer: {dealer}); points You "
               f"{game.points[0]}, Bot {game.points[1]}")
+        if table.to_move == 1:  # your cards while the bot thinks (or its kernels compile)
+            write(f"  Your hand: {hand_text(table.hand_of(0), rules)}")
         while table.to_move is not None:
             if table.to_move == 1:
+                if before_bot is not None:
+                    before_bot()
                 for event in game.bot_move():
                     write("  " + event_text(event, "Bot"))
                 continue
-            if not _your_move(game, table, read, write, hint, before_hint):
-                write("Game stopped.")
-                return 1
+            stop = _your_move(game, table, read, write, hint, before_hint)
+            if stop is not None:
+                write(stopped_text(game, stop))
+                return 0 if stop == END_OF_INPUT else 1
         write(showdown_text(table, rules))
         game.finish_hand()
     write(game_over_text(game.score()))
@@ -194,17 +270,33 @@ def game_over_text(final: GameScore) -> str:
             f"{'; shutout' if final.shutout else ''}).")
 
 
+QUIT, END_OF_INPUT = "quit", "end of input"
+
+
+def stopped_text(game: TableGame, how: str) -> str:
+    """The line a game left before its end gets (``how``: :data:`QUIT`, or
+    :data:`END_OF_INPUT`, Ctrl-D or a closed pipe): the one place that says how the game
+    ended and what became of it."""
+    said = "Game stopped" if how == QUIT else "Game ended: input closed"
+    return (f"{said} after {game.hands_played} finished hand"
+            f"{'' if game.hands_played == 1 else 's'}; points You {game.points[0]}, "
+            f"Bot {game.points[1]}.")
+
+
 def _your_move(game: TableGame, table: Table, read, write, hint: bool,
-               before_hint: Callable[[], object] | None = None) -> bool:
-    """Ask for your move until one is legal; False when you quit or input ended."""
+               before_hint: Callable[[], object] | None = None) -> str | None:
+    """Ask for your move until one is legal; :data:`QUIT` or :data:`END_OF_INPUT` when
+    you quit or input ended, None once you moved."""
     write(position_text(table, game.rules))
     if hint:
         write(_hint(game, table, before_hint))
     prompt = move_prompt(table)
     while True:
         line = read(f"  Your move ({prompt}): ")
-        if line is None or line.strip().lower() in ("q", "quit", "exit"):
-            return False
+        if line is None:
+            return END_OF_INPUT
+        if line.strip().lower() in ("q", "quit", "exit"):
+            return QUIT
         word = line.strip().lower()
         if word in ("help", "commands"):
             write(HELP)
@@ -217,7 +309,7 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
             continue
         for event in events:
             write("  " + event_text(event, "You"))
-        return True
+        return None
 
 
 def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | None) -> str:
@@ -228,16 +320,58 @@ def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | Non
 
 def move_prompt(table: Table) -> str:
     """The prompt's words for the phase, naming only the moves open now (no knock where
-    no discard keeps deadwood within the knock limit, no pile after both passed)."""
+    no discard keeps deadwood within the knock limit, gin where a discard allows it, no
+    pile after both passed)."""
     view = table.observation(0)
     legal = view["legal"]
     discards = [t.split()[1] for t in legal if t.startswith("discard ")]
     prompt = PROMPTS[table.phase]
     if table.phase == "draw" and "pile" not in legal:
         prompt = "draw: s (both passed the upcard, so the stock)"
-    if table.phase == "discard" and not any(t.startswith("knock") for t in legal):
+    gin = gin_discards(table)
+    if table.phase == "discard" and gin:
+        prompt = PROMPTS["gin"]
+    elif table.phase == "discard" and not any(t.startswith("knock") for t in legal):
         prompt = "discard a card (e.g. {example})"
-    return prompt.format(top=view["pile_top"], example=discards[-1] if discards else "")
+    return prompt.format(top=view["pile_top"], example=discards[-1] if discards else "",
+                         gin=" or ".join(gin))
+
+
+def gin_discards(table: Table) -> list[str]:
+    """The discards that leave seat 0 no deadwood now (a knock with them is gin): none
+    unless seat 0 is to discard (or to take the final discard and knock)."""
+    if table.to_move != 0 or table.phase not in ("discard", "last_discard"):
+        return []
+    view = table.observation(0)
+    held = list(view["hand"]) + ([view["pile_top"]] if table.phase == "last_discard" else [])
+    knocks = [t.split()[1] for t in view["legal"] if t.startswith("knock ")]
+    return [c for c in knocks
+            if deadwood([h for h in held if h != c], table.rules) == 0]
+
+
+def _gin_action(table: Table, words: list[str]) -> Action:
+    """``gin`` or ``gin KD`` as the knock it is, refused unless it leaves no deadwood."""
+    if table.phase not in ("discard", "last_discard"):
+        raise IllegalAction("gin: go gin after drawing, discarding one of your 11 cards")
+    if len(words) > 1:
+        raise IllegalAction(f"{' '.join(words)!r} is not an action: type gin, or gin and "
+                            "the card to discard (gin KD)")
+    gin = gin_discards(table)
+    if words:
+        try:
+            card = card_text(card_from_text(words[0]))
+        except ValueError as err:
+            raise IllegalAction(f"gin {words[0]!r}: {err}") from None
+        if card not in gin:
+            raise IllegalAction(f"gin {card}: discarding {card} leaves deadwood; gin needs "
+                                "none" + (f" (gin {' or gin '.join(gin)} does it)" if gin
+                                          else ""))
+    elif not gin:
+        raise IllegalAction("gin: no discard leaves you without deadwood; knock CARD "
+                            "knocks with some, where the knock limit allows")
+    else:
+        card = gin[0]
+    return Action("knock", card_from_text(card))
 
 
 def _try_move(game: TableGame, table: Table, line: str, write) -> list[dict] | None:
@@ -248,7 +382,10 @@ def _try_move(game: TableGame, table: Table, line: str, write) -> list[dict] | N
         write(f"  Not allowed: {brief(line.strip(), 40)} ({len(line.strip()):,} "
               f"characters) is no move; {now}")
         return None
+    words = line.split()
     try:
+        if words and words[0].lower() == "gin":
+            return game.apply(_gin_action(table, words[1:]))
         return game.apply(Action.parse(line))
     except IllegalAction as err:
         write(f"  Not allowed: {_clip(str(err).replace(': ' + ANY_MOVE, ''))}; {now}")
