@@ -74,20 +74,29 @@ def _cmd_play(args: argparse.Namespace) -> int:
     wait for theirs, each wait saying what it waits for and for how long. Without
     ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
     from ..game.rules import Rules
-    from ..runner.compiling import BackgroundCompile
-    from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
-    from ..table.game_table import TableGame
-    from .play_view import play_session
+    from ..runner.compiling import BackgroundCompile, Ticker
+    from ..strategies import parse_strategy
 
-    rules = Rules.coerce(args.rules)
-    # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
-    beliefs, rollouts = ([], []) if rules.mahjong else (
-        [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
-    bot = table_group(args.bot, args.seed)  # a bad spec refused here
-    background = BackgroundCompile([bot] + (beliefs if args.hint else []), rules,
-                                   purpose="move of the bot", need_idle_core=False)
+    rules = Rules.coerce(args.rules)  # bad input refused before anything is said
+    parse_strategy(args.bot)
+    with Ticker("  starting the game (loading ginsim and the bot)"):
+        from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
+        from ..table.game_table import TableGame, first_dealer
+        from .play_view import play_session
+
+        # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
+        beliefs, rollouts = ([], []) if rules.mahjong else (
+            [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
+        bot = table_group(args.bot, args.seed)
+        purpose = "move of the bot" + (" and hint" if args.hint else "")
+        # one worker, the first needed first: your first hint when the bot deals
+        groups = [bot] + (beliefs if args.hint else [])
+        if args.hint and first_dealer(args.seed) == 1:
+            groups.reverse()
+        background = BackgroundCompile(groups, rules, purpose=purpose, need_idle_core=False)
     try:
-        game = TableGame(args.bot, rules, args.seed, target=args.target)
+        with Ticker("  starting the game (the bot takes its seat)"):
+            game = TableGame(args.bot, rules, args.seed, target=args.target)
         compile_kernels((), game.rules, groups=[KERNEL_GROUPS["the table"]])
 
         def bot_ready() -> None:

@@ -76,8 +76,12 @@ class Ticker:
         return self.clock() - self.start
 
     def _run(self) -> None:
-        while not self._stop.wait(self.every):
+        """Renew the status at start + every, + 2 every, ... (no drift when a renewal
+        comes late, as it may on a busy machine)."""
+        due = self.every
+        while not self._stop.wait(max(0.0, due - self.elapsed())):
             self.show()
+            due = (self.elapsed() // self.every + 1) * self.every
 
     def show(self) -> None:
         """Renew the status now."""

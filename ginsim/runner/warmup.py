@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from ..game.melds import best_melds
 from ..game.rules import Rules
 from ..simulator.belief.sample_nb import smc_beliefs_nb
 from ..simulator.branches.advisor import (
@@ -132,6 +133,7 @@ def _table_hand(rules: Rules) -> None:
     ``ginsim play`` shows it: the player's side of a game (deal, legal moves, steps,
     showdown, melds), no bot's decisions."""
     table = Table(rules, 0, 0)
+    best_melds(table.hand_of(0), rules)
     while table.to_move is not None:
         table.observation(table.to_move)
         table.apply(table.legal_actions()[0])

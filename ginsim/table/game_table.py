@@ -27,6 +27,12 @@ from .agents import Agent, decide_message, hand_message
 from .table import Table, view_event
 
 
+def first_dealer(seed: int) -> int:
+    """Who deals the first hand of a game of ``seed`` (1: the bot, so you are offered the
+    upcard first): game 0 of ``ginsim games --seed``'s cut."""
+    return int(first_dealer_nb(np.uint64(int(seed)), 0))
+
+
 class TableGame:
     """A standard game between a player (seat 0) and a bot (seat 1) to the rules' target."""
 
@@ -43,7 +49,7 @@ class TableGame:
         self.hands_played = 0
         # game 0 of ``ginsim games --seed``: its deals and its first dealer (the cut)
         self.game_key = int(game_key_nb(np.uint64(self.seed), 0))
-        self.dealer = first_dealer_nb(np.uint64(self.seed), 0)
+        self.dealer = first_dealer(self.seed)
         self.table: Table | None = None
         self.over = False
         self._inbox: list[dict] = []  # the bot's messages, read at its next move
