@@ -68,11 +68,11 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """A cold cache compiles the bot's kernels (and with ``--hint`` the advisor's
-    posterior) in a worker process while the table's own kernels compile here, so the
-    first hand shows before the bot is ready; the bot's first move, and the first hint,
-    wait for theirs, each wait saying what it waits for and for how long. Without
-    ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
+    """A cold cache compiles the kernels of the moves and the bot's (and with ``--hint``
+    the advisor's posterior) in a worker process while those that deal and show a hand
+    compile here, so the first hand shows before the bot is ready; your first move, the
+    bot's and the first hint wait for theirs, each wait saying what it waits for and for
+    how long. Without ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
     from ..game.rules import Rules
     from ..runner.compiling import BackgroundCompile, Ticker
     from ..strategies import parse_strategy
@@ -88,19 +88,24 @@ def _cmd_play(args: argparse.Namespace) -> int:
         beliefs, rollouts = ([], []) if rules.mahjong else (
             [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
         bot = table_group(args.bot, args.seed)
-        purpose = "move of the bot" + (" and hint" if args.hint else "")
-        # one worker, the first needed first: your first hint when the bot deals
-        groups = [bot] + (beliefs if args.hint else [])
+        # one worker: your moves' kernels (the bot's share them) then the bot's, the
+        # hint's posterior first when you have the first decision with --hint
+        moves = KERNEL_GROUPS["the table's moves"]
+        groups = [moves, bot] + (beliefs if args.hint else [])
         if args.hint and first_dealer(args.seed) == 1:
-            groups.reverse()
-        background = BackgroundCompile(groups, rules, purpose=purpose, need_idle_core=False)
+            groups = beliefs + [moves, bot]
+        background = BackgroundCompile(groups, rules, purpose="move",
+                                       need_idle_core=False)
     try:
         with Ticker("  starting the game (the bot takes its seat)"):
             game = TableGame(args.bot, rules, args.seed, target=args.target)
         compile_kernels((), game.rules, groups=[KERNEL_GROUPS["the table"]])
 
+        def move_ready() -> None:
+            background.wait([moves.name], "first move")
+
         def bot_ready() -> None:
-            background.wait([bot.name], "bot's first move")
+            background.wait([moves.name, bot.name], "bot's first move")
 
         def hint_ready() -> None:
             if args.hint:
@@ -110,7 +115,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 compile_kernels((), game.rules, groups=beliefs + rollouts)
 
         return play_session(game, _read_line, _write, hint=args.hint,
-                            before_hint=hint_ready, before_bot=bot_ready)
+                            before_hint=hint_ready, before_bot=bot_ready,
+                            before_move=move_ready)
     finally:
         background.close()
 

@@ -226,11 +226,13 @@ def _hand_str(cards: list[int]) -> str:
 def play_session(game: TableGame, read: Callable[[str], str | None],
                  write: Callable[[str], None], hint: bool = False,
                  before_hint: Callable[[], object] | None = None,
-                 before_bot: Callable[[], object] | None = None) -> int:
+                 before_bot: Callable[[], object] | None = None,
+                 before_move: Callable[[], object] | None = None) -> int:
     """Play ``game`` to its end reading your moves with ``read(prompt)`` (None: input
     ended) and showing it with ``write``; ``before_hint()`` runs before each hint (the
     advisor's kernels compiled or awaited), ``before_bot()`` before each bot move (its
-    kernels awaited: a hand the bot opens shows your cards first). Returns 0 when the
+    kernels awaited: a hand the bot opens shows your cards first), ``before_move()``
+    before each of your moves is applied (the moves' kernels awaited). Returns 0 when the
     game was played out or input ended (Ctrl-D), 1 if you quit; either way
     :func:`stopped_text` says so."""
     rules = game.rules
@@ -251,7 +253,7 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
                 for event in game.bot_move():
                     write("  " + event_text(event, "Bot"))
                 continue
-            stop = _your_move(game, table, read, write, hint, before_hint)
+            stop = _your_move(game, table, read, write, hint, before_hint, before_move)
             if stop is not None:
                 write(stopped_text(game, stop))
                 return 0 if stop == END_OF_INPUT else 1
@@ -284,7 +286,8 @@ def stopped_text(game: TableGame, how: str) -> str:
 
 
 def _your_move(game: TableGame, table: Table, read, write, hint: bool,
-               before_hint: Callable[[], object] | None = None) -> str | None:
+               before_hint: Callable[[], object] | None = None,
+               before_move: Callable[[], object] | None = None) -> str | None:
     """Ask for your move until one is legal; :data:`QUIT` or :data:`END_OF_INPUT` when
     you quit or input ended, None once you moved."""
     write(position_text(table, game.rules))
@@ -304,6 +307,8 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
         if word in ("h", "hint", "?"):
             write(_hint(game, table, before_hint))
             continue
+        if before_move is not None:
+            before_move()
         events = _try_move(game, table, line, write)
         if events is None:
             continue

@@ -128,10 +128,17 @@ def _shorthand_advisor(rules: Rules) -> None:
     run_rollouts(make_position(ADVISOR_HAND, "QC"), "memory2", "simple", Rules(), 2, 0)
 
 
+def _table_view(rules: Rules) -> None:
+    """A hand dealt at the Table and shown as ``ginsim play`` shows it (the deal, each
+    seat's legal moves, the melds): what the first hand on screen needs."""
+    table = Table(rules, 0, 0)
+    table.observation(table.to_move)
+    best_melds(table.hand_of(0), rules)
+
+
 def _table_hand(rules: Rules) -> None:
-    """A hand at the Table, the first legal move each turn, its showdown read as
-    ``ginsim play`` shows it: the player's side of a game (deal, legal moves, steps,
-    showdown, melds), no bot's decisions."""
+    """A hand at the Table, the first legal move each turn, and its showdown: the
+    player's moves and the result (no bot's decisions)."""
     table = Table(rules, 0, 0)
     best_melds(table.hand_of(0), rules)
     while table.to_move is not None:
@@ -180,7 +187,8 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     _group("advisor beliefs", (smc_beliefs_nb,), _advisor_beliefs),
     _group("advisor rollouts", (option_rollouts_nb,), _advisor_rollouts),
     _group("advisor without a history", (rollouts_nb,), _shorthand_advisor),
-    _group("the table", (deal_nb, legal_nb, checked_step_nb, showdown_nb), _table_hand),
+    _group("the table", (deal_nb, legal_nb), _table_view),
+    _group("the table's moves", (checked_step_nb, showdown_nb), _table_hand),
 )}
 #: The kernel groups each report study runs (a study with an mc seat adds "mc player").
 STUDY_KERNELS: dict[str, tuple[str, ...]] = {
