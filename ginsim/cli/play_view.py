@@ -167,13 +167,13 @@ def points_text(r: dict, rules, upcard: str | None) -> str:
                "undercut: " if dd == kd else "")
     why = why[:1].upper() + why[1:]
     points = r["points"][winner]
-    text = f"{OUTCOME_WORDS[outcome]}: {why}{name} {verb} {sum_text} = {base}"
+    text = f"{OUTCOME_WORDS[outcome]}: {why}{name} {verb} {sum_text} = "
     multiplier = r.get("multiplier", 1)
     if multiplier > 1:
         suits = " or ".join(SUIT_WORDS[s] for s in rules.double_suits.upper())
-        text += (f", x{multiplier} for the upcard {upcard} (an upcard of {suits} doubles "
-                 f"the hand) = {base * multiplier}")
-    text += f" point{'' if points == 1 else 's'}."
+        text += (f"{base}, x{multiplier} for the upcard {upcard} (an upcard of {suits} "
+                 "doubles the hand) = ")
+    text += f"{points} point{'' if points == 1 else 's'}."  # the kernel's score
     if getattr(rules, "oklahoma_boxes", False) and points > 0:
         boxes = {"undercut": 2, "gin": 3, "big_gin": 3}.get(outcome, 1) * multiplier
         text += f" The hand is worth {boxes} box{'' if boxes == 1 else 'es'}."
