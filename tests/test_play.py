@@ -365,3 +365,24 @@ def test_the_screen_fits_a_narrow_window():
              for line in run.stdout.splitlines()]
     assert len(lines) > 20 and all(len(line) <= 40 for line in lines), lines
     assert any(line.endswith("): help") for line in run.stdout.splitlines())
+
+
+def test_a_hand_the_bot_opens_shows_your_cards_before_the_bot_is_awaited():
+    """While the bot's kernels compile (``before_bot`` waits for them) you read your
+    hand; your moves wait in ``before_move`` (the moves' kernels), the bot's in
+    ``before_bot``, each before it is applied."""
+    from ginsim.cli.play_view import play_session
+    from ginsim.table.game_table import first_dealer
+
+    seed = next(s for s in range(50) if first_dealer(s) == 0)  # you deal: the bot opens
+    shown: list[str] = []
+    waits: list[tuple[str, int]] = []
+    typed = iter(["pass", "s"])
+    code = play_session(TableGame("simple", "modern", seed, target=20),
+                        lambda prompt: next(typed, None), shown.append,
+                        before_bot=lambda: waits.append(("bot", len(shown))),
+                        before_move=lambda: waits.append(("move", len(shown))))
+    assert code == 0 and waits[0][0] == "bot"
+    assert shown[waits[0][1] - 1].startswith("  Your hand: ")  # the last line before it
+    assert shown[waits[0][1]].startswith("  Bot ")  # the bot's move came after the wait
+    assert "move" in [kind for kind, _ in waits[1:]]
