@@ -14,16 +14,15 @@ import pytest
 from ginsim.game.rules import Rules
 from ginsim.runner.compiling import (
     JOBS_SETTING,
-    LINE_EVERY_S,
     BackgroundCompile,
     KernelGroup,
-    Ticker,
     compile_groups,
     compile_jobs,
     group_from_recipe,
     is_compiled,
     worker_batches,
 )
+from ginsim.runner.waiting import LINE_EVERY_S, Ticker
 
 TOY = '''
 import multiprocessing

@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from .._version import __version__
 from .options import (
@@ -74,7 +75,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     bot's and the first hint wait for theirs, each wait saying what it waits for and for
     how long. Without ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
     from ..game.rules import Rules
-    from ..runner.compiling import BackgroundCompile, Ticker
+    from ..runner.compiling import BackgroundCompile
+    from ..runner.waiting import Ticker
     from ..strategies import parse_strategy
 
     rules = Rules.coerce(args.rules)  # bad input refused before anything is said
@@ -82,7 +84,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     with Ticker("  starting the game (loading ginsim and the bot)"):
         from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
         from ..table.game_table import TableGame, first_dealer
-        from .play_view import play_session
+        from .play_view import MAX_ECHO_CHARS, play_session
+        from .terminal import read_line, write_wrapped
 
         # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
         beliefs, rollouts = ([], []) if rules.mahjong else (
@@ -114,38 +117,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
             else:
                 compile_kernels((), game.rules, groups=beliefs + rollouts)
 
-        return play_session(game, _read_line, _write, hint=args.hint,
+        return play_session(game, partial(read_line, echo=MAX_ECHO_CHARS), write_wrapped,
+                            hint=args.hint,
                             before_hint=hint_ready, before_bot=bot_ready,
                             before_move=move_ready)
     finally:
         background.close()
-
-
-def _write(text: str) -> None:
-    """Print ``text`` wrapped to the window (never inside a number, meld or interval)."""
-    from .terminal import wrap_text
-
-    print(wrap_text(text), flush=True)
-
-
-def _read_line(prompt: str) -> str | None:
-    """A line typed after ``prompt`` (wrapped to the window); None at the end of input
-    (Ctrl-D), the prompt's line then ended."""
-    from .play_view import MAX_ECHO_CHARS
-    from .terminal import terminal_width, wrap_text
-
-    if len(prompt) > terminal_width():
-        *head, prompt = wrap_text(prompt.rstrip()).split("\n")
-        print("\n".join(head))
-        prompt += " "
-    try:
-        line = input(prompt)
-    except EOFError:
-        print()
-        return None
-    if not sys.stdin.isatty():  # a pipe: the move after its prompt reads as a transcript
-        print(line[:MAX_ECHO_CHARS])
-    return line
 
 
 def _cmd_strategies(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import textwrap
 
 from ..number_text import NA, num, pct
@@ -251,3 +252,26 @@ def wrap_text(text: str, width: int | None = None) -> str:
                               break_on_hyphens=False)
         out += [w.replace(_KEEP, " ") for w in lines] or [""]
     return "\n".join(out)
+
+
+def write_wrapped(text: str) -> None:
+    """Print ``text`` wrapped to the window (:func:`wrap_text`)."""
+    print(wrap_text(text), flush=True)
+
+
+def read_line(prompt: str, echo: int = 200) -> str | None:
+    """A line typed after ``prompt`` (wrapped to the window); None at the end of input
+    (Ctrl-D), the prompt's line then ended. Read from a pipe, the line's first ``echo``
+    characters are printed after the prompt, so the output reads as a transcript."""
+    if len(prompt) > terminal_width():
+        *head, prompt = wrap_text(prompt.rstrip()).split("\n")
+        print("\n".join(head))
+        prompt += " "
+    try:
+        line = input(prompt)
+    except EOFError:
+        print()
+        return None
+    if not sys.stdin.isatty():
+        print(line[:echo])
+    return line

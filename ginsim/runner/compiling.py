@@ -1,115 +1,37 @@
 """Compile numba kernels before a command waits on them, saying so on a cold cache.
 
-numba compiles a kernel on its first call and keeps the machine code beside the sources
-(:mod:`ginsim.game._jit`), so only the first run on a fresh install (or after the kernel
-sources change) spends seconds to minutes compiling. :func:`compile_groups` looks at each
-kernel's cache index (a small file read per kernel): when every kernel is loaded or
-cached it does nothing and prints nothing; otherwise it prints ``compiling kernels
-(first run only)``, compiles the cold groups with a bar on stderr (a line per group when
-stderr is not a terminal) and how long it took. Independent cold groups compile at once
-in worker processes (spawned, one per idle core or ``GINSIM_COMPILE_JOBS``), which
-write numba's cache; this process then loads the kernels from it. A group a worker
-could not compile is compiled here, and said so. :class:`BackgroundCompile` compiles
-groups in a worker while the caller goes on (``ginsim play`` shows the first hand while
-its advisor compiles). Gin's groups are in :mod:`ginsim.runner.warmup`, Greek Rami's in
-:mod:`ginsim.rami.play.runner`; this module knows neither game.
-"""
+numba compiles a kernel on its first call and caches the machine code
+(:mod:`ginsim.game._jit`), so only a first run (fresh install, changed kernel sources)
+spends seconds to minutes compiling. :func:`compile_groups` reads each kernel's cache
+index: when every kernel is loaded or cached it prints nothing; otherwise it says
+``compiling kernels (first run only)``, compiles the cold groups with their progress on
+stderr (:mod:`ginsim.runner.waiting`) and how long it took. Independent cold groups
+compile at once in spawned worker processes (one per idle core, or
+``GINSIM_COMPILE_JOBS``) that write numba's cache, then load here; a group a worker could
+not compile is compiled here, said so. :class:`BackgroundCompile` compiles groups in a
+worker while the caller goes on (``ginsim play`` shows the first hand meanwhile). Gin's
+groups are in :mod:`ginsim.runner.warmup`, Greek Rami's in :mod:`ginsim.rami.play.runner`."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
 import queue
-import shutil
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
+from .waiting import Progress, Ticker
 
 #: The environment variable that sets how many worker processes compile cold groups at
 #: once (1: all in the calling process); unset, one per idle core.
 JOBS_SETTING = "GINSIM_COMPILE_JOBS"
-#: How often a wait's status is renewed, in seconds: in place on a terminal, else a line
-#: each time (every wait over 2 s says what it waits for and for how long).
-TICK_S, LINE_EVERY_S = 1.0, 2.0
-
-
-class Ticker:
-    """While a block waits, a status on stderr (``stream``) saying what it waits for and
-    how long it has taken, renewed every ``every`` seconds (:data:`TICK_S` in place on a
-    terminal, :data:`LINE_EVERY_S` a line each otherwise) from a thread; ``tick``, when
-    given, renews it instead (a progress bar's refresh)."""
-
-    def __init__(self, what: str | Callable[[], str], stream: Any = None,
-                 every: float | None = None, tick: Callable[[float], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.what, self.stream, self.tick, self.clock = what, stream, tick, clock
-        self.tty = _is_tty(self.stream or sys.stderr)
-        self.every = every or (TICK_S if self.tty else LINE_EVERY_S)
-        self.start = clock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._shown = False
-
-    def __enter__(self) -> Ticker:
-        self.start = self.clock()
-        self._thread = threading.Thread(target=self._run, name="ginsim-ticker", daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-        if self._shown and self.tty and self.tick is None:
-            self._write("\r\x1b[K")
-
-    def elapsed(self) -> float:
-        return self.clock() - self.start
-
-    def _run(self) -> None:
-        """Renew the status at start + every, + 2 every, ... (no drift when a renewal
-        comes late, as it may on a busy machine)."""
-        due = self.every
-        while not self._stop.wait(max(0.0, due - self.elapsed())):
-            self.show()
-            due = (self.elapsed() // self.every + 1) * self.every
-
-    def show(self) -> None:
-        """Renew the status now."""
-        elapsed = self.elapsed()
-        if self.tick is not None:
-            self.tick(elapsed)
-            return
-        what = self.what() if callable(self.what) else self.what
-        text = f"{what}: {elapsed:.0f} s so far"
-        if self.tty:
-            self._write("\r" + text[:shutil.get_terminal_size((100, 24)).columns - 1]
-                        + "\x1b[K")
-        else:
-            self._write(text + "\n")
-        self._shown = True
-
-    def _write(self, text: str) -> None:
-        stream = self.stream or sys.stderr
-        stream.write(text)
-        stream.flush()
-
-
-def _is_tty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):  # no isatty, or a closed stream
-        return False
-
 
 @dataclass(frozen=True)
 class KernelGroup:
@@ -336,43 +258,6 @@ class CompileWorkers:
             process.join(timeout=10)
 
 
-class _Progress:
-    """The bar on a terminal, its elapsed time renewed every second while nothing ends,
-    else (with ``show``) a line of seconds per group and, every :data:`LINE_EVERY_S`
-    seconds, a line naming the groups still compiling and the time so far."""
-
-    def __init__(self, total: int, show: bool, names: Sequence[str] = ()) -> None:
-        self.show, self.tty = show, sys.stderr.isatty()
-        self.left = list(names)
-        self.bar = tqdm(total=total, unit="group", file=sys.stderr,
-                        disable=not (show and self.tty), dynamic_ncols=True,
-                        bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]")
-        self.ticker = Ticker(lambda: f"  compiling {', '.join(self.left)}",
-                             tick=(lambda _: self.bar.refresh()) if self.tty else None)
-        if show:
-            self.ticker.__enter__()
-
-    def start(self, name: str) -> None:
-        self.bar.set_description(name)
-
-    def done(self, name: str, seconds: float) -> None:
-        if name in self.left:
-            self.left.remove(name)
-        self.bar.set_description(name)
-        self.bar.update(1)
-        if self.show and not self.tty:
-            print(f"  {name}: {seconds:.0f} s", file=sys.stderr, flush=True)
-
-    def say(self, line: str) -> None:
-        if self.show:
-            self.bar.write(line, file=sys.stderr)
-
-    def close(self) -> None:
-        if self.show:
-            self.ticker.__exit__()
-        self.bar.close()
-
-
 def _worker_plan(cold: Sequence[KernelGroup]) -> tuple[list[list[KernelGroup]], int]:
     """The batches of ``cold`` for worker processes and how many processes (0: compile
     in this process: one batch, one process allowed, or a group without a recipe)."""
@@ -398,7 +283,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
         at_once = f" ({processes} at a time, in worker processes)" if processes else ""
         print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}"
               f"{at_once}", file=sys.stderr, flush=True)
-    progress = _Progress(len(cold), show, [g.name for g in cold])
+    progress = Progress(len(cold), show, [g.name for g in cold])
     try:
         left = _in_workers(batches, rules, processes, progress) if processes else cold
         for group in left:
@@ -416,7 +301,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
 
 
 def _in_workers(batches: list[list[KernelGroup]], rules: Any, processes: int,
-                progress: _Progress) -> list[KernelGroup]:
+                progress: Progress) -> list[KernelGroup]:
     """Compile ``batches`` in ``processes`` workers; returns the groups this process
     must compile still (a worker failed, or its kernels are not in the cache after)."""
     cold = [group for batch in batches for group in batch]
@@ -449,19 +334,17 @@ class BackgroundCompile:
     (``ginsim play`` shows the first hand meanwhile); :meth:`wait` before the first call
     that needs them. Without a worker (``GINSIM_COMPILE_JOBS=1``, a group without a
     recipe, or with ``need_idle_core`` no second idle core) :meth:`wait` compiles them
-    here, saying so. A caller that mostly waits for a person (``ginsim play``) passes
-    ``need_idle_core=False``: the worker then runs whatever the load."""
+    here, saying so; ``need_idle_core=False`` (a caller that mostly waits for a person)
+    starts the worker whatever the load."""
 
     def __init__(self, groups: Sequence[KernelGroup], rules: Any = None, show: bool = True,
                  purpose: str = "use", need_idle_core: bool = True) -> None:
         self.groups, self.rules, self.show, self.purpose = list(groups), rules, show, purpose
         self._workers: CompileWorkers | None = None
-        self._start, self._ready = time.perf_counter(), False
-        self._done: set[str] = set()
+        self._start, self._done = time.perf_counter(), set[str]()
         cold = cold_groups(self.groups)
-        if not cold or any(g.recipe is None for g in cold):
-            return
-        if (compile_jobs() if need_idle_core else _jobs_setting() or 2) < 2:
+        jobs = compile_jobs() if need_idle_core or os.environ.get(JOBS_SETTING) else 2
+        if not cold or any(g.recipe is None for g in cold) or jobs < 2:
             return
         try:
             self._workers = CompileWorkers(worker_batches(cold), rules, 1)
@@ -475,56 +358,43 @@ class BackgroundCompile:
             print(line, file=sys.stderr, flush=True)
 
     def wait(self, names: Sequence[str] | None = None, purpose: str | None = None) -> float:
-        """Block until the groups (those named by ``names``, else all) are compiled, at
-        once when they are; returns the seconds waited. While it waits, a status says
-        which groups and for how long (:class:`Ticker`); ``purpose`` names what waits
-        (the constructor's by default). The worker's groups load from numba's cache;
-        one it could not compile is compiled here, said so as :func:`compile_groups`
-        says it."""
+        """Block until the groups named by ``names`` (None: all) are compiled, at once
+        when they are; returns the seconds waited, during which a status says which
+        groups and for how long (``purpose``: what waits; the constructor's by default).
+        One the worker could not compile is compiled here, said so."""
         wanted = [g for g in self.groups if names is None or g.name in names]
-        if self._ready or all(g.name in self._done for g in wanted):
+        if all(g.name in self._done for g in wanted):
             return 0.0
-        purpose = purpose or f"first {self.purpose}"
-        start = time.perf_counter()
-        workers = self._workers
+        start, workers = time.perf_counter(), self._workers
         if workers is not None:
             todo = {g.name for g in wanted} & set(workers.pending)
             if todo:
-                self._say(f"waiting for the kernels compiling in the background for the "
-                          f"{purpose} (first run only)...")
-                what = f"  compiling {', '.join(sorted(todo))} in the background"
-                with Ticker(what) if self.show else _nothing():
-                    for group, _, error in workers.results():
-                        if error is not None:
-                            self._say(f"  {group.name}: the background worker failed "
-                                      f"({error.strip().splitlines()[-1]}); compiling it "
-                                      "here")
-                        todo.discard(group.name)
-                        if not todo:
-                            break
+                self._await(workers, todo, purpose or f"first {self.purpose}")
             if not workers.pending:
-                workers.close()
-                self._workers = None
+                self.close()
             if time.perf_counter() - start > 0.5:
                 self._say(f"compiled in the background in "
                           f"{time.perf_counter() - self._start:.0f} s")
         compile_groups(wanted, self.rules, self.show)  # what is still cold, if any
         self._done |= {g.name for g in wanted}
-        self._ready = self._done >= {g.name for g in self.groups}
         return time.perf_counter() - start
+
+    def _await(self, workers: CompileWorkers, todo: set[str], purpose: str) -> None:
+        """Take the worker's results until the groups ``todo`` are done, a status on."""
+        self._say(f"waiting for the kernels compiling in the background for the {purpose} "
+                  "(first run only)...")
+        what = f"  compiling {', '.join(sorted(todo))} in the background"
+        with Ticker(what) if self.show else nullcontext():
+            for group, _, error in workers.results():
+                if error is not None:
+                    self._say(f"  {group.name}: the background worker failed "
+                              f"({error.strip().splitlines()[-1]}); compiling it here")
+                todo.discard(group.name)
+                if not todo:
+                    return
 
     def close(self) -> None:
         """Stop the worker if it still compiles (the caller no longer needs it)."""
         if self._workers is not None:
             self._workers.close()
             self._workers = None
-
-
-def _jobs_setting() -> int | None:
-    """``GINSIM_COMPILE_JOBS`` when set (:func:`compile_jobs` checks it), else None."""
-    return compile_jobs() if os.environ.get(JOBS_SETTING, "").strip() else None
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
