@@ -343,6 +343,7 @@ def test_the_gin_command_goes_gin_and_is_offered_and_listed():
     assert "gin 9C: discarding 9C leaves deadwood; gin needs none (gin KD does it)" in \
         refusals[0]
     assert "gin 'ZZ'" in refusals[1] and len(refusals) == 2
+    assert "  You go gin, discarding KD" in shown
     assert any("You go gin: [AS 2S 3S] [4H 5H 6H] [7C 8C 9C TC]" in line for line in shown)
     assert any("Game over: you win" in line for line in shown)
     # 8D leaves deadwood whatever the discard: no gin offered, "gin" refused, then Ctrl-D

@@ -45,10 +45,13 @@ def _texts(cards: list[int]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def event_text(event: dict, who: str) -> str:
-    """One move in words, e.g. "Bot takes 7H from the pile" or "You discard KD"."""
+def event_text(event: dict, who: str, gin: bool = False) -> str:
+    """One move in words, e.g. "Bot takes 7H from the pile" or "You discard KD" (a knock
+    with ``gin``: "You go gin, discarding KD")."""
     card = event.get("card")
     you = who == "You"
+    if gin and event["action"] == "knock":
+        return f"{who} {'go' if you else 'goes'} gin, discarding {card}"
     words = {"take": (f"take the upcard {card}", f"takes the upcard {card}"),
              "pass": (f"pass {card}", f"passes {card}"),
              "stock": (f"draw {card} from the stock", "draws from the stock"),
@@ -144,7 +147,7 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
                 if before_bot is not None:
                     before_bot()
                 for event in game.bot_move():
-                    write("  " + event_text(event, "Bot"))
+                    write("  " + event_text(event, "Bot", _gin(table)))
                 continue
             stop = _your_move(game, table, read, write, hint, before_hint, before_move)
             if stop is not None:
@@ -154,6 +157,11 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
         game.finish_hand()
     write(game_over_text(game.score()))
     return 0
+
+
+def _gin(table: Table) -> bool:
+    """Whether the hand just ended in gin (its knock is said as gin)."""
+    return table.phase == "over" and table.result()["outcome"] == "gin"
 
 
 def game_over_text(final: GameScore) -> str:
@@ -206,7 +214,7 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
         if events is None:
             continue
         for event in events:
-            write("  " + event_text(event, "You"))
+            write("  " + event_text(event, "You", _gin(table)))
         return None
 
 
