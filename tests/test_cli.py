@@ -236,3 +236,28 @@ def test_knock_chart_api_matches_the_command(tmp_path, capsys):
     stored = pd.read_csv(tmp_path / "knock_chart.csv")
     pd.testing.assert_frame_equal(stored, chart.assign(stock=chart.stock.astype(str)),
                                   check_dtype=False)
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_wrapping_never_splits_a_number_an_interval_or_a_card_list(width):
+    """A long line at 40, 80 and 120 columns: each line fits, no word is lost, and every
+    number, interval (with its ``95% CI`` label) and card list stays on one line."""
+    import re
+
+    from ginsim.cli.terminal import wrap_text
+
+    line = ("  Recommended: go gin, discard 4S; expected +12.35 points a hand, 95% CI "
+            "[-0.03, +5.55] against learned_linear, ahead of knock 10D by 1.25 "
+            "[+0.50, +2.00]; your hand [AS 2S 3S] [4H 5H 6H 7H]  7C 9D 10D KD QC (deadwood "
+            "26) after 1,234,567 hands at 31.6 hands per CPU second, 95% CI [30.9, 32.4]")
+    unsplit = ["+12.35", "95% CI [-0.03, +5.55]", "[+0.50, +2.00]", "[AS 2S 3S]",
+               "[4H 5H 6H 7H]", "7C 9D 10D KD QC", "1,234,567", "31.6",
+               "95% CI [30.9, 32.4]"]
+    lines = wrap_text(line, width).split("\n")
+    assert all(len(w) <= width for w in lines), lines
+    assert len(lines) > 1 and lines[0].startswith("  Recommended:")
+    assert all(w.startswith("    ") for w in lines[1:])  # continued lines indent
+    assert re.sub(r"\s+", " ", " ".join(lines)).strip() == re.sub(r"\s+", " ", line).strip()
+    for atom in unsplit:
+        assert any(atom in w for w in lines), (atom, lines)
+    assert wrap_text("short line", width) == "short line"

@@ -28,11 +28,13 @@ from ginsim.runner.compiling import (
     is_compiled,
     worker_batches,
 )
+from ginsim.runner.waiting import LINE_EVERY_S, Ticker
 
 ROOT = Path(__file__).resolve().parents[1]
 
 TOY = '''
 import multiprocessing
+import time
 
 import numba
 
@@ -49,6 +51,23 @@ def two(x):
     return x * 2
 
 
+@numba.njit(cache=True)
+def three(x):
+    return x - 1
+
+
+@numba.njit(cache=True)
+def four(x):
+    return x - 2
+
+
+def _slow(kernel):
+    def compile(rules):
+        time.sleep(4.5)
+        kernel(1)
+    return compile
+
+
 def _two_here_only(rules):
     if multiprocessing.parent_process() is not None:
         raise RuntimeError("no compiling in a worker")
@@ -63,6 +82,8 @@ GROUPS = {group.name: group for group in (
     _group("one", one, lambda rules: one(1)),
     _group("two", two, lambda rules: two(1)),
     _group("two, here only", two, _two_here_only),
+    _group("slow", three, _slow(three)),
+    _group("slow too", four, _slow(four)),
 )}
 '''
 
@@ -284,3 +305,61 @@ def test_the_real_groups_rebuild_from_their_recipes() -> None:
                                                                     "hand loop")]
     assert [[g.name for g in b] for b in worker_batches(under_mahjong)] == [
         ["hand loop (Mahjong gin)", "aggregate tables"]]
+
+
+def _status_lines(err: str, what: str) -> list[int]:
+    """The seconds each status line of ``what`` reports ("WHAT: 4 s so far")."""
+    import re
+
+    return [int(m) for m in re.findall(rf"{re.escape(what)}: (\d+) s so far\n", err)]
+
+
+def test_a_ticker_says_what_it_waits_for_and_for_how_long() -> None:
+    """A line each LINE_EVERY_S (2) seconds off a terminal, stamped as written; the
+    elapsed time it states is the clock's."""
+    import io
+    import time
+
+    class Stamped(io.StringIO):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stamps: list[float] = []
+
+        def write(self, text: str) -> int:
+            self.stamps.append(time.monotonic())
+            return super().write(text)
+
+    stream = Stamped()
+    start = time.monotonic()
+    with Ticker("compiling slow", stream=stream):
+        time.sleep(5.2)
+    assert LINE_EVERY_S == 2.0
+    assert _status_lines(stream.getvalue(), "compiling slow")[:2] == [2, 4]
+    gaps = [b - a for a, b in zip([start, *stream.stamps], stream.stamps, strict=False)]
+    assert len(gaps) == 2 and max(gaps) < LINE_EVERY_S + 1.0, gaps  # load may delay it
+    # what it states is the clock's elapsed time
+    now = iter([100.0, 107.4])
+    fake = Ticker(lambda: "waiting", stream=io.StringIO(), clock=lambda: next(now))
+    fake.show()
+    assert fake.stream.getvalue() == "waiting: 7 s so far\n"
+
+
+def test_a_slow_compile_here_and_in_the_background_shows_its_progress(toy, capsys,
+                                                                    monkeypatch) -> None:
+    """Over 2 s, the wait for a group compiling here, or in the background, says which
+    and how long every 2 s (stderr is no terminal here: a line each time)."""
+    monkeypatch.setenv(JOBS_SETTING, "1")
+    compile_groups([toy.GROUPS["slow"]])
+    seconds = _status_lines(capsys.readouterr().err, "  compiling slow")
+    assert seconds[:2] == [2, 4], seconds
+    monkeypatch.setenv(JOBS_SETTING, "2")
+    background = BackgroundCompile([toy.GROUPS["slow too"]], purpose="move of the bot")
+    try:
+        background.wait(["slow too"], "bot's first move")
+    finally:
+        background.close()
+    err = capsys.readouterr().err
+    assert "the bot's first move (first run only)" in err and is_compiled(toy.four)
+    assert not toy.four.overloads  # compiled in the worker
+    seconds = _status_lines(err, "  compiling slow too in the background")
+    assert seconds and seconds[0] == 2, err

@@ -99,7 +99,7 @@ def test_help_example_runs_as_written(where, example, tmp_path, monkeypatch, cap
     code = main(argv)
     out, err = capsys.readouterr()
     if argv[0] == "play":
-        assert code == 1 and "Game stopped." in out, err
+        assert code == 1 and "Game stopped after 0 finished hands" in out, err
     else:
         assert code == 0, f"{example}: exit {code}\n{err}"
     assert "Traceback" not in err

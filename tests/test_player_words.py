@@ -202,43 +202,49 @@ def test_commands_announce_their_first_compile(argv, where, monkeypatch, capsys)
     assert f"compiling kernels (first run only): {name}\n" in err and calls == ["compiled"]
 
 
-def test_play_with_hints_shows_the_hand_before_the_advisor_and_it_before_the_first_prompt(
+def test_play_with_hints_shows_the_hand_before_the_advisor_and_the_bot_compile(
         monkeypatch, capsys, tmp_path) -> None:
-    """The bot's kernels compile before the first hand (said so); the advisor's by the
-    first hint, after the hand is on screen: its rollouts here, then its posterior (toy
+    """The first hand is on screen before anything of the advisor's or the bot's
+    compiles: the advisor's by the first hint (its rollouts, then its posterior: toy
     groups have no recipe for a worker process, so the first hint compiles that here
-    too), each said so once."""
+    too), the bot's by its first move, each said so once."""
     import ginsim.runner.warmup as warmup
+    from ginsim.game.deal_ranges import DEFAULT_SEED
+    from ginsim.table.game_table import first_dealer
 
+    assert first_dealer(DEFAULT_SEED) == 1  # the bot deals: you decide first
     calls: list[str] = []
     screen: list[str] = []
 
-    def advisor_group(name: str) -> KernelGroup:
+    def watched(name: str) -> KernelGroup:
         toy = toy_group(calls, name)
 
-        def compile_advisor(rules) -> None:
+        def compile_watched(rules) -> None:
             seen = capsys.readouterr()
             screen.extend([seen.out, seen.err])
             calls.append(("hand shown " if "Your hand:" in "".join(screen) else "no hand ")
                          + name)
             toy.compile(rules)
 
-        return KernelGroup(name, toy.kernels, compile_advisor)
+        return KernelGroup(name, toy.kernels, compile_watched)
 
-    monkeypatch.setattr(warmup, "table_group", lambda bot, seed=0: toy_group(calls, bot))
+    monkeypatch.setattr(warmup, "table_group", lambda bot, seed=0: watched(bot))
     for name in warmup.ADVISOR_GROUPS:
-        monkeypatch.setitem(warmup.KERNEL_GROUPS, name, advisor_group(name))
+        monkeypatch.setitem(warmup.KERNEL_GROUPS, name, watched(name))
+    typed = iter(["pass"])
 
     def read(prompt: str = "") -> str:
         calls.append("prompt")
-        return "quit"
+        return next(typed, "quit")
 
     monkeypatch.setattr("builtins.input", read)
     monkeypatch.chdir(tmp_path)  # the game's record is written here
     assert main(["play", "--bot", "simple", "--hint"]) == 1
-    assert calls == ["compiled", "hand shown advisor rollouts", "compiled",
-                     "hand shown advisor beliefs", "compiled", "prompt"]
-    said = "".join(screen)
+    seen = capsys.readouterr()
+    said = "".join([*screen, seen.out, seen.err])
+    assert calls[:6] == ["hand shown advisor rollouts", "compiled", "hand shown advisor beliefs",
+                         "compiled", "prompt", "hand shown simple"], calls
+    assert calls[-1] == "prompt" and calls.count("compiled") == 3
     assert said.count("compiling kernels (first run only): simple\n") == 1
     for name in warmup.ADVISOR_GROUPS:
         assert said.count(f"compiling kernels (first run only): {name}\n") == 1

@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from .._version import __version__
 from .options import (
@@ -68,52 +69,70 @@ def _cmd_deadwood(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """With ``--hint`` the advisor's posterior compiles in a worker process (a cold cache)
-    while the bot's kernels and then the advisor's rollouts compile here, the first hand
-    shown between them; the first hint waits for both. Without, a ``hint`` typed compiles
-    the advisor then; each says so."""
+    """A cold cache compiles the kernels of the moves and the bot's (and with ``--hint``
+    the advisor's posterior) in a worker process while those that deal and show a hand
+    compile here, so the first hand shows before the bot is ready; your first move, the
+    bot's and the first hint wait for theirs, each wait saying what it waits for and for
+    how long. Without ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
     from ..game.rules import Rules
     from ..runner.compiling import BackgroundCompile
-    from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
-    from ..table.game_table import TableGame
-    from .play_view import play_session
+    from ..runner.waiting import Ticker
+    from ..strategies import parse_strategy
     from .record_files import play_record_file
 
-    rules = Rules.coerce(args.rules)
+    rules = Rules.coerce(args.rules)  # bad input refused before anything is said
+    parse_strategy(args.bot)
     record = play_record_file(args.record)
-    # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
-    beliefs, rollouts = ([], []) if rules.mahjong else (
-        [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
-    # the posterior, the advisor's longest compile, starts first in a worker; its
-    # rollouts compile here after the bot's kernels, while the first hand is on screen
-    background = BackgroundCompile(beliefs if args.hint else [], rules, purpose="hint")
+    with Ticker("  starting the game (loading ginsim and the bot)"):
+        from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
+        from ..table.game_table import TableGame, first_dealer
+        from .play_view import MAX_ECHO_CHARS, play_session
+        from .terminal import read_line, write_wrapped
+
+        # the advisor weighs knocking-gin turns: no advisor kernels for Mahjong gin
+        beliefs, rollouts = ([], []) if rules.mahjong else (
+            [KERNEL_GROUPS[n]] for n in ADVISOR_GROUPS)
+        bot = table_group(args.bot, args.seed)
+        # one worker: your moves' kernels (the bot's share them) then the bot's, the
+        # hint's posterior first when you have the first decision with --hint
+        moves = KERNEL_GROUPS["the table's moves"]
+        groups = [moves, bot] + (beliefs if args.hint else [])
+        if args.hint and first_dealer(args.seed) == 1:
+            groups = beliefs + [moves, bot]
+        background = BackgroundCompile(groups, rules, purpose="move",
+                                       need_idle_core=False)
     game, stopped = None, "interrupted"
     try:
-        game = TableGame(args.bot, rules, args.seed, target=args.target)
-        compile_kernels((), game.rules, groups=[table_group(args.bot, args.seed)])
+        with Ticker("  starting the game (the bot takes its seat)"):
+            game = TableGame(args.bot, rules, args.seed, target=args.target)
+        compile_kernels((), game.rules, groups=[KERNEL_GROUPS["the table"]])
 
-        def ready() -> None:
+        def move_ready() -> None:
+            background.wait([moves.name], "first move")
+
+        def bot_ready() -> None:
+            background.wait([moves.name, bot.name], "bot's first move")
+
+        def hint_ready() -> None:
             if args.hint:
                 compile_kernels((), game.rules, groups=rollouts)
-                background.wait()
+                background.wait([g.name for g in beliefs], "first hint")
             else:
                 compile_kernels((), game.rules, groups=beliefs + rollouts)
 
-        code = play_session(game, _read_line, print, hint=args.hint, before_hint=ready)
+        code = play_session(game, partial(read_line, echo=MAX_ECHO_CHARS), write_wrapped,
+                            hint=args.hint,
+                            before_hint=hint_ready, before_bot=bot_ready,
+                            before_move=move_ready)
         stopped = "you stopped the game (quit, or the end of input)"
         return code
     finally:
         background.close()
         if game is not None and game.table is not None:  # a hand was dealt
+            from .terminal import write_wrapped
+
             game.write_record(record, stopped)
-            print(f"Game record written to {record}")
-
-
-def _read_line(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
+            write_wrapped(f"Game record written to {record}")
 
 
 def _cmd_strategies(args: argparse.Namespace) -> int:

@@ -12,25 +12,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..game.cards import card_from_text, card_text, cards_to_mask, mask_to_cards, sort_key
+from ..game.cards import card_from_text, card_text, mask_to_cards, sort_key
 from ..game.inputs.specs import brief
-from ..game.melds import best_melds, deadwood
+from ..game.melds import deadwood
 from ..game.scoring.game_scoring import GameScore
 from ..game.state import ST_TAKEN
 from ..table.actions import ANY_MOVE, Action, IllegalAction
 from ..table.game_table import TableGame
 from ..table.table import Table
+from .hand_words import hand_text, showdown_text
 
 PROMPTS = {"offer": "take the upcard {top} or pass? [take/pass]",
            "draw": "draw: s (stock) or p (pile: {top})",
            "discard": "discard a card (e.g. {example}), knock CARD, or knock",
+           "gin": "gin (discarding {gin}), discard a card (e.g. {example}), or knock CARD",
            "last_discard": "the final discard {top}: knock CARD with it, or pass"}
 #: ``help`` at a prompt: every command, whatever the phase.
 HELP = ("  Commands: s or stock (draw from the stock); p or pile (take the pile's top card); "
         "take or pass (the upcard offer, or the final discard); a card such as KD "
         "(discard it); knock KD (knock, discarding KD); knock (knock with the discard that "
-        "keeps the least deadwood); big gin (where the rules have it); hint (the advisor's "
-        "table); help (this list); quit.")
+        "keeps the least deadwood); gin KD or gin (go gin: knock with no deadwood, "
+        "discarding KD or the card that allows it); big gin (where the rules have it); hint "
+        "(the advisor's table); help (this list); quit (or Ctrl-D).")
 DONE = ("knock", "gin", "undercut", "big_gin")
 #: The longest line read as a move (``knock 10D`` is nine characters): a longer one is
 #: refused without being parsed, and a refusal never echoes more than MAX_ECHO_CHARS.
@@ -38,26 +41,17 @@ MAX_MOVE_CHARS = 40
 MAX_ECHO_CHARS = 200
 
 
-def hand_text(cards: list[str] | list[int], rules) -> str:
-    """Cards sorted by suit and rank, best melds first in brackets, then the deadwood."""
-    ints = [c if isinstance(c, int) else card_from_text(c) for c in cards]
-    if not ints:
-        return "(no cards)"
-    melds = best_melds(ints, rules)
-    melded = cards_to_mask(card_from_text(c) for m in melds for c in m)
-    loose = [c for c in sorted(ints, key=sort_key) if not (melded >> c) & 1]
-    parts = ["[" + " ".join(m) + "]" for m in melds] + [" ".join(_texts(loose))]
-    return f"{'  '.join(p for p in parts if p)}   (deadwood {deadwood(ints, rules)})"
-
-
 def _texts(cards: list[int]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def event_text(event: dict, who: str) -> str:
-    """One move in words, e.g. "Bot takes 7H from the pile" or "You discard KD"."""
+def event_text(event: dict, who: str, gin: bool = False) -> str:
+    """One move in words, e.g. "Bot takes 7H from the pile" or "You discard KD" (a knock
+    with ``gin``: "You go gin, discarding KD")."""
     card = event.get("card")
     you = who == "You"
+    if gin and event["action"] == "knock":
+        return f"{who} {'go' if you else 'goes'} gin, discarding {card}"
     words = {"take": (f"take the upcard {card}", f"takes the upcard {card}"),
              "pass": (f"pass {card}", f"passes {card}"),
              "stock": (f"draw {card} from the stock", "draws from the stock"),
@@ -79,36 +73,6 @@ def position_text(table: Table, rules) -> str:
              + (f"   Multiplier: x{view['multiplier']}" if view["multiplier"] > 1 else "")]
     if took:
         lines.append(f"  The bot took from the pile and holds: {' '.join(took)}")
-    return "\n".join(lines)
-
-
-def showdown_text(table: Table, rules) -> str:
-    """Both hands with their melds, the knocker's melds and the defender's layoffs, the
-    deadwoods and the points."""
-    r = table.result()
-    names = ("You", "Bot")
-    lines = ["", "  Showdown:"]
-    for seat in (0, 1):
-        lines.append(f"    {names[seat]:>3}: {hand_text(r['hands'][seat], rules)}")
-    if r["outcome"] == "dead":
-        lines.append("    The hand is dead: nobody scores; the same dealer deals again.")
-        return "\n".join(lines)
-    k = r["knocker"]
-    verb = "knocks" if k else "knock"
-    if r["outcome"] in ("gin", "big_gin"):
-        verb = ("goes" if k else "go") + (" big gin" if r["outcome"] == "big_gin" else " gin")
-    else:
-        verb += f" with deadwood {r['knocker_deadwood']}"
-    lines.append(f"    {names[k]} {verb}: melds "
-                 + " ".join("[" + " ".join(m) + "]" for m in r["melds"]))
-    laid = [c for m in r["layoffs"] for c in m]
-    if laid:
-        lines.append(f"    {names[1 - k]} lay{'s' if 1 - k else ''} off: {' '.join(laid)}")
-    lines.append(f"    Deadwood: {names[k]} {r['knocker_deadwood']}, {names[1 - k]} "
-                 f"{r['defender_deadwood_before_layoff']} -> {r['defender_deadwood']}")
-    outcome = {"knock": "knock", "gin": "gin", "undercut": "undercut!", "big_gin": "big gin"}
-    lines.append(f"    {outcome[r['outcome']].capitalize()}: You {r['points'][0]}, "
-                 f"Bot {r['points'][1]} points")
     return "\n".join(lines)
 
 
@@ -157,11 +121,16 @@ def _hand_str(cards: list[int]) -> str:
 
 def play_session(game: TableGame, read: Callable[[str], str | None],
                  write: Callable[[str], None], hint: bool = False,
-                 before_hint: Callable[[], object] | None = None) -> int:
+                 before_hint: Callable[[], object] | None = None,
+                 before_bot: Callable[[], object] | None = None,
+                 before_move: Callable[[], object] | None = None) -> int:
     """Play ``game`` to its end reading your moves with ``read(prompt)`` (None: input
     ended) and showing it with ``write``; ``before_hint()`` runs before each hint (the
-    advisor's kernels compiled or awaited). Returns 0 when the game was played out, 1
-    if you quit."""
+    advisor's kernels compiled or awaited), ``before_bot()`` before each bot move (its
+    kernels awaited: a hand the bot opens shows your cards first), ``before_move()``
+    before each of your moves is applied (the moves' kernels awaited). Returns 0 when the
+    game was played out or input ended (Ctrl-D), 1 if you quit; either way
+    :func:`stopped_text` says so."""
     rules = game.rules
     write(f"ginsim play: you against {game.bot_spec}, rules {rules.spec()}, "
           f"game to {rules.target}. Type 'hint' for advice, 'help' for the commands, "
@@ -171,18 +140,28 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
         dealer = "you" if table.dealer == 0 else "the bot"
         write(f"\nHand {game.hands_played + 1} (dealer: {dealer}); points You "
               f"{game.points[0]}, Bot {game.points[1]}")
+        if table.to_move == 1:  # your cards while the bot thinks (or its kernels compile)
+            write(f"  Your hand: {hand_text(table.hand_of(0), rules)}")
         while table.to_move is not None:
             if table.to_move == 1:
+                if before_bot is not None:
+                    before_bot()
                 for event in game.bot_move():
-                    write("  " + event_text(event, "Bot"))
+                    write("  " + event_text(event, "Bot", _gin(table)))
                 continue
-            if not _your_move(game, table, read, write, hint, before_hint):
-                write("Game stopped.")
-                return 1
+            stop = _your_move(game, table, read, write, hint, before_hint, before_move)
+            if stop is not None:
+                write(stopped_text(game, stop))
+                return 0 if stop == END_OF_INPUT else 1
         write(showdown_text(table, rules))
         game.finish_hand()
     write(game_over_text(game.score()))
     return 0
+
+
+def _gin(table: Table) -> bool:
+    """Whether the hand just ended in gin (its knock is said as gin)."""
+    return table.phase == "over" and table.result()["outcome"] == "gin"
 
 
 def game_over_text(final: GameScore) -> str:
@@ -194,17 +173,34 @@ def game_over_text(final: GameScore) -> str:
             f"{'; shutout' if final.shutout else ''}).")
 
 
+QUIT, END_OF_INPUT = "quit", "end of input"
+
+
+def stopped_text(game: TableGame, how: str) -> str:
+    """The line a game left before its end gets (``how``: :data:`QUIT`, or
+    :data:`END_OF_INPUT`, Ctrl-D or a closed pipe): the one place that says how the game
+    ended and what became of it."""
+    said = "Game stopped" if how == QUIT else "Game ended: input closed"
+    return (f"{said} after {game.hands_played} finished hand"
+            f"{'' if game.hands_played == 1 else 's'}; points You {game.points[0]}, "
+            f"Bot {game.points[1]}.")
+
+
 def _your_move(game: TableGame, table: Table, read, write, hint: bool,
-               before_hint: Callable[[], object] | None = None) -> bool:
-    """Ask for your move until one is legal; False when you quit or input ended."""
+               before_hint: Callable[[], object] | None = None,
+               before_move: Callable[[], object] | None = None) -> str | None:
+    """Ask for your move until one is legal; :data:`QUIT` or :data:`END_OF_INPUT` when
+    you quit or input ended, None once you moved."""
     write(position_text(table, game.rules))
     if hint:
         write(_hint(game, table, before_hint))
     prompt = move_prompt(table)
     while True:
         line = read(f"  Your move ({prompt}): ")
-        if line is None or line.strip().lower() in ("q", "quit", "exit"):
-            return False
+        if line is None:
+            return END_OF_INPUT
+        if line.strip().lower() in ("q", "quit", "exit"):
+            return QUIT
         word = line.strip().lower()
         if word in ("help", "commands"):
             write(HELP)
@@ -212,12 +208,14 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
         if word in ("h", "hint", "?"):
             write(_hint(game, table, before_hint))
             continue
+        if before_move is not None:
+            before_move()
         events = _try_move(game, table, line, write)
         if events is None:
             continue
         for event in events:
-            write("  " + event_text(event, "You"))
-        return True
+            write("  " + event_text(event, "You", _gin(table)))
+        return None
 
 
 def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | None) -> str:
@@ -228,16 +226,58 @@ def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | Non
 
 def move_prompt(table: Table) -> str:
     """The prompt's words for the phase, naming only the moves open now (no knock where
-    no discard keeps deadwood within the knock limit, no pile after both passed)."""
+    no discard keeps deadwood within the knock limit, gin where a discard allows it, no
+    pile after both passed)."""
     view = table.observation(0)
     legal = view["legal"]
     discards = [t.split()[1] for t in legal if t.startswith("discard ")]
     prompt = PROMPTS[table.phase]
     if table.phase == "draw" and "pile" not in legal:
         prompt = "draw: s (both passed the upcard, so the stock)"
-    if table.phase == "discard" and not any(t.startswith("knock") for t in legal):
+    gin = gin_discards(table)
+    if table.phase == "discard" and gin:
+        prompt = PROMPTS["gin"]
+    elif table.phase == "discard" and not any(t.startswith("knock") for t in legal):
         prompt = "discard a card (e.g. {example})"
-    return prompt.format(top=view["pile_top"], example=discards[-1] if discards else "")
+    return prompt.format(top=view["pile_top"], example=discards[-1] if discards else "",
+                         gin=" or ".join(gin))
+
+
+def gin_discards(table: Table) -> list[str]:
+    """The discards that leave seat 0 no deadwood now (a knock with them is gin): none
+    unless seat 0 is to discard (or to take the final discard and knock)."""
+    if table.to_move != 0 or table.phase not in ("discard", "last_discard"):
+        return []
+    view = table.observation(0)
+    held = list(view["hand"]) + ([view["pile_top"]] if table.phase == "last_discard" else [])
+    knocks = [t.split()[1] for t in view["legal"] if t.startswith("knock ")]
+    return [c for c in knocks
+            if deadwood([h for h in held if h != c], table.rules) == 0]
+
+
+def _gin_action(table: Table, words: list[str]) -> Action:
+    """``gin`` or ``gin KD`` as the knock it is, refused unless it leaves no deadwood."""
+    if table.phase not in ("discard", "last_discard"):
+        raise IllegalAction("gin: go gin after drawing, discarding one of your 11 cards")
+    if len(words) > 1:
+        raise IllegalAction(f"{' '.join(words)!r} is not an action: type gin, or gin and "
+                            "the card to discard (gin KD)")
+    gin = gin_discards(table)
+    if words:
+        try:
+            card = card_text(card_from_text(words[0]))
+        except ValueError as err:
+            raise IllegalAction(f"gin {words[0]!r}: {err}") from None
+        if card not in gin:
+            raise IllegalAction(f"gin {card}: discarding {card} leaves deadwood; gin needs "
+                                "none" + (f" (gin {' or gin '.join(gin)} does it)" if gin
+                                          else ""))
+    elif not gin:
+        raise IllegalAction("gin: no discard leaves you without deadwood; knock CARD "
+                            "knocks with some, where the knock limit allows")
+    else:
+        card = gin[0]
+    return Action("knock", card_from_text(card))
 
 
 def _try_move(game: TableGame, table: Table, line: str, write) -> list[dict] | None:
@@ -248,7 +288,10 @@ def _try_move(game: TableGame, table: Table, line: str, write) -> list[dict] | N
         write(f"  Not allowed: {brief(line.strip(), 40)} ({len(line.strip()):,} "
               f"characters) is no move; {now}")
         return None
+    words = line.split()
     try:
+        if words and words[0].lower() == "gin":
+            return game.apply(_gin_action(table, words[1:]))
         return game.apply(Action.parse(line))
     except IllegalAction as err:
         write(f"  Not allowed: {_clip(str(err).replace(': ' + ANY_MOVE, ''))}; {now}")

@@ -6,6 +6,11 @@ command line only parses, calls and prints. A missing value prints as ``n/a``.
 
 from __future__ import annotations
 
+import re
+import shutil
+import sys
+import textwrap
+
 from ..number_text import NA, num, pct
 
 
@@ -213,3 +218,60 @@ def advice_lines(table) -> list[str]:
                      f"[{r.low:+7.2f}, {r.high:+7.2f}] {r.p_undercut:9.2%} "
                      f"{r.p_opponent_gin:9.2%}{mark}")
     return lines
+
+
+#: Card texts (``KD``, ``10D``, ``TD``) and the spans never split across lines: an
+#: interval with its label (``95% CI [-0.03, +5.55]``), any bracketed group (a meld, an
+#: interval) and a run of card texts (a card list).
+_CARD = r"(?:10|[2-9TJQKA])[SHDC]"
+_UNSPLIT = re.compile(rf"(?:\d+(?:\.\d+)?% CI )?\[[^\[\]]*\]|\b{_CARD}(?: {_CARD}\b)+")
+_KEEP = "\x00"  # stands for a space that must not break while wrapping
+
+
+def terminal_width(default: int = 100) -> int:
+    """The window's width in columns (``COLUMNS`` or the terminal's; ``default`` when
+    the output is no terminal), at least 20."""
+    return max(20, shutil.get_terminal_size((default, 24)).columns)
+
+
+def wrap_text(text: str, width: int | None = None) -> str:
+    """``text`` wrapped to ``width`` columns (the window's by default), each line on its
+    own, a continued line indented two more than its first: never inside a number, a
+    bracketed group such as a meld or ``95% CI [-0.03, +5.55]``, or a list of cards
+    (such a span longer than a line gets a line of its own)."""
+    width = width or terminal_width()
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        kept = _UNSPLIT.sub(lambda m: m.group(0).replace(" ", _KEEP), line.strip(" "))
+        lines = textwrap.wrap(kept, width, initial_indent=indent,
+                              subsequent_indent=indent + "  ", break_long_words=False,
+                              break_on_hyphens=False)
+        out += [w.replace(_KEEP, " ") for w in lines] or [""]
+    return "\n".join(out)
+
+
+def write_wrapped(text: str) -> None:
+    """Print ``text`` wrapped to the window (:func:`wrap_text`)."""
+    print(wrap_text(text), flush=True)
+
+
+def read_line(prompt: str, echo: int = 200) -> str | None:
+    """A line typed after ``prompt`` (wrapped to the window); None at the end of input
+    (Ctrl-D), the prompt's line then ended. Read from a pipe, the line's first ``echo``
+    characters are printed after the prompt, so the output reads as a transcript."""
+    if len(prompt) > terminal_width():
+        *head, prompt = wrap_text(prompt.rstrip()).split("\n")
+        print("\n".join(head))
+        prompt += " "
+    try:
+        line = input(prompt)
+    except EOFError:
+        print()
+        return None
+    if not sys.stdin.isatty():
+        print(line[:echo])
+    return line

@@ -1,19 +1,16 @@
 """Compile numba kernels before a command waits on them, saying so on a cold cache.
 
-numba compiles a kernel on its first call and keeps the machine code beside the sources
-(:mod:`ginsim.game._jit`), so only the first run on a fresh install (or after the kernel
-sources change) spends seconds to minutes compiling. :func:`compile_groups` looks at each
-kernel's cache index (a small file read per kernel): when every kernel is loaded or
-cached it does nothing and prints nothing; otherwise it prints ``compiling kernels
-(first run only)``, compiles the cold groups with a bar on stderr (a line per group when
-stderr is not a terminal) and how long it took. Independent cold groups compile at once
-in worker processes (spawned, one per idle core or ``GINSIM_COMPILE_JOBS``), which
-write numba's cache; this process then loads the kernels from it. A group a worker
-could not compile is compiled here, and said so. :class:`BackgroundCompile` compiles
-groups in a worker while the caller goes on (``ginsim play`` shows the first hand while
-its advisor compiles). Gin's groups are in :mod:`ginsim.runner.warmup`, Greek Rami's in
-:mod:`ginsim.rami.play.runner`; this module knows neither game.
-"""
+numba compiles a kernel on its first call and caches the machine code
+(:mod:`ginsim.game._jit`), so only a first run (fresh install, changed kernel sources)
+spends seconds to minutes compiling. :func:`compile_groups` reads each kernel's cache
+index: when every kernel is loaded or cached it prints nothing; otherwise it says
+``compiling kernels (first run only)``, compiles the cold groups with their progress on
+stderr (:mod:`ginsim.runner.waiting`) and how long it took. Independent cold groups
+compile at once in spawned worker processes (one per idle core, or
+``GINSIM_COMPILE_JOBS``) that write numba's cache, then load here; a group a worker could
+not compile is compiled here, said so. :class:`BackgroundCompile` compiles groups in a
+worker while the caller goes on (``ginsim play`` shows the first hand meanwhile). Gin's
+groups are in :mod:`ginsim.runner.warmup`, Greek Rami's in :mod:`ginsim.rami.play.runner`."""
 
 from __future__ import annotations
 
@@ -21,15 +18,15 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from ..game.inputs.checks import MAX_JOBS, check_int
 from ..game.kernel_cache import cached_index
 from .compile_workers import CompileWorkers
+from .waiting import Progress, Ticker
 
 #: The environment variable that sets how many worker processes compile cold groups at
 #: once (1: all in the calling process); unset, one per idle core.
@@ -199,32 +196,6 @@ def _needs_first(batch: list[KernelGroup]) -> list[KernelGroup]:
     return list(placed.values())
 
 
-class _Progress:
-    """The bar on a terminal, else (with ``show``) a line of seconds per group."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.show, self.tty = show, sys.stderr.isatty()
-        self.bar = tqdm(total=total, unit="group", file=sys.stderr,
-                        disable=not (show and self.tty), dynamic_ncols=True,
-                        bar_format="{l_bar}{bar}| {n}/{total} [{elapsed}]")
-
-    def start(self, name: str) -> None:
-        self.bar.set_description(name)
-
-    def done(self, name: str, seconds: float) -> None:
-        self.bar.set_description(name)
-        self.bar.update(1)
-        if self.show and not self.tty:
-            print(f"  {name}: {seconds:.0f} s", file=sys.stderr, flush=True)
-
-    def say(self, line: str) -> None:
-        if self.show:
-            self.bar.write(line, file=sys.stderr)
-
-    def close(self) -> None:
-        self.bar.close()
-
-
 def _worker_plan(cold: Sequence[KernelGroup]) -> tuple[list[list[KernelGroup]], int]:
     """The batches of ``cold`` for worker processes and how many processes (0: compile
     in this process: one batch, one process allowed, or a group without a recipe)."""
@@ -251,7 +222,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
         at_once = f" ({processes} at a time, in worker processes)" if processes else ""
         print(f"compiling kernels (first run only): {', '.join(g.name for g in cold)}"
               f"{at_once}", file=sys.stderr, flush=True)
-    progress = _Progress(len(cold), show)
+    progress = Progress(len(cold), show, [g.name for g in cold])
     try:
         left = _in_workers(batches, rules, processes, progress) if processes else cold
         for group in left:
@@ -269,7 +240,7 @@ def compile_groups(groups: Sequence[KernelGroup], rules: Any = None, show: bool 
 
 
 def _in_workers(batches: list[list[KernelGroup]], rules: Any, processes: int,
-                progress: _Progress) -> list[KernelGroup]:
+                progress: Progress) -> list[KernelGroup]:
     """Compile ``batches`` in ``processes`` workers; returns the groups this process
     must compile still (a worker failed, or its kernels are not in the cache after)."""
     cold = [group for batch in batches for group in batch]
@@ -299,19 +270,21 @@ def _in_workers(batches: list[list[KernelGroup]], rules: Any, processes: int,
 
 class BackgroundCompile:
     """The cold ones of ``groups`` compiling in a worker process while the caller goes on
-    (``ginsim play --hint`` shows the first hand meanwhile); :meth:`wait` before the
-    first call that needs them. Without a worker (no second idle core,
-    ``GINSIM_COMPILE_JOBS=1``, a group without a recipe) :meth:`wait` compiles them
-    here, saying so."""
+    (``ginsim play`` shows the first hand meanwhile); :meth:`wait` before the first call
+    that needs them. Without a worker (``GINSIM_COMPILE_JOBS=1``, a group without a
+    recipe, or with ``need_idle_core`` no second idle core) :meth:`wait` compiles them
+    here, saying so; ``need_idle_core=False`` (a caller that mostly waits for a person)
+    starts the worker whatever the load."""
 
     def __init__(self, groups: Sequence[KernelGroup], rules: Any = None, show: bool = True,
-                 purpose: str = "use") -> None:
+                 purpose: str = "use", need_idle_core: bool = True) -> None:
         self.groups, self.rules, self.show, self.purpose = list(groups), rules, show, purpose
         self._workers: CompileWorkers | None = None
-        self._start, self._ready = time.perf_counter(), False
+        self._start, self._done = time.perf_counter(), set[str]()
         jobs_setting()
         cold = cold_groups(self.groups)
-        if not cold or any(g.recipe is None for g in cold) or compile_jobs() < 2:
+        jobs = compile_jobs() if need_idle_core or os.environ.get(JOBS_SETTING) else 2
+        if not cold or any(g.recipe is None for g in cold) or jobs < 2:
             return
         try:
             self._workers = CompileWorkers(worker_batches(cold), rules, 1)
@@ -324,31 +297,41 @@ class BackgroundCompile:
         if self.show:
             print(line, file=sys.stderr, flush=True)
 
-    def wait(self) -> float:
-        """Block until the groups are compiled (at once when they are); returns the
-        seconds waited. The worker's groups load from numba's cache; one it could not
-        compile is compiled here, said so as :func:`compile_groups` says it."""
-        if self._ready:
+    def wait(self, names: Sequence[str] | None = None, purpose: str | None = None) -> float:
+        """Block until the groups named by ``names`` (None: all) are compiled, at once
+        when they are; returns the seconds waited, during which a status says which
+        groups and for how long (``purpose``: what waits; the constructor's by default).
+        One the worker could not compile is compiled here, said so."""
+        wanted = [g for g in self.groups if names is None or g.name in names]
+        if all(g.name in self._done for g in wanted):
             return 0.0
-        workers, self._workers = self._workers, None
-        start = time.perf_counter()
+        start, workers = time.perf_counter(), self._workers
         if workers is not None:
-            try:
-                if workers.pending:
-                    self._say(f"waiting for the kernels compiling in the background for "
-                              f"the first {self.purpose} (first run only)...")
-                for group, _, error in workers.results():
-                    if error is not None:
-                        self._say(f"  {group.name}: the background worker failed "
-                                  f"({error.strip().splitlines()[-1]}); compiling it here")
-            finally:
-                workers.close()
+            todo = {g.name for g in wanted} & set(workers.pending)
+            if todo:
+                self._await(workers, todo, purpose or f"first {self.purpose}")
+            if not workers.pending:
+                self.close()
             if time.perf_counter() - start > 0.5:
                 self._say(f"compiled in the background in "
                           f"{time.perf_counter() - self._start:.0f} s")
-        compile_groups(self.groups, self.rules, self.show)  # what is still cold, if any
-        self._ready = True
+        compile_groups(wanted, self.rules, self.show)  # what is still cold, if any
+        self._done |= {g.name for g in wanted}
         return time.perf_counter() - start
+
+    def _await(self, workers: CompileWorkers, todo: set[str], purpose: str) -> None:
+        """Take the worker's results until the groups ``todo`` are done, a status on."""
+        self._say(f"waiting for the kernels compiling in the background for the {purpose} "
+                  "(first run only)...")
+        what = f"  compiling {', '.join(sorted(todo))} in the background"
+        with Ticker(what) if self.show else nullcontext():
+            for group, _, error in workers.results():
+                if error is not None:
+                    self._say(f"  {group.name}: the background worker failed "
+                              f"({error.strip().splitlines()[-1]}); compiling it here")
+                todo.discard(group.name)
+                if not todo:
+                    return
 
     def close(self) -> None:
         """Stop the worker if it still compiles (the caller no longer needs it)."""

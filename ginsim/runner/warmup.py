@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..game.melds import best_melds
 from ..game.rules import Rules
 from ..game.scoring.game_equity import HandOutcomes, solve_game_table
 from ..game.scoring.game_equity_nb import game_equity_nb
@@ -30,6 +31,8 @@ from ..simulator.branches.advisor_history import history_situation
 from ..simulator.branches.advisor_nb import option_rollouts_nb, rollouts_nb
 from ..simulator.branches.chart_nb import knock_chart_nb
 from ..simulator.branches.knock_branches import knock_decisions
+from ..simulator.machine.deal_nb import deal_nb
+from ..simulator.machine.showdown_nb import showdown_nb
 from ..simulator.machine.step_nb import checked_step_nb, legal_nb
 from ..simulator.play.drive_nb import decide_discard_nb, decide_take_nb
 from ..simulator.play.engine import play_records
@@ -39,6 +42,7 @@ from ..simulator.play.hand_nb import simulate_nb
 from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
 from ..strategies.presets import parse_strategy
 from ..table.referee import warm_agent
+from ..table.table import Table
 from .aggregate import layout
 from .aggregate_nb import accumulate_nb
 from .compiling import KernelGroup, compile_groups
@@ -135,6 +139,25 @@ def _shorthand_advisor(rules: Rules) -> None:
     run_rollouts(make_position(ADVISOR_HAND, "QC"), "memory2", "simple", Rules(), 2, 0)
 
 
+def _table_view(rules: Rules) -> None:
+    """A hand dealt at the Table and shown as ``ginsim play`` shows it (the deal, each
+    seat's legal moves, the melds): what the first hand on screen needs."""
+    table = Table(rules, 0, 0)
+    table.observation(table.to_move)
+    best_melds(table.hand_of(0), rules)
+
+
+def _table_hand(rules: Rules) -> None:
+    """A hand at the Table, the first legal move each turn, and its showdown: the
+    player's moves and the result (no bot's decisions)."""
+    table = Table(rules, 0, 0)
+    best_melds(table.hand_of(0), rules)
+    while table.to_move is not None:
+        table.observation(table.to_move)
+        table.apply(table.legal_actions()[0])
+    table.result()
+
+
 #: Recipes (:class:`~ginsim.runner.compiling.KernelGroup`) that rebuild these groups in a
 #: worker process: by name from :data:`KERNEL_GROUPS`, or through :func:`kernel_group`.
 GROUPS_BY_NAME = f"{__name__}:KERNEL_GROUPS"
@@ -176,6 +199,8 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     _group("advisor beliefs", (smc_beliefs_nb,), _advisor_beliefs),
     _group("advisor rollouts", (option_rollouts_nb,), _advisor_rollouts),
     _group("advisor without a history", (rollouts_nb,), _shorthand_advisor),
+    _group("the table", (deal_nb, legal_nb), _table_view),
+    _group("the table's moves", (checked_step_nb, showdown_nb), _table_hand),
 )}
 #: The kernel groups each report study runs (a study with an mc seat adds "mc player").
 STUDY_KERNELS: dict[str, tuple[str, ...]] = {

@@ -5,7 +5,10 @@ each in the game's :class:`~ginsim.game.scoring.game_scoring.GameTally` (the gam
 scoring kernel), and moves
 the deal as the rules say (``next_dealer``; a dead hand is dealt again by the same
 dealer). Seat 1 is a ginsim :class:`~ginsim.table.agents.Agent`; seat 0 plays through
-:meth:`TableGame.apply`. ``ginsim play`` is this game in the terminal; :meth:`TableGame.record`
+:meth:`TableGame.apply`. The bot reads its messages (its cards, the moves it sees) when it
+is next to move, in the order they came, so it plays as if it read each at once; until
+then it runs no kernel (``ginsim play`` shows your first hand while the bot's kernels
+still compile). ``ginsim play`` is this game in the terminal; :meth:`TableGame.record`
 is the game's record (docs/records.md).
 """
 
@@ -27,6 +30,12 @@ from .records.game_record import end_line, hand_lines, hand_result, header_line,
 from .table import Table, view_event
 
 
+def first_dealer(seed: int) -> int:
+    """Who deals the first hand of a game of ``seed`` (1: the bot, so you are offered the
+    upcard first): game 0 of ``ginsim games --seed``'s cut."""
+    return int(first_dealer_nb(np.uint64(int(seed)), 0))
+
+
 class TableGame:
     """A standard game between a player (seat 0) and a bot (seat 1) to the rules' target."""
 
@@ -43,12 +52,13 @@ class TableGame:
         self.hands_played = 0
         # game 0 of ``ginsim games --seed``: its deals and its first dealer (the cut)
         self.game_key = int(game_key_nb(np.uint64(self.seed), 0))
-        self.dealer = first_dealer_nb(np.uint64(self.seed), 0)
+        self.dealer = first_dealer(self.seed)
         self.table: Table | None = None
         self.over = False
         self.player = "you"  # seat 0's name in the record
         self._lines: list[dict] = []  # the finished hands' record lines
         self._finished = True  # the current table's hand is entered
+        self._inbox: list[dict] = []  # the bot's messages, read at its next move
 
     @property
     def points(self) -> tuple[int, int]:
@@ -56,15 +66,18 @@ class TableGame:
         return self.tally.points
 
     def deal(self) -> Table:
-        """Deal the next hand and tell the bot its cards."""
+        """Deal the next hand and tell the bot its cards (read at its next move)."""
         self.table = Table(self.rules, self.game_key, self.hands_played, self.dealer)
         self._finished = False
-        self.bot.handle(hand_message(self.table, 1, 0, self.points))
+        self._inbox.append(hand_message(self.table, 1, 0, self.points))
         return self.table
 
     def bot_move(self) -> list[dict]:
-        """The bot's move, applied; returns its events."""
+        """The bot's move, applied, after it read its messages; returns its events."""
         table = self.table
+        inbox, self._inbox = self._inbox, []
+        for message in inbox:
+            self.bot.handle(message)
         reply = self.bot.handle(decide_message(table))
         return self._apply(Action.from_message(reply or {}), 1)
 
@@ -74,8 +87,7 @@ class TableGame:
 
     def _apply(self, action: Action | str, seat: int) -> list[dict]:
         events = self.table.apply(action, seat)
-        for event in events:
-            self.bot.handle(view_event(event, 1))
+        self._inbox += [view_event(event, 1) for event in events]
         return events
 
     def finish_hand(self) -> None:

@@ -26,29 +26,85 @@ def knocker_melds(hs: np.ndarray, knocker: int, rules: Rules) -> list[int]:
     return [cards_to_mask(m) for m in melds]
 
 
-def layoffs(melds: list[int], defender: int, rules: Rules) -> list[int]:
-    """Per knocker meld, the defender's cards laid off on it (a mask each): the
-    defender's own best melds are kept and its other cards extend the knocker's melds
-    while they can (a display of the kernel's exact count, not a second count)."""
+def _value(mask: int, values: np.ndarray) -> int:
+    return int(sum(values[c % 13] for c in mask_to_cards(mask)))
+
+
+def _own_packings(hand: int, table: frozenset[int]) -> list[tuple[int, ...]]:
+    """Every set of disjoint melds within ``hand`` (the empty one first)."""
+    inside = sorted(m for m in table if m & ~hand == 0)
+    out: list[tuple[int, ...]] = []
+
+    def extend(start: int, used: int, chosen: tuple[int, ...]) -> None:
+        out.append(chosen)
+        for i in range(start, len(inside)):
+            if not inside[i] & used:
+                extend(i + 1, used | inside[i], (*chosen, inside[i]))
+
+    extend(0, 0, ())
+    return out
+
+
+def _lay_off(melds: list[int], cards: int, table: frozenset[int]) -> tuple[list[int], int]:
+    """``cards`` laid off onto ``melds`` while any fits, chains included, runs before sets
+    (a card that fits both goes on the run, which may take the next card of the chain):
+    per meld the cards laid on it, and the cards left."""
     out = [0] * len(melds)
-    if not melds:
-        return out
-    _, own = best_packing(mask_to_cards(defender), rules)
-    rest = defender & ~sum(cards_to_mask(m) for m in own)
-    table = meld_set(rules.run_wrap)
     grown = list(melds)
+    order = sorted(range(len(melds)), key=lambda i: len({c % 13 for c in
+                                                        mask_to_cards(melds[i])}) == 1)
     changed = True
-    while changed and rest:
+    while changed and cards:
         changed = False
-        for card in mask_to_cards(rest):
-            for i, meld in enumerate(grown):
-                if meld | (1 << card) in table:
+        for card in mask_to_cards(cards):
+            for i in order:
+                if grown[i] | (1 << card) in table:
                     grown[i] |= 1 << card
                     out[i] |= 1 << card
-                    rest &= ~(1 << card)
+                    cards &= ~(1 << card)
                     changed = True
                     break
-    return out
+    return out, cards
+
+
+def defender_split(melds: list[int], defender: int, rules: Rules
+                   ) -> tuple[list[int], list[int], int]:
+    """How the defender's hand ``defender`` (a mask) meets the knocker's ``melds`` (none
+    against gin): its own melds, per knocker meld the cards it lays off there, and its
+    deadwood cards, a split whose deadwood is the showdown kernel's D under the rules'
+    ``layoff`` mode (docs/rules.md §5.2; ``optimal`` tries every packing of its own
+    melds, as the kernel does)."""
+    table, values = meld_set(rules.run_wrap), rules.rank_values()
+    packings = _own_packings(defender, table)
+    best_own = max(_value(sum(p), values) for p in packings)
+
+    def split(own: tuple[int, ...]) -> tuple[int, int, list[int], list[int], int]:
+        laid, rest = _lay_off(melds, defender & ~sum(own), table)
+        return _value(rest, values), -_value(sum(own), values), list(own), laid, rest
+
+    def melds_first() -> tuple:
+        return min(split(p) for p in packings if _value(sum(p), values) == best_own)
+
+    def layoffs_first() -> tuple:
+        laid, rest = _lay_off(melds, defender, table)
+        _, own = best_packing(mask_to_cards(rest), rules)
+        own_masks = [cards_to_mask(m) for m in own]
+        left = rest & ~sum(own_masks)
+        return _value(left, values), -_value(sum(own_masks), values), own_masks, laid, left
+
+    if not melds or not any(_lay_off(melds, defender, table)[0]):
+        chosen = min(split(p) for p in packings if _value(sum(p), values) == best_own)
+    elif rules.layoff == "optimal":
+        chosen = min(split(p) for p in packings)
+    elif rules.layoff == "melds_first":
+        chosen = melds_first()
+    elif rules.layoff == "layoffs_first":
+        chosen = layoffs_first()
+    else:  # two_orders: layoffs first only where it leaves strictly less
+        first, other = melds_first(), layoffs_first()
+        chosen = other if other[0] < first[0] else first
+    _, _, own, laid, rest = chosen
+    return own, laid, rest
 
 
 def laid_melds(hand: int, pile: int, tab: np.ndarray) -> list[list[str]]:

@@ -66,7 +66,7 @@ from .actions import (  # noqa: F401  (Action, IllegalAction: ginsim.Table's API
     card_of,
     rules_arrays,
 )
-from .showdown_view import knocker_melds, layoffs
+from .showdown_view import defender_split, knocker_melds
 from .table_args import check_action, check_seat, check_table_args
 
 PHASES = {PH_OFFER: "offer", PH_DRAW: "draw", PH_DISCARD: "discard",
@@ -295,7 +295,8 @@ class Table:
 
     def result(self) -> dict:
         """The showdown once the hand is over: outcome, knocker, deadwoods, points per
-        seat, the knocker's melds, the defender's layoffs, both hands."""
+        seat (the multiplier, Oklahoma's doubling, included), the knocker's melds, the
+        defender's own melds and layoffs (none against gin or big gin), both hands."""
         if not self._scored:
             raise ValueError("the hand is not over yet: result() comes after the last move")
         hs = self.hs
@@ -303,21 +304,27 @@ class Table:
         out = {"outcome": OUTCOMES[int(hs[RES_OUTCOME])], "knocker": knocker,
                "hands": [_cards(hs[ST_HAND]), _cards(hs[ST_HAND + 1])],
                "points": [int(hs[RES_POINTS]), int(hs[RES_POINTS + 1])],
+               "multiplier": int(hs[ST_MULTIPLIER]),
                "knocker_deadwood": int(hs[RES_KNOCKER_DEADWOOD]),
                "defender_deadwood_before_layoff": int(hs[RES_DEFENDER_BEFORE]),
                "defender_deadwood": int(hs[RES_DEFENDER_DEADWOOD]),
-               "melds": [], "layoffs": [], "deadwood": [-1, -1]}
+               "melds": [], "layoffs": [], "defender_melds": [], "deadwood": [-1, -1]}
         if knocker >= 0:
-            out["melds"], out["layoffs"] = self._showdown_melds(knocker)
+            out["melds"], out["layoffs"], out["defender_melds"] = self._showdown_melds(
+                knocker, out["outcome"] in ("gin", "big_gin"))
             out["deadwood"][knocker] = out["knocker_deadwood"]
             out["deadwood"][1 - knocker] = out["defender_deadwood"]
         return out
 
-    def _showdown_melds(self, knocker: int) -> tuple[list[list[str]], list[list[str]]]:
+    def _showdown_melds(self, knocker: int, gin: bool
+                        ) -> tuple[list[list[str]], list[list[str]], list[list[str]]]:
+        """The knocker's melds, the defender's layoffs per meld (none against gin) and
+        the defender's own melds, as card texts."""
         melds = knocker_melds(self.hs, knocker, self.rules)
-        return ([_cards(m) for m in melds],
-                [_cards(m) for m in layoffs(melds, int(self.hs[ST_HAND + 1 - knocker]),
-                                            self.rules)])
+        own, laid, _ = defender_split([] if gin else melds,
+                                      int(self.hs[ST_HAND + 1 - knocker]), self.rules)
+        laid = laid or [0] * len(melds)
+        return [_cards(m) for m in melds], [_cards(m) for m in laid], [_cards(m) for m in own]
 
     def record(self) -> dict:
         """The hand's record row, the columns and values of ``ginsim.simulate``'s row."""
