@@ -48,7 +48,7 @@ LOWERING_PASSES = ("native_lowering", "nopython_backend")
 def command_groups(command: str) -> list[tuple[Any, Any]]:
     """(kernel group, rules) a command compiles on its first run, in its order."""
     from ginsim.game.rules import Rules
-    from ginsim.runner.warmup import (
+    from ginsim.runner.kernels.warmup import (
         ADVISOR_GROUPS,
         KERNEL_GROUPS,
         STUDY_KERNELS,
@@ -150,7 +150,7 @@ def profile(command: str) -> tuple[list[tuple[str, float]], list[dict]]:
     (group, seconds) and the kernel rows."""
     from numba.core import event
 
-    from ginsim.runner.compiling import is_compiled
+    from ginsim.runner.kernels.compiling import is_compiled
 
     groups = command_groups(command)
     seconds: list[tuple[str, float]] = []

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ginsim.game.rules import Rules
-from ginsim.runner.compiling import KernelGroup, is_compiled
-from ginsim.runner.warmup import KERNEL_GROUPS, MAHJONG, for_rules, mahjong_rules
+from ginsim.runner.kernels.compiling import KernelGroup, is_compiled
+from ginsim.runner.kernels.warmup import KERNEL_GROUPS, MAHJONG, for_rules, mahjong_rules
 
 MC = "mc:rollouts=2,particles=8,stages=1"
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"

@@ -18,8 +18,8 @@ import psutil
 import pytest
 
 from ginsim.game.rules import Rules
-from ginsim.runner.compile_workers import group_from_recipe
-from ginsim.runner.compiling import (
+from ginsim.runner.kernels.compile_workers import group_from_recipe
+from ginsim.runner.kernels.compiling import (
     JOBS_SETTING,
     BackgroundCompile,
     KernelGroup,
@@ -28,7 +28,7 @@ from ginsim.runner.compiling import (
     is_compiled,
     worker_batches,
 )
-from ginsim.runner.waiting import LINE_EVERY_S, Ticker
+from ginsim.runner.kernels.waiting import LINE_EVERY_S, Ticker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,7 +38,7 @@ import time
 
 import numba
 
-from ginsim.runner.compiling import KernelGroup
+from ginsim.runner.kernels.compiling import KernelGroup
 
 
 @numba.njit(cache=True)
@@ -281,7 +281,7 @@ def test_the_real_groups_rebuild_from_their_recipes() -> None:
     """What a spawned worker gets: plain values that pickle, rebuilding the same group
     (Mahjong gin's from its rules' spec, a bot's table group from bot and seed)."""
     from ginsim.rami.play.runner import RAMI_KERNEL_GROUPS
-    from ginsim.runner.warmup import (
+    from ginsim.runner.kernels.warmup import (
         KERNEL_GROUPS,
         MAHJONG,
         STUDY_KERNELS,

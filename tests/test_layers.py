@@ -35,7 +35,7 @@ RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_n
                    "ginsim.game.inputs.files",
                    "ginsim.game.cards", "ginsim.runner.pool", "ginsim.runner.chunkfile",
                    "ginsim.runner.lock", "ginsim.runner.store_files", "ginsim._version",
-                   "ginsim.runner.compiling",
+                   "ginsim.runner.kernels.compiling",
                    "ginsim.analysis.intervals",
                    "ginsim.reports.builder", "ginsim.reports.style", "ginsim.reports._files")
 

@@ -21,7 +21,7 @@ from ginsim.game.rules_presets import PRESETS as RULES_PRESETS
 from ginsim.rami.play.cli import seat_lines
 from ginsim.rami.play.study import cost_words
 from ginsim.reports.words import players_table, rule_sentences, rules_table
-from ginsim.runner.compiling import KernelGroup, compile_groups, is_compiled
+from ginsim.runner.kernels.compiling import KernelGroup, compile_groups, is_compiled
 from ginsim.strategies import PRESETS, parse_strategy
 from ginsim.strategies.players import PLAYERS, STRENGTH_DOC
 
@@ -180,9 +180,9 @@ def test_a_cold_group_is_announced_before_it_compiles_and_a_warm_one_is_not(caps
 
 
 @pytest.mark.parametrize("argv, where", [
-    (["games", "--games", "2"], ("ginsim.runner.warmup", "KERNEL_GROUPS", "whole games")),
+    (["games", "--games", "2"], ("ginsim.runner.kernels.warmup", "KERNEL_GROUPS", "whole games")),
     (["games", "--games", "2", "--players", "3"],
-     ("ginsim.runner.warmup", "KERNEL_GROUPS", "three-player games")),
+     ("ginsim.runner.kernels.warmup", "KERNEL_GROUPS", "three-player games")),
     (["rami", "simulate", "--players", "2", "--deals", "5"],
      ("ginsim.rami.play.runner", "RAMI_KERNEL_GROUPS", "rami deals")),
     (["rami", "games", "--players", "2", "--games", "2"],
@@ -208,7 +208,7 @@ def test_play_with_hints_shows_the_hand_before_the_advisor_and_the_bot_compile(
     compiles: the advisor's by the first hint (its rollouts, then its posterior: toy
     groups have no recipe for a worker process, so the first hint compiles that here
     too), the bot's by its first move, each said so once."""
-    import ginsim.runner.warmup as warmup
+    import ginsim.runner.kernels.warmup as warmup
     from ginsim.game.deal_ranges import DEFAULT_SEED
     from ginsim.table.game_table import first_dealer
 
@@ -252,7 +252,7 @@ def test_play_with_hints_shows_the_hand_before_the_advisor_and_the_bot_compile(
 
 def test_the_real_groups_name_numba_kernels() -> None:
     from ginsim.rami.play.runner import RAMI_KERNEL_GROUPS
-    from ginsim.runner.warmup import KERNEL_GROUPS, games_groups, table_group
+    from ginsim.runner.kernels.warmup import KERNEL_GROUPS, games_groups, table_group
 
     groups = [*KERNEL_GROUPS.values(), *RAMI_KERNEL_GROUPS.values(), table_group("mc"),
               table_group("memory2")]
@@ -290,7 +290,7 @@ def test_a_report_after_compiling_states_the_same_times_as_the_terminal(
     running the study and compiling."""
     import time
 
-    import ginsim.runner.warmup as warmup
+    import ginsim.runner.kernels.warmup as warmup
 
     calls: list[str] = []
     slow = toy_group(calls, "toy kernels")

@@ -163,8 +163,8 @@ def test_bad_options_are_one_line_value_errors(kwargs, message):
 def test_compile_kernels_says_so_only_on_a_cold_cache(capsys):
     import numba
 
-    from ginsim.runner.compiling import KernelGroup, is_compiled
-    from ginsim.runner.warmup import compile_kernels
+    from ginsim.runner.kernels.compiling import KernelGroup, is_compiled
+    from ginsim.runner.kernels.warmup import compile_kernels
 
     @numba.njit(cache=False)
     def toy(x):
@@ -185,12 +185,12 @@ def test_a_warm_cache_compiles_nothing_and_says_nothing_in_a_fresh_process():
     import subprocess
     import sys
 
-    from ginsim.runner.warmup import compile_kernels
+    from ginsim.runner.kernels.warmup import compile_kernels
 
     compile_kernels(("knock",), show=False)  # now numba's cache holds the knock study's
     # A new process has loaded none of them, finds them in the cache index, stays quiet.
-    code = ("from ginsim.runner.compiling import is_compiled\n"
-            "from ginsim.runner.warmup import compile_kernels\n"
+    code = ("from ginsim.runner.kernels.compiling import is_compiled\n"
+            "from ginsim.runner.kernels.warmup import compile_kernels\n"
             "from ginsim.simulator.play.hand_nb import simulate_nb\n"
             "print(is_compiled(simulate_nb), len(simulate_nb.overloads))\n"
             "print(compile_kernels(('knock',)))\n")

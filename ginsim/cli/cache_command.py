@@ -40,8 +40,8 @@ def group_states() -> list[tuple[str, bool]]:
     play``'s default bot at the table and Greek Rami's groups."""
     from ..game.rules import Rules
     from ..rami.play.runner import RAMI_KERNEL_GROUPS
-    from ..runner.compiling import cold_groups
-    from ..runner.warmup import KERNEL_GROUPS, MAHJONG, for_rules, table_group
+    from ..runner.kernels.compiling import cold_groups
+    from ..runner.kernels.warmup import KERNEL_GROUPS, MAHJONG, for_rules, table_group
 
     groups = [for_rules(group, Rules()) for group in KERNEL_GROUPS.values()]
     groups += [for_rules(KERNEL_GROUPS[name], MAHJONG) for name in ("hand loop",

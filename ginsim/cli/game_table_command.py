@@ -68,7 +68,7 @@ def _cmd_game_table(args: argparse.Namespace) -> int:
     from ..analysis.game_stats import game_table, game_table_frame
     from ..game.rules import Rules
     from ..reports._files import check_output_file
-    from ..runner.warmup import KERNEL_GROUPS, compile_kernels, simulate_groups
+    from ..runner.kernels.warmup import KERNEL_GROUPS, compile_kernels, simulate_groups
     from ..strategies import parse_strategy
 
     rules = Rules.coerce(args.rules).check_games()

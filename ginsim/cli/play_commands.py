@@ -27,8 +27,8 @@ from .options import (
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from ..analysis import run_simulation, summarize
     from ..game.rules import Rules
+    from ..runner.kernels.warmup import compile_kernels, simulate_groups
     from ..runner.runner import check_options
-    from ..runner.warmup import compile_kernels, simulate_groups
     from ..strategies import parse_strategy
     from .terminal import simulation_lines
 
@@ -75,8 +75,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     bot's and the first hint wait for theirs, each wait saying what it waits for and for
     how long. Without ``--hint``, a ``hint`` typed compiles the advisor then, saying so."""
     from ..game.rules import Rules
-    from ..runner.compiling import BackgroundCompile
-    from ..runner.waiting import Ticker
+    from ..runner.kernels.compiling import BackgroundCompile
+    from ..runner.kernels.waiting import Ticker
     from ..strategies import parse_strategy
     from .record_files import play_record_file
 
@@ -84,7 +84,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     parse_strategy(args.bot)
     record = play_record_file(args.record)
     with Ticker("  starting the game (loading ginsim and the bot)"):
-        from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels, table_group
+        from ..runner.kernels.warmup import (
+            ADVISOR_GROUPS,
+            KERNEL_GROUPS,
+            compile_kernels,
+            table_group,
+        )
         from ..table.game_table import TableGame, first_dealer
         from .play_view import MAX_ECHO_CHARS, play_session
         from .terminal import read_line, write_wrapped
@@ -185,7 +190,7 @@ def _check_games_options(args: argparse.Namespace) -> None:
 def _cmd_games(args: argparse.Namespace) -> int:
     from ..analysis.game_modes import MATCH_TOTAL, game_mode_summary
     from ..game.rules import Rules
-    from ..runner.warmup import compile_kernels, games_groups
+    from ..runner.kernels.warmup import compile_kernels, games_groups
     from ..strategies import parse_strategy
     from .game_table_command import games_json, start_scores
     from .terminal import game_mode_lines, two_player_game_lines
@@ -228,7 +233,7 @@ def _cmd_agent(args: argparse.Namespace) -> int:
         print(f"{args.strategy} (rules {args.rules}) is ready to serve: its kernels compiled "
               f"or loaded in {seconds:.1f} s and cached for later ginsim agent processes")
         return 0
-    from ..runner.warmup import compile_kernels, table_group
+    from ..runner.kernels.warmup import compile_kernels, table_group
 
     agent = Agent.from_spec(args.strategy, args.rules, args.seed)  # bad specs refused first
     # on a cold cache: compiled before the first message, said on stderr (stdout is the
@@ -242,7 +247,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from ..analysis.match import match_frames, run_match
     from ..game.rules import Rules
     from ..reports._files import check_output_file
-    from ..runner.warmup import compile_kernels, table_group
+    from ..runner.kernels.warmup import compile_kernels, table_group
     from ..simulator.limits import check_decision_ms
     from ..strategies import parse_strategy
     from ..table.records.game_record import write_record

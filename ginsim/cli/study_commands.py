@@ -72,7 +72,7 @@ def _study_results(args: argparse.Namespace) -> list:
     """Run the study ``--study`` names (every study for ``all``), kernels compiled first."""
     from ..analysis.studies import STUDIES, missing_intervals, note_compiling, run_study
     from ..game.rules import Rules
-    from ..runner.warmup import compile_kernels
+    from ..runner.kernels.warmup import compile_kernels
 
     rules = Rules.coerce("modern" if args.rules is None else args.rules)
     study = args.study or "knock"
@@ -109,7 +109,7 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from ..reports._files import probe_writable
     from ..reports.charts import save_figure
     from ..reports.heatmap import knock_chart_figure
-    from ..runner.warmup import KERNEL_GROUPS, compile_kernels
+    from ..runner.kernels.warmup import KERNEL_GROUPS, compile_kernels
     from ..strategies import parse_strategy
     from .terminal import chart_text
 
@@ -142,7 +142,7 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
     from ..reports._files import probe_writable
     from ..reports.charts import save_figure
     from ..reports.heatmap import equilibrium_figure
-    from ..runner.warmup import KERNEL_GROUPS, compile_kernels
+    from ..runner.kernels.warmup import KERNEL_GROUPS, compile_kernels
     from ..strategies import parse_strategy
 
     rules = Rules.coerce(args.rules)
@@ -170,7 +170,7 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from ..analysis.advise import advice_words, advise
-    from ..runner.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels
+    from ..runner.kernels.warmup import ADVISOR_GROUPS, KERNEL_GROUPS, compile_kernels
     from .terminal import advice_lines
 
     shorthand = args.history is None and args.drawn is not None

@@ -83,7 +83,7 @@ def _compile_first(group: str, seats: list[str], rules: str, show: bool = True) 
     """Check the seats' strategies and the rules, then compile the kernels of ``group``
     (:data:`~ginsim.rami.play.runner.RAMI_KERNEL_GROUPS`), saying so on stderr when the
     cache is cold (the first run waits tens of seconds)."""
-    from ...runner.compiling import compile_groups
+    from ...runner.kernels.compiling import compile_groups
     from ..game.rules import RamiRules
     from .engine import check_strategies
     from .runner import RAMI_KERNEL_GROUPS

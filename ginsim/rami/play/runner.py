@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ...game.inputs.checks import check_int
-from ...runner.compiling import KernelGroup
+from ...runner.kernels.compiling import KernelGroup
 from ...runner.pool import run_index_chunks
 from ..game.rules import RamiRules
 from .deal_nb import play_deals_nb
@@ -25,7 +25,7 @@ from .engine import (
 from .games_nb import play_rami_games_nb
 
 DEFAULT_CHUNK = 2_000
-#: Greek Rami's kernel groups (:func:`ginsim.runner.compiling.compile_groups` compiles
+#: Greek Rami's kernel groups (:func:`ginsim.runner.kernels.compiling.compile_groups` compiles
 #: them, saying so, before a command's first run waits on them): each compiled by one
 #: deal or game under ``rules`` (a worker process rebuilds one by its name, its recipe).
 RAMI_KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (

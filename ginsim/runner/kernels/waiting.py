@@ -3,7 +3,7 @@
 Every wait over 2 s in ginsim (compiling kernels, a background compile, ``ginsim play``
 starting) says so: :class:`Ticker` renews a status from a thread, in place on a terminal
 every :data:`TICK_S` seconds, else a line every :data:`LINE_EVERY_S` seconds;
-:class:`Progress` is the compile's bar (:mod:`ginsim.runner.compiling`) with a ticker.
+:class:`Progress` is the compile's bar (:mod:`ginsim.runner.kernels.compiling`) with a ticker.
 """
 
 from __future__ import annotations

@@ -5,12 +5,13 @@ numba compiles a kernel on its first call and caches the machine code
 spends seconds to minutes compiling. :func:`compile_groups` reads each kernel's cache
 index: when every kernel is loaded or cached it prints nothing; otherwise it says
 ``compiling kernels (first run only)``, compiles the cold groups with their progress on
-stderr (:mod:`ginsim.runner.waiting`) and how long it took. Independent cold groups
+stderr (:mod:`ginsim.runner.kernels.waiting`) and how long it took. Independent cold groups
 compile at once in spawned worker processes (one per idle core, or
 ``GINSIM_COMPILE_JOBS``) that write numba's cache, then load here; a group a worker could
 not compile is compiled here, said so. :class:`BackgroundCompile` compiles groups in a
 worker while the caller goes on (``ginsim play`` shows the first hand meanwhile). Gin's
-groups are in :mod:`ginsim.runner.warmup`, Greek Rami's in :mod:`ginsim.rami.play.runner`."""
+groups are in :mod:`ginsim.runner.kernels.warmup`, Greek Rami's in
+:mod:`ginsim.rami.play.runner`."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..game.inputs.checks import MAX_JOBS, check_int
-from ..game.kernel_cache import cached_index
+from ...game.inputs.checks import MAX_JOBS, check_int
+from ...game.kernel_cache import cached_index
 from .compile_workers import CompileWorkers
 from .waiting import Progress, Ticker
 

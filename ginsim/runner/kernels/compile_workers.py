@@ -1,5 +1,5 @@
 """Compile workers: spawned processes that compile kernel groups (each rebuilt from its
-recipe) and write numba's cache, for :mod:`ginsim.runner.compiling`.
+recipe) and write numba's cache, for :mod:`ginsim.runner.kernels.compiling`.
 
 They live no longer than their command. Each worker exits as soon as the command's
 process does, however it ends (``kill -9`` included): a thread waits on the parent's
@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
-#: A :class:`~ginsim.runner.compiling.KernelGroup` (that module imports this one).
+#: A :class:`~ginsim.runner.kernels.compiling.KernelGroup` (that module imports this one).
 Group = Any
 
 

@@ -1,10 +1,10 @@
 """Gin's kernel groups: what each study and command compiles on its first run.
 
-Each :class:`~ginsim.runner.compiling.KernelGroup` names the top-level kernels of one
+Each :class:`~ginsim.runner.kernels.compiling.KernelGroup` names the top-level kernels of one
 part of gin rummy and the smallest call that compiles them; :func:`compile_kernels`
 compiles those a report study or a command (``simulate``, ``games``, ``play``,
 ``match``, ``advise``, ``knock-chart``, ``equilibrium``) needs, saying so on a cold cache
-(:func:`~ginsim.runner.compiling.compile_groups`) and nothing on a warm one. Each group
+(:func:`~ginsim.runner.kernels.compiling.compile_groups`) and nothing on a warm one. Each group
 carries a recipe of plain values (its name here, or :func:`kernel_group`'s and
 :func:`table_group`'s arguments) from which a spawned worker process rebuilds it.
 """
@@ -16,35 +16,35 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..game.melds import best_melds
-from ..game.rules import Rules
-from ..game.scoring.game_equity import HandOutcomes, solve_game_table
-from ..game.scoring.game_equity_nb import game_equity_nb
-from ..simulator.belief.sample_nb import smc_beliefs_nb
-from ..simulator.branches.advisor import (
+from ...game.melds import best_melds
+from ...game.rules import Rules
+from ...game.scoring.game_equity import HandOutcomes, solve_game_table
+from ...game.scoring.game_equity_nb import game_equity_nb
+from ...simulator.belief.sample_nb import smc_beliefs_nb
+from ...simulator.branches.advisor import (
     make_position,
     run_rollouts,
     shorthand_situation,
     situation_rollouts,
 )
-from ..simulator.branches.advisor_history import history_situation
-from ..simulator.branches.advisor_nb import option_rollouts_nb, rollouts_nb
-from ..simulator.branches.chart_nb import knock_chart_nb
-from ..simulator.branches.knock_branches import knock_decisions
-from ..simulator.machine.deal_nb import deal_nb
-from ..simulator.machine.showdown_nb import showdown_nb
-from ..simulator.machine.step_nb import checked_step_nb, legal_nb
-from ..simulator.play.drive_nb import decide_discard_nb, decide_take_nb
-from ..simulator.play.engine import play_records
-from ..simulator.play.game_records import game_records, play_teams, play_three
-from ..simulator.play.games_nb import play_games_nb, play_teams_nb, play_three_nb
-from ..simulator.play.hand_nb import simulate_nb
-from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
-from ..strategies.presets import parse_strategy
-from ..table.referee import warm_agent
-from ..table.table import Table
-from .aggregate import layout
-from .aggregate_nb import accumulate_nb
+from ...simulator.branches.advisor_history import history_situation
+from ...simulator.branches.advisor_nb import option_rollouts_nb, rollouts_nb
+from ...simulator.branches.chart_nb import knock_chart_nb
+from ...simulator.branches.knock_branches import knock_decisions
+from ...simulator.machine.deal_nb import deal_nb
+from ...simulator.machine.showdown_nb import showdown_nb
+from ...simulator.machine.step_nb import checked_step_nb, legal_nb
+from ...simulator.play.drive_nb import decide_discard_nb, decide_take_nb
+from ...simulator.play.engine import play_records
+from ...simulator.play.game_records import game_records, play_teams, play_three
+from ...simulator.play.games_nb import play_games_nb, play_teams_nb, play_three_nb
+from ...simulator.play.hand_nb import simulate_nb
+from ...simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
+from ...strategies.presets import parse_strategy
+from ...table.referee import warm_agent
+from ...table.table import Table
+from ..aggregate import layout
+from ..aggregate_nb import accumulate_nb
 from .compiling import KernelGroup, compile_groups
 
 PARAMS_ARG = 4  # simulate_nb's seat rows: C-contiguous plain, a strided view with mc
@@ -158,7 +158,7 @@ def _table_hand(rules: Rules) -> None:
     table.result()
 
 
-#: Recipes (:class:`~ginsim.runner.compiling.KernelGroup`) that rebuild these groups in a
+#: Recipes (:class:`~ginsim.runner.kernels.compiling.KernelGroup`) that rebuild these groups in a
 #: worker process: by name from :data:`KERNEL_GROUPS`, or through :func:`kernel_group`.
 GROUPS_BY_NAME = f"{__name__}:KERNEL_GROUPS"
 KERNEL_GROUP = f"{__name__}:kernel_group"
@@ -166,7 +166,7 @@ KERNEL_GROUP = f"{__name__}:kernel_group"
 # so two workers each compile it; still, on two idle cores the first ``ginsim report``
 # took 49.6 s with two workers against 61.5 s in one process (87 s of CPU against 72 s);
 # with another job on the machine two workers are slower, so the number of workers
-# follows the idle cores (:func:`~ginsim.runner.compiling.compile_jobs`).
+# follows the idle cores (:func:`~ginsim.runner.kernels.compiling.compile_jobs`).
 
 
 def _group(name: str, kernels: tuple, compile: Callable[[Rules], object],
