@@ -155,7 +155,7 @@ def test_workers_follow_the_idle_cores(monkeypatch) -> None:
     """Unset, one worker per core less the cores found busy (rounded), at least one."""
     import os
 
-    from ginsim.runner import compiling
+    from ginsim.runner.kernels import compiling
 
     monkeypatch.delenv(JOBS_SETTING, raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
@@ -169,7 +169,7 @@ def test_busy_cores_are_measured_now_not_averaged(tmp_path, monkeypatch) -> None
     ticks between them times the cores; where there are no counters, the load average."""
     import os
 
-    from ginsim.runner import compiling
+    from ginsim.runner.kernels import compiling
 
     # user nice system idle iowait irq softirq steal guest guest_nice
     samples = iter(["cpu  100 0 50 800 50 0 0 0 30 0\n", "cpu  400 0 150 1100 150 0 0 0 90 0\n"])
