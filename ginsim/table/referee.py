@@ -24,10 +24,16 @@ from typing import Any
 
 import numpy as np
 
+from ..game.inputs.checks import check_int
 from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring.game_scoring import GameTally, HandResult
 from ..game.scoring.hand_scoring_nb import OUTCOMES
-from ..simulator.limits import MAX_GAME_HANDS, check_decision_ms, check_games
+from ..simulator.limits import (
+    MAX_GAME_HANDS,
+    MAX_HAND_INDEX,
+    check_decision_ms,
+    check_games,
+)
 from ..simulator.play.drive_nb import decide_last_discard_nb
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
@@ -88,17 +94,19 @@ def last_discard_compiled() -> bool:
 
 def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
                timeout_ms: int = DEFAULT_TIMEOUT_MS,
-               on_fault: Callable[[str], None] | None = None) -> MatchResult:
-    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:)."""
+               on_fault: Callable[[str], None] | None = None, first: int = 0) -> MatchResult:
+    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:): the
+    game kernels' games ``first .. first+games-1`` (their deals, cut and seat streams)."""
     rules = Rules.coerce(rules).check_games()
     games = check_games(games)
+    first = check_int(first, "first game", 0, MAX_HAND_INDEX // MAX_GAME_HANDS)
     timeout_ms = check_decision_ms(timeout_ms)
     sides = [make_side(spec, name, rules, seed) for spec, name in zip((a, b), SIDES,
                                                                       strict=True)]
     result = MatchResult()
     t0 = time.perf_counter()
     try:
-        for g in range(games):
+        for g in range(first, first + games):
             row = _play_game(sides, g, rules, seed, timeout_ms, result)
             result.games.append(row)
             if row["fault"]:
