@@ -164,7 +164,7 @@ def play_pair_chunk(plan: TournamentPlan, chunk: PairChunk
             result = play_match(x, y, count, plan.rules, plan.seed, plan.timeout_ms,
                                 first=chunk.first)
             rows = _match_rows(result.games, chunk.first)
-            faults += result.faults
+            faults += [f"{x} (a) vs {y} (b): {line}" for line in result.faults]
         else:
             found = pair_games(x, y, chunk.first, count, plan.seed, plan.rules, plan.system)
             rows = np.zeros(len(found), dtype=TOURNAMENT_GAME_DTYPE)
