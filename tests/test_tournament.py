@@ -238,9 +238,12 @@ def test_a_failing_agent_forfeits_and_leaves_nothing(fault: str, words: str,
     script, pids = tmp_path / "faulty.py", tmp_path / "pids"
     script.write_text(FAULTY)
     agent = f"exec:{sys.executable} {script} {pids} {fault}"
+    player = f"sleeper={agent}" if fault == "hang" else agent  # NAME=exec:... shows NAME
     result = tournament_tables(run_tournament_games(
-        TournamentPlan.make(["simple", agent, "random"], 4, seed=1, timeout_ms=300),
+        TournamentPlan.make(["simple", player, "random"], 4, seed=1, timeout_ms=300),
         tmp_path / "t", n_jobs=2), resamples=50)
+    agent = "sleeper" if fault == "hang" else agent
+    assert result.to_json()["tournament"]["commands"] == {agent: player.split("=", 1)[-1]}
     ratings = result.ratings.set_index("player")
     assert ratings.loc[agent, "forfeits"] == 8 and ratings.loc["simple", "forfeits"] == 0
     assert len(result.faults) == 8 and all(words in line for line in result.faults)

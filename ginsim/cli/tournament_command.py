@@ -20,8 +20,9 @@ def add_tournament_command(sub) -> None:
     tn = command(sub, "tournament", "a round robin of games with duplicate deals among "
                                     "strategies and exec: agents, rated with intervals")
     tn.add_argument("players", nargs="+", metavar="PLAYER",
-                    help="a strategy spec (see 'ginsim strategies') or exec:COMMAND, a "
-                         "program speaking the agent protocol (docs/agents.md)")
+                    help="a strategy spec (see 'ginsim strategies'), or exec:COMMAND, a "
+                         "program speaking the agent protocol (docs/agents.md), shown as "
+                         "NAME when given as NAME=exec:COMMAND")
     tn.add_argument("--games", type=positive_int, default=200,
                     help="games each pair plays, even: every deck twice with the seats "
                          "swapped (default 200)")
@@ -52,7 +53,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from ..game.rules import Rules
     from ..reports._files import write_text_atomic
     from ..reports.tournament_report import write_tournament_report
-    from ..runner.tournament import TournamentPlan
+    from ..runner.tournament import TournamentPlan, is_program
     from ..runner.warmup import compile_kernels, games_groups, table_group
     from .play_commands import exit_on_sigterm
 
@@ -61,7 +62,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                          f"the seats swapped); give {args.games + 1} or {args.games - 1 or 2}")
     plan = TournamentPlan.make(args.players, args.games, args.seed, args.rules, args.system,
                                args.timeout_ms)  # bad players refused before anything runs
-    specs = [p for p in plan.players if not p.startswith("exec:")]
+    specs = [p for p in plan.players if not is_program(p)]
     groups = {g.name: g for a in specs for b in specs if a < b for g in games_groups([a, b])}
     if len(specs) < len(plan.players):  # in-process agents across from an exec: one
         groups.update((g.name, g) for g in (table_group(s, args.seed) for s in specs))

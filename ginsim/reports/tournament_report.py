@@ -16,6 +16,12 @@ from .heatmap import heatmap_chart
 from .style import add_caption, colour, new_figure, style_axes
 
 REPORT_DIR = "report"  # the page's folder inside the tournament's --out
+LABEL_CHARS = 24  # a player's name on a figure's axis, at most (the tables keep it whole)
+
+
+def short(name: str) -> str:
+    """A player's name cut to :data:`LABEL_CHARS` for an axis label."""
+    return name if len(name) <= LABEL_CHARS else name[:LABEL_CHARS - 1] + "…"
 
 
 def ratings_figure(result: TournamentResult) -> Figure:
@@ -26,7 +32,7 @@ def ratings_figure(result: TournamentResult) -> Figure:
     y = np.arange(len(r))[::-1]
     ax.errorbar(r["rating"], y, xerr=[r["rating"] - r["low"], r["high"] - r["rating"]],
                 fmt="o", color=colour(0), capsize=3)
-    ax.set_yticks(y, r["player"].tolist(), fontsize=8)
+    ax.set_yticks(y, [short(p) for p in r["player"]], fontsize=8)
     ax.set_xlabel("rating (Elo scale, field mean 1500)")
     ax.set_title("Ratings with 95% intervals")
     style_axes(ax)
@@ -49,9 +55,13 @@ def crosstable_figure(result: TournamentResult) -> Figure:
     table = result.crosstable.loc[order, order]
     cells = table.rename_axis("player").reset_index().melt(
         id_vars="player", var_name="opponent", value_name="win").dropna()
+    shown = list(dict.fromkeys(short(p) for p in order))
+    if len(shown) < len(order):  # two names alike in their first characters: numbers
+        shown = [f"{i + 1}. {short(p)}" for i, p in enumerate(order)]
+    label = dict(zip(order, shown, strict=True))
     cells = cells.assign(win=100 * cells["win"],
-                         player=pd.Categorical(cells["player"], order),
-                         opponent=pd.Categorical(cells["opponent"], order))
+                         player=pd.Categorical(cells["player"].map(label), shown),
+                         opponent=pd.Categorical(cells["opponent"].map(label), shown))
     fig = heatmap_chart(cells, x="opponent", y="player", value="win", fmt="{:.0f}%",
                         title="Crosstable: the row player's win %", value_label="win %",
                         x_label="opponent", y_label="player", unit="games")

@@ -19,6 +19,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -79,7 +80,8 @@ class TournamentPlan:
         names = tuple(check_player(p) for p in players)
         if len(names) < 2:
             raise ValueError(f"a tournament needs at least 2 players, got {len(names)}")
-        twice = sorted({p for p in names if names.count(p) > 1})
+        shown = [display_name(p) for p in names]
+        twice = sorted({p for p in shown if shown.count(p) > 1})
         if twice:
             raise ValueError(f"player {twice[0]!r} is named twice; name each player once")
         if isinstance(games, int) and not isinstance(games, bool) and games < 2:
@@ -91,7 +93,7 @@ class TournamentPlan:
                              f"swapped; give {games + 1} or {games - 1}")
         check_choice(system, "system", tuple(SYSTEMS))
         rules = Rules.coerce(rules).check_games()
-        if system != "standard" and any(p.startswith(EXEC_PREFIX) for p in names):
+        if system != "standard" and any(is_program(p) for p in names):
             raise ValueError(f"exec: agents play standard games only (the referee's); leave "
                              f"--system {system} out")
         return cls(names, games, check_seed(seed), rules, system,
@@ -114,18 +116,38 @@ class TournamentPlan:
         return [tuple(sorted(p)) for p in itertools.combinations(self.players, 2)]
 
 
+LABELLED = re.compile(r"([A-Za-z0-9_.+-]{1,40})=(exec:.*)", re.DOTALL)
+
+
 def check_player(player: Any) -> str:
     """A player: a ginsim strategy spec (parsed now, so an unknown one is refused before
-    play) or ``exec:COMMAND``."""
+    play), ``exec:COMMAND`` or ``NAME=exec:COMMAND`` (a program shown as NAME)."""
     if not isinstance(player, str) or not player.strip():
         raise ValueError(f"a player is a strategy spec or exec:COMMAND, got {brief(player)}")
     player = player.strip()
-    if player.startswith(EXEC_PREFIX):
-        if not player[len(EXEC_PREFIX):].strip():
+    if is_program(player):
+        if not program(player)[len(EXEC_PREFIX):].strip():
             raise ValueError("exec: needs a command after it, e.g. 'exec:python bot.py'")
         return player
     parse_strategy(player)
     return player
+
+
+def is_program(player: str) -> bool:
+    """Whether a player is an ``exec:`` program (labelled or not)."""
+    return player.startswith(EXEC_PREFIX) or LABELLED.fullmatch(player) is not None
+
+
+def program(player: str) -> str:
+    """A program player's ``exec:COMMAND``, its label dropped."""
+    found = LABELLED.fullmatch(player)
+    return found[2] if found else player
+
+
+def display_name(player: str) -> str:
+    """How tables show a player: a program's label, else the player as given."""
+    found = LABELLED.fullmatch(player)
+    return found[1] if found else player
 
 
 def pair_id(a: str, b: str) -> str:
@@ -160,11 +182,12 @@ def play_pair_chunk(plan: TournamentPlan, chunk: PairChunk
     parts, faults = [], []
     for seating, (x, y) in enumerate(((chunk.a, chunk.b), (chunk.b, chunk.a))):
         count = chunk.stop - chunk.first
-        if x.startswith(EXEC_PREFIX) or y.startswith(EXEC_PREFIX):
-            result = play_match(x, y, count, plan.rules, plan.seed, plan.timeout_ms,
-                                first=chunk.first)
+        if is_program(x) or is_program(y):
+            result = play_match(program(x), program(y), count, plan.rules, plan.seed,
+                                plan.timeout_ms, first=chunk.first)
             rows = _match_rows(result.games, chunk.first)
-            faults += [f"{x} (a) vs {y} (b): {line}" for line in result.faults]
+            faults += [f"{display_name(x)} (a) vs {display_name(y)} (b): {line}"
+                       for line in result.faults]
         else:
             found = pair_games(x, y, chunk.first, count, plan.seed, plan.rules, plan.system)
             rows = np.zeros(len(found), dtype=TOURNAMENT_GAME_DTYPE)

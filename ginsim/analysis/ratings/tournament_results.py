@@ -25,6 +25,9 @@ from ...runner.tournament import (
     PairChunk,
     TournamentPlan,
     TournamentRun,
+    display_name,
+    is_program,
+    program,
     run_tournament_games,
 )
 from ..intervals import mean_interval, wilson_interval
@@ -59,7 +62,10 @@ class TournamentResult:
                   "points_ci": [round(r.points_low, 2), round(r.points_high, 2)],
                   "forfeits_a": int(r.forfeits_a), "forfeits_b": int(r.forfeits_b)}
                  for r in self.pairs.itertuples()]
-        return {"tournament": {"players": list(plan.players), "games_a_pair": plan.games,
+        return {"tournament": {"players": [display_name(p) for p in plan.players],
+                               "commands": {display_name(p): program(p) for p in plan.players
+                                            if is_program(p)},
+                               "games_a_pair": plan.games,
                                "decks": plan.decks, "seed": plan.seed,
                                "rules": plan.rules.spec(), "system": plan.system,
                                "rating": "Bradley-Terry, Elo scale, field mean 1500; 95% "
@@ -76,8 +82,8 @@ def tournament_tables(run: TournamentRun, resamples: int = BOOTSTRAP_RESAMPLES
                       ) -> TournamentResult:
     """The tables of a played tournament (deterministic: the bootstrap draws from the
     tournament's seed)."""
-    players = list(run.plan.players)
-    index = {p: i for i, p in enumerate(players)}
+    index = {p: i for i, p in enumerate(run.plan.players)}
+    players = [display_name(p) for p in run.plan.players]
     first, second, deck, won = [], [], [], []
     for (a, b), rows in zip(run.pairs, run.games, strict=True):
         first.append(np.full(len(rows), index[a]))
@@ -90,7 +96,7 @@ def tournament_tables(run: TournamentRun, resamples: int = BOOTSTRAP_RESAMPLES
     rating = fit_ratings(wins)
     boot = bootstrap_ratings(per_deck, resamples, run.plan.seed)
     ratings = _ratings(players, rating, boot, wins, run)
-    pairs = pd.DataFrame([_pair_row(run, a, b, rows, index)
+    pairs = pd.DataFrame([_pair_row(a, b, rows, index)
                           for (a, b), rows in zip(run.pairs, run.games, strict=True)])
     faults = [line for lines in run.faults for line in lines]
     return TournamentResult(run, ratings, pairs, _crosstable(players, wins),
@@ -105,8 +111,8 @@ def _ratings(players: list[str], rating: np.ndarray, boot: np.ndarray, wins: np.
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     forfeits = dict.fromkeys(players, 0)
     for (a, b), rows in zip(run.pairs, run.games, strict=True):
-        forfeits[a] += int((rows["forfeit"] == 0).sum())
-        forfeits[b] += int((rows["forfeit"] == 1).sum())
+        forfeits[display_name(a)] += int((rows["forfeit"] == 0).sum())
+        forfeits[display_name(b)] += int((rows["forfeit"] == 1).sum())
     out, rank = [], 0
     for k, i in enumerate(order):
         apart = bool(k + 1 < len(order) and
@@ -131,8 +137,7 @@ def _bound_note(wins: np.ndarray, i: int) -> str:
     return ""
 
 
-def _pair_row(run: TournamentRun, a: str, b: str, rows: np.ndarray,
-              index: dict[str, int]) -> dict[str, Any]:
+def _pair_row(a: str, b: str, rows: np.ndarray, index: dict[str, int]) -> dict[str, Any]:
     """A pair in the order the players were named: rate and points a game of the first,
     each a mean over decks with its paired interval."""
     flip = index[a] > index[b]
@@ -143,6 +148,7 @@ def _pair_row(run: TournamentRun, a: str, b: str, rows: np.ndarray,
     rate = deck_wilson(np.bincount(where, a_won), per_game)
     margin = mean_interval(np.bincount(where, points) / per_game)
     forfeit = [int((rows["forfeit"] == side).sum()) for side in ((1, 0) if flip else (0, 1))]
+    a, b = display_name(a), display_name(b)
     return {"a": b if flip else a, "b": a if flip else b, "games": len(rows),
             "decks": len(decks), "rate_a": rate[0], "rate_low": rate[1],
             "rate_high": rate[2], "points_a": margin[0], "points_low": margin[1],
