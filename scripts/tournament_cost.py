@@ -18,7 +18,8 @@ import itertools
 import tempfile
 import time
 
-from ginsim.analysis.ratings.tournament_results import run_tournament
+from ginsim.analysis.ratings.tournament_results import tournament_tables
+from ginsim.runner.tournament import TournamentPlan, run_tournament_games
 from ginsim.simulator.play.game_records import game_records
 
 
@@ -48,14 +49,20 @@ def main() -> None:
             game_records(b, a, decks, args.seed)
 
     out = args.out or tempfile.mkdtemp(prefix="tournament-cost-")
-    t_cpu, t_wall, result = timed(lambda: run_tournament(
-        args.players, args.games, args.seed, out, n_jobs=args.jobs))
+    plan = TournamentPlan.make(args.players, args.games, args.seed)
     r_cpu, r_wall, _ = timed(reference)
-    print(f"{len(pairs)} pairs x {args.games} games ({decks} decks, both seatings), "
-          f"seed {args.seed}, {args.jobs} worker(s)")
-    print(f"tournament: {t_cpu:8.1f} CPU s {t_wall:8.1f} wall s  (store {out})")
+    t_cpu, t_wall, run = timed(lambda: run_tournament_games(plan, out, n_jobs=args.jobs))
+    f_cpu, f_wall, result = timed(lambda: tournament_tables(run))
+    print(f"{len(pairs)} pairs x {args.games} games ({decks} decks, both seatings, "
+          f"{plan.chunk_decks} decks a chunk), seed {args.seed}, {args.jobs} worker(s)")
+    print(f"tournament, played and stored: {t_cpu:8.1f} CPU s {t_wall:8.1f} wall s "
+          f"({run.chunks_played} chunks into {out})")
+    print(f"tournament, rated (fit, bootstrap, tables): {f_cpu:8.1f} CPU s "
+          f"{f_wall:8.1f} wall s")
     print(f"ginsim games, pair by pair: {r_cpu:8.1f} CPU s {r_wall:8.1f} wall s")
-    print(f"ratio: {t_cpu / r_cpu:.3f} CPU, {t_wall / r_wall:.3f} wall")
+    print(f"ratio, played and stored: {t_cpu / r_cpu:.3f} CPU, {t_wall / r_wall:.3f} wall; "
+          f"with the rating: {(t_cpu + f_cpu) / r_cpu:.3f} CPU, "
+          f"{(t_wall + f_wall) / r_wall:.3f} wall")
     print(f"ranking: {result.ranking}")
 
 

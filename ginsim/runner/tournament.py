@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from ..game.inputs.specs import brief
 from ..game.rules import Rules
 from ..simulator.limits import MAX_GAMES, check_decision_ms, check_seed
 from ..simulator.play.game_records import SYSTEMS, pair_games
-from ..strategies.presets import parse_strategy
+from ..strategies.presets import Strategy, parse_strategy
 from ..table.referee import EXEC_PREFIX, play_match
 from .chunkfile import is_temp, read_verified, write_chunk
 from .lock import StoreError, StoreLock
@@ -45,7 +46,9 @@ from .store_files import LOCK, MANIFEST, MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH
 
 KIND = "ginsim.tournament"
 CHUNKS = "chunks"
-DEFAULT_CHUNK_DECKS = 25  # decks a chunk: 50 games of one pair
+#: Decks a chunk by default: a quarter of a pair's decks, within these bounds (a rule of
+#: the games alone, so the same command always cuts the same chunks).
+MIN_CHUNK_DECKS, MAX_CHUNK_DECKS = 25, 2_500
 DEFINITION_KEYS = ("games", "seed", "rules", "system", "timeout_ms", "chunk_decks")
 #: One row per game, in the pair's terms: ``winner`` 0 when the pair's first player won;
 #: ``seating`` 0 when that player sat in seat a; ``forfeit`` the player at fault or -1.
@@ -66,14 +69,14 @@ class TournamentPlan:
     rules: Rules
     system: str = "standard"
     timeout_ms: int = 1000
-    chunk_decks: int = DEFAULT_CHUNK_DECKS
+    chunk_decks: int = MIN_CHUNK_DECKS
 
     @classmethod
     def make(cls, players: Sequence[str], games: int, seed: int = 0,
              rules: Rules | str | None = None, system: str = "standard",
-             timeout_ms: int = 1000, chunk_decks: int = DEFAULT_CHUNK_DECKS
-             ) -> TournamentPlan:
-        """A plan from user-level arguments, each checked (one-line ValueErrors)."""
+             timeout_ms: int = 1000, chunk_decks: int | None = None) -> TournamentPlan:
+        """A plan from user-level arguments, each checked (one-line ValueErrors);
+        ``chunk_decks`` None: :func:`default_chunk_decks`."""
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise ValueError(f"players must be a list of strategy specs or exec:COMMAND "
                              f"agents, got {brief(players)}")
@@ -96,6 +99,8 @@ class TournamentPlan:
         if system != "standard" and any(is_program(p) for p in names):
             raise ValueError(f"exec: agents play standard games only (the referee's); leave "
                              f"--system {system} out")
+        if chunk_decks is None:
+            chunk_decks = default_chunk_decks(games // 2)
         return cls(names, games, check_seed(seed), rules, system,
                    check_decision_ms(timeout_ms, "timeout_ms"),
                    check_int(chunk_decks, "chunk_decks", 1, MAX_GAMES))
@@ -117,6 +122,12 @@ class TournamentPlan:
 
 
 LABELLED = re.compile(r"([A-Za-z0-9_.+-]{1,40})=(exec:.*)", re.DOTALL)
+
+
+def default_chunk_decks(decks: int) -> int:
+    """A quarter of a pair's decks (rounded up) within MIN/MAX_CHUNK_DECKS: few enough
+    chunks that storing them costs nothing next to playing them, enough to resume from."""
+    return min(max(MIN_CHUNK_DECKS, -(-decks // 4)), MAX_CHUNK_DECKS)
 
 
 def check_player(player: Any) -> str:
@@ -189,7 +200,8 @@ def play_pair_chunk(plan: TournamentPlan, chunk: PairChunk
             faults += [f"{display_name(x)} (a) vs {display_name(y)} (b): {line}"
                        for line in result.faults]
         else:
-            found = pair_games(x, y, chunk.first, count, plan.seed, plan.rules, plan.system)
+            found = pair_games(_parsed(x), _parsed(y), chunk.first, count, plan.seed,
+                               plan.rules, plan.system)
             rows = np.zeros(len(found), dtype=TOURNAMENT_GAME_DTYPE)
             for name in ("deck", "column", "winner", "score_a", "score_b", "hands"):
                 rows[name] = found[name]
@@ -202,6 +214,12 @@ def play_pair_chunk(plan: TournamentPlan, chunk: PairChunk
         parts.append(rows)
     rows = np.concatenate(parts)
     return chunk, rows[np.lexsort((rows["column"], rows["seating"], rows["deck"]))], faults
+
+
+@lru_cache(maxsize=64)
+def _parsed(spec: str) -> Strategy:
+    """A spec parsed once per process (its parameter vectors are cached on the object)."""
+    return parse_strategy(spec)
 
 
 def _match_rows(games: list[dict[str, Any]], first: int) -> np.ndarray:
@@ -267,6 +285,7 @@ def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
             run.chunks_played += 1
             if on_chunk is not None:
                 on_chunk(chunk)
+        _save(root, manifest, durable=True)
         run.wall_s = time.perf_counter() - t0
     for a, b in pairs:
         chunks = pair_chunks(plan, a, b)
@@ -378,13 +397,17 @@ def read_tournament_manifest(root: Path) -> dict[str, Any] | None:
     return found
 
 
-def _save(root: Path, manifest: dict[str, Any]) -> None:
+def _save(root: Path, manifest: dict[str, Any], durable: bool = False) -> None:
+    """Replace the manifest atomically; ``durable`` also flushes it to disk (the chunk
+    files always are: a manifest lost to a power cut loses only its last records, and
+    their chunks are played again)."""
     tmp = root / f".{MANIFEST}.{os.getpid()}.tmp"
     try:
         with open(tmp, "w") as f:
             f.write(json.dumps(manifest, indent=1) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, root / MANIFEST)
     except OSError as exc:
         raise StoreError(f"could not write {root / MANIFEST}: {exc.strerror or exc}; the "

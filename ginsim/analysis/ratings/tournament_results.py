@@ -21,7 +21,6 @@ import pandas as pd
 
 from ...game.rules import Rules
 from ...runner.tournament import (
-    DEFAULT_CHUNK_DECKS,
     PairChunk,
     TournamentPlan,
     TournamentRun,
@@ -192,7 +191,7 @@ def run_tournament(players: Sequence[str], games: int, seed: int = 0,
                    rules: Rules | str | None = None, system: str = "standard", *,
                    timeout_ms: int = 1000, n_jobs: int | None = None,
                    backend: str = "local", scheduler: str | None = None,
-                   chunk_decks: int = DEFAULT_CHUNK_DECKS,
+                   chunk_decks: int | None = None,
                    on_chunk: Callable[[PairChunk], None] | None = None
                    ) -> TournamentResult:
     """Play a round robin with duplicate deals into the store ``out`` (resumed, or grown
