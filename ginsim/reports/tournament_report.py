@@ -13,7 +13,7 @@ from ..analysis.ratings.bradley_terry import BOOTSTRAP_RESAMPLES
 from ..analysis.ratings.tournament_results import TournamentResult
 from .builder import ReportSpec, Section, build_report
 from .heatmap import heatmap_chart
-from .style import add_caption, colour, new_figure, style_axes
+from .style import add_caption, colour, error_lengths, new_figure, style_axes
 
 REPORT_DIR = "report"  # the page's folder inside the tournament's --out
 LABEL_CHARS = 24  # a player's name on a figure's axis, at most (the tables keep it whole)
@@ -30,7 +30,8 @@ def ratings_figure(result: TournamentResult) -> Figure:
     fig = new_figure()
     ax = fig.add_subplot()
     y = np.arange(len(r))[::-1]
-    ax.errorbar(r["rating"], y, xerr=[r["rating"] - r["low"], r["high"] - r["rating"]],
+    # a percentile interval need not hold the whole fit's rating: no bar on that side
+    ax.errorbar(r["rating"], y, xerr=error_lengths(r["rating"], r["low"], r["high"]),
                 fmt="o", color=colour(0), capsize=3)
     ax.set_yticks(y, [short(p) for p in r["player"]], fontsize=8)
     ax.set_xlabel("rating (Elo scale, field mean 1500)")
