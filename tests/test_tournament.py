@@ -253,3 +253,18 @@ def test_a_failing_agent_forfeits_and_leaves_nothing(fault: str, words: str,
     assert ratings.loc["random", "games"] == 8  # the tournament went on
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) == 8 and all(_gone(p) for p in started)
+
+
+def test_deck_interval_is_the_clustered_wilson_for_two_games_a_deck() -> None:
+    """With two games a deck the deck-clustered Wilson interval is the one the paired
+    hand statistics use (intervals.clustered_wilson, from its counts of deals)."""
+    from ginsim.analysis.intervals import clustered_wilson
+    from ginsim.analysis.ratings.tournament_results import deck_wilson
+
+    rng = np.random.default_rng(3)
+    wins = rng.choice([0, 1, 2], size=60, p=[0.3, 0.3, 0.4])
+    rate, low, high = deck_wilson(wins, np.full(60, 2))
+    ref_low, ref_high, _ = clustered_wilson(wins.sum(), 120, tuple(
+        np.array((wins == k).sum()) for k in (0, 1, 2)))
+    assert rate == wins.sum() / 120
+    assert (low, high) == pytest.approx((float(ref_low), float(ref_high)), abs=1e-12)
