@@ -13,7 +13,14 @@ from ..analysis.ratings.bradley_terry import BOOTSTRAP_RESAMPLES
 from ..analysis.ratings.tournament_results import TournamentResult
 from .builder import ReportSpec, Section, build_report
 from .heatmap import heatmap_chart
-from .style import add_caption, colour, error_lengths, new_figure, style_axes
+from .style import (
+    add_caption,
+    append_caption,
+    colour,
+    error_lengths,
+    new_figure,
+    style_axes,
+)
 
 REPORT_DIR = "report"  # the page's folder inside the tournament's --out
 LABEL_CHARS = 24  # a player's name on a figure's axis, at most (the tables keep it whole)
@@ -65,8 +72,9 @@ def crosstable_figure(result: TournamentResult) -> Figure:
                          opponent=pd.Categorical(cells["opponent"].map(label), shown))
     fig = heatmap_chart(cells, x="opponent", y="player", value="win", fmt="{:.0f}%",
                         title="Crosstable: the row player's win %", value_label="win %",
-                        x_label="opponent", y_label="player", unit="games")
-    add_caption(fig, f"{result.run.plan.games:,} games a cell, best player first")
+                        x_label="opponent", y_label="player", unit="games",
+                        missing="a player against itself")
+    append_caption(fig, f"{result.run.plan.games:,} games a cell, best player first")
     return fig
 
 
