@@ -53,8 +53,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from ..game.rules import Rules
     from ..reports._files import write_text_atomic
     from ..reports.tournament_report import write_tournament_report
-    from ..runner.tournament import TournamentPlan, is_program
+    from ..runner.tournament import TournamentPlan
     from ..runner.warmup import compile_kernels, games_groups, table_group
+    from ..table.referee import is_program
     from .play_commands import exit_on_sigterm
 
     if args.games % 2:

@@ -19,7 +19,6 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ from ..game.rules import Rules
 from ..simulator.limits import MAX_GAMES, check_decision_ms, check_seed
 from ..simulator.play.game_records import SYSTEMS, pair_games
 from ..strategies.presets import Strategy, parse_strategy
-from ..table.referee import EXEC_PREFIX, play_match
+from ..table.referee import EXEC_PREFIX, display_name, is_program, play_match, program
 from .chunkfile import is_temp, read_verified, write_chunk
 from .lock import StoreError, StoreLock
 from .pool import BACKENDS, map_chunks, resolve_workers
@@ -87,9 +86,6 @@ class TournamentPlan:
         twice = sorted({p for p in shown if shown.count(p) > 1})
         if twice:
             raise ValueError(f"player {twice[0]!r} is named twice; name each player once")
-        if isinstance(games, int) and not isinstance(games, bool) and games < 2:
-            raise ValueError(f"games must be at least 2 (each deck is played twice), got "
-                             f"{games}")
         games = check_int(games, "games", 2, MAX_GAMES)
         if games % 2:
             raise ValueError(f"games must be even: each deck is played twice with the seats "
@@ -116,17 +112,13 @@ class TournamentPlan:
                 "chunk_decks": self.chunk_decks}
 
     def pairs(self) -> list[tuple[str, str]]:
-        """Every pair once, its players in text order (a pair is the same pair whatever
-        order the players are named in)."""
+        """Every pair once, its players in text order, whatever order they were named in."""
         return [tuple(sorted(p)) for p in itertools.combinations(self.players, 2)]
 
 
-LABELLED = re.compile(r"([A-Za-z0-9_.+-]{1,40})=(exec:.*)", re.DOTALL)
-
-
 def default_chunk_decks(decks: int) -> int:
-    """A quarter of a pair's decks (rounded up) within MIN/MAX_CHUNK_DECKS: few enough
-    chunks that storing them costs nothing next to playing them, enough to resume from."""
+    """A quarter of a pair's decks, within MIN/MAX_CHUNK_DECKS: cheap to store, enough
+    to resume from."""
     return min(max(MIN_CHUNK_DECKS, -(-decks // 4)), MAX_CHUNK_DECKS)
 
 
@@ -142,23 +134,6 @@ def check_player(player: Any) -> str:
         return player
     parse_strategy(player)
     return player
-
-
-def is_program(player: str) -> bool:
-    """Whether a player is an ``exec:`` program (labelled or not)."""
-    return player.startswith(EXEC_PREFIX) or LABELLED.fullmatch(player) is not None
-
-
-def program(player: str) -> str:
-    """A program player's ``exec:COMMAND``, its label dropped."""
-    found = LABELLED.fullmatch(player)
-    return found[2] if found else player
-
-
-def display_name(player: str) -> str:
-    """How tables show a player: a program's label, else the player as given."""
-    found = LABELLED.fullmatch(player)
-    return found[1] if found else player
 
 
 def pair_id(a: str, b: str) -> str:
@@ -260,7 +235,7 @@ def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
         raise ValueError("a scheduler address needs backend 'dask' (--backend dask)")
     workers = resolve_workers(n_jobs)
     root = Path(check_path(out, "out", "a directory path"))
-    manifest = open_manifest(root, plan)
+    open_manifest(root, plan)  # refuses another tournament, makes the directory
     pairs = plan.pairs()
     run = TournamentRun(plan, pairs, [], [], workers=workers)
     with StoreLock(root / LOCK):
@@ -421,6 +396,5 @@ def _clean_temps(root: Path) -> None:
     """Remove files half-written by a killed run (the caller holds the lock)."""
     for place in (root, root / CHUNKS):
         for entry in place.iterdir() if place.is_dir() else ():
-            if is_temp(entry.name) or (entry.name.startswith(f".{MANIFEST}.")
-                                       and entry.name.endswith(".tmp")):
+            if is_temp(entry.name):  # a chunk's or the manifest's temporary
                 entry.unlink(missing_ok=True)

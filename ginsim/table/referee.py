@@ -16,6 +16,7 @@ starts it afresh. Nothing waits without a deadline.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +56,27 @@ class MatchResult:
     hands: list[dict[str, Any]] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
     wall_s: float = 0.0
+
+
+#: ``NAME=exec:COMMAND``: a program shown as NAME (a tournament's tables)
+LABELLED = re.compile(r"([A-Za-z0-9_.+-]{1,40})=(exec:.*)", re.DOTALL)
+
+
+def is_program(player: str) -> bool:
+    """Whether a player is an ``exec:`` program, labelled (``NAME=exec:...``) or not."""
+    return player.startswith(EXEC_PREFIX) or LABELLED.fullmatch(player) is not None
+
+
+def program(player: str) -> str:
+    """A program player's ``exec:COMMAND``, its label dropped."""
+    found = LABELLED.fullmatch(player)
+    return found[2] if found else player
+
+
+def display_name(player: str) -> str:
+    """How tables show a player: a program's label, else the player as given."""
+    found = LABELLED.fullmatch(player)
+    return found[1] if found else player
 
 
 def make_side(spec: str, name: str, rules: Rules, seed: int) -> LocalAgent | ExternalAgent:

@@ -24,11 +24,9 @@ from ...runner.tournament import (
     PairChunk,
     TournamentPlan,
     TournamentRun,
-    display_name,
-    is_program,
-    program,
     run_tournament_games,
 )
+from ...table.referee import display_name, is_program, program
 from ..intervals import mean_interval, wilson_interval
 from .bradley_terry import BOOTSTRAP_RESAMPLES, bootstrap_ratings, deck_wins, fit_ratings
 
