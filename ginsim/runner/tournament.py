@@ -41,7 +41,13 @@ from ..table.referee import EXEC_PREFIX, display_name, is_program, play_match, p
 from .chunkfile import is_temp, read_verified, write_chunk
 from .lock import StoreError, StoreLock
 from .pool import BACKENDS, map_chunks, resolve_workers
-from .store_files import LOCK, MANIFEST, MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH
+from .store_files import (
+    LOCK,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    MAX_MANIFEST_DEPTH,
+    save_manifest,
+)
 
 KIND = "ginsim.tournament"
 CHUNKS = "chunks"
@@ -245,7 +251,7 @@ def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
             if [a, b] not in manifest["pairs"]:
                 manifest["pairs"].append([a, b])
         manifest["players"] = list(dict.fromkeys(manifest["players"] + list(plan.players)))
-        _save(root, manifest)
+        save_manifest(root, manifest)
         stored, todo = _stored_chunks(root, plan, manifest, pairs)
         run.chunks_resumed = len(stored)
         t0 = time.perf_counter()
@@ -255,12 +261,12 @@ def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
             table = _chunk_table(rows, faults)
             manifest["chunks"][chunk.name] = write_chunk(
                 _path(root, chunk), table, _stamp(plan, chunk))
-            _save(root, manifest)
+            save_manifest(root, manifest)
             stored[chunk] = (rows, faults)
             run.chunks_played += 1
             if on_chunk is not None:
                 on_chunk(chunk)
-        _save(root, manifest, durable=True)
+        save_manifest(root, manifest, durable=True)
         run.wall_s = time.perf_counter() - t0
     for a, b in pairs:
         chunks = pair_chunks(plan, a, b)
@@ -359,37 +365,23 @@ def read_tournament_manifest(root: Path) -> dict[str, Any] | None:
     if not isinstance(found, dict) or found.get("kind") != KIND:
         raise StoreError(f"{root} holds a ginsim store of another kind, not a tournament; "
                          f"choose another --out")
-    ok = set(found) == {"kind", "definition", "players", "pairs", "chunks"} and isinstance(
-        found["definition"], dict) and set(found["definition"]) == set(DEFINITION_KEYS) \
-        and isinstance(found["definition"]["rules"], dict) and isinstance(
-            found["players"], list) and isinstance(found["pairs"], list) and isinstance(
-            found["chunks"], dict) and all(
-            isinstance(e, dict) and set(e) == {"sha256", "bytes"} and isinstance(
-                e["sha256"], str) and type(e["bytes"]) is int for e in found["chunks"].values())
-    if not ok:
+    if not _well_formed(found):
         raise StoreError(f"{path} is damaged: it is not a tournament manifest ginsim wrote; "
                          f"restore it or use another --out")
     return found
 
 
-def _save(root: Path, manifest: dict[str, Any], durable: bool = False) -> None:
-    """Replace the manifest atomically; ``durable`` also flushes it to disk (the chunk
-    files always are: a manifest lost to a power cut loses only its last records, and
-    their chunks are played again)."""
-    tmp = root / f".{MANIFEST}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w") as f:
-            f.write(json.dumps(manifest, indent=1) + "\n")
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, root / MANIFEST)
-    except OSError as exc:
-        raise StoreError(f"could not write {root / MANIFEST}: {exc.strerror or exc}; the "
-                         f"chunks recorded before are intact: fix that and run the same "
-                         f"command again to resume") from None
-    finally:
-        tmp.unlink(missing_ok=True)
+def _well_formed(found: dict[str, Any]) -> bool:
+    """Whether a parsed manifest has the shape ginsim writes."""
+    defn, chunks = found.get("definition"), found.get("chunks")
+    if set(found) != {"kind", "definition", "players", "pairs", "chunks"} or not isinstance(
+            defn, dict) or not isinstance(chunks, dict):
+        return False
+    if set(defn) != set(DEFINITION_KEYS) or not isinstance(defn["rules"], dict):
+        return False
+    return isinstance(found["players"], list) and isinstance(found["pairs"], list) and all(
+        isinstance(e, dict) and set(e) == {"sha256", "bytes"} and isinstance(e["sha256"], str)
+        and type(e["bytes"]) is int for e in chunks.values())
 
 
 def _clean_temps(root: Path) -> None:
