@@ -21,7 +21,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -225,7 +225,6 @@ class TournamentRun:
     chunks_resumed: int = 0
     wall_s: float = 0.0
     workers: int = 1
-    notes: list[str] = field(default_factory=list)
 
 
 def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
