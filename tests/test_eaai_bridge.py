@@ -141,3 +141,20 @@ def test_the_host_refuses_a_class_that_is_no_player(classes: str) -> None:
     done = subprocess.run(["java", "-cp", classes, "ginrummy.GinsimHost", "ginrummy.Card"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "does not implement ginrummy.GinRummyPlayer" in done.stderr
+
+
+def test_an_eaai_player_in_a_tournament(classes: str, tmp_path: Path) -> None:
+    """SimpleGinRummyPlayer, hosted by GinsimHost, is one tournament player among ginsim
+    strategies (a NAME=exec: program): both seatings of every deck, no forfeit."""
+    from ginsim.analysis.ratings.tournament_results import run_tournament
+
+    host = (f"eaai-simple=exec:java -cp {classes} ginrummy.GinsimHost "
+            f"ginrummy.SimpleGinRummyPlayer")
+    result = run_tournament(["simple", host, "random"], 4, seed=3, out=tmp_path / "t",
+                            rules="eaai", timeout_ms=5000, n_jobs=2)
+    assert not result.faults
+    ratings = result.ratings.set_index("player")
+    assert ratings.loc["eaai-simple", "games"] == 8 and ratings["forfeits"].sum() == 0
+    pair = result.run.games[result.run.pairs.index((host, "simple"))]
+    assert sorted(zip(pair["deck"], pair["seating"], strict=True)) == [
+        (0, 0), (0, 1), (1, 0), (1, 1)]

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"--hands": "200", "--deals": "20", "--games": "3", "--rollouts": "50",
          "--iterations": "1"}
 #: Commands whose smallest size is larger (the equilibrium measures at least 1,000 hands).
-SMALLEST = {"equilibrium": {"--hands": "1000"}}
+SMALLEST = {"equilibrium": {"--hands": "1000"},
+            "tournament": {"--games": "2"}}  # every deck twice: even
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -41,6 +41,7 @@ from .study_commands import (
     add_report_command,
     run_gin_report,
 )
+from .tournament_command import add_tournament_command
 
 __all__ = ["DEFAULT_SEED", "SUMMARY_ABOVE", "UsageError", "build_parser", "default_records",
            "main"]
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_games_command(sub)
     add_game_table_command(sub)
     add_protocol_commands(sub)
+    add_tournament_command(sub)
     add_chart_commands(sub)
     add_advise_command(sub)
     add_cache_command(sub)

@@ -263,7 +263,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         parse_strategy(side)
     folder = None if args.record is None else match_record_dir(args.record, args.games)
     compile_kernels((), rules, groups=[table_group(s, args.seed) for s in sides])
-    with _exit_on_sigterm():  # the referee's cleanup (its agents' groups) runs then too
+    with exit_on_sigterm():  # the referee's cleanup (its agents' groups) runs then too
         result, summary = run_match(args.a, args.b, args.games, rules, args.seed,
                                     args.timeout_ms, on_fault=lambda line: print(
                                         line, file=sys.stderr, flush=True),
@@ -281,7 +281,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _exit_on_sigterm() -> Iterator[None]:
+def exit_on_sigterm() -> Iterator[None]:
     """While the block runs, SIGTERM (``kill``, ``timeout``) ends this process as an
     exception does, so the referee's ``finally`` kills its agents' process groups
     instead of leaving them running (Python's default ends the process at once). The

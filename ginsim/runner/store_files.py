@@ -1,11 +1,14 @@
-"""What every result store on disk shares, gin's run store and Rami's deal store: the names
-of its manifest, lock and chunk folder, the bounds its manifest is read within, and the
-rule for which directory a writer may use (new, empty, a store, or the leftovers of a run
-killed before it wrote its manifest)."""
+"""What every result store on disk shares, gin's run store, Rami's deal store and the
+tournament store: the names of its manifest, lock and chunk folder, the bounds its manifest
+is read within, an atomic manifest writer, and the rule for which directory a writer may
+use (new, empty, a store, or the leftovers of a run killed before it wrote its manifest)."""
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
+from typing import Any
 
 from .lock import StoreError
 
@@ -53,3 +56,23 @@ def remove_manifest_temps(root: Path) -> None:
     for leftover in root.iterdir():
         if is_manifest_temp(leftover.name):
             leftover.unlink(missing_ok=True)
+
+
+def save_manifest(root: Path, manifest: dict[str, Any], durable: bool = False) -> None:
+    """Replace the manifest atomically; ``durable`` also flushes it to disk (the chunk
+    files always are: a manifest lost to a power cut loses only its last records, and
+    their chunks are played again)."""
+    tmp = root / f".{MANIFEST}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(json.dumps(manifest, indent=1) + "\n")
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, root / MANIFEST)
+    except OSError as exc:
+        raise StoreError(f"could not write {root / MANIFEST}: {exc.strerror or exc}; the "
+                         f"chunks recorded before are intact: fix that and run the same "
+                         f"command again to resume") from None
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -16,6 +16,7 @@ starts it afresh. Nothing waits without a deadline.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,10 +25,16 @@ from typing import Any
 
 import numpy as np
 
+from ..game.inputs.checks import check_int
 from ..game.rules import NEXT_DEALER_MODES, Rules
 from ..game.scoring.game_scoring import GameTally, HandResult
 from ..game.scoring.hand_scoring_nb import OUTCOMES
-from ..simulator.limits import MAX_GAME_HANDS, check_decision_ms, check_games
+from ..simulator.limits import (
+    MAX_GAME_HANDS,
+    MAX_HAND_INDEX,
+    check_decision_ms,
+    check_games,
+)
 from ..simulator.play.drive_nb import decide_last_discard_nb
 from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
@@ -50,6 +57,27 @@ class MatchResult:
     hands: list[dict[str, Any]] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
     wall_s: float = 0.0
+
+
+#: ``NAME=exec:COMMAND``: a program shown as NAME (a tournament's tables)
+LABELLED = re.compile(r"([A-Za-z0-9_.+-]{1,40})=(exec:.*)", re.DOTALL)
+
+
+def is_program(player: str) -> bool:
+    """Whether a player is an ``exec:`` program, labelled (``NAME=exec:...``) or not."""
+    return player.startswith(EXEC_PREFIX) or LABELLED.fullmatch(player) is not None
+
+
+def program(player: str) -> str:
+    """A program player's ``exec:COMMAND``, its label dropped."""
+    found = LABELLED.fullmatch(player)
+    return found[2] if found else player
+
+
+def display_name(player: str) -> str:
+    """How tables show a player: a program's label, else the player as given."""
+    found = LABELLED.fullmatch(player)
+    return found[1] if found else player
 
 
 def make_side(spec: str, name: str, rules: Rules, seed: int) -> LocalAgent | ExternalAgent:
@@ -90,18 +118,21 @@ def last_discard_compiled() -> bool:
 def play_match(a: str, b: str, games: int, rules: Rules | str | None = None, seed: int = 0,
                timeout_ms: int = DEFAULT_TIMEOUT_MS,
                on_fault: Callable[[str], None] | None = None,
-               on_record: Callable[[int, list[dict]], None] | None = None) -> MatchResult:
-    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:);
+               on_record: Callable[[int, list[dict]], None] | None = None,
+               first: int = 0) -> MatchResult:
+    """Referee ``games`` whole games between sides ``a`` and ``b`` (specs or exec:): the
+    game kernels' games ``first .. first+games-1`` (their deals, cut and seat streams);
     ``on_record(g, lines)`` is given each game's record (docs/records.md) as it ends."""
     rules = Rules.coerce(rules).check_games()
     games = check_games(games)
+    first = check_int(first, "first game", 0, MAX_HAND_INDEX // MAX_GAME_HANDS)
     timeout_ms = check_decision_ms(timeout_ms)
     sides = [make_side(spec, name, rules, seed) for spec, name in zip((a, b), SIDES,
                                                                       strict=True)]
     result = MatchResult()
     t0 = time.perf_counter()
     try:
-        for g in range(games):
+        for g in range(first, first + games):
             lines = None if on_record is None else [header_line(
                 rules, seed, g, [{"name": n, "spec": s} for n, s in zip(SIDES, (a, b),
                                                                          strict=True)])]

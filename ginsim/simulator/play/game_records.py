@@ -24,6 +24,7 @@ from ...game.scoring.game_scoring_nb import (
     G_SHUTOUT,
     G_WINNER,
     HOLLYWOOD,
+    HOLLYWOOD_COLUMNS,
     MULTIMATCH,
     S_BOXES,
     S_POINTS,
@@ -33,7 +34,13 @@ from ...game.scoring.game_scoring_nb import (
 )
 from ...strategies.params import KIND_MC, P_KIND, P_MC_GAME, P_SIZE
 from ...strategies.presets import Strategy, parse_strategy
-from ..limits import MAX_GAME_HANDS, MAX_MATCH_TOTAL, check_games, check_seed
+from ..limits import (
+    MAX_GAME_HANDS,
+    MAX_HAND_INDEX,
+    MAX_MATCH_TOTAL,
+    check_games,
+    check_seed,
+)
 from ..machine.buffers import NO_WIN_TABLE, GameBuffers, Schedule, hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH
 from ..search.win_table import game_win_table
@@ -51,12 +58,13 @@ GAME_DTYPE = np.dtype([
 ])
 
 
-def _game_chunks(kernel, games: int, rows_per_game: int, *args
+def _game_chunks(kernel, games: int, rows_per_game: int, *args, first: int = 0
                  ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Call a scheduler kernel until all games are played; yields (records, meta, sides,
-    games) of a few thousand whole games at a time (the last two: each game's scoring
-    state, see :mod:`ginsim.game.scoring.game_scoring_nb`)."""
-    start = 0
+    """Call a scheduler kernel until games ``first .. first+games-1`` are played; yields
+    (records, meta, sides, games) of a few thousand whole games at a time (the last two:
+    each game's scoring state, see :mod:`ginsim.game.scoring.game_scoring_nb`)."""
+    start = first
+    games += first
     schedule = args[-1]
     buf = hand_buffers(np.zeros(0, dtype=RECORD_DTYPE), np.zeros((0, TRACE_WIDTH), dtype=np.int64),
                        schedule.win_table)
@@ -78,10 +86,11 @@ def _play_chunks(kernel, games: int, rows_per_game: int, *args) -> tuple[np.ndar
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
 
 
-def _game_states(kernel, games: int, rows_per_game: int, *args
+def _game_states(kernel, games: int, rows_per_game: int, *args, first: int = 0
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Every game's final scoring state (sides, games), in game order."""
-    parts = [(s, g) for _, _, s, g in _game_chunks(kernel, games, rows_per_game, *args)]
+    parts = [(s, g) for _, _, s, g in _game_chunks(kernel, games, rows_per_game, *args,
+                                                     first=first)]
     return np.concatenate([s for s, _ in parts]), np.concatenate([g for _, g in parts])
 
 
@@ -260,3 +269,38 @@ def play_teams(strategies: Sequence[str | Strategy] = ("simple",) * 4, games: in
     out["team_1"] = sides[:, 0, 1, S_POINTS]
     out["rounds"] = states[:, 0, G_HANDS]
     return out
+
+
+#: One row per game of :func:`pair_games`: the deck (the kernels' game index), the
+#: Hollywood column (0 in the other systems), the winning seat, each seat's final score
+#: (match points in a multi-match) and the hands the game took.
+PAIR_GAME_DTYPE = np.dtype([
+    ("deck", np.int64), ("column", np.int8), ("winner", np.int8), ("score_a", np.int32),
+    ("score_b", np.int32), ("hands", np.int32),
+])
+
+
+def pair_games(a: str | Strategy, b: str | Strategy, first: int, games: int, seed: int = 0,
+               rules: Rules | str | None = None, system: str = "standard",
+               match_total: int = 500) -> np.ndarray:
+    """Games ``first .. first+games-1`` of ``a`` (seat a) against ``b`` under ``system``,
+    each dealt exactly as that game of :func:`game_records` (the same decks whatever
+    the range): one PAIR_GAME_DTYPE row per game, three per Hollywood session."""
+    first = check_int(first, "first game", 0, MAX_HAND_INDEX // MAX_GAME_HANDS)
+    kernel, count, rows, *args = _two_player(a, b, games, seed, Rules.coerce(rules), system,
+                                             match_total)
+    sides, states = _game_states(kernel, count, rows, *args, first=first)
+    decks = first + np.arange(len(states))
+    columns = (range(HOLLYWOOD_COLUMNS) if system == "hollywood" else
+               [SESSION] if system == "multimatch" else [0])
+    out = np.zeros((len(states), len(columns)), dtype=PAIR_GAME_DTYPE)
+    for i, row in enumerate(columns):
+        part = out[:, i]
+        part["deck"] = decks
+        part["column"] = i + 1 if system == "hollywood" else 0
+        part["winner"] = _decided(states[:, row, G_WINNER])
+        field = S_POINTS if system == "multimatch" else S_SCORE
+        part["score_a"] = sides[:, row, 0, field]
+        part["score_b"] = sides[:, row, 1, field]
+        part["hands"] = states[:, row, G_HANDS]
+    return out.reshape(-1)
