@@ -53,8 +53,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from ..game.rules import Rules
     from ..reports._files import write_text_atomic
     from ..reports.tournament_report import write_tournament_report
-    from ..runner.tournament import TournamentPlan
     from ..runner.kernels.warmup import compile_kernels, games_groups, table_group
+    from ..runner.tournament import TournamentPlan
     from ..table.referee import is_program
     from .play_commands import exit_on_sigterm
 
