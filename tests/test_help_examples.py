@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Size options and the reduced value each example runs with (where its command has it).
 SMALL = {"--hands": "200", "--deals": "20", "--games": "3", "--rollouts": "50",
          "--iterations": "1"}
-#: Commands whose smallest size is larger (the equilibrium measures at least 1,000 hands).
-SMALLEST = {"equilibrium": {"--hands": "1000"}}
+#: Commands whose smallest size is larger (the equilibrium measures at least 1,000 hands,
+#: and so does the game table).
+SMALLEST = {"equilibrium": {"--hands": "1000"}, "game-table": {"--hands": "1000"}}
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
