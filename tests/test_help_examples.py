@@ -19,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Size options and the reduced value each example runs with (where its command has it).
 SMALL = {"--hands": "200", "--deals": "20", "--games": "3", "--rollouts": "50",
          "--iterations": "1"}
-#: Commands whose smallest size is larger (the equilibrium measures at least 1,000 hands).
-SMALLEST = {"equilibrium": {"--hands": "1000"},
-            "tournament": {"--games": "2"}}  # every deck twice: even
+#: Commands whose smallest size differs: the equilibrium and the game table measure at
+#: least 1,000 hands; a tournament plays every deck twice, so an even number of games.
+SMALLEST = {"equilibrium": {"--hands": "1000"}, "game-table": {"--hands": "1000"},
+            "tournament": {"--games": "2"}}
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -130,16 +130,19 @@ def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path) -> None:
     the process that reads it stays far below the unpacked size."""
     bomb = zip_bomb(tmp_path / "bomb.npz", 800)
     assert bomb.stat().st_size < 1_500_000
-    code = ("import resource, sys\nfrom ginsim.strategies.learned.card_model import "
-            "read_card_model\ntry:\n    read_card_model(sys.argv[1])\nexcept ValueError as e:"
-            "\n    print(e)\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    # the peak of Python's and numpy's allocations while reading, not the process's RSS:
+    # a cold kernel cache compiles at import, and numba's compiler alone peaks far higher
+    code = ("import sys, tracemalloc\nfrom ginsim.strategies.learned.card_model import "
+            "read_card_model\ntracemalloc.start()\ntry:\n    read_card_model(sys.argv[1])\n"
+            "except ValueError as e:\n    print(e)\n"
+            "print(tracemalloc.get_traced_memory()[1] // 1024)\n")
     run = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True,
                          text=True, cwd=ROOT, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     message, peak_kb = run.stdout.strip().splitlines()
     assert "unpacks to 838,860,928 bytes" in message, run.stdout + run.stderr
     assert str(bomb) in message
-    assert int(peak_kb) < 400_000, peak_kb  # kB; unpacked, the zeros alone are 800 MB
+    assert int(peak_kb) < 50_000, peak_kb  # kB; unpacked, the zeros alone are 800 MB
 
 
 # -- the loader's checks, one by one --------------------------------------------------------

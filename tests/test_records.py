@@ -134,8 +134,10 @@ def test_an_unfinished_game_is_a_record_that_says_so(tmp_path: Path, monkeypatch
 
     monkeypatch.setattr("builtins.input", end_of_input)
     path = tmp_path / "mine.jsonl"
-    assert main(["play", "--bot", "simple", "--seed", "4", "--record", str(path)]) == 1
-    assert f"Game record written to {path}" in capsys.readouterr().out
+    assert main(["play", "--bot", "simple", "--seed", "4", "--record", str(path)]) == 0
+    said = " ".join(capsys.readouterr().out.split())  # wrapped to the window
+    assert "Game ended: input closed after 0 finished hands" in said
+    assert f"Game record written to {path}" in said
     record = read_record(path)
     assert len(record.hands) == 1 and record.hands[0].result is None
     assert record.end["over"] is False and record.score is None

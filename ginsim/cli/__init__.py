@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ginsim`` console script and of ``python -m ginsim``."""
+    _quiet_resource_tracker()
     try:
         args = build_parser().parse_args(argv)
         code = int(args.func(args))
@@ -136,3 +137,17 @@ def _closed_pipe() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+#: multiprocessing's resource tracker (a process of its own, started with the first
+#: semaphore) warns at its exit about semaphores of a command ended by a signal, after
+#: the command's one line; it cleans them up all the same.
+TRACKER_WARNINGS = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Pass :data:`TRACKER_WARNINGS` to the resource tracker, which reads its warning
+    filters from the environment it is started with."""
+    given = os.environ.get("PYTHONWARNINGS", "")
+    if TRACKER_WARNINGS not in given.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [given, TRACKER_WARNINGS]))
