@@ -42,6 +42,7 @@ from .chunkfile import is_temp, read_verified, write_chunk
 from .lock import StoreError, StoreLock
 from .pool import BACKENDS, map_chunks, resolve_workers
 from .store_files import (
+    CHUNKS,
     LOCK,
     MANIFEST,
     MAX_MANIFEST_BYTES,
@@ -50,11 +51,10 @@ from .store_files import (
 )
 
 KIND = "ginsim.tournament"
-CHUNKS = "chunks"
 #: Decks a chunk by default: a quarter of a pair's decks, within these bounds (a rule of
 #: the games alone, so the same command always cuts the same chunks).
 MIN_CHUNK_DECKS, MAX_CHUNK_DECKS = 25, 2_500
-DEFINITION_KEYS = ("games", "seed", "rules", "system", "timeout_ms", "chunk_decks")
+TOURNAMENT_KEYS = ("games", "seed", "rules", "system", "timeout_ms", "chunk_decks")
 #: One row per game, in the pair's terms: ``winner`` 0 when the pair's first player won;
 #: ``seating`` 0 when that player sat in seat a; ``forfeit`` the player at fault or -1.
 TOURNAMENT_GAME_DTYPE = np.dtype([
@@ -338,7 +338,7 @@ def open_manifest(root: Path, plan: TournamentPlan) -> dict[str, Any]:
         return {"kind": KIND, "definition": plan.definition(), "players": [], "pairs": [],
                 "chunks": {}}
     ours = plan.definition()
-    differ = [k for k in DEFINITION_KEYS if found["definition"].get(k) != ours[k]]
+    differ = [k for k in TOURNAMENT_KEYS if found["definition"].get(k) != ours[k]]
     if differ:
         k = differ[0]
         there, here = found["definition"].get(k), ours[k]
@@ -376,7 +376,7 @@ def _well_formed(found: dict[str, Any]) -> bool:
     if set(found) != {"kind", "definition", "players", "pairs", "chunks"} or not isinstance(
             defn, dict) or not isinstance(chunks, dict):
         return False
-    if set(defn) != set(DEFINITION_KEYS) or not isinstance(defn["rules"], dict):
+    if set(defn) != set(TOURNAMENT_KEYS) or not isinstance(defn["rules"], dict):
         return False
     return isinstance(found["players"], list) and isinstance(found["pairs"], list) and all(
         isinstance(e, dict) and set(e) == {"sha256", "bytes"} and isinstance(e["sha256"], str)

@@ -22,7 +22,7 @@ MEAN_RATING = 1500.0  # the field's mean rating
 PRIOR_WINS = 0.5  # virtual wins each way per pair that played
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_BATCH = 50  # resamples drawn at once (memory: batch x decks counts)
-MAX_ITERATIONS = 10_000
+MAX_FIT_ITERATIONS = 10_000
 
 
 def fit_ratings(wins: np.ndarray, prior: float = PRIOR_WINS,
@@ -40,7 +40,7 @@ def fit_ratings(wins: np.ndarray, prior: float = PRIOR_WINS,
     played = (wins + wins.T) > 0
     initial = None if start is None else (np.asarray(start, float) - MEAN_RATING) / ELO
     theta = choix.ilsr_pairwise_dense(wins + prior * played, initial_params=initial,
-                                      max_iter=MAX_ITERATIONS)
+                                      max_iter=MAX_FIT_ITERATIONS)
     theta = theta - theta.mean()
     return MEAN_RATING + ELO * theta
 
