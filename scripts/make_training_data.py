@@ -29,8 +29,8 @@ import pyarrow.parquet as pq
 from ginsim.cli.options import Parser, UsageError, refused, seed
 from ginsim.game.deal_ranges import REGION_SPAN, deal_block
 from ginsim.game.inputs.checks import check_int
+from ginsim.game.inputs.files import write_text_atomic
 from ginsim.game.inputs.specs import brief
-from ginsim.reports._files import write_text_atomic
 from ginsim.runner.store_files import MANIFEST
 from ginsim.runner.training_rows import (
     MAX_ROW_CHUNKS,

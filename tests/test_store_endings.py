@@ -20,9 +20,8 @@ import numpy as np
 import pytest
 
 from ginsim.cli import main
-from ginsim.runner import aggregate, chunkfile
+from ginsim.runner import aggregate, chunkfile, store_files
 from ginsim.runner import runner as runner_module
-from ginsim.runner import store as store_module
 from ginsim.runner.aggregate import layout
 from ginsim.runner.jobs import Job, plan_chunks
 from ginsim.runner.lock import StoreError
@@ -78,7 +77,7 @@ def test_a_full_disk_is_one_line_and_the_store_resumes(tmp_path, monkeypatch, ca
             if calls[0] > 2:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
             return open(path, *args, **kwargs)
-        monkeypatch.setattr(store_module, "open", full_open, raising=False)
+        monkeypatch.setattr(store_files, "open", full_open, raising=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         code = main([*CLI, "--out", str(out)])

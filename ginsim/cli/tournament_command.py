@@ -50,8 +50,8 @@ def add_tournament_command(sub) -> None:
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from ..analysis.ratings.tournament_results import run_tournament
+    from ..game.inputs.files import write_text_atomic
     from ..game.rules import Rules
-    from ..reports._files import write_text_atomic
     from ..reports.tournament_report import write_tournament_report
     from ..runner.kernels.warmup import compile_kernels, games_groups, table_group
     from ..runner.tournament import TournamentPlan

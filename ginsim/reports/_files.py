@@ -1,5 +1,5 @@
-"""Atomic writes: a file under a temporary name, then os.replace; a whole report
-directory filled beside its target, then swapped in."""
+"""A whole report directory filled beside its target, then swapped in (single files are
+written whole by :func:`ginsim.game.inputs.files.write_bytes_atomic`)."""
 
 from __future__ import annotations
 
@@ -11,27 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..game.inputs.files import read_head
-
-
-def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` so readers see the old file or the new one, never a part."""
-    path = Path(path)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """UTF-8 text version of :func:`write_bytes_atomic`."""
-    return write_bytes_atomic(path, text.encode("utf-8"))
-
 
 REPORT_FILE = re.compile(r"(report\.(html|md)|[A-Za-z0-9][A-Za-z0-9_-]*\.(png|svg|csv))")
 GENERATOR_MARK = '<meta name="generator" content="ginsim">'

@@ -19,7 +19,8 @@ import jinja2
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ._files import replace_dir, write_bytes_atomic, write_text_atomic
+from ..game.inputs.files import write_bytes_atomic, write_text_atomic
+from ._files import replace_dir
 from .charts import figure_bytes
 from .style import legible
 from .text import (

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ._files import write_bytes_atomic
+from ..game.inputs.files import write_bytes_atomic
 from .style import (
     DPI,
     FIGSIZE,

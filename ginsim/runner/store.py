@@ -24,7 +24,6 @@ see :mod:`ginsim.runner.manifest`), and so are the lock and the chunk files.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import time
 from collections.abc import Iterator
@@ -60,6 +59,7 @@ from .store_files import (
     check_place,
     make_chunks_dir,
     remove_manifest_temps,
+    save_manifest,
 )
 
 #: The manifest is rewritten after a chunk is committed unless the last rewrite was less
@@ -284,25 +284,7 @@ class Store:
         self.manifest["complete"] = len(self.done) == len(self.chunks)
         self.manifest["updated"] = _now()
         self.manifest.update(extra)
-        path = self.root / MANIFEST
-        tmp = self.root / f".{MANIFEST}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "w") as f:
-                f.write(json.dumps(self.manifest, indent=1) + "\n")
-                if durable:
-                    f.flush()
-                    os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except OSError as exc:
-            raise StoreError(f"could not write {path}: {exc.strerror or exc}; the manifest "
-                             f"and the chunks already recorded in it are intact: fix that "
-                             f"(free space, write permission) and run the same command "
-                             f"again to resume") from None
-        finally:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+        save_manifest(self.root, self.manifest, durable)
         self._saved = time.monotonic()
         self._save_cost = self._saved - t0
 

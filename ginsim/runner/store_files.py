@@ -72,7 +72,8 @@ def save_manifest(root: Path, manifest: dict[str, Any], durable: bool = False) -
         os.replace(tmp, root / MANIFEST)
     except OSError as exc:
         raise StoreError(f"could not write {root / MANIFEST}: {exc.strerror or exc}; the "
-                         f"chunks recorded before are intact: fix that and run the same "
-                         f"command again to resume") from None
+                         f"manifest and the chunks already recorded in it are intact: fix "
+                         f"that (free space, write permission) and run the same command "
+                         f"again to resume") from None
     finally:
         tmp.unlink(missing_ok=True)

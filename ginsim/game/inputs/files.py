@@ -7,7 +7,8 @@ bound is refused before a byte of it is parsed, so no reader hangs or fills memo
 nested deeper than its schema allows (``[[[[...`` a hundred thousand times) is refused
 before :func:`json.loads` can recurse, and an object that repeats a key is refused
 rather than silently keeping the last value. Every refusal is one :class:`FileDataError`
-line naming the path.
+line naming the path. Files ginsim writes are written whole or not at all
+(:func:`write_bytes_atomic`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import re
 import stat
 import struct
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -310,3 +312,23 @@ def _kind_words(kinds: str) -> str:
     words = {"f": "floats", "i": "integers", "u": "unsigned integers", "U": "text",
              "b": "booleans", "c": "complex numbers"}
     return " or ".join(words.get(kind, kind) for kind in kinds)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` so readers see the old file or the new one, never a part."""
+    path = Path(path)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """UTF-8 text version of :func:`write_bytes_atomic`."""
+    return write_bytes_atomic(path, text.encode("utf-8"))

@@ -20,7 +20,6 @@ stopped).
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ import numpy as np
 from ..._version import __version__
 from ...game.cards import sort_key
 from ...game.inputs.checks import is_int
+from ...game.inputs.files import write_text_atomic
 from ...game.rules import Rules
 from ...game.scoring.game_scoring import GameScore, HandResult
 from ...game.state import RES_OUTCOME, RES_POINTS, ST_DECK, ST_MULTIPLIER
@@ -192,17 +192,7 @@ def record_text(lines: Iterable[dict]) -> str:
 
 def write_record(path: str | os.PathLike, lines: Iterable[dict]) -> Path:
     """Write a record to ``path`` whole or not at all (a temporary file, then renamed)."""
-    path = Path(path)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(record_text(lines))
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomic(path, record_text(lines))
 
 
 def _texts(cards: Iterable[int]) -> list[str]:
