@@ -47,6 +47,7 @@ from .store_files import (
     MANIFEST,
     MAX_MANIFEST_BYTES,
     MAX_MANIFEST_DEPTH,
+    make_chunks_dir,
     save_manifest,
 )
 
@@ -330,11 +331,7 @@ def open_manifest(root: Path, plan: TournamentPlan) -> dict[str, Any]:
         if root.exists() and any(p.name not in (LOCK, CHUNKS) for p in root.iterdir()):
             raise StoreError(f"{root} is not empty and holds no tournament; choose a new or "
                              f"empty directory for --out")
-        try:
-            (root / CHUNKS).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create {root / CHUNKS}: {exc.strerror or exc}; choose "
-                             f"a writable place for --out") from None
+        make_chunks_dir(root)
         return {"kind": KIND, "definition": plan.definition(), "players": [], "pairs": [],
                 "chunks": {}}
     ours = plan.definition()
