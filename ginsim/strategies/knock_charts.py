@@ -151,8 +151,9 @@ JSON_FORMAT = "ginsim knock chart"
 #: How deep a chart file's JSON may nest: p_knock is 3 deep in the object; ``info`` is free.
 MAX_CHART_DEPTH = 32
 MAX_NAME_CHARS = 200
-_CSV_INT = re.compile(r"\s*\d{1,3}\s*")
-_CSV_NUMBER = re.compile(r"\s*\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*")
+# ASCII only: a Unicode space such as U+001C matches ``\s`` but ``int`` refuses it
+_CSV_INT = re.compile(r"\s*\d{1,3}\s*", re.ASCII)
+_CSV_NUMBER = re.compile(r"\s*\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
 _SAVE_HINT = "write it with ginsim equilibrium or KnockChart.save"
 
 
