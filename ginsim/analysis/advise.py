@@ -6,7 +6,8 @@ One row per option: ``option`` (words), ``action`` (discard, knock, take, stock,
 with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
 ``p_opponent_gin``, ``opponent_deadwood`` (the opponent's mean deadwood now in the
 sampled worlds, the same on every row) with ``opponent_deadwood_se`` (its standard
-error, by the spread of the posterior's runs where there are several), ``ess``
+error: of ``ess`` independent guesses, or by the spread of the posterior's runs where
+that is more), ``ess``
 (effective sample size of the posterior's guesses, at most 500 a batch however many
 the rollouts; the number of worlds for uniform sampling), ``rollouts`` (worlds each
 option was played in), ``best`` (the highest value), ``recommended`` (the best where
@@ -305,7 +306,10 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
     said = np.where((action == "knock") & (options[:, 3] == 0), "gin", action)
     option = [words[a].format(format_cards([int(c)]) if c >= 0 else "")
               for a, c in zip(said, options[:, 1], strict=True)]
-    deadwood_se = standard_errors(worlds.opp_deadwood[:, None], runs)[0]
+    # the worlds repeat the posterior's guesses: its error is that of ess guesses at most
+    deadwood_se = max(standard_errors(worlds.opp_deadwood[:, None], runs)[0],
+                      worlds.opp_deadwood.std(ddof=1) / np.sqrt(max(min(worlds.ess, len(net)),
+                                                                    2.0)))
     frame = pd.DataFrame({
         "option": option,
         "action": action,
