@@ -158,9 +158,10 @@ def _shorthand_batch(hand: str, drawn: str | None, drawn_from: str, view: tuple,
     strategy, opponent = players
     if drawn is None:
         position = draw_position(hand, *view)
+        draws = 0 if dealt else opponent_draws(position)
 
         def draw_batch(n: int, batch_seed: int) -> _Worlds:
-            situation = shorthand_situation(position, n, batch_seed, rules)
+            situation = shorthand_situation(position, n, batch_seed, rules, draws)
             return _situation_worlds(situation, strategy, opponent, rules, batch_seed)
         return draw_batch
     position = make_position(hand, drawn, *view, drawn_from)

@@ -115,11 +115,9 @@ def require_plain(*strategies: str | Strategy) -> None:
 
 
 def opponent_draws(position: Position) -> int:
-    """The opponent's draws so far that the shorthand can account for: half of the
-    stock drawn since the deal, at most the pile cards not listed (its discards lie
-    there)."""
-    drawn = max(0, STOCK_AT_DEAL - position.stock_left)
-    return max(0, min(position.buried, drawn // 2))
+    """The opponent's draws since the deal, as the shorthand reckons them: half of the
+    stock drawn."""
+    return max(0, STOCK_AT_DEAL - position.stock_left) // 2
 
 
 def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
@@ -128,7 +126,9 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
     """Sample ``rollouts`` worlds: (opponent hand masks, stocks [w, stock_left] top first,
     buried pile cards [w, buried]). With ``opponent_draws`` the opponent's hand is the
     one it kept over that many draws (:func:`kept_hands_nb`, by ``rules``' deadwood),
-    its discards among the buried cards; with 0, its cards as dealt (uniform): the
+    its discards among the buried cards (where the pile is listed in full, back among
+    the unseen ones: which listed card was its discard is not known); with 0, its
+    cards as dealt (uniform): the
     hand of a player who has not drawn, whose deadwood averages about 57 where a
     player some turns in holds half that, which made the shorthand's values favour
     holding high cards (issue 60)."""
@@ -166,10 +166,11 @@ def _kept_worlds(position: Position, cards: np.ndarray, need: int, draws: int,
     discards = np.zeros((rollouts, draws), dtype=np.int64)
     kept_hands_nb(np.ascontiguousarray(cards), need, draws, cards_to_mask(position.took),
                   card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64), hands, discards)
-    rest = cards[:, need + draws:]
+    into_pile = min(draws, position.buried)
+    rest = np.concatenate([discards[:, into_pile:], cards[:, need + draws:]], axis=1)
     rest = np.take_along_axis(rest, np.argsort(rng.random(rest.shape), axis=1), axis=1)
     stocks = rest[:, :position.stock_left]
-    buried = np.concatenate([discards, rest[:, position.stock_left:]], axis=1)
+    buried = np.concatenate([discards[:, :into_pile], rest[:, position.stock_left:]], axis=1)
     buried = np.take_along_axis(buried, np.argsort(rng.random(buried.shape), axis=1), axis=1)
     return hands, np.ascontiguousarray(stocks), np.ascontiguousarray(buried)
 
@@ -260,12 +261,14 @@ class Situation:
 
 
 def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,
-                        ) -> Situation:
-    """Worlds for the shorthand flags (uniform sampling with declined-card weighting);
-    a position of 10 cards is advised on its draw."""
+                        opponent_draws: int = 0) -> Situation:
+    """Worlds for the shorthand flags (:func:`sample_worlds`, declined cards weighed
+    down, the opponent's hand kept over ``opponent_draws`` draws); a position of 10
+    cards is advised on its draw."""
     _no_upcard_limit(rules)
     rng = np.random.default_rng(seed)
-    opp, stocks, buried = sample_worlds(position, rollouts, rng)
+    opp, stocks, buried = sample_worlds(position, rollouts, rng, opponent_draws=opponent_draws,
+                                        rules=rules)
     listed = np.array(position.pile, dtype=np.int64)
     if buried.shape[1] != 0:
         raise ValueError("the draw can be advised only with the whole pile listed (or a "
