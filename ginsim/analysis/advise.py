@@ -190,8 +190,10 @@ def _spend(batch, rollouts: int, seed: int, precision: float | None,
         widest = float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
         if widest <= precision:
             break
+        # the worlds needed if the spread holds, at most doubling (the spread of the
+        # posterior's runs is itself rough), at least half a first batch
         more = int(np.ceil(done * ((widest / precision) ** 2 - 1) * 1.1))
-        more = min(max(more, rollouts // 2, 2), max_rollouts - done)
+        more = min(max(more, rollouts // 2, 2), done, max_rollouts - done)
         spent.append(batch(more, (seed + len(spent) * BATCH_STRIDE) % 2**64))
         done += more
         worlds = _pooled(spent)
