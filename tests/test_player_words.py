@@ -209,7 +209,7 @@ def test_play_with_hints_shows_the_hand_before_the_advisor_and_the_bot_compile(
     groups have no recipe for a worker process, so the first hint compiles that here
     too), the bot's by its first move, each said so once."""
     import ginsim.runner.kernels.warmup as warmup
-    from ginsim.game.deal_ranges import DEFAULT_SEED
+    from ginsim.game.rng_nb import DEFAULT_SEED
     from ginsim.table.game_table import first_dealer
 
     assert first_dealer(DEFAULT_SEED) == 1  # the bot deals: you decide first

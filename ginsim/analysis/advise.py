@@ -12,6 +12,7 @@ from ..game.cards import format_cards
 from ..game.inputs.checks import check_choice, check_number
 from ..game.inputs.specs import spec_items
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
 from ..simulator.belief.replay_nb import TEMPERATURE, WAIT
 from ..simulator.branches.advisor import (
@@ -25,7 +26,7 @@ from ..simulator.branches.advisor import (
     situation_rollouts,
 )
 from ..simulator.branches.advisor_history import history_situation
-from ..simulator.limits import check_rollouts, check_seed
+from ..simulator.limits import check_rollouts
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..strategies.params import PARAMETERS
 from ..strategies.presets import MC_ROLLOUT, Strategy, parse_strategy

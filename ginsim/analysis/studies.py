@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..game.deal_ranges import DEFAULT_SEED, stream_seed
 from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
+from ..game.rng_nb import DEFAULT_SEED, stream_seed
 from ..game.rules import Rules
 from ..number_text import signed
 from ..simulator.limits import MAX_JOB_HANDS
@@ -119,7 +119,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     run); their values against ``opponents`` are measured in this run. Where no
     equilibrium is to be had the answer says so, and the best fixed thresholds stay in
     their own sections as exploits of those bots. Its streams of deals come from
-    :func:`~ginsim.game.deal_ranges.stream_seed`.
+    :func:`~ginsim.game.rng_nb.stream_seed`.
     """
     rules = Rules.coerce(rules)
     opponents = [parse_strategy(o) for o in opponents]

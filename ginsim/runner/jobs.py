@@ -13,6 +13,7 @@ from typing import Any
 
 from ..game.inputs.checks import check_int, is_int
 from ..game.inputs.specs import brief
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
 from ..number_text import show
 from ..simulator.limits import (
@@ -20,7 +21,6 @@ from ..simulator.limits import (
     MAX_HAND_INDEX,
     MAX_JOB_HANDS,
     check_hand_range,
-    check_seed,
 )
 from ..strategies.presets import Strategy, parse_strategy
 

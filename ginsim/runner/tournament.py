@@ -33,8 +33,9 @@ from .._version import __version__
 from ..game.inputs.checks import check_choice, check_int, check_path
 from ..game.inputs.files import FileDataError, parse_json, read_bounded
 from ..game.inputs.specs import brief
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
-from ..simulator.limits import MAX_GAMES, check_decision_ms, check_seed
+from ..simulator.limits import MAX_GAMES, check_decision_ms
 from ..simulator.play.game_records import SYSTEMS, pair_games
 from ..strategies.presets import Strategy, parse_strategy
 from ..table.referee import EXEC_PREFIX, display_name, is_program, play_match, program

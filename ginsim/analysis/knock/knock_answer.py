@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ...game.deal_ranges import stream_seed
+from ...game.rng_nb import stream_seed
 from ...game.rules import Rules
 from ...number_text import signed
 from ...simulator.branches.best_response import with_chart
@@ -200,7 +200,7 @@ def measure_advice(advice: KnockAdvice, opponents: Sequence[str | Strategy], dea
     deals (the same deals as the threshold sweep), its card with each cell's evidence
     (:func:`~ginsim.analysis.knock.knock_card.with_evidence`) and its why sentence, both
     from the decision points of its player against itself (on the ``answer why`` stream
-    of :func:`~ginsim.game.deal_ranges.stream_seed`). ``compare`` players (e.g. the same
+    of :func:`~ginsim.game.rng_nb.stream_seed`). ``compare`` players (e.g. the same
     card play knocking at once) play the same deals in the same batch of jobs; the
     matrix and runs returned hold every player's rows, labelled ``(spec, opponent)``."""
     player = advice_player(advice)

@@ -23,6 +23,7 @@ import numpy as np
 from ..._version import __version__
 from ...game.inputs.checks import check_int, check_path, is_int
 from ...game.inputs.files import FileDataError, parse_json, read_bounded
+from ...game.rng_nb import check_seed
 from ...runner.chunkfile import (
     is_temp,
     read_verified,
@@ -44,7 +45,7 @@ from ...runner.store_files import (
     remove_manifest_temps,
 )
 from ..game.rules import RamiRules
-from .engine import MAX_DEALS, check_seed, check_strategies, play_deal_records
+from .engine import MAX_DEALS, check_strategies, play_deal_records
 from .records import RAMI_RECORD_DTYPE
 from .runner import DEFAULT_CHUNK
 

@@ -11,6 +11,7 @@ import numpy as np
 from ...game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
 from ...game.history import EV_PASS, EV_TAKE, History, parse_history
 from ...game.inputs.checks import check_choice
+from ...game.rng_nb import ADVISOR_RUN_STRIDE, derived_seed
 from ...game.rules import Rules
 from ...strategies.presets import Strategy
 from ..belief.posterior import knock_limit_of, sample_beliefs
@@ -19,7 +20,6 @@ from .advisor import DRAWN_FROM, HAND_OVER, PARTICLES, Situation, require_plain
 
 RUNS = 4  # independent posterior runs pooled for the advisor's worlds
 MIN_RUN_PARTICLES = 25  # fewer particles than this make one run, not several
-RUN_STRIDE = 0x9E3779B97F4A7C15  # run k samples from seed + k * this (mod 2**64)
 
 
 def history_situation(history: str | list[str], hand: str, drawn: str | None,
@@ -68,7 +68,8 @@ def pooled_worlds(hist: History, mine: int, model: str | Strategy, rules: Rules,
     for k in range(runs):
         n = rollouts // runs + (k < rollouts % runs)
         per = particles // runs + (k < particles % runs)
-        beliefs = sample_beliefs(hist, mine, model, rules, per, (seed + k * RUN_STRIDE) % 2**64,
+        run_seed = derived_seed(seed, k, ADVISOR_RUN_STRIDE)
+        beliefs = sample_beliefs(hist, mine, model, rules, per, run_seed,
                                  belief[0], wait=belief[1])
         pick = (rng.random() + np.arange(n)) / n
         index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), per - 1)
