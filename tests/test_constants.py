@@ -76,3 +76,31 @@ def test_no_named_constant_is_defined_in_two_gin_modules():
     assert PENDING_NAMES <= set(twice), f"no longer defined twice: {PENDING_NAMES - set(twice)}"
     assert any(all(f.startswith(PENDING_PACKAGE) for f in files) for files in twice.values()), (
         f"nothing is defined twice in {PENDING_PACKAGE} any more: drop that exemption")
+
+
+def outcome_lists(root: Path) -> list[str]:
+    """Where a gin module writes four or more outcome names as one tuple, list, set or
+    dict literal (the registry, ``hand_scoring_nb``, left out)."""
+    from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
+
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if "rami" in path.relative_to(root).parts or path.name == "hand_scoring_nb.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            elts = node.keys if isinstance(node, ast.Dict) else getattr(node, "elts", [])
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+                names = {e.value for e in elts if isinstance(e, ast.Constant)}
+                if len(names & set(OUTCOMES)) >= 4:
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_the_outcome_names_are_written_once():
+    from ginsim.game.scoring import hand_scoring_nb as hs
+    from ginsim.reports.style import OUTCOME_COLOURS
+
+    codes = [hs.OUT_KNOCK, hs.OUT_GIN, hs.OUT_BIG_GIN, hs.OUT_UNDERCUT, hs.OUT_DEAD]
+    assert [hs.OUTCOMES[c] for c in codes] == ["knock", "gin", "big_gin", "undercut", "dead"]
+    assert set(OUTCOME_COLOURS) == set(hs.OUTCOMES) == set(hs.OUTCOME_WORDS)
+    assert not outcome_lists(PACKAGE), "import OUTCOMES from game.scoring.hand_scoring_nb"

@@ -34,7 +34,6 @@ HELP = ("  Commands: s or stock (draw from the stock); p or pile (take the pile'
         "keeps the least deadwood); gin KD or gin (go gin: knock with no deadwood, "
         "discarding KD or the card that allows it); big gin (where the rules have it); hint "
         "(the advisor's table); help (this list); quit (or Ctrl-D).")
-DONE = ("knock", "gin", "undercut", "big_gin")
 #: The longest line read as a move (``knock 10D`` is nine characters): a longer one is
 #: refused without being parsed, and a refusal never echoes more than MAX_ECHO_CHARS.
 MAX_MOVE_CHARS = 40

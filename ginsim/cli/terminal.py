@@ -11,6 +11,7 @@ import shutil
 import sys
 import textwrap
 
+from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..number_text import NA, num, pct
 
 
@@ -48,7 +49,7 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
     if duplicate and "played twice" in str(summary.attrs.get("basis", "")):
         lines.append(f"counted by deal: {summary.attrs['basis']}")
     lines.append("outcome shares (95% CI):")
-    for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
+    for outcome in OUTCOMES:
         row = summary.loc[f"rate_{outcome}"]
         lines.append(f"  {outcome:<9} {pct(row.value):>7}  [{pct(row.low)}, {pct(row.high)}]")
     lines.append("mean points per hand (95% CI):")
