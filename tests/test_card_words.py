@@ -17,7 +17,6 @@ from ginsim.analysis.knock.knock_answer import ANSWER_LIMIT, knock_answer
 from ginsim.analysis.knock.knock_card import (
     card_words,
     knock_card,
-    numbers_aloud,
     panel_plans,
     stock_aloud,
     why_words,
@@ -26,6 +25,7 @@ from ginsim.analysis.knock.knock_card import (
 from ginsim.analysis.knock.value_split import deal_nets, paired_gap
 from ginsim.game.rules import Rules
 from ginsim.game.rules_presets import PRESETS
+from ginsim.number_text import numbers_aloud
 
 LABELS = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]
 

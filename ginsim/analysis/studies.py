@@ -24,7 +24,7 @@ from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
 from ..game.rng_nb import DEFAULT_SEED, stream_seed
 from ..game.rules import Rules
-from ..number_text import signed
+from ..number_text import number_ranges, signed
 from ..simulator.limits import MAX_JOB_HANDS
 from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
@@ -36,7 +36,7 @@ from .knock.knock_answer import (
     rules_words,
 )
 from .knock.knock_card import KnockAdvice
-from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words
+from .knock.knock_chart import chart_table, decisions_frame, plain_words
 from .knock.sweeps import (
     Pair,
     best_thresholds,

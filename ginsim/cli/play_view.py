@@ -17,6 +17,7 @@ from ..game.inputs.specs import brief
 from ..game.melds import deadwood
 from ..game.scoring.game_scoring import GameScore
 from ..game.state import ST_TAKEN
+from ..number_text import bracketed
 from ..table.actions import ANY_MOVE, Action, IllegalAction
 from ..table.game_table import TableGame
 from ..table.table import Table
@@ -106,7 +107,8 @@ def hint_text(table: Table, rules, bot: str, rollouts: int = 400) -> str:
         frame, model, note = hint_advice(table, rules, bot, rollouts)
     except ValueError as err:
         return f"  (no hint here: {err})"
-    rows = [f"    {row.option:<24} {row.expected_points:+6.2f}  [{row.low:+.2f}, {row.high:+.2f}]"
+    rows = [f"    {row.option:<24} "
+            f"{bracketed(row.expected_points, row.low, row.high, '+.2f', '6', gap='  ')}"
             for row in frame.head(6).itertuples()]
     head = [f"  Advisor (against {model.spec}; expected points this hand, 95% CI):"]
     if note:

@@ -14,6 +14,7 @@ import pandas as pd
 from ...game.inputs.checks import check_int
 from ...game.inputs.specs import brief
 from ...game.rules import Rules
+from ...number_text import number_ranges
 from ...simulator.branches.knock_branches import knock_decisions
 from ...strategies.params import N_BUCKETS
 from ...strategies.presets import Strategy
@@ -149,14 +150,3 @@ def plain_words(chart: pd.DataFrame, opponent: str, min_n: int = MIN_CELL) -> st
         parts.append(f"with {stock} cards left in the stock, {text}")
     return f"Against `{opponent}`: " + "; ".join(parts) + "."
 
-
-def number_ranges(values: list[int]) -> str:
-    """Sorted integers as ranges: [1, 2, 3, 5] -> "1-3, 5"."""
-    out, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            out.append(f"{start}" if start == v else f"{start}-{v}")
-            start = None
-    return ", ".join(out)
