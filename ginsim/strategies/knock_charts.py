@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..game.inputs.files import decode_text, is_regular, parse_json, read_bounded
-from ..game.inputs.specs import brief, spec_items
+from ..game.inputs.specs import brief, spec_values
 from ..game.rules_presets import PRESETS
 from .grid_nb import bucket_range
 from .params import (
@@ -310,11 +310,8 @@ def chart_file(name_or_path: str) -> Path | None:
 def spec_chart_files(spec: str) -> list[str]:
     """The ``chart=`` values of a strategy spec (nested ``rollout``/``model``.. specs
     included) that name the user's files, as written, in order and once each."""
-    _, _, items = str(spec).partition(":")
     found: list[str] = []
-    for _, key, value in spec_items(items.replace(";", ",")):
-        if not value:
-            continue
+    for key, value in spec_values(str(spec).replace(";", ","))[1].items():
         if key in NESTED and ":" in value:
             found += spec_chart_files(value)
         elif key == "chart" and chart_file(value) is not None:

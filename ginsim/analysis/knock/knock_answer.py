@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ...game.inputs.specs import spec_values
 from ...game.rng_nb import stream_seed
 from ...game.rules import Rules
 from ...number_text import signed
@@ -35,11 +36,11 @@ WHY_HANDS = 50_000  # hands of the card's player against itself behind its why s
 def rules_name(rules: Rules) -> str:
     """The rules' name in words: "big gin rules" for a preset, "modern rules with
     undercut bonus 10" for a preset with fields changed."""
-    preset, _, changes = rules.spec().partition(":")
+    preset, changes = spec_values(rules.spec())
     words = preset.replace("_", " ") + " rules"
     if changes:
-        words += " with " + ", ".join(c.replace("_", " ").replace("=", " ")
-                                      for c in changes.split(","))
+        words += " with " + ", ".join(f"{key} {value}".replace("_", " ")
+                                      for key, value in changes.items())
     return words
 
 
