@@ -43,6 +43,7 @@ from ..game.rules import Rules
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..simulator.machine.board_nb import MAX_TURNS
 from ..simulator.machine.records import RECORD_DTYPE, per_deal_sum, whole_deals
+from ..strategies.grid_nb import stock_buckets
 from .aggregate_nb import accumulate_nb
 
 
@@ -165,7 +166,8 @@ def deal_keys(first: Mapping[str, np.ndarray], second: Mapping[str, np.ndarray],
     knocks = [OUTCOMES.index("knock"), OUTCOMES.index("undercut")]
     d1, d2 = np.asarray(first["knocker_deadwood"]), np.asarray(second["knocker_deadwood"])
     both = np.isin(o1, knocks) & np.isin(o2, knocks) & (d1 == d2)
-    b1, b2 = (stock_buckets(np.asarray(x["stock_left"])[both]) for x in (first, second))
+    b1, b2 = (stock_buckets(np.asarray(x["stock_left"])[both], STOCK_EDGES)
+              for x in (first, second))
     undercut = OUTCOMES.index("undercut")
     knock_pairs = {"index": np.flatnonzero(both), "pair_deadwood": d1[both],
                    "pair_stock": np.where(b1 == b2, b1, -1),
@@ -176,13 +178,6 @@ def deal_keys(first: Mapping[str, np.ndarray], second: Mapping[str, np.ndarray],
     same = t1 == t2
     return {"deals": deals, "knock_pairs": knock_pairs,
             "turn_pairs": {"index": np.flatnonzero(same), "pair_turns": t1[same]}}
-
-
-def stock_buckets(stock_left: np.ndarray, edges: Sequence[int] = STOCK_EDGES) -> np.ndarray:
-    """Bucket of each stock-left value: how many of ``edges`` lie above it (bucket 0 is
-    stock >= ``edges[0]``)."""
-    stock_left = np.asarray(stock_left)
-    return np.sum(stock_left[:, None] < np.asarray(edges)[None, :], axis=1).astype(np.int64)
 
 
 @dataclass

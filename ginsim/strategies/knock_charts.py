@@ -24,7 +24,7 @@ import numpy as np
 from ..game.inputs.files import decode_text, is_regular, parse_json, read_bounded
 from ..game.inputs.specs import brief, spec_values
 from ..game.rules_presets import PRESETS
-from .grid_nb import bucket_range
+from .grid_nb import bucket_labels, bucket_range
 from .params import (
     GRID_BUCKETS,
     GRID_DEADWOOD,
@@ -45,11 +45,6 @@ CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert",
                   "equilibrium_learned": "learned"}
 MODERN_SUFFIX = "_modern"
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
-
-
-def bucket_labels() -> list[str]:
-    """``28-31``, ``24-27``, ..., ``0-3``: the stock buckets in play order."""
-    return [f"{lo}-{hi}" for lo, hi in map(bucket_range, range(GRID_BUCKETS))]
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,10 @@ from ...runner.responses import (
 from ...simulator.branches.best_response import Gain, block_sums, gain_of, with_chart
 from ...simulator.limits import MAX_EQUILIBRIUM_HANDS, check_equilibrium_hands
 from ...strategies.equilibria import hand_key, shipped_equilibrium
+from ...strategies.grid_nb import bucket_labels
 from ...strategies.knock_charts import (
     SHAPE,
     KnockChart,
-    bucket_labels,
     constant_chart,
     load_chart,
 )
