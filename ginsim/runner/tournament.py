@@ -41,7 +41,7 @@ from ..strategies.presets import Strategy, parse_strategy
 from ..table.referee import EXEC_PREFIX, display_name, is_program, play_match, program
 from .chunkfile import is_temp, read_verified, write_chunk
 from .lock import StoreError, StoreLock
-from .pool import BACKENDS, map_chunks, resolve_workers
+from .pool import BACKENDS, chunk_size, map_chunks, resolve_workers
 from .store_files import (
     CHUNKS,
     LOCK,
@@ -127,7 +127,7 @@ class TournamentPlan:
 def default_chunk_decks(decks: int) -> int:
     """A quarter of a pair's decks, within MIN/MAX_CHUNK_DECKS: cheap to store, enough
     to resume from."""
-    return min(max(MIN_CHUNK_DECKS, -(-decks // 4)), MAX_CHUNK_DECKS)
+    return chunk_size(decks, 4, MIN_CHUNK_DECKS, MAX_CHUNK_DECKS)
 
 
 def check_player(player: Any) -> str:
