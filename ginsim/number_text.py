@@ -44,11 +44,12 @@ def num(value: float, fmt: str) -> str:
     return format(value, fmt) if math.isfinite(value) else NA
 
 
-def bracketed(value: float, low: float, high: float, fmt: str = ".2f", width: str = "",
+def bracketed(value: float, low: float, high: float, fmt: str = ".2f", value_fmt: str = "",
               gap: str = " ") -> str:
     """``value [low, high]``, the terminal's figure and its 95% interval, each in format
-    ``fmt`` (the value padded to ``width``) and :data:`NA` when not finite."""
-    return f"{num(value, width + fmt)}{gap}[{num(low, fmt)}, {num(high, fmt)}]"
+    ``fmt`` (the value in ``value_fmt`` when given, to pad it) and :data:`NA` when not
+    finite."""
+    return f"{num(value, value_fmt or fmt)}{gap}[{num(low, fmt)}, {num(high, fmt)}]"
 
 
 def number_ranges(values: list[int]) -> str:

@@ -108,7 +108,7 @@ def hint_text(table: Table, rules, bot: str, rollouts: int = 400) -> str:
     except ValueError as err:
         return f"  (no hint here: {err})"
     rows = [f"    {row.option:<24} "
-            f"{bracketed(row.expected_points, row.low, row.high, '+.2f', '6', gap='  ')}"
+            f"{bracketed(row.expected_points, row.low, row.high, '+.2f', '+6.2f', gap='  ')}"
             for row in frame.head(6).itertuples()]
     head = [f"  Advisor (against {model.spec}; expected points this hand, 95% CI):"]
     if note:

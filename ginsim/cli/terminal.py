@@ -54,7 +54,7 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
                         "a minus b")):
         row = summary.loc[key]
         how = f"  paired by deal, {int(row.deals):,} deals" if key.endswith("_paired") else ""
-        figure = bracketed(row.value, row.low, row.high, ".3f", "7", gap="  ")
+        figure = bracketed(row.value, row.low, row.high, ".3f", "7.3f", gap="  ")
         lines.append(f"  {label:<28} {figure}{how}")
     turns = summary.loc["mean_turns"]
     lines.append(f"mean draws per hand: {bracketed(turns.value, turns.low, turns.high, gap='  ')}")
@@ -106,7 +106,7 @@ def two_player_game_lines(head: str, summary) -> list[str]:
             lines.append(f"  {label:<20} {pct(row.value):>9}  [{pct(row.low)}, "
                          f"{pct(row.high)}]")
         else:
-            figure = bracketed(row.value, row.low, row.high, width="9", gap="  ")
+            figure = bracketed(row.value, row.low, row.high, ".2f", "9.2f", gap="  ")
             lines.append(f"  {label:<20} {figure}")
     return lines
 
