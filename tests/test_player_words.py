@@ -17,7 +17,7 @@ from ginsim.analysis.studies import StudyResult, note_compiling
 from ginsim.cli import main
 from ginsim.cli.terminal import report_written_line
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import PRESETS as RULES_PRESETS
+from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.rami.play.cli import seat_lines
 from ginsim.rami.play.study import cost_words
 from ginsim.reports.words import players_table, rule_sentences, rules_table

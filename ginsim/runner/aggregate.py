@@ -83,9 +83,9 @@ MOMENT_COLUMNS: tuple[str, ...] = (
     + tuple(f"sumsq_{v}" for v in VALUE_FIELDS) + ("sum_points_a_x_b",)
 )
 #: Key fields of the hand tables (record fields), then those only deal tables have.
-HAND_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in HAND_TABLES for k in t.keys))
-KEY_FIELDS: tuple[str, ...] = HAND_FIELDS + tuple(
-    k for k in dict.fromkeys(k for t in DEAL_TABLES for k in t.keys) if k not in HAND_FIELDS)
+HAND_KEY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in HAND_TABLES for k in t.keys))
+KEY_FIELDS: tuple[str, ...] = HAND_KEY_FIELDS + tuple(
+    k for k in dict.fromkeys(k for t in DEAL_TABLES for k in t.keys) if k not in HAND_KEY_FIELDS)
 #: The integer type of each key field: a record field's own, int16 for a deal key.
 KEY_DTYPES: dict[str, np.dtype] = {
     k: RECORD_DTYPE[k] if k in RECORD_DTYPE.names else np.dtype(np.int16) for k in KEY_FIELDS}
@@ -229,8 +229,8 @@ class Layout:
             self._accumulate(records[lo:lo + SLICE_HANDS], acc, duplicate)
 
     def _accumulate(self, records: np.ndarray, acc: np.ndarray, duplicate: bool) -> None:
-        keys = np.empty((len(HAND_FIELDS), len(records)), dtype=np.int64)
-        for i, name in enumerate(HAND_FIELDS):
+        keys = np.empty((len(HAND_KEY_FIELDS), len(records)), dtype=np.int64)
+        for i, name in enumerate(HAND_KEY_FIELDS):
             keys[i] = records[name]
         values = np.empty((len(VALUE_FIELDS), len(records)), dtype=np.int64)
         for i, name in enumerate(VALUE_FIELDS):

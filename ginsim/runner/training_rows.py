@@ -34,7 +34,6 @@ MAX_ROW_CHUNKS = 1_000_000
 #: A row file is read only if it is a regular file of at most this size (a chunk of
 #: 100,000 hands, the teacher's most, makes about 1 GB of discard rows).
 MAX_ROW_FILE_BYTES = 4 * 2**30
-KINDS = ("draw", "discard")
 _HINT = "restore it, or give another folder"
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..game.inputs.files import decode_text, is_regular, parse_json, read_bounded
 from ..game.inputs.specs import brief, spec_values
-from ..game.rules_presets import PRESETS
+from ..game.rules_presets import RULES_PRESETS
 from .grid_nb import bucket_labels, bucket_range
 from .params import (
     GRID_BUCKETS,
@@ -135,7 +135,7 @@ def shipped_summary() -> str:
     """The shipped charts' names in a line: the base names, and the rules suffixes that
     follow them (``equilibrium_expert`` + ``_oklahoma``), so a refusal stays one short line."""
     names = shipped_names()
-    suffixes = sorted({p for p in PRESETS for n in names if n.endswith("_" + p)} | {
+    suffixes = sorted({p for p in RULES_PRESETS for n in names if n.endswith("_" + p)} | {
         MODERN_SUFFIX[1:]})
     bases = [n for n in names if not any(n.endswith("_" + p) for p in suffixes)]
     return (f"{', '.join(bases)}, each alone (for the rules played) or followed by a "
