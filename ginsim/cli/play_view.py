@@ -136,8 +136,7 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
     write(f"ginsim play: you against {game.bot_spec}, rules {rules.spec()}, "
           f"game to {rules.target}. Type 'hint' for advice, 'help' for the commands, "
           f"'quit' to stop.")
-    while not game.over:
-        table = game.deal()
+    for table in game.hands():
         dealer = "you" if table.dealer == 0 else "the bot"
         write(f"\nHand {game.hands_played + 1} (dealer: {dealer}); points You "
               f"{game.points[0]}, Bot {game.points[1]}")
@@ -155,7 +154,6 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
                 write(stopped_text(game, stop))
                 return 0 if stop == END_OF_INPUT else 1
         write(showdown_text(table, rules))
-        game.finish_hand()
     write(game_over_text(game.score()))
     return 0
 

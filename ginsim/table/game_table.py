@@ -20,6 +20,7 @@ is the game's record (docs/records.md).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -69,6 +70,23 @@ class GameDeals:
     def deal(self) -> Table:
         """The next hand's Table."""
         return Table(self.rules, self.game_key, self.hands, self.dealer)
+
+    def tables(self, stop_at_limit: bool = False,
+               deal: Callable[[], Table] | None = None) -> Iterator[Table]:
+        """The one game loop: each hand's Table (from ``deal``, by default :meth:`deal`)
+        until a side reaches the target; the caller plays each out and enters it
+        (:meth:`enter`) before asking for the next. Past
+        :data:`~ginsim.simulator.limits.MAX_GAME_HANDS` hands the game stops
+        (``stop_at_limit``) or is a ValueError."""
+        while not self.won:
+            if self.at_limit:
+                if stop_at_limit:
+                    return
+                raise ValueError(f"game {self.g} did not end in {MAX_GAME_HANDS} hands")
+            dealt = self.hands
+            yield (deal or self.deal)()
+            if self.hands == dealt:
+                raise RuntimeError("a hand of the game loop was not entered")
 
     def enter(self, table: Table) -> tuple[int, int]:
         """Enter the finished hand ``table`` and move the deal; the points before it."""
@@ -127,6 +145,15 @@ class TableGame:
         self._finished = False
         self._inbox.append(hand_message(self.table, 1, 0, self.points))
         return self.table
+
+    def hands(self) -> Iterator[Table]:
+        """Each hand of the game, dealt by :meth:`deal`, through the one game loop
+        (:meth:`GameDeals.tables`); the caller plays it out, and it is entered
+        (:meth:`finish_hand`) when the caller asks for the next. A caller that stops
+        early leaves the hand under way unentered."""
+        for table in self.deals.tables(stop_at_limit=True, deal=self.deal):
+            yield table
+            self.finish_hand()
 
     def bot_move(self) -> list[dict]:
         """The bot's move, applied, after it read its messages; returns its events."""

@@ -162,11 +162,8 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                 side.start()
             side.send({"type": "start", "protocol": PROTOCOL_VERSION, "rules": spec,
                        "seat": seat, "game": g}, f"game {g}, start")
-        while not game.won:
-            if game.at_limit:
-                raise ValueError(f"game {g} did not end in {MAX_GAME_HANDS} hands")
-            h, dealer = game.hands, game.dealer
-            table, recorded = game.deal(), False
+        for table in game.tables():
+            h, dealer, recorded = table.hand, table.dealer, False
             shown = _play_hand(sides, table, g, h, tally.points, timeout_ms)
             before = game.enter(table)
             shown["scores"] = list(tally.points)
