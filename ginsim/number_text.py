@@ -9,6 +9,7 @@ an empty cell of a report's table reads :data:`MISSING`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -41,6 +42,37 @@ def pct(value: float) -> str:
 def num(value: float, fmt: str) -> str:
     """``value`` in format ``fmt``, :data:`NA` when not finite."""
     return format(value, fmt) if math.isfinite(value) else NA
+
+
+def bracketed(value: float, low: float, high: float, fmt: str = ".2f", value_fmt: str = "",
+              gap: str = " ") -> str:
+    """``value [low, high]``, the terminal's figure and its 95% interval, each in format
+    ``fmt`` (the value in ``value_fmt`` when given, to pad it) and :data:`NA` when not
+    finite."""
+    return f"{num(value, value_fmt or fmt)}{gap}[{num(low, fmt)}, {num(high, fmt)}]"
+
+
+def number_ranges(values: list[int]) -> str:
+    """Sorted integers as ranges: [1, 2, 3, 5] -> "1-3, 5"."""
+    out, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            out.append(f"{start}" if start == v else f"{start}-{v}")
+            start = None
+    return ", ".join(out)
+
+
+def numbers_aloud(values: Sequence[int]) -> str:
+    """Sorted integers as a player says them: "4 to 10", "7 and 9", "1 to 3, 5 and 8";
+    two in a row are said as two ("6 and 7", not "6 to 7")."""
+    items: list[str] = []
+    for part in number_ranges(sorted(int(v) for v in values)).split(", "):
+        low, _, high = part.partition("-")
+        items += ([low, high] if high and int(high) == int(low) + 1
+                  else [part.replace("-", " to ")])
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def format_number(value: float) -> str:

@@ -71,9 +71,10 @@ def command_groups(command: str) -> list[tuple[Any, Any]]:
 
         return [(RAMI_KERNEL_GROUPS["rami deals"], RamiRules.coerce(None))]
     sys.path.insert(0, str(ROOT / "scripts"))
-    from warm_kernels import suite_groups
+    from warm_kernels import RAMI_KERNEL_GROUPS, gin_groups
 
-    return [(group, modern) for group in suite_groups().values()]
+    return [*((group, modern) for group in gin_groups()),
+            *((group, None) for group in RAMI_KERNEL_GROUPS.values())]
 
 
 def kernel_name(dispatcher: Any) -> str:

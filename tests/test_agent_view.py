@@ -24,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginsim.game.cards import mask_to_cards
-from ginsim.game.rules import PRESETS, Rules
+from ginsim.game.rules import Rules
+from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.game.state import ST_DECK, ST_HAND, ST_POS
 from ginsim.table.actions import TEXT
 from ginsim.table.agents import Agent, decide_message, hand_message
@@ -33,7 +34,7 @@ from ginsim.table.seat_fields import dealt_cards
 from ginsim.table.seat_view import DECIDE_PHASES
 from ginsim.table.table import Table, view_event
 
-KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]
+KNOCKING = [name for name in RULES_PRESETS if not Rules.preset(name).mahjong]
 #: Seat 0, the non-dealer, is offered 8C first (the messages of tests/test_match.py).
 HAND = {"type": "hand", "game": 0, "hand": 0, "seat": 0, "dealer": 1,
         "cards": "AS 2S 3S 7H 7D 7C 9C TC JC KD".split(), "upcard": "8C",

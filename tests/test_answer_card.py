@@ -22,7 +22,7 @@ from ginsim.analysis.knock.equilibrium import equilibrium_advice
 from ginsim.analysis.knock.knock_answer import knock_answer
 from ginsim.analysis.knock.knock_card import card_words, knock_card
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import PRESETS
+from ginsim.game.rules_presets import RULES_PRESETS
 
 CHART_FILES = sorted((Path(ginsim.strategies.__file__).parent / "chart_data").glob("*.json"))
 STOCKS = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]
@@ -152,14 +152,14 @@ def test_every_shipped_chart_says_its_card(path):
 
 
 def _knocking_presets() -> list[str]:
-    return [name for name in PRESETS if Rules.preset(name).knocks
+    return [name for name in RULES_PRESETS if Rules.preset(name).knocks
             and equilibrium_advice(name) is not None]
 
 
 def test_every_knocking_preset_but_eaai_ships_a_card():
     """eaai (the EAAI referee) is the one knocking preset without a shipped chart: its
     report computes one in the run (docs/knock-answers.md)."""
-    knocking = {name for name in PRESETS if Rules.preset(name).knocks}
+    knocking = {name for name in RULES_PRESETS if Rules.preset(name).knocks}
     assert knocking - set(_knocking_presets()) == {"eaai"}
 
 

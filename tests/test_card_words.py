@@ -17,7 +17,6 @@ from ginsim.analysis.knock.knock_answer import ANSWER_LIMIT, knock_answer
 from ginsim.analysis.knock.knock_card import (
     card_words,
     knock_card,
-    numbers_aloud,
     panel_plans,
     stock_aloud,
     why_words,
@@ -25,7 +24,8 @@ from ginsim.analysis.knock.knock_card import (
 )
 from ginsim.analysis.knock.value_split import deal_nets, paired_gap
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import PRESETS
+from ginsim.game.rules_presets import RULES_PRESETS
+from ginsim.number_text import numbers_aloud
 
 LABELS = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]
 
@@ -96,7 +96,7 @@ def test_every_plan_is_one_the_card_allows(seed):
 def _knocking_presets() -> list[str]:
     from ginsim.analysis.knock.equilibrium import equilibrium_advice
 
-    return [name for name in PRESETS if Rules.preset(name).knocks
+    return [name for name in RULES_PRESETS if Rules.preset(name).knocks
             and equilibrium_advice(name) is not None]
 
 
@@ -214,3 +214,11 @@ def test_paired_gap_is_over_the_same_deals():
     assert gap[0] == pytest.approx(2.5)
     assert gap[2] - gap[0] == pytest.approx(Z95 * diffs.std(ddof=1) / 2)
     assert np.isnan(paired_gap(card, deal_nets(_hands([1, 1, 2, 2], start=4)))[0])
+
+
+def test_a_figure_and_its_interval_are_written_one_way():
+    from ginsim.number_text import NA, bracketed
+
+    assert bracketed(1.5, -0.25, 3.125, "+.2f", "+7.2f", gap="  ") == "  +1.50  [-0.25, +3.12]"
+    assert bracketed(0.1234, 0.11, 0.135, ".1%") == "12.3% [11.0%, 13.5%]"
+    assert bracketed(float("nan"), 0.0, float("inf")) == f"{NA} [0.00, {NA}]"

@@ -104,3 +104,30 @@ def test_chart_table_and_words():
 def test_chart_masks_read_gains():
     chart = pd.DataFrame({"deadwood": [3, 4, 3], "bucket": [0, 0, 1], "gain": [1.0, -1.0, 2.0]})
     assert chart_masks(chart) == (1 | 1 << 3, 1 | 1 << 3)
+
+
+def test_every_stock_bucket_is_one_notion():
+    """The knock grid's kernel bucket, the undercut table's (counted from the shallow
+    end) and the analysis' buckets of any edges are the same count of edges above."""
+    from ginsim.strategies.grid_nb import (
+        GRID_EDGES,
+        bucket_labels,
+        bucket_range,
+        grid_bucket_nb,
+        stock_buckets,
+    )
+    from ginsim.strategies.params import GRID_BUCKETS
+    from ginsim.strategies.undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
+
+    stocks = np.arange(-3, 60)
+    by_edges = stock_buckets(stocks, GRID_EDGES)
+    assert [grid_bucket_nb(int(s)) for s in stocks] == by_edges.tolist()
+    undercut = np.minimum(np.maximum(stocks, 0) // UNDERCUT_STOCK_STEP,
+                          UNDERCUT_TABLE.shape[1] - 1)
+    assert (GRID_BUCKETS - 1 - by_edges).tolist() == undercut.tolist()
+    for edges in (GRID_EDGES, (24, 16, 8), (20,)):
+        labels = bucket_labels(edges)
+        for s in range(32):
+            low, high = map(int, labels[stock_buckets([s], edges)[0]].split("-"))
+            assert low <= s <= high  # each count falls in the range its bucket names
+    assert bucket_range(0) == (28, 31) and bucket_range(GRID_BUCKETS - 1) == (0, 3)

@@ -31,6 +31,7 @@ RAMI_LAYERS = {"cards": "game", "rules": "game", "tables": "game", "scoring_nb":
                "study": "analysis", "report": "reports", "cli": "cli"}
 #: What Rami may use of the rest of ginsim: shared machinery, nothing of gin rummy.
 RAMI_MAY_IMPORT = ("ginsim.game._jit", "ginsim.game.rng_nb", "ginsim.game.bits_nb",
+                   "ginsim.number_text",
                    "ginsim.game.inputs.specs", "ginsim.game.inputs.checks",
                    "ginsim.game.inputs.files",
                    "ginsim.game.cards", "ginsim.runner.pool", "ginsim.runner.chunkfile",

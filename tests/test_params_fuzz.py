@@ -28,7 +28,7 @@ from ginsim.game.rules import (
     MAX_GAME_STOCK_FLOOR,
     parse_rules,
 )
-from ginsim.game.rules import PRESETS as RULES_PRESETS
+from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.strategies.params import NESTED, PARAMETERS
 from ginsim.strategies.presets import PRESETS
 

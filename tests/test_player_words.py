@@ -17,7 +17,7 @@ from ginsim.analysis.studies import StudyResult, note_compiling
 from ginsim.cli import main
 from ginsim.cli.terminal import report_written_line
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import PRESETS as RULES_PRESETS
+from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.rami.play.cli import seat_lines
 from ginsim.rami.play.study import cost_words
 from ginsim.reports.words import players_table, rule_sentences, rules_table
@@ -209,7 +209,7 @@ def test_play_with_hints_shows_the_hand_before_the_advisor_and_the_bot_compile(
     groups have no recipe for a worker process, so the first hint compiles that here
     too), the bot's by its first move, each said so once."""
     import ginsim.runner.kernels.warmup as warmup
-    from ginsim.game.deal_ranges import DEFAULT_SEED
+    from ginsim.game.rng_nb import DEFAULT_SEED
     from ginsim.table.game_table import first_dealer
 
     assert first_dealer(DEFAULT_SEED) == 1  # the bot deals: you decide first

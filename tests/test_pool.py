@@ -52,3 +52,17 @@ def test_bad_workers_and_backends_are_one_line_errors():
         resolve_workers(0)
     with pytest.raises(ValueError, match="backend must be one of local, threads"):
         list(map_chunks(slow_square, [(1, 0)], backend="spark"))
+
+
+def test_one_chunk_size_policy_bounds_every_size_and_the_chunk_count():
+    from ginsim.runner.pool import chunk_size
+    from ginsim.runner.tournament import default_chunk_decks
+    from ginsim.simulator.limits import MAX_CHUNKS
+
+    for total in (0, 1, 99, 10_000, 10**6, 10**9, 10**12):
+        for parts, low, high in ((8, 4_096, 262_144), (4, 25, 2_500), (1, 2_000, 2_000)):
+            size = chunk_size(total, parts, low, high)
+            assert -(-total // size) <= MAX_CHUNKS
+            assert low <= size <= high or size == -(-total // MAX_CHUNKS)
+    assert default_chunk_decks(1_000) == 250 and default_chunk_decks(10) == 25
+    assert default_chunk_decks(10**6) == 2_500

@@ -2,11 +2,12 @@ import numpy as np
 import pytest
 
 from ginsim import Rules
-from ginsim.game.rules import PRESETS, R_BIG_GIN_BONUS, R_KNOCK_LIMIT, R_LAYOFF
+from ginsim.game.rules import R_BIG_GIN_BONUS, R_KNOCK_LIMIT, R_LAYOFF
+from ginsim.game.rules_presets import RULES_PRESETS
 
 
 def test_presets_round_trip_by_name():
-    for name in PRESETS:
+    for name in RULES_PRESETS:
         assert Rules.coerce(name) == Rules.preset(name)
     assert Rules.preset("classic").gin_bonus == 20
     assert Rules.preset("classic").undercut_bonus == 10
@@ -39,7 +40,7 @@ def test_validation(kwargs, match):
 def test_unknown_preset_and_field():
     with pytest.raises(ValueError, match="choose one of modern"):
         Rules.preset("vegas")
-    with pytest.raises(ValueError, match="no field 'knock'"):
+    with pytest.raises(ValueError, match="unknown rules field 'knock'"):
         Rules().with_(knock=3)
     assert Rules().with_(knock_limit=5).knock_limit == 5
 

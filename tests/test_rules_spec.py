@@ -14,10 +14,10 @@ from ginsim.cli import main
 from ginsim.game.rules import (
     CHOICE_FIELDS,
     INT_BOUNDS,
-    PRESETS,
     Rules,
     parse_rules,
 )
+from ginsim.game.rules_presets import RULES_PRESETS
 
 
 def test_spec_sets_the_named_fields_of_its_preset() -> None:
@@ -42,7 +42,7 @@ def test_a_suit_named_twice_is_refused(spec) -> None:
 
 
 def test_spec_names_presets_and_changed_fields() -> None:
-    for name in PRESETS:
+    for name in RULES_PRESETS:
         assert Rules.preset(name).spec() == name
     assert Rules(knock_limit=8).spec() == "modern:knock_limit=8"
     assert Rules(undercut_on_tie=False, undercut_bonus=10).spec() == \

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ginsim.cli import build_parser, main
-from ginsim.game.deal_ranges import DEFAULT_SEED, SEEDS, STREAMS, stream_seed
-from ginsim.simulator.limits import MAX_SEED, check_seed
+from ginsim.game.rng_nb import DEFAULT_SEED, MAX_SEED, SEEDS, STREAMS, check_seed, stream_seed
 
 TOP = SEEDS - 1
 

@@ -51,3 +51,33 @@ def test_every_spec_language_refuses_alike(parse, preset, key, value):
             parse(f"{preset}:{items}")
         message = str(info.value)
         assert words in message and "\n" not in message, message
+
+
+def test_an_unknown_name_is_one_error_whether_spelled_in_a_spec_or_passed_as_a_keyword():
+    """A typo in a spec and the same typo in an overrides dict (or ``Rules.with_``) are
+    refused in the same words, which say what the name could have been."""
+    from ginsim.rami.game.rules import RamiRules
+    from ginsim.strategies.presets import Strategy
+
+    cases = [
+        (lambda: parse_strategy("simple:knok=5"), lambda: Strategy("simple:knok=5", "simple",
+                                                                    {"knok": 5})),
+        (lambda: Rules.coerce("modern:gin_bonuss=3"), lambda: Rules().with_(gin_bonuss=3)),
+        (lambda: parse_rami_rules("rami:jokerz=2"), lambda: RamiRules().with_(jokerz=2)),
+    ]
+    for in_spec, as_keyword in cases:
+        with pytest.raises(ValueError) as spelled:
+            in_spec()
+        with pytest.raises(ValueError) as passed:
+            as_keyword()
+        first, second = str(spelled.value), str(passed.value)
+        assert first.startswith("unknown ") and second.startswith(first.split(" in ")[0])
+        assert first.split(": ", 1)[1] == second.split(": ", 1)[1]  # the same suggestion
+
+
+def test_a_checked_spec_is_read_again_by_one_function():
+    from ginsim.game.inputs.specs import spec_values
+
+    assert spec_values("simple:k=5, t = 6,k=7,blank=") == ("simple", {"k": "7", "t": "6"})
+    assert spec_values("modern") == ("modern", {})
+    assert spec_values("x:a=1,alpha=2,zz=3", {"a": "a", "alpha": "a"}) == ("x", {"a": "2"})

@@ -10,7 +10,8 @@ import ginsim
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import parse_cards
 from ginsim.game.history import parse_history
-from ginsim.game.rules import PRESETS, Rules
+from ginsim.game.rules import Rules
+from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.game.state import (
     HS_SIZE,
     POSITION_END,
@@ -28,7 +29,7 @@ from ginsim.simulator.play.engine import play_records
 from ginsim.table.agents import Agent, decide_message, hand_message, play_hand
 from ginsim.table.table import Action, IllegalAction, Table, view_event
 
-KNOCKING = [name for name in PRESETS if not Rules.preset(name).mahjong]
+KNOCKING = [name for name in RULES_PRESETS if not Rules.preset(name).mahjong]
 PAIRS = [("simple", "memory2"), ("random", "gin_hunter"), ("memory1", "chart"),
          ("equilibrium", "pile_wary"),
          ("early_knocker", "simple:draw=improve")]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from reference import parse, random_hands
 
 from ginsim import Rules, deadwood, layoff_deadwood
-from ginsim.game.rules import PRESETS
+from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
 from ginsim.simulator.machine.records import ACTION_LAST_DISCARD, TRACE_COLUMNS
 from ginsim.simulator.play.engine import play_decks, play_records
@@ -29,7 +29,7 @@ def decks_with_upcard(upcard: str, count: int, seed: int = 0) -> np.ndarray:
 
 
 def test_every_preset_by_name():
-    for name in PRESETS:
+    for name in RULES_PRESETS:
         rules = Rules.preset(name)
         assert Rules.coerce(name) == rules and rules.name() == name
         records, _ = play_records(stop=50, seed=1, rules=name)

@@ -30,8 +30,9 @@ import pandas as pd
 from ..game.card_tables import card_tables
 from ..game.cards import format_cards
 from ..game.inputs.checks import check_choice, check_number
-from ..game.inputs.specs import spec_items
+from ..game.inputs.specs import spec_values
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
 from ..simulator.branches.advisor import (
     Situation,
@@ -49,7 +50,7 @@ from ..simulator.branches.advisor_history import (
     needs_history,
     only_one_view,
 )
-from ..simulator.limits import check_rollouts, check_seed
+from ..simulator.limits import check_rollouts
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..strategies.presets import MC_ROLLOUT, Strategy, parse_strategy
 from .game_stats import scored_table
@@ -225,7 +226,7 @@ def opponent_model(bot: str | Strategy) -> tuple[Strategy, str]:
     strategy = parse_strategy(bot)
     if not strategy.is_mc:
         return strategy, ""
-    given = {key: value for _, key, value in spec_items(strategy.spec.partition(":")[2])}
+    given = spec_values(strategy.spec)[1]
     text = (given.get("rollout") or MC_ROLLOUT).replace(";", ",")
     return parse_strategy(text), (f"the bot searches and learns over the game; the advisor "
                                   f"models it as {text}, the card play its search plays on "

@@ -10,7 +10,6 @@ import pandas as pd
 from ..game.cards import card_text
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 
-SEATS = np.array(["a", "b"])
 CARD_NAMES = [card_text(c) for c in range(52)]
 
 

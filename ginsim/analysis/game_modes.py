@@ -18,7 +18,6 @@ from ..simulator.play import game_records as sim
 from .game_stats import game_summary, play_games
 from .intervals import mean_interval, wilson_interval
 
-SYSTEMS = ("standard", "hollywood", "multimatch")
 MODE_COLUMNS = ["group", "statistic", "value", "low", "high", "n"]
 
 
@@ -54,8 +53,8 @@ def game_mode_summary(strategies: Sequence[str], games: int, seed: int = 0,
     players = len(strategies)
     if players not in (2, 3, 4):
         raise ValueError(f"game modes are for 2, 3 or 4 players, got {players}")
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown game system {system!r}: choose one of {', '.join(SYSTEMS)}")
+    if system not in sim.SYSTEMS:
+        raise ValueError(f"unknown game system {system!r}: choose one of {', '.join(sim.SYSTEMS)}")
     if players != 2 and system != "standard":
         raise ValueError(f"the {system} system is for two players, got {players}")
     if match_total is not None and system != "multimatch":

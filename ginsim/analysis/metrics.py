@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..runner.aggregate import MOMENT_COLUMNS, STOCK_EDGES, TABLES
+from ..strategies.grid_nb import bucket_labels, stock_buckets
 from .intervals import moment_interval
 from .pairs import (
     SEAT_CODES,
@@ -123,13 +124,6 @@ def undercut_by_deadwood(cells: pd.DataFrame, knocker: str | None = None) -> pd.
     return with_basis(frame, pairs, int(cells.hands.sum()))
 
 
-def stock_labels(edges: Sequence[int], top: int = 31) -> list[str]:
-    """Range text of each stock bucket (bucket 0 is stock >= edges[0])."""
-    highs = [top, *[e - 1 for e in edges]]
-    lows = [*edges, 0]
-    return [f"{lo}-{hi}" for lo, hi in zip(lows, highs, strict=True)]
-
-
 def undercut_by_deadwood_stock(cells: pd.DataFrame, edges: Sequence[int] = STOCK_EDGES
                                ) -> pd.DataFrame:
     """Undercut rate by knocker deadwood x stock left at the knock (bucketed):
@@ -139,14 +133,14 @@ def undercut_by_deadwood_stock(cells: pd.DataFrame, edges: Sequence[int] = STOCK
     intervals are the widest its pairs allow and ``deals`` is missing."""
     pairs = pairs_of(cells)
     knocks = cells[cells.outcome.isin(KNOCKS)].copy()
-    bucket = np.sum(knocks.stock_left.to_numpy()[:, None] < np.asarray(edges)[None, :], axis=1)
-    knocks["stock"] = np.array(stock_labels(edges))[bucket]
+    bucket = stock_buckets(knocks.stock_left.to_numpy(), edges)
+    knocks["stock"] = np.array(bucket_labels(edges))[bucket]
     knocks["undercuts"] = np.where(knocks.outcome == "undercut", knocks.hands, 0)
     grouped = knocks.groupby(["knocker_deadwood", "stock"])[["hands", "undercuts"]].sum()
     grouped = grouped[grouped.hands > 0]
     tracked = tuple(edges) == STOCK_EDGES
     mirrored = is_mirrored(pairs)
-    labels = stock_labels(STOCK_EDGES)  # the buckets the knock pairs table tracks
+    labels = bucket_labels(STOCK_EDGES)  # the buckets the knock pairs table tracks
     found = selected_knock_pairs(pairs if tracked else None,
                                  lambda stock, who: labels[stock] if stock >= 0 else None)
     untracked = pairs is not None and not mirrored and not tracked

@@ -20,11 +20,11 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..game.deal_ranges import DEFAULT_SEED, stream_seed
 from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
+from ..game.rng_nb import DEFAULT_SEED, stream_seed
 from ..game.rules import Rules
-from ..number_text import signed
+from ..number_text import number_ranges, signed
 from ..simulator.limits import MAX_JOB_HANDS
 from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
@@ -36,7 +36,7 @@ from .knock.knock_answer import (
     rules_words,
 )
 from .knock.knock_card import KnockAdvice
-from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words
+from .knock.knock_chart import chart_table, decisions_frame, plain_words
 from .knock.sweeps import (
     Pair,
     best_thresholds,
@@ -119,7 +119,7 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     run); their values against ``opponents`` are measured in this run. Where no
     equilibrium is to be had the answer says so, and the best fixed thresholds stay in
     their own sections as exploits of those bots. Its streams of deals come from
-    :func:`~ginsim.game.deal_ranges.stream_seed`.
+    :func:`~ginsim.game.rng_nb.stream_seed`.
     """
     rules = Rules.coerce(rules)
     opponents = [parse_strategy(o) for o in opponents]

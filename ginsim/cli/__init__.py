@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .._version import __version__
-from ..game.deal_ranges import DEFAULT_SEED
+from ..game.rng_nb import DEFAULT_SEED
 from .cache_command import add_cache_command
 from .game_table_command import add_game_table_command
 from .options import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..game.cards import card_from_text, card_text, cards_to_mask, sort_key
 from ..game.melds import best_melds, deadwood
+from ..game.scoring.hand_scoring_nb import OUTCOME_WORDS
 from ..table.table import Table
 
 
@@ -23,7 +24,6 @@ def hand_text(cards: list[str] | list[int], rules) -> str:
 
 #: Each seat's words on the showdown's screen: (name, possessive, "score(s)").
 SEAT_WORDS = (("You", "your", "score"), ("Bot", "Bot's", "scores"))
-OUTCOME_WORDS = {"knock": "Knock", "gin": "Gin", "big_gin": "Big gin", "undercut": "Undercut"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
@@ -71,7 +71,7 @@ def _defender_line(r: dict) -> str:
     parts = "  ".join(p for p in (own, rest) if p)
     if outcome in ("gin", "big_gin"):
         return (f"    {SEAT_WORDS[d][0]}: {parts} (deadwood {dd}); nobody lays off against "
-                f"{'big gin' if outcome == 'big_gin' else 'gin'}")
+                f"{OUTCOME_WORDS[outcome]}")
     if not any(r["layoffs"]):
         return f"    {SEAT_WORDS[d][0]}: {parts} (deadwood {dd}; nothing to lay off)"
     laid = ", ".join(f"{' '.join(c)} on [{' '.join(m)}]"
@@ -109,7 +109,7 @@ def points_text(r: dict, rules, upcard: str | None) -> str:
                "undercut: " if dd == kd else "")
     why = why[:1].upper() + why[1:]
     points = r["points"][winner]
-    text = f"{OUTCOME_WORDS[outcome]}: {why}{name} {verb} {sum_text} = "
+    text = f"{OUTCOME_WORDS[outcome].capitalize()}: {why}{name} {verb} {sum_text} = "
     multiplier = r.get("multiplier", 1)
     if multiplier > 1:
         suits = " or ".join(SUIT_WORDS[s] for s in rules.double_suits.upper())

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..game.deal_ranges import DEFAULT_SEED, SEEDS
+from ..game.rng_nb import DEFAULT_SEED, SEEDS
 
 SUMMARY_ABOVE = 1_000_000  # --records defaults to summary above this many hands
 RULES_HELP = ("rules preset, or preset:field=value,... "

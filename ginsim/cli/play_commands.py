@@ -163,10 +163,10 @@ def rules_in_words(spec: str) -> list[str]:
 def rules_listing() -> list[str]:
     """``ginsim rules``' gin part: the presets, the fields and how they interact."""
     from ..game.rules import DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR, Rules
-    from ..game.rules_presets import PRESETS
+    from ..game.rules_presets import RULES_PRESETS
     from .terminal import rules_lines
 
-    return rules_lines(PRESETS, Rules, DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR)
+    return rules_lines(RULES_PRESETS, Rules, DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR)
 
 
 def _check_games_options(args: argparse.Namespace) -> None:

@@ -17,6 +17,7 @@ from ..game.inputs.specs import brief
 from ..game.melds import deadwood
 from ..game.scoring.game_scoring import GameScore
 from ..game.state import ST_TAKEN
+from ..number_text import bracketed
 from ..table.actions import ANY_MOVE, Action, IllegalAction
 from ..table.game_table import TableGame
 from ..table.table import Table
@@ -34,7 +35,6 @@ HELP = ("  Commands: s or stock (draw from the stock); p or pile (take the pile'
         "keeps the least deadwood); gin KD or gin (go gin: knock with no deadwood, "
         "discarding KD or the card that allows it); big gin (where the rules have it); hint "
         "(the advisor's table); help (this list); quit (or Ctrl-D).")
-DONE = ("knock", "gin", "undercut", "big_gin")
 #: The longest line read as a move (``knock 10D`` is nine characters): a longer one is
 #: refused without being parsed, and a refusal never echoes more than MAX_ECHO_CHARS.
 MAX_MOVE_CHARS = 40
@@ -115,7 +115,8 @@ def hint_text(table: Table, rules, bot: str, rollouts: int = 400,
     except ValueError as err:
         return f"  (no hint here: {err})"
     game = "game_win" in frame
-    rows = [f"    {row.option:<24} {row.expected_points:+6.2f}  [{row.low:+.2f}, {row.high:+.2f}]"
+    rows = [f"    {row.option:<24} "
+            f"{bracketed(row.expected_points, row.low, row.high, '+.2f', '+6.2f', gap='  ')}"
             + (f"  game {row.game_win:6.1%}" if game else "")
             + ("  <= best" if row.recommended else "  <= close" if row.close else "")
             for row in frame.head(6).itertuples()]
@@ -147,8 +148,7 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
     write(f"ginsim play: you against {game.bot_spec}, rules {rules.spec()}, "
           f"game to {rules.target}. Type 'hint' for advice, 'help' for the commands, "
           f"'quit' to stop.")
-    while not game.over:
-        table = game.deal()
+    for table in game.hands():
         dealer = "you" if table.dealer == 0 else "the bot"
         write(f"\nHand {game.hands_played + 1} (dealer: {dealer}); points You "
               f"{game.points[0]}, Bot {game.points[1]}")
@@ -166,7 +166,6 @@ def play_session(game: TableGame, read: Callable[[str], str | None],
                 write(stopped_text(game, stop))
                 return 0 if stop == END_OF_INPUT else 1
         write(showdown_text(table, rules))
-        game.finish_hand()
     write(game_over_text(game.score()))
     return 0
 

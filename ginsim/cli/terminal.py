@@ -11,17 +11,13 @@ import shutil
 import sys
 import textwrap
 
-from ..number_text import NA, num, pct
+from ..game.scoring.hand_scoring_nb import OUTCOMES
+from ..number_text import NA, bracketed, pct
 
 
 def small_sample_note(what: str) -> str:
     """The note printed when some 95% intervals of a run cannot be computed."""
     return f"note: {what} is too small a sample for some 95% intervals; they print {NA}"
-
-
-def interval(row, fmt: str = ".3f", width: str = "7") -> str:
-    """``value [low, high]`` of a statistics row."""
-    return (f"{num(row.value, width + fmt)}  [{num(row.low, fmt)}, {num(row.high, fmt)}]")
 
 
 def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
@@ -48,7 +44,7 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
     if duplicate and "played twice" in str(summary.attrs.get("basis", "")):
         lines.append(f"counted by deal: {summary.attrs['basis']}")
     lines.append("outcome shares (95% CI):")
-    for outcome in ("knock", "gin", "big_gin", "undercut", "dead"):
+    for outcome in OUTCOMES:
         row = summary.loc[f"rate_{outcome}"]
         lines.append(f"  {outcome:<9} {pct(row.value):>7}  [{pct(row.low)}, {pct(row.high)}]")
     lines.append("mean points per hand (95% CI):")
@@ -58,8 +54,10 @@ def simulation_lines(a: str, b: str, rules_text: str, hands: int, seed: int,
                         "a minus b")):
         row = summary.loc[key]
         how = f"  paired by deal, {int(row.deals):,} deals" if key.endswith("_paired") else ""
-        lines.append(f"  {label:<28} {interval(row)}{how}")
-    lines.append(f"mean draws per hand: {interval(summary.loc['mean_turns'], '.2f', '')}")
+        figure = bracketed(row.value, row.low, row.high, ".3f", "7.3f", gap="  ")
+        lines.append(f"  {label:<28} {figure}{how}")
+    turns = summary.loc["mean_turns"]
+    lines.append(f"mean draws per hand: {bracketed(turns.value, turns.low, turns.high, gap='  ')}")
     return lines
 
 
@@ -108,7 +106,8 @@ def two_player_game_lines(head: str, summary) -> list[str]:
             lines.append(f"  {label:<20} {pct(row.value):>9}  [{pct(row.low)}, "
                          f"{pct(row.high)}]")
         else:
-            lines.append(f"  {label:<20} {interval(row, '.2f', '9')}")
+            figure = bracketed(row.value, row.low, row.high, ".2f", "9.2f", gap="  ")
+            lines.append(f"  {label:<20} {figure}")
     return lines
 
 

@@ -10,6 +10,7 @@ import sys
 import pandas as pd
 
 from .._version import __version__
+from ..number_text import bracketed
 from .options import RULES_HELP, UsageError, add_seed, command, jobs, positive_int
 
 JSON_NAME = "tournament.json"
@@ -113,9 +114,9 @@ def tournament_lines(result) -> list[str]:
     pairs = pd.DataFrame({
         "pair": [f"{a} vs {b}" for a, b in zip(p["a"], p["b"], strict=True)],
         "games": p["games"],
-        "a wins": [f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" for v, lo, hi in
+        "a wins": [bracketed(v, lo, hi, ".1%") for v, lo, hi in
                    zip(p["rate_a"], p["rate_low"], p["rate_high"], strict=True)],
-        "a points a game": [f"{v:+.1f} [{lo:+.1f}, {hi:+.1f}]" for v, lo, hi in
+        "a points a game": [bracketed(v, lo, hi, "+.1f") for v, lo, hi in
                             zip(p["points_a"], p["points_low"], p["points_high"], strict=True)],
         "forfeits a/b": [f"{x}/{y}" for x, y in zip(p["forfeits_a"], p["forfeits_b"],
                                                      strict=True)]})

@@ -3,7 +3,7 @@
 from .cards import card_text, cards_to_mask, format_cards, mask_to_cards, parse_cards
 from .melds import best_discard, best_melds, deadwood, layoff_deadwood, meld_table
 from .rules import Rules
-from .rules_presets import PRESETS as RULES_PRESETS
+from .rules_presets import RULES_PRESETS
 
 __all__ = ["RULES_PRESETS", "Rules", "best_discard", "best_melds", "card_text",
            "cards_to_mask", "deadwood", "format_cards", "layoff_deadwood", "mask_to_cards",

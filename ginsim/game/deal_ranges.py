@@ -1,4 +1,4 @@
-"""Disjoint ranges of deal indices handed out by name, and the one seed space.
+"""Disjoint ranges of deal indices handed out by name.
 
 Every hand's cards follow from ``(seed, index)``, so two measurements that must not
 share deals (a chart's training hands and the deals that evaluate it, a fresh
@@ -6,20 +6,11 @@ adversary and the chart it attacks) take their indices from different regions he
 Each region spans :data:`REGION_SPAN` indices; a block is ``size`` indices counted from
 the region's start (``block >= 0``) or back from its end (``block < 0``).
 
-A study that needs several independent streams of deals under one seed (its sweep, its
-threshold matrix, its knock chart) takes each stream's seed from :func:`stream_seed`:
-the study's seed plus the stream's offset, wrapped into the seed space, so every seed
-the command line accepts runs and a seed below ``SEEDS - len(STREAMS)`` keeps the
-streams it always had.
+A study that needs several independent streams of deals under one seed takes each
+stream's seed from :func:`ginsim.game.rng_nb.stream_seed` (the one seed space).
 """
 
 from __future__ import annotations
-
-SEEDS = 2**64  # seeds are unsigned 64-bit: 0 .. SEEDS - 1
-DEFAULT_SEED = 0  # the one default seed of every command, study and API call
-#: stream name -> offset from the study's seed (mod :data:`SEEDS`); distinct offsets give
-#: distinct seeds, so no two streams of one study share a deal.
-STREAMS = {"sweep": 0, "threshold matrix": 1, "knock chart": 2, "answer why": 3}
 
 REGION_SPAN = 10**9
 TRAINING = 10**12  # training regions start here, far above any evaluation region
@@ -50,10 +41,3 @@ def deal_block(region: str, block: int, size: int) -> int:
                          f"({REGION_SPAN:,} deals)")
     return start
 
-
-def stream_seed(seed: int, stream: str) -> int:
-    """The seed of ``stream`` (a name in :data:`STREAMS`) of a study run with ``seed``:
-    ``(seed + offset) % SEEDS``, always a valid seed; ValueError for an unknown stream."""
-    if stream not in STREAMS:
-        raise ValueError(f"unknown seed stream {stream!r}: one of {', '.join(STREAMS)}")
-    return (seed + STREAMS[stream]) % SEEDS

@@ -15,7 +15,7 @@ import numpy as np
 
 from .inputs.checks import check_choice, check_flag, check_int
 from .inputs.specs import PresetFields, brief, field_value
-from .rules_presets import PRESETS
+from .rules_presets import RULES_PRESETS
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")
@@ -262,11 +262,11 @@ class Rules(PresetFields):
 
     @classmethod
     def presets(cls) -> dict[str, tuple[str, dict[str, Any]]]:
-        """The named presets (:data:`PRESETS`); ``preset``, ``coerce`` (a Rules object, a
+        """The named presets (:data:`RULES_PRESETS`); ``preset``, ``coerce`` (a Rules object, a
         preset name, a spec such as ``modern:undercut_on_tie=false,undercut_bonus=10`` or
         None for ``modern``), ``with_``, ``to_dict`` and ``name`` come from
         :class:`~ginsim.game.inputs.specs.PresetFields`."""
-        return PRESETS
+        return RULES_PRESETS
 
     @classmethod
     def parse(cls, spec: str) -> Rules:
@@ -278,7 +278,7 @@ class Rules(PresetFields):
         mine = self.to_dict()
         best: list[str] = []
         best_name = ""
-        for preset in PRESETS:
+        for preset in RULES_PRESETS:
             theirs = Rules.preset(preset).to_dict()
             diff = [f"{k}={_spec_value(v)}" for k, v in mine.items() if theirs[k] != v]
             if not best_name or len(diff) < len(best):

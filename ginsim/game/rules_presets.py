@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 #: name -> (one-line description, field overrides)
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+RULES_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "modern": ("knock at 10, gin 25, undercut 25, tie is an undercut, boxes 25, "
                "shutout +100 (the default)", {}),
     "classic": ("older tables: gin bonus 20, undercut bonus 10, boxes 20, shutout doubles",

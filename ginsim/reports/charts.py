@@ -19,12 +19,12 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..game.inputs.files import write_bytes_atomic
+from ..game.scoring.hand_scoring_nb import OUTCOMES
 from .style import (
     DPI,
     FIGSIZE,
     MIN_FONT,
     OUTCOME_COLOURS,
-    OUTCOME_ORDER,
     SMALLEST_TEXT_KEY,
     add_caption,
     colour,
@@ -131,7 +131,7 @@ def outcome_mix_chart(df: pd.DataFrame, title: str = "How hands end") -> Figure:
     fig = new_figure()
     ax = fig.add_subplot()
     labels = ordered(df["label"])
-    outcomes = ordered(df["outcome"], OUTCOME_ORDER)
+    outcomes = ordered(df["outcome"], OUTCOMES)
     width = 0.8 / len(outcomes)
     spare = iter(range(len(outcomes)))
     for j, outcome in enumerate(outcomes):

@@ -33,10 +33,6 @@ from .text import header, people_table
 from .words import GLOSSARY, RULE_BOOK, players_section, rules_table
 
 
-def _pct(rate: float) -> str:
-    return format_percent(float(rate))
-
-
 def _cells(count: int) -> str:
     return f"{count} cell" if count == 1 else f"{count} cells"
 
@@ -61,8 +57,8 @@ def _exploit_lead(r, sweep, mirrors: tuple[str, ...], card_play: str | None = No
     text = (f"This section exploits a fixed opponent; it is not advice against a player who "
             f"adapts. Against `{r.opponent}` the best fixed threshold for `simple`'s card "
             f"play is {r.best_threshold} ({plan}): it undercut "
-            f"{_pct(r.opponent_undercut_rate)} of `{r.opponent}`'s knocks, against "
-            f"{_pct(first_share)} for `simple:knock={top}`, and nets {signed(r.mean)} "
+            f"{format_percent(r.opponent_undercut_rate)} of `{r.opponent}`'s knocks, against "
+            f"{format_percent(first_share)} for `simple:knock={top}`, and nets {signed(r.mean)} "
             f"points per hand (95% CI {signed(r.low)} to {signed(r.high)}), "
             f"{r.mean - r.runner_up_mean:.2f} more than threshold {r.runner_up}.")
     eq = getattr(r, "equilibrium_mean", float("nan"))
@@ -206,8 +202,9 @@ def _undercut_section(under, knocker: str, opponent: str) -> Section:
     return Section(
         "How often a knock is undercut",
         _counted(f"Of knocks by `{knocker}` against `{opponent}`, the undercut rate climbs "
-                 f"with the knocker's deadwood, to {_pct(worst.rate)} at "
-                 f"{int(worst.deadwood)} (95% CI {_pct(worst.low)} to {_pct(worst.high)}, "
+                 f"with the knocker's deadwood, to {format_percent(worst.rate)} at "
+                 f"{int(worst.deadwood)} (95% CI {format_percent(worst.low)} to "
+                 f"{format_percent(worst.high)}, "
                  f"{_knocks_counted(worst, under)}).", under),
         undercut_chart(under, title=f"Undercut rate by knocker deadwood: {knocker} vs "
                                     f"{opponent}", min_n=MIN_CELL),

@@ -12,12 +12,14 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.ticker import FuncFormatter
 
+from ..game.scoring.hand_scoring_nb import OUTCOMES
+
 # Okabe-Ito, ordered for lines on white (yellow last: it is faint).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000",
            "#F0E442")
-OUTCOME_COLOURS = {"knock": "#0072B2", "gin": "#009E73", "big_gin": "#56B4E9",
-                   "undercut": "#D55E00", "dead": "#999999"}
-OUTCOME_ORDER = ("knock", "gin", "big_gin", "undercut", "dead")
+#: Each outcome's colour, in the registry's order (knock, gin, big gin, undercut, dead).
+OUTCOME_COLOURS = dict(zip(OUTCOMES, ("#0072B2", "#009E73", "#56B4E9", "#D55E00", "#999999"),
+                           strict=True))
 #: A report figure's size in inches and its pixels per inch. Narrow enough that, shown
 #: across a phone's page (:data:`PHONE_COLUMN` CSS px), text of :data:`MIN_FONT` points
 #: renders at least :data:`MIN_TEXT_PX` CSS px (9 pt: 9.2 px); its PNG is 756 px wide on

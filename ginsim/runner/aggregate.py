@@ -43,6 +43,7 @@ from ..game.rules import Rules
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..simulator.machine.board_nb import MAX_TURNS
 from ..simulator.machine.records import RECORD_DTYPE, per_deal_sum, whole_deals
+from ..strategies.grid_nb import stock_buckets
 from .aggregate_nb import accumulate_nb
 
 
@@ -82,9 +83,9 @@ MOMENT_COLUMNS: tuple[str, ...] = (
     + tuple(f"sumsq_{v}" for v in VALUE_FIELDS) + ("sum_points_a_x_b",)
 )
 #: Key fields of the hand tables (record fields), then those only deal tables have.
-HAND_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in HAND_TABLES for k in t.keys))
-KEY_FIELDS: tuple[str, ...] = HAND_FIELDS + tuple(
-    k for k in dict.fromkeys(k for t in DEAL_TABLES for k in t.keys) if k not in HAND_FIELDS)
+HAND_KEY_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(k for t in HAND_TABLES for k in t.keys))
+KEY_FIELDS: tuple[str, ...] = HAND_KEY_FIELDS + tuple(
+    k for k in dict.fromkeys(k for t in DEAL_TABLES for k in t.keys) if k not in HAND_KEY_FIELDS)
 #: The integer type of each key field: a record field's own, int16 for a deal key.
 KEY_DTYPES: dict[str, np.dtype] = {
     k: RECORD_DTYPE[k] if k in RECORD_DTYPE.names else np.dtype(np.int16) for k in KEY_FIELDS}
@@ -165,7 +166,8 @@ def deal_keys(first: Mapping[str, np.ndarray], second: Mapping[str, np.ndarray],
     knocks = [OUTCOMES.index("knock"), OUTCOMES.index("undercut")]
     d1, d2 = np.asarray(first["knocker_deadwood"]), np.asarray(second["knocker_deadwood"])
     both = np.isin(o1, knocks) & np.isin(o2, knocks) & (d1 == d2)
-    b1, b2 = (stock_buckets(np.asarray(x["stock_left"])[both]) for x in (first, second))
+    b1, b2 = (stock_buckets(np.asarray(x["stock_left"])[both], STOCK_EDGES)
+              for x in (first, second))
     undercut = OUTCOMES.index("undercut")
     knock_pairs = {"index": np.flatnonzero(both), "pair_deadwood": d1[both],
                    "pair_stock": np.where(b1 == b2, b1, -1),
@@ -176,13 +178,6 @@ def deal_keys(first: Mapping[str, np.ndarray], second: Mapping[str, np.ndarray],
     same = t1 == t2
     return {"deals": deals, "knock_pairs": knock_pairs,
             "turn_pairs": {"index": np.flatnonzero(same), "pair_turns": t1[same]}}
-
-
-def stock_buckets(stock_left: np.ndarray, edges: Sequence[int] = STOCK_EDGES) -> np.ndarray:
-    """Bucket of each stock-left value: how many of ``edges`` lie above it (bucket 0 is
-    stock >= ``edges[0]``)."""
-    stock_left = np.asarray(stock_left)
-    return np.sum(stock_left[:, None] < np.asarray(edges)[None, :], axis=1).astype(np.int64)
 
 
 @dataclass
@@ -234,8 +229,8 @@ class Layout:
             self._accumulate(records[lo:lo + SLICE_HANDS], acc, duplicate)
 
     def _accumulate(self, records: np.ndarray, acc: np.ndarray, duplicate: bool) -> None:
-        keys = np.empty((len(HAND_FIELDS), len(records)), dtype=np.int64)
-        for i, name in enumerate(HAND_FIELDS):
+        keys = np.empty((len(HAND_KEY_FIELDS), len(records)), dtype=np.int64)
+        for i, name in enumerate(HAND_KEY_FIELDS):
             keys[i] = records[name]
         values = np.empty((len(VALUE_FIELDS), len(records)), dtype=np.int64)
         for i, name in enumerate(VALUE_FIELDS):

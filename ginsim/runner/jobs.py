@@ -13,6 +13,7 @@ from typing import Any
 
 from ..game.inputs.checks import check_int, is_int
 from ..game.inputs.specs import brief
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
 from ..number_text import show
 from ..simulator.limits import (
@@ -20,9 +21,9 @@ from ..simulator.limits import (
     MAX_HAND_INDEX,
     MAX_JOB_HANDS,
     check_hand_range,
-    check_seed,
 )
 from ..strategies.presets import Strategy, parse_strategy
+from .pool import chunk_size
 
 #: Chunk sizes chosen when the caller gives none: enough chunks for every worker to
 #: stay busy and the progress bar to move, few enough that per-chunk costs vanish.
@@ -133,9 +134,8 @@ class Chunk:
 def default_chunk_hands(total_hands: int, workers: int) -> int:
     """An even chunk size giving each worker about :data:`CHUNKS_PER_WORKER` chunks,
     and never more than :data:`~ginsim.simulator.limits.MAX_CHUNKS` chunks per job."""
-    want = -(-max(total_hands, 1) // (CHUNKS_PER_WORKER * max(workers, 1)))
-    want = min(max(want, MIN_CHUNK_HANDS), MAX_CHUNK_HANDS)
-    want = max(want, -(-total_hands // MAX_CHUNKS))
+    want = chunk_size(total_hands, CHUNKS_PER_WORKER * max(workers, 1), MIN_CHUNK_HANDS,
+                      MAX_CHUNK_HANDS)
     return want + want % 2
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
 from ..game.inputs.specs import brief
+from ..simulator.limits import MAX_CHUNKS
 
 #: ``local`` is the default: threads. The kernels release the GIL, threads start at once
 #: and share the loaded numba code; see docs/scale.md for the figures.
@@ -29,6 +30,17 @@ BACKENDS = ("local", "threads", "processes", "dask")
 #: How ``backend="dask"`` without a scheduler starts its LocalCluster: one process per
 #: worker, like a real cluster (so pickling and worker start-up are part of the figures).
 LOCAL_CLUSTER_OPTIONS = {"processes": True, "threads_per_worker": 1}
+
+
+def chunk_size(total: int, parts: int, low: int, high: int) -> int:
+    """The one chunk-size policy: ``total`` items cut into about ``parts`` chunks, each
+    of ``low`` .. ``high`` items, and never more than
+    :data:`~ginsim.simulator.limits.MAX_CHUNKS` chunks. The runner asks for a few
+    chunks per worker; a tournament for a quarter of a pair's decks (a rule of the
+    games alone, so a resumed run cuts the same chunks); the best responses and Rami fix
+    the size (``low == high``)."""
+    want = min(max(-(-max(total, 1) // max(parts, 1)), low), high)
+    return max(want, -(-total // MAX_CHUNKS))
 
 
 def index_chunks(start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:

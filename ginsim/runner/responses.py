@@ -29,7 +29,7 @@ from ..simulator.branches.best_response import (
 from ..strategies.knock_charts import SHAPE, KnockChart
 from ..strategies.params import GRID_CELLS
 from ..strategies.presets import Strategy
-from .pool import map_chunks, spans
+from .pool import chunk_size, map_chunks, spans
 
 CHUNK_HANDS = 25_000
 TRAIN_REGION = REGIONS["training"]  # where training hands start (evaluation deals at 0)
@@ -40,7 +40,8 @@ def cell_evidence(a: Strategy, b: Strategy, rules: Rules, seed: int, start: int,
     """Summed knock-minus-wait evidence per grid cell over hands ``start..start+hands-1``
     (int64[3, cells]: count, sum, sum of squares), optionally only hands whose knock
     limit lies in ``limits`` (an Oklahoma knock-limit class)."""
-    calls = [(a, b, rules, seed, s, n, limits) for s, n in spans(start, hands, CHUNK_HANDS)]
+    size = chunk_size(hands, 1, CHUNK_HANDS, CHUNK_HANDS)
+    calls = [(a, b, rules, seed, s, n, limits) for s, n in spans(start, hands, size)]
     return np.sum(list(map_chunks(cell_sums, calls, n_jobs=n_jobs)), axis=0)
 
 
@@ -48,7 +49,8 @@ def deal_points(a: Strategy, b: Strategy, rules: Rules, seed: int, deals: int,
                 n_jobs: int = 1, start: int = 0) -> np.ndarray:
     """Seat a's net points per duplicate deal (mean of its two seatings), deals
     ``start .. start+deals-1``."""
-    calls = [(a, b, rules, seed, s, n) for s, n in spans(2 * start, 2 * deals, CHUNK_HANDS)]
+    size = chunk_size(2 * deals, 1, CHUNK_HANDS, CHUNK_HANDS)  # even: whole deals
+    calls = [(a, b, rules, seed, s, n) for s, n in spans(2 * start, 2 * deals, size)]
     return np.concatenate(list(map_chunks(duplicate_deal_points, calls, n_jobs=n_jobs)))
 
 

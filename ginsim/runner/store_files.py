@@ -1,7 +1,8 @@
 """What every result store on disk shares, gin's run store, Rami's deal store and the
 tournament store: the names of its manifest, lock and chunk folder, the bounds its manifest
-is read within, an atomic manifest writer, and the rule for which directory a writer may
-use (new, empty, a store, or the leftovers of a run killed before it wrote its manifest)."""
+is read within, its reader and atomic writer, the clean-up of what a killed writer left,
+and the rule for which directory a writer may use (new, empty, a store, or the leftovers
+of a run killed before it wrote its manifest)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..game.inputs.files import FileDataError, parse_json, read_bounded
+from .chunkfile import is_temp
 from .lock import StoreError
 
 MANIFEST = "manifest.json"  # the store's manifest, in its root
@@ -40,6 +43,31 @@ def check_place(root: Path, what: str = "ginsim store") -> None:
             for p in root.iterdir()):
         raise StoreError(f"{root} is not empty and holds no {MANIFEST}, so it is not a "
                          f"{what}; choose a new or empty directory for --out")
+
+
+def read_stored_manifest(root: Path, what: str, hint: str = "") -> Any | None:
+    """The parsed manifest of the store ``root`` (``what`` names it in errors), read as
+    data from a stranger: a regular file within :data:`MAX_MANIFEST_BYTES`, nesting
+    checked before parsing, no repeated keys; None when there is none, a one-line
+    StoreError (ending with ``hint``) when it cannot be read. Its shape is the caller's
+    to check."""
+    path = root / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        return parse_json(read_bounded(path, MAX_MANIFEST_BYTES, what), str(path),
+                          MAX_MANIFEST_DEPTH, hint)
+    except FileDataError as exc:
+        raise StoreError(str(exc)) from None
+
+
+def remove_temps(root: Path) -> None:
+    """Delete the chunk and manifest files a killed writer left half-written, in the root
+    and its chunk folder (the caller holds the lock)."""
+    for place in (root, root / CHUNKS):
+        for entry in place.iterdir() if place.is_dir() else ():
+            if is_temp(entry.name) or is_manifest_temp(entry.name):
+                entry.unlink(missing_ok=True)
 
 
 def make_chunks_dir(root: Path) -> None:

@@ -31,23 +31,23 @@ import pyarrow as pa
 
 from .._version import __version__
 from ..game.inputs.checks import check_choice, check_int, check_path
-from ..game.inputs.files import FileDataError, parse_json, read_bounded
 from ..game.inputs.specs import brief
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
-from ..simulator.limits import MAX_GAMES, check_decision_ms, check_seed
+from ..simulator.limits import MAX_GAMES, check_decision_ms
 from ..simulator.play.game_records import SYSTEMS, pair_games
 from ..strategies.presets import Strategy, parse_strategy
 from ..table.referee import EXEC_PREFIX, display_name, is_program, play_match, program
-from .chunkfile import is_temp, read_verified, write_chunk
+from .chunkfile import read_verified, write_chunk
 from .lock import StoreError, StoreLock
-from .pool import BACKENDS, map_chunks, resolve_workers
+from .pool import BACKENDS, chunk_size, map_chunks, resolve_workers
 from .store_files import (
     CHUNKS,
     LOCK,
     MANIFEST,
-    MAX_MANIFEST_BYTES,
-    MAX_MANIFEST_DEPTH,
     make_chunks_dir,
+    read_stored_manifest,
+    remove_temps,
     save_manifest,
 )
 
@@ -126,7 +126,7 @@ class TournamentPlan:
 def default_chunk_decks(decks: int) -> int:
     """A quarter of a pair's decks, within MIN/MAX_CHUNK_DECKS: cheap to store, enough
     to resume from."""
-    return min(max(MIN_CHUNK_DECKS, -(-decks // 4)), MAX_CHUNK_DECKS)
+    return chunk_size(decks, 4, MIN_CHUNK_DECKS, MAX_CHUNK_DECKS)
 
 
 def check_player(player: Any) -> str:
@@ -245,7 +245,7 @@ def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
     pairs = plan.pairs()
     run = TournamentRun(plan, pairs, [], [], workers=workers)
     with StoreLock(root / LOCK):
-        _clean_temps(root)
+        remove_temps(root)
         manifest = open_manifest(root, plan)  # as it is now that this process holds it
         for a, b in pairs:
             if [a, b] not in manifest["pairs"]:
@@ -350,19 +350,15 @@ def open_manifest(root: Path, plan: TournamentPlan) -> dict[str, Any]:
 
 def read_tournament_manifest(root: Path) -> dict[str, Any] | None:
     """A tournament store's manifest (checked as data from a stranger), or None."""
-    path = root / MANIFEST
-    if not path.exists() and not path.is_symlink():
+    found = read_stored_manifest(root, "tournament manifest")
+    if found is None:
         return None
-    try:
-        found = parse_json(read_bounded(path, MAX_MANIFEST_BYTES, "tournament manifest"),
-                           str(path), MAX_MANIFEST_DEPTH)
-    except FileDataError as exc:
-        raise StoreError(str(exc)) from None
     if not isinstance(found, dict) or found.get("kind") != KIND:
         raise StoreError(f"{root} holds a ginsim store of another kind, not a tournament; "
                          f"choose another --out")
     if not _well_formed(found):
-        raise StoreError(f"{path} is damaged: it is not a tournament manifest ginsim wrote; "
+        raise StoreError(f"{root / MANIFEST} is damaged: it is not a tournament manifest "
+                         f"ginsim wrote; "
                          f"restore it or use another --out")
     return found
 
@@ -378,11 +374,3 @@ def _well_formed(found: dict[str, Any]) -> bool:
     return isinstance(found["players"], list) and isinstance(found["pairs"], list) and all(
         isinstance(e, dict) and set(e) == {"sha256", "bytes"} and isinstance(e["sha256"], str)
         and type(e["bytes"]) is int for e in chunks.values())
-
-
-def _clean_temps(root: Path) -> None:
-    """Remove files half-written by a killed run (the caller holds the lock)."""
-    for place in (root, root / CHUNKS):
-        for entry in place.iterdir() if place.is_dir() else ():
-            if is_temp(entry.name):  # a chunk's or the manifest's temporary
-                entry.unlink(missing_ok=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..game.inputs.checks import check_path, is_int, is_number
 from ..game.inputs.files import FileDataError, file_kind, parse_json, read_bounded
-from ..simulator.limits import MAX_SEED
+from ..game.rng_nb import MAX_SEED
 from ..simulator.search.teacher_nb import DISCARD_META, DRAW_META
 from ..strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 from .store_files import MANIFEST, MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, check_place
@@ -34,7 +34,6 @@ MAX_ROW_CHUNKS = 1_000_000
 #: A row file is read only if it is a regular file of at most this size (a chunk of
 #: 100,000 hands, the teacher's most, makes about 1 GB of discard rows).
 MAX_ROW_FILE_BYTES = 4 * 2**30
-KINDS = ("draw", "discard")
 _HINT = "restore it, or give another folder"
 
 

@@ -1,5 +1,6 @@
 """Bounds on every count, seed and hand index the entry points accept (the kinds of
-value, whole numbers, flags and the rest, are checked by :mod:`ginsim.game.inputs.checks`).
+value, whole numbers, flags and the rest, are checked by :mod:`ginsim.game.inputs.checks`;
+the seed, by :func:`ginsim.game.rng_nb.check_seed`).
 
 Each bound is checked before anything is allocated, and a value out of bounds is a
 one-line ValueError that states the bound. The bounds keep every run's memory flat
@@ -8,7 +9,6 @@ and every index inside int64:
 ===================== ================ ====================================================
 bound                 value            why
 ===================== ================ ====================================================
-MAX_SEED              2**64 - 1        seeds are unsigned 64-bit
 MAX_HAND_INDEX        2**62            ``start + hands``: hand indices stay in int64
 MAX_JOB_HANDS         10**12           hands in one job (a million hands/s for 11 days)
 MAX_CHUNKS            100,000          chunks of one job (the default size grows to fit)
@@ -36,11 +36,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game.deal_ranges import SEEDS
 from ..game.inputs.checks import MAX_JOBS, check_int, is_int
 from ..number_text import show
 
-MAX_SEED = SEEDS - 1
 MAX_HAND_INDEX = 2**62
 MAX_JOB_HANDS = 10**12
 MAX_CHUNKS = 100_000
@@ -55,11 +53,6 @@ MAX_POSITION_HANDS = 100_000
 MAX_DECISION_MS = 3_600_000
 
 __all__ = ["MAX_JOBS", "check_int", "is_int", "show"]  # the kinds, from ginsim.game.inputs.checks
-
-
-def check_seed(seed: Any) -> int:
-    """A seed is an int in 0 .. 2**64-1."""
-    return check_int(seed, "seed", 0, MAX_SEED)
 
 
 def check_hands(hands: Any, name: str = "hands") -> int:

@@ -1,6 +1,15 @@
-"""The knock grid's one cell definition (layout in :mod:`ginsim.strategies.params`):
-the stock bucket of a stock count and the cell of a knock decision, for kernels and,
-as lookup tables, for the Python layer."""
+"""Stock buckets, one notion, and the knock grid's one cell definition (layout in
+:mod:`ginsim.strategies.params`).
+
+A stock bucket is how many of some decreasing stock edges lie above a stock count:
+bucket 0 is the deepest stock (at least the first edge), in play order. The strategy's
+knock buckets (its ``edges`` parameter, read by ``policy_nb.stock_bucket_nb``), the
+knock grid's (:data:`GRID_EDGES`, by :func:`grid_bucket_nb`), the undercut table's (the
+grid's, counted from the shallow end) and the tables and charts of the analysis
+(:func:`stock_buckets`, :func:`bucket_labels`) are all this.
+"""
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -8,11 +17,15 @@ from ..game._jit import jit
 from .params import GRID_BUCKET_WIDTH, GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN
 
 MAX_STOCK = 52
+DEEPEST_STOCK = 31  # the most cards a decision sees in the stock (52 - 2 hands of 10 - 1)
+#: The knock grid's stock edges: buckets of GRID_BUCKET_WIDTH counts, 28-31 down to 0-3.
+GRID_EDGES = tuple(range((GRID_BUCKETS - 1) * GRID_BUCKET_WIDTH, 0, -GRID_BUCKET_WIDTH))
 
 
 @jit
 def grid_bucket_nb(stock_left):
-    """The knock grid's stock bucket (0 = the deepest stock, play order)."""
+    """The knock grid's stock bucket (0 = the deepest stock, play order): the bucket of
+    :data:`GRID_EDGES`, computed without a loop."""
     return GRID_BUCKETS - 1 - min(max(stock_left, 0) // GRID_BUCKET_WIDTH, GRID_BUCKETS - 1)
 
 
@@ -32,8 +45,25 @@ def grid_cells(deadwood: np.ndarray, stock_left: np.ndarray, takes: np.ndarray) 
                  np.clip(takes, 0, GRID_TAKEN - 1)]
 
 
-def bucket_range(bucket: int, deepest: int = 31) -> tuple[int, int]:
-    """Stock-left range ``(low, high)`` of grid bucket ``bucket`` over the stock counts
-    a decision can see (0 to ``deepest``)."""
-    stocks = [s for s in range(deepest + 1) if grid_bucket_nb(s) == bucket]
-    return min(stocks), max(stocks)
+def stock_buckets(stock_left: np.ndarray, edges: Sequence[int] = GRID_EDGES) -> np.ndarray:
+    """The stock bucket of each stock count: how many of the decreasing ``edges`` lie
+    above it (bucket 0 is stock >= ``edges[0]``)."""
+    stock_left = np.asarray(stock_left)
+    return np.sum(stock_left[:, None] < np.asarray(edges)[None, :], axis=1).astype(np.int64)
+
+
+def bucket_ranges(edges: Sequence[int] = GRID_EDGES, top: int = DEEPEST_STOCK
+                  ) -> list[tuple[int, int]]:
+    """Stock-left range ``(low, high)`` of each bucket of ``edges``, in play order."""
+    highs = [top, *[e - 1 for e in edges]]
+    return list(zip([*edges, 0], highs, strict=True))
+
+
+def bucket_labels(edges: Sequence[int] = GRID_EDGES, top: int = DEEPEST_STOCK) -> list[str]:
+    """Text of each stock bucket in play order (most cards left first), e.g. ``28-31``."""
+    return [f"{low}-{high}" for low, high in bucket_ranges(edges, top)]
+
+
+def bucket_range(bucket: int) -> tuple[int, int]:
+    """Stock-left range ``(low, high)`` of grid bucket ``bucket``."""
+    return bucket_ranges()[bucket]

@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from ..game.inputs.files import decode_text, is_regular, parse_json, read_bounded
-from ..game.inputs.specs import brief, spec_items
-from ..game.rules_presets import PRESETS
-from .grid_nb import bucket_range
+from ..game.inputs.specs import brief, spec_values
+from ..game.rules_presets import RULES_PRESETS
+from .grid_nb import bucket_labels, bucket_range
 from .params import (
     GRID_BUCKETS,
     GRID_DEADWOOD,
@@ -45,11 +45,6 @@ CHART_FAMILIES = {"equilibrium": "memory2", "equilibrium_expert": "expert",
                   "equilibrium_learned": "learned"}
 MODERN_SUFFIX = "_modern"
 SHAPE = (GRID_BUCKETS, GRID_DEADWOOD, GRID_TAKEN)
-
-
-def bucket_labels() -> list[str]:
-    """``28-31``, ``24-27``, ..., ``0-3``: the stock buckets in play order."""
-    return [f"{lo}-{hi}" for lo, hi in map(bucket_range, range(GRID_BUCKETS))]
 
 
 @dataclass(frozen=True)
@@ -140,7 +135,7 @@ def shipped_summary() -> str:
     """The shipped charts' names in a line: the base names, and the rules suffixes that
     follow them (``equilibrium_expert`` + ``_oklahoma``), so a refusal stays one short line."""
     names = shipped_names()
-    suffixes = sorted({p for p in PRESETS for n in names if n.endswith("_" + p)} | {
+    suffixes = sorted({p for p in RULES_PRESETS for n in names if n.endswith("_" + p)} | {
         MODERN_SUFFIX[1:]})
     bases = [n for n in names if not any(n.endswith("_" + p) for p in suffixes)]
     return (f"{', '.join(bases)}, each alone (for the rules played) or followed by a "
@@ -310,11 +305,8 @@ def chart_file(name_or_path: str) -> Path | None:
 def spec_chart_files(spec: str) -> list[str]:
     """The ``chart=`` values of a strategy spec (nested ``rollout``/``model``.. specs
     included) that name the user's files, as written, in order and once each."""
-    _, _, items = str(spec).partition(":")
     found: list[str] = []
-    for _, key, value in spec_items(items.replace(";", ",")):
-        if not value:
-            continue
+    for key, value in spec_values(str(spec).replace(";", ","))[1].items():
         if key in NESTED and ":" in value:
             found += spec_chart_files(value)
         elif key == "chart" and chart_file(value) is not None:

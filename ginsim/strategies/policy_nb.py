@@ -30,7 +30,7 @@ from ..game.state import (
     ST_TAKEN,
 )
 from .expert_nb import NEVER_TAKE, expert_discard_nb
-from .grid_nb import grid_cell_nb
+from .grid_nb import grid_bucket_nb, grid_cell_nb
 from .hand_reading_nb import (
     can_join_meld_nb,
     discard_context_nb,
@@ -42,6 +42,7 @@ from .learned.learned_nb import learned_discard_nb, learned_take_nb
 from .params import (
     DRAW_IMPROVE,
     DRAW_NEVER,
+    GRID_BUCKETS,
     KIND_EXPERT,
     KIND_LEARNED,
     KIND_RANDOM,
@@ -59,7 +60,7 @@ from .params import (
     P_X_TAKE_ANY,
     P_X_TAKE_MELD,
 )
-from .undercut_table import UNDERCUT_STOCK_STEP, UNDERCUT_TABLE
+from .undercut_table import UNDERCUT_TABLE
 
 ALL_RANKS = (1 << 13) - 1
 
@@ -104,7 +105,7 @@ def undercut_estimate_nb(params, seat, deadwood, hs):
     stock = 52 - hs[ST_POS]
     if params[seat, P_MEMORY] >= 2:
         stock -= 2 * popcount_nb(hs[ST_TAKEN + 1 - seat])
-    bucket = min(max(stock, 0) // UNDERCUT_STOCK_STEP, UNDERCUT_TABLE.shape[1] - 1)
+    bucket = GRID_BUCKETS - 1 - grid_bucket_nb(stock)  # the table counts from the shallow end
     return UNDERCUT_TABLE[min(deadwood, UNDERCUT_TABLE.shape[0] - 1), bucket]
 
 

@@ -7,7 +7,14 @@ from functools import cached_property
 
 import numpy as np
 
-from ..game.inputs.specs import SpecLanguage, brief, spec_fields, spec_items, split_spec
+from ..game.inputs.specs import (
+    SpecLanguage,
+    brief,
+    spec_fields,
+    spec_values,
+    split_spec,
+    unknown_name,
+)
 from ..game.rules import Rules
 from .equilibria import hand_key, shipped_equilibrium
 from .knock_charts import CHART_FAMILIES, load_chart
@@ -145,8 +152,7 @@ class Strategy:
                              f"{brief(self.overrides)}")
         for name, value in self.overrides.items():
             if name not in PARAMETERS:
-                raise ValueError(f"unknown parameter {brief(name)} in strategy "
-                                 f"{brief(self.spec)}: parameters are {', '.join(PARAMETERS)}")
+                raise unknown_name(LANGUAGE, name, self.spec)
             PARAMETERS[name].check(_as_tuple(value), f"strategy {brief(self.spec)}")
         bits, grid = self.overrides.get("chart"), self.overrides.get("grid")
         if bits is not None and grid is not None and any(_as_tuple(bits)) and max(
@@ -255,12 +261,12 @@ class Strategy:
         """The text parameter ``name`` was given as, in the spec or else in the preset;
         None when it was not, or when an overrides dict set one of ``set_by`` without
         text."""
-        given = _items_by_name(self.spec.partition(":")[2])
+        given = spec_values(self.spec, LANGUAGE.names)[1]
         if name in given:
             return given[name]
         if any(key in self.overrides for key in set_by):
             return None
-        return _items_by_name(PRESETS[self.preset][1]).get(name)
+        return spec_values(f":{PRESETS[self.preset][1]}", LANGUAGE.names)[1].get(name)
 
     def parameters(self) -> dict[str, Value]:
         """Every parameter that differs from the defaults (preset and overrides)."""
@@ -269,12 +275,6 @@ class Strategy:
             merged.pop("grid", None)  # a bit chart replaces the preset's named chart
         merged.update(self.overrides)
         return merged
-
-
-def _items_by_name(text: str) -> dict[str, str]:
-    """A spec's ``key=value`` texts by parameter name (aliases resolved; the last wins)."""
-    return {_ALIASES[key].name: value for _, key, value in spec_items(text)
-            if key in _ALIASES and value}
 
 
 def _as_tuple(value: object) -> tuple:

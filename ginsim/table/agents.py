@@ -28,6 +28,7 @@ import numpy as np
 
 from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE
 from ..game.inputs.specs import brief
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
 from ..game.state import (
     A_BIG_GIN,
@@ -47,7 +48,6 @@ from ..game.state import (
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..simulator.limits import check_seed
 from ..simulator.machine.board_nb import pile_allowed_nb
 from ..simulator.machine.buffers import Search, new_mc_memory
 from ..simulator.machine.deal_nb import seat_streams_nb

@@ -1,5 +1,10 @@
 """A game at the Table: hands to the rules' target with the game scoring kernel.
 
+:class:`GameDeals` is the one Python game loop's state: game ``g`` of a seed, its deals
+(the game kernels' own: their game key, cut and seat streams), its dealer after each
+hand and its tally, with the hand limit. The referee (:mod:`ginsim.table.referee`) and
+:class:`TableGame` (``ginsim play``) both play their games through it.
+
 :class:`TableGame` deals hand after hand (:class:`~ginsim.table.table.Table`), enters
 each in the game's :class:`~ginsim.game.scoring.game_scoring.GameTally` (the game schedulers'
 scoring kernel), and moves
@@ -15,6 +20,7 @@ is the game's record (docs/records.md).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,6 +42,62 @@ def first_dealer(seed: int) -> int:
     return int(first_dealer_nb(np.uint64(int(seed)), 0))
 
 
+class GameDeals:
+    """Game ``g`` under ``seed``: each hand's Table in turn (the game kernels' deals and
+    first dealer), entered in the game's tally, the deal moved as the rules say (a dead
+    hand is dealt again by the same dealer), until a side reaches the target or
+    :data:`~ginsim.simulator.limits.MAX_GAME_HANDS` hands were dealt."""
+
+    def __init__(self, rules: Rules, seed: int, g: int = 0) -> None:
+        self.rules, self.g = rules, g
+        self.tally = GameTally(rules)
+        self.game_key = int(game_key_nb(np.uint64(seed), g))
+        self.dealer = int(first_dealer_nb(np.uint64(seed), g))
+        self.hands = 0  # hands dealt and entered
+        self._mode = NEXT_DEALER_MODES.index(rules.next_dealer)
+
+    @property
+    def won(self) -> bool:
+        """Whether a side has reached the target."""
+        return self.tally.over
+
+    @property
+    def at_limit(self) -> bool:
+        """Whether the game has dealt its :data:`~ginsim.simulator.limits.MAX_GAME_HANDS`
+        hands without a winner."""
+        return not self.tally.over and self.hands >= MAX_GAME_HANDS
+
+    def deal(self) -> Table:
+        """The next hand's Table."""
+        return Table(self.rules, self.game_key, self.hands, self.dealer)
+
+    def tables(self, stop_at_limit: bool = False,
+               deal: Callable[[], Table] | None = None) -> Iterator[Table]:
+        """The one game loop: each hand's Table (from ``deal``, by default :meth:`deal`)
+        until a side reaches the target; the caller plays each out and enters it
+        (:meth:`enter`) before asking for the next. Past
+        :data:`~ginsim.simulator.limits.MAX_GAME_HANDS` hands the game stops
+        (``stop_at_limit``) or is a ValueError."""
+        while not self.won:
+            if self.at_limit:
+                if stop_at_limit:
+                    return
+                raise ValueError(f"game {self.g} did not end in {MAX_GAME_HANDS} hands")
+            dealt = self.hands
+            yield (deal or self.deal)()
+            if self.hands == dealt:
+                raise RuntimeError("a hand of the game loop was not entered")
+
+    def enter(self, table: Table) -> tuple[int, int]:
+        """Enter the finished hand ``table`` and move the deal; the points before it."""
+        before = self.tally.points
+        result = hand_result(table.hs)
+        self.tally.enter(result)
+        self.hands += 1
+        self.dealer = int(next_dealer_nb(self.dealer, result.winner, self._mode))
+        return before
+
+
 class TableGame:
     """A standard game between a player (seat 0) and a bot (seat 1) to the rules' target."""
 
@@ -48,11 +110,8 @@ class TableGame:
         self.bot = Agent.from_spec(bot, self.rules, seed)
         self.bot_spec = bot
         self.seed = int(seed)
-        self.tally = GameTally(self.rules)
-        self.hands_played = 0
-        # game 0 of ``ginsim games --seed``: its deals and its first dealer (the cut)
-        self.game_key = int(game_key_nb(np.uint64(self.seed), 0))
-        self.dealer = first_dealer(self.seed)
+        self.deals = GameDeals(self.rules, self.seed)  # game 0 of ``ginsim games --seed``
+        self.tally = self.deals.tally
         self.table: Table | None = None
         self.over = False
         self.player = "you"  # seat 0's name in the record
@@ -61,16 +120,40 @@ class TableGame:
         self._inbox: list[dict] = []  # the bot's messages, read at its next move
 
     @property
+    def hands_played(self) -> int:
+        """Hands finished so far."""
+        return self.deals.hands
+
+    @property
+    def dealer(self) -> int:
+        """Who deals the hand under way, or the next one."""
+        return self.deals.dealer
+
+    @property
+    def game_key(self) -> int:
+        """The key the game's hands are dealt from."""
+        return self.deals.game_key
+
+    @property
     def points(self) -> tuple[int, int]:
         """Each seat's hand points so far toward the target."""
         return self.tally.points
 
     def deal(self) -> Table:
         """Deal the next hand and tell the bot its cards (read at its next move)."""
-        self.table = Table(self.rules, self.game_key, self.hands_played, self.dealer)
+        self.table = self.deals.deal()
         self._finished = False
         self._inbox.append(hand_message(self.table, 1, 0, self.points))
         return self.table
+
+    def hands(self) -> Iterator[Table]:
+        """Each hand of the game, dealt by :meth:`deal`, through the one game loop
+        (:meth:`GameDeals.tables`); the caller plays it out, and it is entered
+        (:meth:`finish_hand`) when the caller asks for the next. A caller that stops
+        early leaves the hand under way unentered."""
+        for table in self.deals.tables(stop_at_limit=True, deal=self.deal):
+            yield table
+            self.finish_hand()
 
     def bot_move(self) -> list[dict]:
         """The bot's move, applied, after it read its messages; returns its events."""
@@ -92,16 +175,10 @@ class TableGame:
 
     def finish_hand(self) -> None:
         """Enter the finished hand in the game's scoring and move the deal."""
-        before = self.points
-        result = hand_result(self.table.hs)
-        self.over = self.tally.enter(result)
+        before = self.deals.enter(self.table)
         self._lines += hand_lines(self.table, before, self.points)
         self._finished = True
-        self.hands_played += 1
-        self.dealer = int(next_dealer_nb(self.dealer, result.winner,
-                                         NEXT_DEALER_MODES.index(self.rules.next_dealer)))
-        if self.hands_played >= MAX_GAME_HANDS:
-            self.over = True
+        self.over = self.deals.won or self.deals.at_limit
 
     def score(self) -> GameScore:
         """The finished game: winner, points, boxes and totals with every bonus."""

@@ -23,12 +23,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from ..game.inputs.checks import check_int
-from ..game.rules import NEXT_DEALER_MODES, Rules
-from ..game.scoring.game_scoring import GameTally, HandResult
-from ..game.scoring.hand_scoring_nb import OUTCOMES
+from ..game.rules import Rules
+from ..game.scoring.game_scoring import GameTally
 from ..simulator.limits import (
     MAX_GAME_HANDS,
     MAX_HAND_INDEX,
@@ -36,10 +33,10 @@ from ..simulator.limits import (
     check_games,
 )
 from ..simulator.play.drive_nb import decide_last_discard_nb
-from ..simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from .actions import Action
 from .agents import Agent, compile_last_discard, decide_message, hand_message
 from .external import AgentFault, ExternalAgent, LocalAgent
+from .game_table import GameDeals
 from .protocol import PROTOCOL_VERSION, ProtocolError, answer_text
 from .records.game_record import end_line, forfeit_score, hand_lines, header_line
 from .table import Table, view_event
@@ -155,12 +152,9 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                result: MatchResult, lines: list[dict] | None = None) -> dict[str, Any]:
     """One game to the target; its row (a forfeit when a side faults). ``lines``, if
     given, gets the game's record lines after its header."""
-    tally = GameTally(rules)
+    game = GameDeals(rules, seed, g)  # the game kernels' game g: deals, cut, seat streams
+    tally = game.tally
     spec = _spec(rules)
-    # the game kernels' game g: its deals, seat streams and first dealer (the cut)
-    game_key = int(game_key_nb(np.uint64(seed), g))
-    dealer = first_dealer_nb(np.uint64(seed), g)
-    mode = NEXT_DEALER_MODES.index(rules.next_dealer)
     table, recorded = None, True  # the hand under way, and whether its lines are in
     try:
         for seat, side in enumerate(sides):
@@ -168,16 +162,10 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                 side.start()
             side.send({"type": "start", "protocol": PROTOCOL_VERSION, "rules": spec,
                        "seat": seat, "game": g}, f"game {g}, start")
-        h = 0
-        while not tally.over:
-            if h >= MAX_GAME_HANDS:
-                raise ValueError(f"game {g} did not end in {MAX_GAME_HANDS} hands")
-            table, recorded, before = Table(rules, game_key, h, dealer), False, tally.points
+        for table in game.tables():
+            h, dealer, recorded = table.hand, table.dealer, False
             shown = _play_hand(sides, table, g, h, tally.points, timeout_ms)
-            winner = 0 if shown["points"][0] > 0 else 1 if shown["points"][1] > 0 else -1
-            tally.enter(HandResult(winner, max(shown["points"]),
-                                   OUTCOMES.index(shown["outcome"]),
-                                   int(table.record()["multiplier"])))
+            before = game.enter(table)
             shown["scores"] = list(tally.points)
             if lines is not None:
                 lines += hand_lines(table, before, tally.points)
@@ -188,8 +176,6 @@ def _play_game(sides: list, g: int, rules: Rules, seed: int, timeout_ms: int,
                                  "outcome": shown["outcome"], "knocker": shown["knocker"],
                                  "points_a": shown["points"][0],
                                  "points_b": shown["points"][1]})
-            dealer = int(next_dealer_nb(dealer, winner, mode))
-            h += 1
         score = tally.score()
         over = {"type": "game_over", "scores": list(score.points), "winner": score.winner}
         if lines is not None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from ..game.inputs.checks import check_int, is_int
 from ..game.inputs.specs import brief
+from ..game.rng_nb import check_seed
 from ..game.rules import Rules
-from ..simulator.limits import check_hands, check_seed
+from ..simulator.limits import check_hands
 from .actions import KINDS, Action, IllegalAction
 
 #: The longest text ``apply`` parses as an action (``knock 10D`` is nine characters).

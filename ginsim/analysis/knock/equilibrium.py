@@ -25,6 +25,7 @@ import pandas as pd
 from ...game.deal_ranges import REGION_SPAN, deal_block
 from ...game.inputs.checks import check_flag, check_int, check_jobs, check_number
 from ...game.inputs.specs import brief
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
 from ...runner.responses import (
     Response,
@@ -35,12 +36,12 @@ from ...runner.responses import (
     paired_gain,
 )
 from ...simulator.branches.best_response import Gain, block_sums, gain_of, with_chart
-from ...simulator.limits import MAX_EQUILIBRIUM_HANDS, check_equilibrium_hands, check_seed
+from ...simulator.limits import MAX_EQUILIBRIUM_HANDS, check_equilibrium_hands
 from ...strategies.equilibria import hand_key, shipped_equilibrium
+from ...strategies.grid_nb import bucket_labels
 from ...strategies.knock_charts import (
     SHAPE,
     KnockChart,
-    bucket_labels,
     constant_chart,
     load_chart,
 )

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ...game.deal_ranges import stream_seed
+from ...game.inputs.specs import spec_values
+from ...game.rng_nb import stream_seed
 from ...game.rules import Rules
 from ...number_text import signed
 from ...simulator.branches.best_response import with_chart
@@ -35,11 +36,11 @@ WHY_HANDS = 50_000  # hands of the card's player against itself behind its why s
 def rules_name(rules: Rules) -> str:
     """The rules' name in words: "big gin rules" for a preset, "modern rules with
     undercut bonus 10" for a preset with fields changed."""
-    preset, _, changes = rules.spec().partition(":")
+    preset, changes = spec_values(rules.spec())
     words = preset.replace("_", " ") + " rules"
     if changes:
-        words += " with " + ", ".join(c.replace("_", " ").replace("=", " ")
-                                      for c in changes.split(","))
+        words += " with " + ", ".join(f"{key} {value}".replace("_", " ")
+                                      for key, value in changes.items())
     return words
 
 
@@ -200,7 +201,7 @@ def measure_advice(advice: KnockAdvice, opponents: Sequence[str | Strategy], dea
     deals (the same deals as the threshold sweep), its card with each cell's evidence
     (:func:`~ginsim.analysis.knock.knock_card.with_evidence`) and its why sentence, both
     from the decision points of its player against itself (on the ``answer why`` stream
-    of :func:`~ginsim.game.deal_ranges.stream_seed`). ``compare`` players (e.g. the same
+    of :func:`~ginsim.game.rng_nb.stream_seed`). ``compare`` players (e.g. the same
     card play knocking at once) play the same deals in the same batch of jobs; the
     matrix and runs returned hold every player's rows, labelled ``(spec, opponent)``."""
     player = advice_player(advice)

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...number_text import numbers_aloud
+from ...strategies.grid_nb import bucket_labels, stock_buckets
 from ...strategies.knock_charts import KnockChart
 from ..frames import in_play_order
 from ..intervals import clustered_mean
-from .knock_chart import DISPLAY_EDGES, MIN_CELL, bucket_labels, number_ranges, stock_bucket
+from .knock_chart import DISPLAY_EDGES, MIN_CELL
 
 KNOCK_AT = 0.75  # a cell knocking at least this often reads KNOCK
 WAIT_AT = 0.25  # at most this often reads wait; in between, either
@@ -154,7 +156,7 @@ def with_evidence(card: pd.DataFrame, decisions: pd.DataFrame, min_n: int = MIN_
     keyed = pd.DataFrame({
         "opp_taken": np.where(taken >= 2, "2+", taken.astype(str)),
         "deadwood": decisions["deadwood"].to_numpy(dtype=int),
-        "stock": labels[stock_bucket(decisions["stock_left"].to_numpy(), DISPLAY_EDGES)],
+        "stock": labels[stock_buckets(decisions["stock_left"].to_numpy(), DISPLAY_EDGES)],
         "gain": (decisions["net_knock"] - decisions["net_wait"]).to_numpy(dtype=float),
         "hand": (decisions["hand"].to_numpy() if "hand" in decisions
                  else np.arange(len(decisions)))})
@@ -194,17 +196,6 @@ def stock_aloud(low: int, high: int) -> str:
     if low == 0:
         return f"{high} or fewer"
     return f"{low} or more" if high >= 31 else f"{low} to {high}"
-
-
-def numbers_aloud(values: Sequence[int]) -> str:
-    """Sorted integers as a player says them: "4 to 10", "7 and 9", "1 to 3, 5 and 8";
-    two in a row are said as two ("6 and 7", not "6 to 7")."""
-    items: list[str] = []
-    for part in number_ranges(sorted(int(v) for v in values)).split(", "):
-        low, _, high = part.partition("-")
-        items += ([low, high] if high and int(high) == int(low) + 1
-                  else [part.replace("-", " to ")])
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def panel_plans(cells: pd.DataFrame) -> list[tuple[int, int, list[int]]]:
@@ -300,7 +291,7 @@ def _why_range(card: pd.DataFrame, rows: pd.DataFrame, min_n: int
     acts = np.full((len(labels), 101), "", dtype=object)
     for row in panel.itertuples():
         acts[labels.index(str(row.stock)), int(row.deadwood)] = row.action
-    bucket = stock_bucket(rows["stock_left"].to_numpy(), DISPLAY_EDGES)
+    bucket = stock_buckets(rows["stock_left"].to_numpy(), DISPLAY_EDGES)
     deadwood = rows["deadwood"].to_numpy()
     act = acts[bucket, np.clip(deadwood, 0, 100)]
     best, b = 0, -1

@@ -14,12 +14,14 @@ import pandas as pd
 from ...game.inputs.checks import check_int
 from ...game.inputs.specs import brief
 from ...game.rules import Rules
+from ...number_text import number_ranges
 from ...simulator.branches.knock_branches import knock_decisions
+from ...strategies.grid_nb import GRID_EDGES, bucket_labels, stock_buckets
 from ...strategies.params import N_BUCKETS
 from ...strategies.presets import Strategy
 from ..intervals import Z95
 
-DISPLAY_EDGES = (28, 24, 20, 16, 12, 8, 4)
+DISPLAY_EDGES = GRID_EDGES  # the report's stock buckets are the knock grid's
 STRATEGY_EDGES = (24, 16, 8)
 DECISION_COLUMNS = ("deadwood", "stock_left", "gain")  # what chart_table reads
 MIN_CELL = 30  # decisions a chart cell needs before its colour or verdict is trusted
@@ -34,19 +36,6 @@ def decisions_frame(strategy: str | Strategy = "simple", opponent: str | Strateg
     frame = pd.DataFrame({name: rows[name] for name in rows.dtype.names})
     frame["gain"] = frame["net_knock"] - frame["net_wait"]
     return frame
-
-
-def stock_bucket(stock_left: np.ndarray, edges: Sequence[int]) -> np.ndarray:
-    """Bucket 0 for stock >= edges[0], 1 for >= edges[1], ..., len(edges) below."""
-    stock_left = np.asarray(stock_left)
-    return np.sum(stock_left[:, None] < np.asarray(edges)[None, :], axis=1)
-
-
-def bucket_labels(edges: Sequence[int], top: int = 31) -> list[str]:
-    """Text of each stock bucket in play order (most cards left first), e.g. ``24-31``."""
-    highs = [top, *[e - 1 for e in edges]]
-    lows = [*edges, 0]
-    return [f"{lo}-{hi}" for lo, hi in zip(lows, highs, strict=True)]
 
 
 def chart_table(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES,
@@ -66,7 +55,7 @@ def chart_table(decisions: pd.DataFrame, edges: Sequence[int] = DISPLAY_EDGES,
     if not isinstance(decisions, pd.DataFrame) or missing:
         raise ValueError("chart_table takes the DataFrame of decisions_frame() (columns "
                          f"{', '.join(DECISION_COLUMNS)}), got {brief(decisions)}")
-    frame = decisions.assign(bucket=stock_bucket(decisions["stock_left"].to_numpy(), edges))
+    frame = decisions.assign(bucket=stock_buckets(decisions["stock_left"].to_numpy(), edges))
     grouped = frame.groupby(["deadwood", "bucket"])["gain"]
     table = grouped.agg(n="size", gain="mean", sd="std").reset_index()
     half = Z95 * table["sd"] / np.sqrt(table["n"])
@@ -149,14 +138,3 @@ def plain_words(chart: pd.DataFrame, opponent: str, min_n: int = MIN_CELL) -> st
         parts.append(f"with {stock} cards left in the stock, {text}")
     return f"Against `{opponent}`: " + "; ".join(parts) + "."
 
-
-def number_ranges(values: list[int]) -> str:
-    """Sorted integers as ranges: [1, 2, 3, 5] -> "1-3, 5"."""
-    out, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            out.append(f"{start}" if start == v else f"{start}-{v}")
-            start = None
-    return ", ".join(out)

@@ -1,7 +1,8 @@
 """The ``preset[:key=value,...]`` spec syntax that rules and strategies (gin's and
-Rami's) share, read by one item parser (:func:`spec_fields`), the one-line quoting of bad
-input their error messages use, and what every rules dataclass with named presets shares
-(:class:`PresetFields`)."""
+Rami's) share, read by one item parser (:func:`spec_fields`; a spec already checked is
+read again by :func:`spec_values`), the one error for an unknown name
+(:func:`unknown_name`), the one-line quoting of bad input their error messages use, and
+what every rules dataclass with named presets shares (:class:`PresetFields`)."""
 
 from __future__ import annotations
 
@@ -80,8 +81,7 @@ def spec_fields(language: SpecLanguage, items: str, text: str) -> dict[str, str]
         if value is None or not (value or name in language.blank_ok):
             raise ValueError(f"bad item {brief(item)} {where}: write {language.write}")
         if name is None:
-            raise ValueError(f"unknown {language.noun} {brief(key)} {where}: "
-                             f"{known_names(language, key)}")
+            raise unknown_name(language, key, text)
         if name in found:
             first = written[name]
             twice = language.twice.get(name) or f"{language.noun} {name} given twice" + (
@@ -89,6 +89,28 @@ def spec_fields(language: SpecLanguage, items: str, text: str) -> dict[str, str]
             raise ValueError(f"{twice} {where}")
         found[name], written[name] = value, key
     return found
+
+
+def spec_values(spec: str, names: Mapping[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """``(preset, {key: value text})`` of a spec that was checked when it was parsed (an
+    object's own spec, a preset's items after ``:``): keys resolved through ``names``
+    (aliases; keys not in it left out) when given, items without a value left out, the
+    last of a repeated key kept."""
+    preset, _, items = str(spec).partition(":")
+    values = {}
+    for _, key, value in spec_items(items):
+        name = key if names is None else names.get(key)
+        if name is not None and value:
+            values[name] = value
+    return preset.strip(), values
+
+
+def unknown_name(language: SpecLanguage, key: Any, text: str | None = None) -> ValueError:
+    """The one error for a key no spec of ``language`` knows, whether it came in a spec
+    (``text``) or as a keyword: what it could have been (:func:`known_names`)."""
+    where = "" if text is None else f" in {language.kind} {brief(text)}"
+    return ValueError(f"unknown {language.noun} {brief(key)}{where}: "
+                      f"{known_names(language, str(key))}")
 
 
 def known_names(language: SpecLanguage, key: str) -> str:
@@ -175,8 +197,7 @@ class PresetFields:
         one, or the bad value (and the spec it stands in)."""
         name, items, text = split_spec(spec, cls.KIND, cls.EXAMPLE, max_chars)
         base = cls.preset(name)
-        language = SpecLanguage(cls.KIND, f"{cls.KIND} field", f"field=value, e.g. {example_item}",
-                                {f.name: f.name for f in fields(cls)}, blank_ok)
+        language = cls.language(example_item, blank_ok)
         changes = {key: field_value(key, value, text)
                    for key, value in spec_fields(language, items, text).items()}
         try:
@@ -184,13 +205,20 @@ class PresetFields:
         except ValueError as exc:
             raise ValueError(f"{exc} (in {cls.KIND} {brief(text)})") from None
 
+    @classmethod
+    def language(cls, example_item: str = "", blank_ok: tuple[str, ...] = ()) -> SpecLanguage:
+        """What this class's specs call things: its fields, written ``field=value``."""
+        write = f"field=value, e.g. {example_item}" if example_item else "field=value"
+        return SpecLanguage(cls.KIND, f"{cls.KIND} field", write,
+                            {f.name: f.name for f in fields(cls)}, blank_ok)
+
     def with_(self, **changes: Any) -> Any:
-        """A copy with some fields changed (validated like a new object)."""
-        known = {f.name for f in fields(self)}
+        """A copy with some fields changed (validated like a new object); an unknown
+        field is refused as in a spec (:func:`unknown_name`)."""
+        language = self.language()
         for key in changes:
-            if key not in known:
-                raise ValueError(f"{type(self).__name__} has no field {brief(key)}; fields: "
-                                 f"{', '.join(sorted(known))}")
+            if key not in language.names:
+                raise unknown_name(language, key)
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from .game_scoring_nb import hand_boxes_nb
 BOOTSTRAP = 100  # bootstrap replicates of the hand sample behind each standard error
 Z95 = 1.959963984540054
 MIN_WON = 50  # won hands each dealer needs before its sample is bootstrapped
-TABLES = ("win", "value", "shut_a", "shut_b", "hands")  # in T_* order
+EQUITY_TABLES = ("win", "value", "shut_a", "shut_b", "hands")  # in T_* order
 HOLLYWOOD_GAMES = 3
 
 
@@ -111,7 +111,7 @@ def _solve(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray, gr: np.nd
            target: int) -> dict[str, np.ndarray]:
     """The five ``(2, T, T)`` tables for one set of counts."""
     packed = _packed(outcomes, counts, dead, gr, target)
-    return {name: np.ascontiguousarray(packed[..., i]) for i, name in enumerate(TABLES)}
+    return {name: np.ascontiguousarray(packed[..., i]) for i, name in enumerate(EQUITY_TABLES)}
 
 
 def _hollywood_starts(outcomes: np.ndarray, counts: np.ndarray, dead: np.ndarray,
@@ -176,8 +176,8 @@ class GameTable:
     def at(self, name: str, a: int, b: int, dealer: int | None = None) -> float:
         """Table ``name`` at score ``a``-``b`` with ``dealer`` (0, 1) dealing next, or,
         with no dealer, the dealer cut at random (as at a game's start)."""
-        if name not in (*TABLES, "win_se", "value_se", "hands_se"):
-            raise ValueError(f"unknown table {name!r}: choose one of {', '.join(TABLES)}")
+        if name not in (*EQUITY_TABLES, "win_se", "value_se", "hands_se"):
+            raise ValueError(f"unknown table {name!r}: choose one of {', '.join(EQUITY_TABLES)}")
         self._check(a, b)
         t = getattr(self, name)
         if dealer is None:
@@ -334,7 +334,7 @@ class HollywoodTable:
         if column not in range(1, HOLLYWOOD_GAMES + 1):
             raise ValueError(f"a Hollywood session has games 1-3, got {column!r}")
         row, err = self.start[column - 1], self.se[column - 1]
-        out = {name: float(row[i]) for i, name in enumerate(TABLES)}
+        out = {name: float(row[i]) for i, name in enumerate(EQUITY_TABLES)}
         for i, name in ((0, "win"), (1, "value")):
             low, high = row[i] - Z95 * err[i], row[i] + Z95 * err[i]
             if name == "win":

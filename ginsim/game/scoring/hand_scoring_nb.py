@@ -12,7 +12,12 @@ OUT_GIN = 1
 OUT_BIG_GIN = 2
 OUT_UNDERCUT = 3
 OUT_DEAD = 4
+#: The outcome names, the one list of them: ``OUTCOMES[OUT_*]`` is a code's name, in the
+#: order every table and chart shows them.
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")
+#: Each outcome in words (lower case, for a sentence).
+OUTCOME_WORDS = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
+                 "dead": "dead hand"}
 
 
 

@@ -13,7 +13,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...game._jit import jit, jit_inline
-from ...game.rng_nb import shuffle_two_pass_nb, stream_key_nb
+from ...game.rng_nb import RAMI_DEAL_STREAM, rotating_dealer_nb, shuffle_two_pass_nb, stream_key_nb
 from ..game.candidates_nb import candidate_moves_nb
 from ..game.melds_nb import OUT_BIT, S_BEST, Plan, PlanTurn, apply_move_nb, best_lay_down_nb
 from ..game.rules import R_HAND_SIZE, R_OPEN_MIN, R_STARTER_FOURTEEN
@@ -306,8 +306,9 @@ def play_deals_nb(seed, start, stop, setup, work, trace, out):
     players = setup.params.shape[0]
     traced = 0
     for d in range(start, stop):
-        key = stream_key_nb(seed, d, 0)
-        rows = play_deal_nb(key, d % players, setup, work, trace if d == start else trace[:0])
+        key = stream_key_nb(seed, d, RAMI_DEAL_STREAM)
+        first = rotating_dealer_nb(d, players)
+        rows = play_deal_nb(key, first, setup, work, trace if d == start else trace[:0])
         traced = rows if d == start else traced
         _records_nb(out, (d - start) * players, d, setup, work)
     return traced

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...game.inputs.checks import check_int
 from ...game.inputs.specs import brief
+from ...game.rng_nb import check_seed
 from ..game.cards import N_KINDS, deck_kinds
 from ..game.melds_nb import SCRATCH_SIZE
 from ..game.moves_nb import C_WIDTH, MAX_CANDIDATES, MAX_TABLE, T_WIDTH
@@ -19,9 +20,6 @@ from .games_nb import play_rami_games_nb
 from .records import RAMI_GAME_DTYPE, RAMI_RECORD_DTYPE
 from .strategy import RamiStrategy, parse_rami_strategy
 
-#: Seeds are unsigned 64-bit, as gin's (``ginsim.simulator.limits.MAX_SEED``, which Rami
-#: may not import): one range for every ``--seed``.
-MAX_SEED = 2**64 - 1
 MAX_DEALS = 10**12
 
 
@@ -66,11 +64,6 @@ def _checked(strategies: Sequence[Any], rules: RamiRules | str | None, seed: int
     start = check_int(start, "start", 0, MAX_DEALS)
     stop = check_int(stop, "stop", start, MAX_DEALS)
     return rules, np.stack([s.vector() for s in seats]), seed, start, stop
-
-
-def check_seed(seed: Any) -> int:
-    """A rami seed: a whole number in 0..2**64-1, gin's range."""
-    return check_int(seed, "seed", 0, MAX_SEED)
 
 
 def kernel_seed(seed: int) -> int:

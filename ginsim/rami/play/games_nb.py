@@ -6,7 +6,7 @@ by seat ``(g + k) % players``, so a game's deals never depend on the chunk that 
 """
 
 from ...game._jit import jit
-from ...game.rng_nb import stream_key_nb
+from ...game.rng_nb import RAMI_GAME_DEALS, rotating_dealer_nb, stream_key_nb
 from ..game.rules import R_TARGET_PER_OPP
 from .deal_nb import O_DRY, O_WINNER, PS_CHARGE, play_deal_nb
 
@@ -30,8 +30,8 @@ def play_rami_games_nb(seed, start, stop, setup, work, out):
         deals = 0
         low = 0
         while deals < MAX_GAME_DEALS:
-            key = stream_key_nb(seed, g, 1 + deals)
-            play_deal_nb(key, (g + deals) % players, setup, work, no_trace)
+            key = stream_key_nb(seed, g, RAMI_GAME_DEALS + deals)
+            play_deal_nb(key, rotating_dealer_nb(g + deals, players), setup, work, no_trace)
             deals += 1
             low, over = _add_deal_nb(totals, work, players, target)
             if over:

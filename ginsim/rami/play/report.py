@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from ...number_text import bracketed
 from ...reports.builder import ReportSpec, Section, build_report
 from ...reports.style import add_caption, colour, new_figure, style_axes
 from ..game.rules import RamiRules
@@ -105,16 +106,16 @@ def _shown(table: pd.DataFrame, family: str) -> pd.DataFrame:
         "players": part["players"],
         label: [_turn_label(v) for v in part["value"]] if family == "wait_turns"
         else part["value"],
-        "charge per deal": [f"{m:.1f} [{lo:.1f}, {hi:.1f}]" for m, lo, hi in
+        "charge per deal": [bracketed(m, lo, hi, ".1f") for m, lo, hi in
                             zip(part["charge"], part["charge_low"], part["charge_high"],
                                 strict=True)],
-        "vs first chance": [f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]" for m, lo, hi in
+        "vs first chance": [bracketed(m, lo, hi, "+.2f") for m, lo, hi in
                             zip(part["vs_first_chance"], part["vs_low"], part["vs_high"],
                                 strict=True)],
-        "P(dry rami)": [f"{m:.1%} [{lo:.1%}, {hi:.1%}]" for m, lo, hi in
+        "P(dry rami)": [bracketed(m, lo, hi, ".1%") for m, lo, hi in
                         zip(part["p_dry"], part["p_dry_low"], part["p_dry_high"],
                             strict=True)],
-        "P(caught unopened)": [f"{m:.1%} [{lo:.1%}, {hi:.1%}]" for m, lo, hi in
+        "P(caught unopened)": [bracketed(m, lo, hi, ".1%") for m, lo, hi in
                                zip(part["p_caught_unopened"], part["p_caught_low"],
                                    part["p_caught_high"], strict=True)],
         "deals": part["deals"], "rules": part["rules"]})

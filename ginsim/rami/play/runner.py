@@ -13,7 +13,7 @@ import numpy as np
 
 from ...game.inputs.checks import check_int
 from ...runner.kernels.compiling import KernelGroup
-from ...runner.pool import run_index_chunks
+from ...runner.pool import chunk_size, run_index_chunks
 from ..game.rules import RamiRules
 from .deal_nb import play_deals_nb
 from .engine import (
@@ -43,7 +43,8 @@ def _run(play: Callable[..., np.ndarray], strategies: Sequence[Any], count: int,
     seats = [s.spec for s in check_strategies(strategies)]
     rules = RamiRules.coerce(rules)
     count = check_int(count, "the number of deals or games", 1, MAX_DEALS)
-    chunk = check_int(chunk or DEFAULT_CHUNK, "chunk", 1, MAX_DEALS)
+    chunk = check_int(chunk or chunk_size(count, 1, DEFAULT_CHUNK, DEFAULT_CHUNK), "chunk", 1,
+                      MAX_DEALS)
     one = partial(_chunk, play, seats, seed, rules)
     return np.concatenate(run_index_chunks(one, 0, count, chunk, n_jobs))
 

@@ -12,7 +12,6 @@ gin store takes it (:func:`ginsim.runner.store_files.check_place`).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,9 +21,8 @@ import numpy as np
 
 from ..._version import __version__
 from ...game.inputs.checks import check_int, check_path, is_int
-from ...game.inputs.files import FileDataError, parse_json, read_bounded
+from ...game.rng_nb import check_seed
 from ...runner.chunkfile import (
-    is_temp,
     read_verified,
     records_from,
     records_table,
@@ -36,15 +34,15 @@ from ...runner.store_files import (
     CHUNKS,
     LOCK,
     MANIFEST,
-    MAX_MANIFEST_BYTES,
-    MAX_MANIFEST_DEPTH,
     MAX_STORE_CHUNKS,
     check_place,
     make_chunks_dir,
-    remove_manifest_temps,
+    read_stored_manifest,
+    remove_temps,
+    save_manifest,
 )
 from ..game.rules import RamiRules
-from .engine import MAX_DEALS, check_seed, check_strategies, play_deal_records
+from .engine import MAX_DEALS, check_strategies, play_deal_records
 from .records import RAMI_RECORD_DTYPE
 from .runner import DEFAULT_CHUNK
 
@@ -63,21 +61,17 @@ def _read_manifest(root: Path) -> dict[str, Any] | None:
     """The store's manifest, read as data from a stranger (the gin store's reader: a
     regular file within a size bound, nesting checked before parsing, no repeated keys)
     and checked key by key; None when there is none. One-line StoreError otherwise."""
-    path = root / MANIFEST
-    if not path.exists() and not path.is_symlink():
-        return None
     hint = "move the directory away or choose another --out"
-    try:
-        manifest = parse_json(read_bounded(path, MAX_MANIFEST_BYTES, "rami manifest"),
-                              str(path), MAX_MANIFEST_DEPTH, hint)
-    except FileDataError as exc:
-        raise StoreError(str(exc)) from None
+    manifest = read_stored_manifest(root, "rami manifest", hint)
+    if manifest is None:
+        return None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("definition"), dict) \
             or manifest["definition"].get("kind") != KIND:
         raise StoreError(f"{root} holds no rami deal store; choose another directory")
     problem = _manifest_problem(manifest)
     if problem:
-        raise StoreError(f"{path} is not a rami manifest ginsim wrote: {problem}; {hint}")
+        raise StoreError(f"{root / MANIFEST} is not a rami manifest ginsim wrote: {problem}; "
+                         f"{hint}")
     return manifest
 
 
@@ -113,16 +107,6 @@ def _chunks_problem(chunks: Any) -> str:
     return ""
 
 
-def _save_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    tmp = root / f".{MANIFEST}.{os.getpid()}.tmp"
-    try:
-        tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
-        os.replace(tmp, root / MANIFEST)
-    except OSError as exc:
-        raise StoreError(f"could not write {root / MANIFEST}: {exc.strerror or exc}; the "
-                         f"chunks stored before are intact") from None
-
-
 def _stamp(defn: dict[str, Any], index: int, start: int, stop: int) -> dict[str, Any]:
     return {**defn, "version": __version__, "index": index, "start": start, "stop": stop}
 
@@ -142,8 +126,7 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
     check_place(root, "rami store")  # a lock-only folder (a writer killed early) is fine
     make_chunks_dir(root)
     with StoreLock(root / LOCK):  # one writer at a time, as the gin store
-        remove_manifest_temps(root)
-        _remove_chunk_temps(root)
+        remove_temps(root)
         manifest = _read_manifest(root)
         if manifest is not None and manifest["definition"] != defn:
             differ = sorted(k for k in defn if manifest["definition"].get(k) != defn[k])
@@ -152,15 +135,8 @@ def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
                              f"arguments")
         if manifest is None:  # saved before any chunk, so a killed run is resumed
             manifest = {"definition": defn, "chunks": {}}
-            _save_manifest(root, manifest)
+            save_manifest(root, manifest)
         return _play_into(root, manifest, defn, seats, rules)
-
-
-def _remove_chunk_temps(root: Path) -> None:
-    """Delete chunk files half-written by a killed run (the caller holds the lock)."""
-    for leftover in (root / CHUNKS).iterdir():
-        if is_temp(leftover.name):
-            leftover.unlink(missing_ok=True)
 
 
 def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
@@ -179,8 +155,8 @@ def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
             continue
         records, _ = play_deal_records(seats, start=start, stop=stop, seed=seed, rules=rules)
         manifest["chunks"][name] = write_chunk(path, records_table(records), stamp)
-        _save_manifest(root, manifest)
-    _save_manifest(root, manifest)
+        save_manifest(root, manifest)
+    save_manifest(root, manifest)
     return manifest
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from ...game.card_tables import card_tables
 from ...game.history import History
+from ...game.rng_nb import BELIEF_STEP_STRIDE, derived_seed
 from ...game.rules import Rules
 from ...strategies.presets import Strategy
 from ..machine.buffers import new_board
@@ -171,7 +172,7 @@ class BeliefTracker:
                                                self.rules, self.temperature, self.wait)
         events = record.events
         work = _replay_work(len(events))
-        seed = np.uint64((self.seed + 7919 * len(events)) % 2**64)
+        seed = np.uint64(derived_seed(self.seed, len(events), BELIEF_STEP_STRIDE))
         ess = 0.0
         last = self._events
         if last is not None and len(last) <= len(events) and np.array_equal(

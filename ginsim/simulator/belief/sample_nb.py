@@ -52,7 +52,7 @@ import numpy as np
 from ...game._jit import jit, jit_inline
 from ...game.bits_nb import nth_card_nb, popcount_nb
 from ...game.history import EV_DISCARD, EV_STOCK, EV_TAKE
-from ...game.rng_nb import below_nb, stream_key_nb, unit_nb
+from ...game.rng_nb import BELIEF_DECK_STREAM, SEAT_STREAMS, below_nb, stream_key_nb, unit_nb
 from .metropolis_nb import keep_terms_nb, order_move_nb, swap_move_nb
 from .replay_nb import (  # noqa: F401 (the belief's constants, read from here too)
     DEVIATION,
@@ -184,9 +184,9 @@ def resample_nb(hands, logl, source, w, tmp_hands, tmp_logl, tmp_source, rng):
 @jit
 def seed_streams_nb(rng, seed, p):
     """The belief's streams for particle ``p`` (0: the whole sampler) from ``seed``."""
-    rng[0] = stream_key_nb(seed, p, 1)
-    rng[1] = stream_key_nb(seed, p, 2)
-    rng[2] = stream_key_nb(seed, p, 3)
+    rng[0] = stream_key_nb(seed, p, SEAT_STREAMS)
+    rng[1] = stream_key_nb(seed, p, SEAT_STREAMS + 1)
+    rng[2] = stream_key_nb(seed, p, BELIEF_DECK_STREAM)
 
 
 @jit_inline

@@ -18,10 +18,11 @@ from ...game.card_tables import card_tables
 from ...game.cards import cards_to_mask, format_cards, parse_cards
 from ...game.inputs.checks import check_choice, check_int
 from ...game.melds_nb import WORK_SIZE
+from ...game.rng_nb import check_seed
 from ...game.rules import STOCK_AT_DEAL, Rules
 from ...strategies.presets import Strategy, parse_strategy
 from ..belief.replay_nb import WAIT
-from ..limits import check_rollouts, check_seed
+from ..limits import check_rollouts
 from ..machine.board_nb import discard_options_nb
 from ..machine.buffers import new_board
 from ..machine.records import TRACE_WIDTH

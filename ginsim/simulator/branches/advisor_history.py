@@ -11,6 +11,7 @@ import numpy as np
 from ...game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
 from ...game.history import EV_PASS, EV_STOCK, EV_TAKE, History, history_text, parse_history
 from ...game.inputs.checks import check_choice, check_number
+from ...game.rng_nb import ADVISOR_RUN_STRIDE, derived_seed
 from ...game.rules import Rules
 from ...strategies.params import PARAMETERS
 from ...strategies.presets import Strategy
@@ -20,7 +21,6 @@ from .advisor import DRAWN_FROM, HAND_OVER, PARTICLES, Situation, require_plain
 
 RUNS = 4  # independent posterior runs pooled for the advisor's worlds
 MIN_RUN_PARTICLES = 25  # fewer particles than this make one run, not several
-RUN_STRIDE = 0x9E3779B97F4A7C15  # run k samples from seed + k * this (mod 2**64)
 
 
 def history_situation(history: str | list[str], hand: str, drawn: str | None,
@@ -91,7 +91,7 @@ def pooled_worlds(hist: History, mine: int, model: str | Strategy, rules: Rules,
     for k in range(runs):
         n = rollouts // runs + (k < rollouts % runs)
         per = particles // runs + (k < particles % runs)
-        run_seed = (seed + k * RUN_STRIDE) % 2**64
+        run_seed = derived_seed(seed, k, ADVISOR_RUN_STRIDE)
         beliefs = sample_beliefs(hist, mine, model, rules, per, run_seed, belief[0],
                                  wait=belief[1])
         weights = np.where(beliefs.hands & drew, 0.0, beliefs.weights)

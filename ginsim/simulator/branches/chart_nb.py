@@ -14,6 +14,7 @@ import numpy as np
 
 from ...game._jit import jit, jit_inline
 from ...game.melds_nb import best_discard_nb
+from ...game.rng_nb import rotating_dealer_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
     A_DISCARD,
@@ -126,7 +127,7 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
-        start_hand_nb(board, i % 2, rules, trace, i)
+        start_hand_nb(board, rotating_dealer_nb(i, 2), rules, trace, i)
         # the first turn (the upcard offers, or the eleven-card deal's discard) is not
         # branched: play to the first free draw, then branch at each of seat a's discards.
         drive_nb(board, np.int64(PH_DRAW), np.int64(-1), params, rules, tab, rng, trace)

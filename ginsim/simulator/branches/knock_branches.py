@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...game.card_tables import card_tables
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
 from ...strategies.presets import Strategy, parse_strategy
-from ..limits import check_chart_hands, check_hands, check_seed
+from ..limits import check_chart_hands, check_hands
 from ..machine.buffers import chart_buffers
 from ..machine.records import TRACE_WIDTH
 from ..play.engine import seat_params

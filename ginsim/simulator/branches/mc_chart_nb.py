@@ -11,6 +11,7 @@ hand loop would play them.
 import numpy as np
 
 from ...game._jit import jit, jit_inline
+from ...game.rng_nb import rotating_dealer_nb
 from ...game.state import PH_DISCARD, PH_DRAW, PH_OVER, ST_PHASE, ST_PLANNED, ST_TRACE_ROW
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
@@ -102,7 +103,7 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
-        mc_start_hand_nb(board, i % 2, params, rules, trace, mem, i)
+        mc_start_hand_nb(board, rotating_dealer_nb(i, 2), params, rules, trace, mem, i)
         # the first turn is not branched (as knock_chart_nb)
         play = McPlay(board, rng, trace, mem)
         search = mc_drive_nb(play, np.int64(PH_DRAW), np.int64(-1), no_search_nb(), params,

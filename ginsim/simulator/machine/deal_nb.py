@@ -6,7 +6,7 @@ contract as in :mod:`ginsim.simulator.play.drive_nb`."""
 import numpy as np
 
 from ...game._jit import jit
-from ...game.rng_nb import shuffle_two_pass_nb, stream_key_nb
+from ...game.rng_nb import DECK_STREAM, SEAT_STREAMS, shuffle_two_pass_nb, stream_key_nb
 from ...game.rules import (
     DEAL_ELEVEN,
     DEAL_UPCARD,
@@ -45,19 +45,19 @@ from ...game.state import (
 @jit
 def shuffle_deck_nb(hs, rng, key, deal):
     """Put the deck of deal ``deal`` under ``key`` in ``hs``: 0..51 shuffled by the
-    stream ``(key, deal, 0)``."""
+    stream ``(key, deal, DECK_STREAM)``."""
     deck = hs[ST_DECK:ST_DECK + 52]
     for c in range(52):
         deck[c] = c
-    rng[2] = stream_key_nb(key, deal, 0)
+    rng[2] = stream_key_nb(key, deal, DECK_STREAM)
     shuffle_two_pass_nb(deck, rng, 2, hs[ST_DRAWS:ST_DRAWS + 52].view(np.uint64))
 
 
 @jit
 def seat_streams_nb(rng, key, hand_id):
     """Seed both players' random streams for hand ``hand_id`` under ``key``."""
-    rng[0] = stream_key_nb(key, hand_id, 1)
-    rng[1] = stream_key_nb(key, hand_id, 2)
+    rng[0] = stream_key_nb(key, hand_id, SEAT_STREAMS)
+    rng[1] = stream_key_nb(key, hand_id, SEAT_STREAMS + 1)
 
 
 @jit

@@ -6,9 +6,10 @@ import numpy as np
 
 from ...game.card_tables import card_tables
 from ...game.inputs.checks import check_int
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
 from ...strategies.presets import Strategy, parse_strategy
-from ..limits import MAX_RECORDS_IN_MEMORY, check_hands, check_records_in_memory, check_seed
+from ..limits import MAX_RECORDS_IN_MEMORY, check_hands, check_records_in_memory
 from ..machine.buffers import hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH
 from .hand_nb import hand_params, play_decks_nb, simulate_nb

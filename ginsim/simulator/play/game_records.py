@@ -16,6 +16,7 @@ import numpy as np
 from ...game.card_tables import card_tables
 from ...game.inputs.checks import check_choice, check_int
 from ...game.inputs.specs import brief
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
 from ...game.scoring.game_scoring import new_states, pack_game_rules
 from ...game.scoring.game_scoring_nb import (
@@ -39,7 +40,6 @@ from ..limits import (
     MAX_HAND_INDEX,
     MAX_MATCH_TOTAL,
     check_games,
-    check_seed,
 )
 from ..machine.buffers import NO_WIN_TABLE, GameBuffers, Schedule, hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH

@@ -14,7 +14,7 @@ starting a game it might not finish, and returns ``(rows written, next game to p
 """
 
 from ...game._jit import jit
-from ...game.rng_nb import stream_key_nb
+from ...game.rng_nb import GAME_STREAM, cut_dealer_nb, rotating_dealer_nb, stream_key_nb
 from ...game.scoring.deal_order_nb import next_dealer_code_nb
 from ...game.scoring.game_scoring_nb import (
     GR_NEXT_DEALER,
@@ -31,9 +31,6 @@ from ..machine.deal_nb import shuffle_deck_nb
 from ..search.mc_memory_nb import new_game_memory_nb
 from .hand_nb import play_and_record_nb
 
-GAME_STREAM = 7
-CUT_STREAM = 9
-
 
 @jit
 def game_key_nb(seed, g):
@@ -46,7 +43,7 @@ def game_key_nb(seed, g):
 def first_dealer_nb(seed, g):
     """Who deals the first hand of two-player game ``g``: the cut, a draw of the game's
     own stream (``next_dealer_nb`` then moves the deal)."""
-    return int(stream_key_nb(game_key_nb(seed, g), 0, CUT_STREAM) & 1)
+    return cut_dealer_nb(game_key_nb(seed, g), 2)
 
 
 @jit
@@ -164,7 +161,7 @@ def play_three_nb(seed, start, stop, params, pair, schedule, gbuf):
         k = g - start
         reset_game_nb(sides[k], games[k])
         game_key = game_key_nb(seed, g)
-        dealer = int(stream_key_nb(game_key, 0, CUT_STREAM) % 3)
+        dealer = cut_dealer_nb(game_key, 3)
         x = (dealer + 1) % 3
         y = (dealer + 2) % 3
         for h in range(max_hands):
@@ -200,7 +197,8 @@ def play_teams_nb(seed, start, stop, params, pair, schedule, gbuf):
             x = h % 2
             y = 2 + (x if r % 2 == 0 else 1 - x)
             _pair_rows_nb(params, x, y, pair)
-            team = _play_one_nb(game_key, g, h, row, r % 2, x, y, pair, rules, tab, meta, buf)
+            dealer = rotating_dealer_nb(r, 2)
+            team = _play_one_nb(game_key, g, h, row, dealer, x, y, pair, rules, tab, meta, buf)
             row += 1
             if _score_nb(TEAMS, team, row - 1, out, sides[k], games[k], gr, 0):
                 break

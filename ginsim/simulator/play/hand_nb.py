@@ -13,6 +13,7 @@ import numpy as np
 from numba.extending import overload
 
 from ...game._jit import jit
+from ...game.rng_nb import rotating_dealer_nb
 from ...game.state import (
     RES_DEFENDER_BEFORE,
     RES_DEFENDER_DEADWOOD,
@@ -117,7 +118,7 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, buf):
     hs[ST_TRACE_ROW] = 0
     for i in range(start, stop):
         deal = i // 2 if duplicate else i
-        dealer = deal % 2
+        dealer = rotating_dealer_nb(deal, 2)
         if duplicate and i % 2 == 1:
             dealer = 1 - dealer
         shuffle_deck_nb(hs, buf.rng, seed, deal)

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
-from ...game.rng_nb import stream_key_nb
+from ...game.rng_nb import MC_STREAM, stream_key_nb
 from ...game.state import (
     FULL_DECK,
     ST_DEALER,
@@ -38,8 +38,6 @@ from ..belief.carry_nb import carry_beliefs_nb
 from ..belief.sample_nb import smc_beliefs_nb
 from ..machine.buffers import SOURCE_WIDTH, Search
 from .mc_memory_nb import note_evidence_nb, set_models_nb
-
-MC_STREAM = 11
 
 
 @jit

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
-from ...game.rng_nb import below_nb, stream_key_nb
+from ...game.rng_nb import ROLLOUT_STREAM, below_nb, stream_key_nb
 from ...game.state import (
     A_DISCARD,
     A_KNOCK,
@@ -75,7 +75,7 @@ def world_nb(hs, rng, mem, me, opp_hand, unseen, key, w):
         order[k] = c
         k += 1
         rest &= rest - 1
-    branch_rng[2] = stream_key_nb(key, w, 5)
+    branch_rng[2] = stream_key_nb(key, w, ROLLOUT_STREAM)
     for i in range(k - 1, 0, -1):
         j = below_nb(branch_rng, 2, i + 1)
         t = order[i]

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...game.card_tables import card_tables
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
 from ...strategies.params import N_DISCARD_FEATURES, N_DRAW_FEATURES
 from ...strategies.presets import parse_strategy
-from ..limits import check_hands, check_seed
+from ..limits import check_hands
 from ..machine.buffers import hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH
 from ..play.engine import seat_params

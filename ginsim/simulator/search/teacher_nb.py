@@ -19,6 +19,7 @@ from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
 from ...game.history import EV_STOCK, EV_TAKE
 from ...game.melds_nb import W_DISCARD, best_discard_nb
+from ...game.rng_nb import rotating_dealer_nb
 from ...game.rules import R_BIG_GIN_BONUS
 from ...game.state import (
     A_BIG_GIN,
@@ -305,7 +306,7 @@ def teacher_hands_nb(seed, start, stop, params, rules, tab, buf, lessons):
     hs = buf.board.hs
     hs[ST_TRACE_ROW] = 0
     for i in range(start, stop):
-        dealer = i % 2
+        dealer = rotating_dealer_nb(i, 2)
         shuffle_deck_nb(hs, buf.rng, seed, i)
         seat_streams_nb(buf.rng, seed, i)
         mc_start_hand_nb(buf.board, dealer, params, rules, buf.trace, buf.mem, i)

@@ -20,9 +20,10 @@ import numpy as np
 
 from ...game.inputs.checks import is_int
 from ...game.inputs.files import FileDataError, read_bounded
+from ...game.rng_nb import check_seed
 from ...game.rules import NEXT_DEALER_MODES, Rules
 from ...game.scoring.game_scoring import GameTally
-from ...simulator.limits import MAX_GAME_HANDS, check_seed
+from ...simulator.limits import MAX_GAME_HANDS
 from ...simulator.play.games_nb import first_dealer_nb, game_key_nb, next_dealer_nb
 from ..actions import KINDS, TEXT, Action, IllegalAction
 from ..table import Table
