@@ -97,6 +97,20 @@ def outcome_values(table: GameTable, mine: np.ndarray, theirs: np.ndarray,
     return out
 
 
+def score_gains(table: GameTable, mine: int, theirs: int, decisions) -> np.ndarray:
+    """Per decision point (``decisions``: ``net_knock``, ``net_wait``, ``dealer`` columns
+    of the knock branches), the game-win chance knocking adds over waiting for the
+    chooser (seat a of ``table``) at ``mine`` to ``theirs`` points."""
+    knock = np.asarray(decisions["net_knock"], dtype=np.int64)
+    wait = np.asarray(decisions["net_wait"], dtype=np.int64)
+    dealer = 1 - np.asarray(decisions["dealer"], dtype=np.int64)
+    low = int(min(knock.min(), wait.min())) if len(knock) else 0
+    high = int(max(knock.max(), wait.max())) if len(knock) else 0
+    values = outcome_values(table, np.array([mine]), np.array([theirs]),
+                            np.arange(low, high + 1))[0]
+    return values[dealer, knock - low] - values[dealer, wait - low]
+
+
 def bucket_values(table: GameTable, visits: np.ndarray, nets: np.ndarray) -> np.ndarray:
     """float64[6, 6, 2, len(nets)]: :func:`outcome_values` averaged over the scores of
     each score bucket, weighted by ``visits``."""
@@ -192,10 +206,8 @@ def make_score_chart(base: str = "expert", rules: Rules | str | None = None,
                          f"{len(opponents)} opponents")
     parts = [_opponent_part(base, opponent, rules, hands, games, table_hands, seed)
              for opponent in opponents]
-    gains = sum(w * part[0] for w, part in zip(weights, parts, strict=True))
-    counts = sum(part[1] for part in parts)
-    seen = counts >= MIN_CELL_POINTS
-    p = np.where(seen[None, None, :], (gains > 0).astype(float), hand_p[None, None, :])
+    p = choose_knocks(sum(w * part[0] for w, part in zip(weights, parts, strict=True)),
+                      sum(part[1] for part in parts), hand_p)
     exploit = over = 0.0
     for _, _, held_gains, weight, held_hands in parts:
         best = np.maximum(held_gains, 0.0)
@@ -216,6 +228,14 @@ def make_score_chart(base: str = "expert", rules: Rules | str | None = None,
             "seconds": round(seconds, 1)}
     chart = ScoreChart(p.reshape(SCORE_SHAPE), name or f"score chart of {base}", info)
     return ScoreChartResult(chart, exploit, over, per_game, seconds)
+
+
+def choose_knocks(gains: np.ndarray, counts: np.ndarray, hand_p: np.ndarray) -> np.ndarray:
+    """float64[6, 6, GRID_CELLS]: knock (1) where the summed game-win ``gains`` of
+    knocking over waiting are above 0, else wait (0); a chart cell with fewer than
+    ``MIN_CELL_POINTS`` decision points (``counts``) keeps the hand chart's ``hand_p``."""
+    seen = np.asarray(counts) >= MIN_CELL_POINTS
+    return np.where(seen[None, None, :], (gains > 0).astype(float), hand_p[None, None, :])
 
 
 def _hands_per_game(base: str, rules: Rules, table_hands: int, seed: int) -> float:
