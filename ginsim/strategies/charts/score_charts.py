@@ -7,7 +7,7 @@ family (``equilibrium``, ``equilibrium_expert``, ``equilibrium_learned``) plays,
 a two-player game under standard scoring, the cell of the shipped score chart for its
 family and the rules' hands that the score falls in (the game kernels swap the knock
 grid before each hand; hand-level play never sees a score). The charts are made by
-``scripts/make_score_charts.py`` (:mod:`ginsim.analysis.knock.score_charts`).
+``scripts/make_score_charts.py`` (:mod:`ginsim.analysis.knock.knock_by_score`).
 """
 
 from __future__ import annotations
@@ -97,6 +97,15 @@ class ScoreChart:
         """The knock chart this score chart plays at ``mine`` to ``theirs`` points."""
         i, j = score_cell(mine, theirs, target)
         return KnockChart(self.p[i, j], f"{self.name}@{mine}-{theirs}", {})
+
+    def grid_at(self, scores: tuple[int, int] | None, seat: int, target: int
+                ) -> np.ndarray | None:
+        """The knock grid (parameter-vector order) of seat ``seat`` at ``scores`` (seat
+        0's points, seat 1's); None when no scores are known or the target cannot hold
+        them (the hand's own chart plays)."""
+        if scores is None or not all(0 <= s < target for s in scores):
+            return None
+        return self.chart_at(int(scores[seat]), int(scores[1 - seat]), target).p.reshape(-1)
 
     @property
     def grids(self) -> np.ndarray:
