@@ -151,6 +151,7 @@ def test_game_parameter_parses_and_applies_to_chart_families_only():
     assert parse_strategy("expert:chart=five").score_chart_for(MODERN) is None
     assert parse_strategy("expert").score_chart_for(None) is None
     assert parse_strategy("mc").score_chart_for(MODERN) is None
+    assert parse_strategy("expert").score_chart_for(Rules.coerce("eaai")).name == "score_expert"
     assert parse_strategy("simple:game=0").vector[P_MC_GAME] == 0  # accepted, no effect
     for bad in ("expert:game=2", "expert:game=x", "expert:game=0.5"):
         with pytest.raises(ValueError, match="game"):

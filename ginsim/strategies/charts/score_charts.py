@@ -24,7 +24,7 @@ from ...game.inputs.files import is_regular, parse_json, read_bounded
 from ...game.inputs.specs import brief
 from ...game.rules import Rules
 from ..params import GRID_CELLS
-from .equilibria import KNOCKING_PRESETS, hand_key
+from .equilibria import KNOCKING_PRESETS, hand_key, shipped_equilibrium
 from .knock_charts import CHART_FAMILIES, SHAPE, KnockChart, bucket_labels
 from .score_grid_nb import DISTANCE_SHARES, SCORE_BUCKETS, distance_bucket_nb
 
@@ -193,7 +193,9 @@ def load_score_chart(name_or_path: str) -> ScoreChart:
 
 def shipped_score_chart(rules: Rules, base: str = "expert") -> tuple[str, ScoreChart] | None:
     """The name and chart of the shipped score chart for ``base`` card play made under
-    hand rules equal to ``rules``' (None when none was, or for another card play)."""
+    hand rules equal to ``rules``'; for rules with no shipped knock charts of their own
+    (custom rules, ``eaai``), which play the family's modern hand chart, the modern score
+    chart; None otherwise, or for another card play."""
     if base not in SCORE_STEMS:
         return None
     key = hand_key(rules)
@@ -208,4 +210,7 @@ def shipped_score_chart(rules: Rules, base: str = "expert") -> tuple[str, ScoreC
             continue
         if hand_key(made) == key:
             return name, chart
+    modern = score_chart_name("modern", base)
+    if shipped_equilibrium(rules, base) is None and is_regular(SCORE_DIR / f"{modern}.json"):
+        return modern, load_score_chart(modern)
     return None
