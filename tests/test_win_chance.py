@@ -1,6 +1,6 @@
-"""The chance of winning a game from its score, and the mc player that plays by it
-(``game=1``): the table against an absorbing Markov chain solved by linear algebra and
-against games played out at random, and the player's use of the scores it is told."""
+"""The chance of winning a game from its score that the mc player plays by (``game=1``,
+the game table of expert against expert made fair between equal players): its shape and
+symmetry, the game table it is read from, and the player's use of the scores it is told."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,6 @@ import pytest
 import ginsim
 from ginsim.game.rules import Rules
 from ginsim.game.scoring.game_scoring import pack_game_rules
-from ginsim.game.scoring.win_chance import win_chance_table
 from ginsim.simulator.machine.buffers import new_mc_memory
 from ginsim.simulator.play.engine import play_records
 from ginsim.simulator.play.games_nb import game_scores_nb
@@ -18,54 +17,6 @@ from ginsim.table.agents import Agent, play_hand
 from ginsim.table.table import Table
 
 FAST = "mc:rollouts=8,particles=16,stages=3"
-
-
-def _chain_solution(points: np.ndarray, target: int) -> np.ndarray:
-    """The same chances as the absorbing Markov chain over (a, b) solved at once:
-    x = Q x + r, with r the one-step chance of reaching the target first."""
-    values, counts = np.unique(points, return_counts=True)
-    p = counts / (2.0 * counts.sum())
-    n = target * target
-    q = np.zeros((n, n))
-    r = np.zeros(n)
-    for a in range(target):
-        for b in range(target):
-            i = a * target + b
-            for k, pk in zip(values, p, strict=True):
-                if a + k >= target:
-                    r[i] += pk
-                else:
-                    q[i, (a + k) * target + b] += pk
-                if b + k < target:
-                    q[i, a * target + b + k] += pk
-    return np.linalg.solve(np.eye(n) - q, r).reshape(target, target)
-
-
-@pytest.mark.parametrize("points,target", [([1, 3, 3, 7], 9), ([2, 25, 31, 12, 5], 40)])
-def test_the_table_solves_the_chain(points, target):
-    table = win_chance_table(np.array(points), target)
-    np.testing.assert_allclose(table, _chain_solution(np.array(points), target), atol=1e-12)
-
-
-def test_the_table_against_games_played_at_random():
-    """Games from 60 against 80 to 100, hands drawn from a fixed list: the share won
-    lies in the 99.9% interval around the table's chance."""
-    points = np.array([4, 9, 15, 22, 27, 33, 41])
-    table = win_chance_table(points, 100)
-    rng = np.random.default_rng(5)
-    games, won = 20_000, 0
-    for _ in range(games):
-        a, b = 60, 80
-        while a < 100 and b < 100:
-            k = points[rng.integers(len(points))]
-            if rng.random() < 0.5:
-                a += k
-            else:
-                b += k
-        won += a >= 100
-    w = table[60, 80]
-    half = 3.29 * np.sqrt(w * (1 - w) / games)
-    assert abs(won / games - w) < half, (won / games, w)
 
 
 def test_the_table_is_fair_and_monotone():
@@ -78,13 +29,21 @@ def test_the_table_is_fair_and_monotone():
     assert game_win_table(Rules(target=150)).shape == (150, 150)
 
 
-def test_bad_hand_points_are_refused():
-    with pytest.raises(ValueError, match="at least 1"):
-        win_chance_table(np.array([0, 5]), 100)
-    with pytest.raises(ValueError, match="target"):
-        win_chance_table(np.array([5]), 0)
-    with pytest.raises(ValueError, match="integer"):
-        win_chance_table(np.array([2.5]), 100)
+def test_the_table_is_the_game_tables_made_fair():
+    """mc's table is the game table of expert against expert (the same hands), dealers
+    averaged: W[a, b] is the mean of that table's chance from a-b and one minus its
+    chance from b-a."""
+    from ginsim.game.scoring.game_equity import hand_outcomes, solve_game_table
+    from ginsim.simulator.search.win_table import SAMPLE_HANDS, SAMPLE_SEED
+
+    records, _ = play_records("expert", "expert", stop=SAMPLE_HANDS, seed=SAMPLE_SEED)
+    game = solve_game_table(hand_outcomes(records["dealer"], records["points_a"],
+                                          records["points_b"], records["outcome"],
+                                          records["multiplier"]), boot=0)
+    table = game_win_table("modern")
+    for a, b in [(0, 0), (85, 30), (30, 85), (99, 0), (50, 98)]:
+        expected = (game.at("win", a, b) + 1 - game.at("win", b, a)) / 2
+        assert table[a, b] == pytest.approx(expected, abs=1e-12)
 
 
 def test_a_world_is_worth_its_game_chance():

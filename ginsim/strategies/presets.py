@@ -16,8 +16,9 @@ from ..game.inputs.specs import (
     unknown_name,
 )
 from ..game.rules import Rules
-from .equilibria import hand_key, shipped_equilibrium
-from .knock_charts import CHART_FAMILIES, load_chart
+from .charts.equilibria import hand_key, shipped_equilibrium
+from .charts.knock_charts import CHART_FAMILIES, load_chart
+from .charts.score_charts import ScoreChart, shipped_score_chart
 from .learned.card_model import card_model_values
 from .params import (
     GRID_CELLS,
@@ -33,6 +34,7 @@ from .params import (
 )
 
 Value = tuple[float, ...]
+SHARED = ("game",)  # mc parameters a plain strategy takes too (Strategy.score_chart_for)
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
 #: the mc preset's own card play inside rollouts: the learned card play (fitted to mc's
@@ -175,7 +177,7 @@ class Strategy:
                                  f"{', '.join(MC_PARAMETERS)} (card play goes in rollout=, "
                                  f"e.g. rollout=memory2:{misplaced[0]}=...)")
             return
-        misplaced = [name for name in MC_PARAMETERS if name in merged]
+        misplaced = [name for name in MC_PARAMETERS if name in merged and name not in SHARED]
         if misplaced:
             raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)} applies only to "
                              f"the mc strategy (write mc:{misplaced[0]}=...)")
@@ -221,6 +223,14 @@ class Strategy:
                 first = PARAMETERS[name].index
                 vec[first:first + P_BASE] = 0.0
         return vec
+
+    def score_chart_for(self, rules: Rules | None) -> ScoreChart | None:
+        """The shipped score chart of ``rules``' hands and this strategy's chart family,
+        which it knocks by in games when it plays for the game (``game=1``); else None."""
+        base = next((base for first, base in self._rules_charts if first == 0), None)
+        game = self.parameters().get("game", (1.0,))[0] and not self.is_mc
+        found = shipped_score_chart(rules, base) if game and rules is not None and base else None
+        return None if found is None else found[1]
 
     @cached_property
     def _nested_given(self) -> tuple[tuple[str, Strategy], ...]:

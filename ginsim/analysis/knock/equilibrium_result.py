@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ...game.rules import Rules
+from ...strategies.charts.knock_charts import SHAPE, KnockChart
 from ...strategies.grid_nb import bucket_labels
-from ...strategies.knock_charts import SHAPE, KnockChart
 
 TARGET = 0.10  # stop once the exploitability's 95% upper bound is at most this
 

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ...number_text import numbers_aloud
+from ...strategies.charts.knock_charts import KnockChart
 from ...strategies.grid_nb import bucket_labels, stock_buckets
-from ...strategies.knock_charts import KnockChart
 from ..frames import in_play_order
 from ..intervals import clustered_mean
 from .knock_chart import DISPLAY_EDGES, MIN_CELL
