@@ -210,8 +210,8 @@ def test_knock_chart_at_a_score_values_each_branch_by_the_game_table(capsys, tmp
 
     from ginsim.analysis.game_stats import game_table
     from ginsim.analysis.knock.knock_chart import decisions_frame
-    from ginsim.strategies.grid_nb import stock_buckets
     from ginsim.cli import main
+    from ginsim.strategies.grid_nb import stock_buckets
 
     argv = ["knock-chart", "--strategy", "expert", "--opponent", "simple", "--hands", "3000",
             "--score", "85-30", "--table-hands", "20000", "--out", str(tmp_path / "kc")]
