@@ -19,7 +19,8 @@ SEEDS = 2**64  # seeds are unsigned 64-bit: 0 .. SEEDS - 1
 DEFAULT_SEED = 0  # the one default seed of every command, study and API call
 #: stream name -> offset from the study's seed (mod :data:`SEEDS`); distinct offsets give
 #: distinct seeds, so no two streams of one study share a deal.
-STREAMS = {"sweep": 0, "threshold matrix": 1, "knock chart": 2, "answer why": 3}
+STREAMS = {"sweep": 0, "threshold matrix": 1, "knock chart": 2, "answer why": 3,
+           "game table": 4, "score games": 5}
 
 REGION_SPAN = 10**9
 TRAINING = 10**12  # training regions start here, far above any evaluation region
