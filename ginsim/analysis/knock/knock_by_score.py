@@ -23,7 +23,7 @@ from ...game.scoring.game_equity import GameTable
 from ...strategies.presets import Strategy, parse_strategy
 from ..game_stats import TABLE_HANDS, game_table, game_table_frame, paired_game_wins
 from ..intervals import Z95
-from .knock_answer import advice_player
+from .knock_answer import WHY_HANDS, advice_player
 from .knock_card import KnockAdvice, knock_card
 from .knock_chart import DISPLAY_EDGES, MIN_CELL, bucket_labels, decisions_frame, stock_bucket
 
@@ -40,7 +40,6 @@ GAMES_PER_HANDS = 20  # the report plays one game per this many study hands, eac
 MIN_GAMES = 200
 P_KNOCK = {"KNOCK": 1.0, "either": 0.5, "wait": 0.0}  # a score card's cells as a card's
 CELL_KEYS = ["opp_taken", "deadwood", "stock"]
-SCORE_HANDS = 100_000  # most hands whose decision points the card by score values
 SCORE_COLUMNS = ("score", "me", "opp", "win_here", "opp_taken", "deadwood", "stock", "n",
                  "win_knock", "win_wait", "gain", "gain_low", "gain_high", "points_gain",
                  "hand_action", "p_knock", "action")
@@ -194,7 +193,7 @@ def game_score_tables(advice: KnockAdvice | None, fallback: pd.DataFrame, rules:
     frame.attrs["from_start"] = (table.at("win", 0, 0), *table.interval("win", 0, 0))
     if advice is not None:
         player = advice_player(advice)
-        decisions = decisions_frame(player, player, min(hands, SCORE_HANDS),
+        decisions = decisions_frame(player, player, min(2 * max(hands // 2, 1), WHY_HANDS),
                                     stream_seed(seed, "answer why"), rules)
         whose = f"`{advice.card_play or player.preset}` with the knock card, against itself"
     else:
