@@ -27,7 +27,7 @@ import pandas as pd  # noqa: E402
 
 from ginsim.analysis import simulate  # noqa: E402
 from ginsim.analysis.knock.sweeps import strategy_matrix  # noqa: E402
-from ginsim.strategies.knock_charts import SHAPE, KnockChart, bucket_labels, load_chart  # noqa: E402
+from ginsim.strategies.charts.knock_charts import SHAPE, KnockChart, bucket_labels, load_chart  # noqa: E402
 
 TAKEN = ("0", "1", "2+")
 OUTCOMES = ("knock", "gin", "big_gin", "undercut", "dead")

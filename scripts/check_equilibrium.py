@@ -29,8 +29,12 @@ from ginsim.game.deal_ranges import deal_block
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, paired_gain
 from ginsim.simulator.branches.best_response import with_chart
-from ginsim.strategies.equilibria import CHART_BASES, KNOCKING_PRESETS, equilibrium_chart_name
-from ginsim.strategies.knock_charts import load_chart
+from ginsim.strategies.charts.equilibria import (
+    CHART_BASES,
+    KNOCKING_PRESETS,
+    equilibrium_chart_name,
+)
+from ginsim.strategies.charts.knock_charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CANDIDATES = ([f"memory2:knock={t}" for t in range(11)]

@@ -30,7 +30,7 @@ from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, deal_points
 from ginsim.simulator.branches.best_response import gain_of, with_chart
 from ginsim.simulator.play.engine import play_records
-from ginsim.strategies.knock_charts import load_chart
+from ginsim.strategies.charts.knock_charts import load_chart
 from ginsim.strategies.presets import parse_strategy
 
 CLASSES = {"2-4": (2, 4), "5-7": (5, 7), "8-9": (8, 9), "10": (10, 10)}

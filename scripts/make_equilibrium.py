@@ -28,13 +28,13 @@ from pathlib import Path
 
 from ginsim.analysis.knock.equilibrium import TARGET, equilibrium, summary_text
 from ginsim.game.rules import Rules
-from ginsim.strategies.equilibria import (
+from ginsim.strategies.charts.equilibria import (
     CHART_BASES,
     KNOCKING_PRESETS,
     equilibrium_chart_name,
     hand_key,
 )
-from ginsim.strategies.knock_charts import CHART_DIR, KnockChart, chart_from_dict
+from ginsim.strategies.charts.knock_charts import CHART_DIR, KnockChart, chart_from_dict
 
 
 def _write(path: Path, chart: KnockChart, spec: str, history: dict | None) -> None:

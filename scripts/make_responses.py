@@ -21,7 +21,7 @@ from datetime import date
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, paired_gain
 from ginsim.simulator.branches.best_response import with_chart
-from ginsim.strategies.knock_charts import CHART_DIR, load_chart
+from ginsim.strategies.charts.knock_charts import CHART_DIR, load_chart
 from ginsim.strategies.presets import parse_strategy
 
 #: The chart file stem per opponent model of the mc preset (its ``expert`` model plays

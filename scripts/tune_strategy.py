@@ -25,7 +25,7 @@ from ginsim.game.rules import Rules
 from ginsim.runner.responses import TRAIN_REGION, cell_evidence
 from ginsim.simulator.branches.best_response import MIN_CELL_POINTS, with_chart
 from ginsim.simulator.play.engine import play_records
-from ginsim.strategies.knock_charts import SHAPE, KnockChart
+from ginsim.strategies.charts.knock_charts import SHAPE, KnockChart
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import parse_strategy
 

@@ -14,8 +14,8 @@ import numpy as np
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import paired_diff
 from ginsim.simulator.branches.best_response import block_sums, gain_from_blocks, with_chart
-from ginsim.strategies.equilibria import equilibrium_chart_name, hand_key
-from ginsim.strategies.knock_charts import CHART_DIR, KnockChart
+from ginsim.strategies.charts.equilibria import equilibrium_chart_name, hand_key
+from ginsim.strategies.charts.knock_charts import CHART_DIR, KnockChart
 from ginsim.strategies.presets import Strategy, parse_strategy
 
 

@@ -143,7 +143,7 @@ def test_the_reader_reads_a_worked_example():
 def test_every_shipped_chart_says_its_card(path):
     """Every chart file under ginsim/strategies/chart_data: its card's words, read back,
     knock in exactly the cells where the file's probability is at least 0.75."""
-    from ginsim.strategies.knock_charts import load_chart
+    from ginsim.strategies.charts.knock_charts import load_chart
 
     actions = file_actions(path)
     card = knock_card(load_chart(path.stem).p.transpose(1, 0, 2))

@@ -12,7 +12,7 @@ from ginsim.analysis import run_simulation
 from ginsim.runner.responses import cell_evidence
 from ginsim.simulator.branches.knock_branches import knock_decisions
 from ginsim.simulator.play.engine import play_records
-from ginsim.strategies.knock_charts import SHAPE, KnockChart, load_chart, read_chart_file
+from ginsim.strategies.charts.knock_charts import SHAPE, KnockChart, load_chart, read_chart_file
 from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy
 

@@ -11,12 +11,12 @@ from ginsim.analysis.knock.equilibrium import ANSWER_BASE, equilibrium_advice
 from ginsim.game.rules import Rules
 from ginsim.runner.responses import best_response, paired_gain
 from ginsim.simulator.branches.best_response import with_chart
-from ginsim.strategies.equilibria import (
+from ginsim.strategies.charts.equilibria import (
     KNOCKING_PRESETS,
     equilibrium_chart_name,
     shipped_equilibrium,
 )
-from ginsim.strategies.knock_charts import CHART_DIR, load_chart
+from ginsim.strategies.charts.knock_charts import CHART_DIR, load_chart
 from ginsim.strategies.params import GRID_CELLS, P_GRID
 from ginsim.strategies.presets import parse_strategy
 

@@ -26,7 +26,7 @@ from ginsim.runner.jobs import Job
 from ginsim.runner.lock import StoreError, StoreLockedError
 from ginsim.runner.runner import run
 from ginsim.runner.store import MANIFEST, Store
-from ginsim.strategies.knock_charts import SHAPE, KnockChart, load_chart, read_chart_file
+from ginsim.strategies.charts.knock_charts import SHAPE, KnockChart, load_chart, read_chart_file
 from ginsim.strategies.presets import parse_strategy
 
 JOB = Job.make("simple", "simple:t=6", 4_000, 3, "classic")
@@ -496,7 +496,7 @@ def test_a_lock_file_of_any_content_is_taken_over_or_refused(tmp_path_factory, o
 def test_the_chart_files_a_spec_reads_are_found_nested_or_not(tmp_path):
     """What a run records under ``inputs``: the user's chart files, also inside an mc
     player's rollout or model spec; not built-in, shipped or bit charts."""
-    from ginsim.strategies.knock_charts import spec_chart_files
+    from ginsim.strategies.charts.knock_charts import spec_chart_files
 
     a, b = tmp_path / "a.json", tmp_path / "b.csv"
     assert spec_chart_files(f"memory2:chart={a}") == [str(a)]

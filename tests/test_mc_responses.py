@@ -12,7 +12,7 @@ from ginsim.simulator.branches.best_response import with_chart
 from ginsim.simulator.machine.buffers import new_mc_memory
 from ginsim.simulator.play.engine import play_records, seat_params
 from ginsim.simulator.search.mc_memory_nb import set_models_nb
-from ginsim.strategies.knock_charts import load_chart
+from ginsim.strategies.charts.knock_charts import load_chart
 from ginsim.strategies.params import P_BASE, P_MC_ROLLOUT, PARAMETERS
 from ginsim.strategies.presets import MC_ROLLOUT, parse_strategy
 

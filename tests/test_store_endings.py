@@ -28,7 +28,7 @@ from ginsim.runner.lock import StoreError
 from ginsim.runner.runner import run
 from ginsim.runner.store import MANIFEST, Store, StoreNotice
 from ginsim.simulator.play.engine import play_records
-from ginsim.strategies.knock_charts import SHAPE, KnockChart
+from ginsim.strategies.charts.knock_charts import SHAPE, KnockChart
 
 ROOT = Path(__file__).resolve().parents[1]
 A, B, SEED, RULES, HANDS, CHUNK = "simple", "simple:t=6", 3, "classic", 8_000, 1_000

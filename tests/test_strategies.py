@@ -30,8 +30,8 @@ def test_bad_specs(spec, match):
 def test_a_strategy_reads_its_chart_once(monkeypatch):
     """The vector is built once per strategy and a shipped chart is read once per
     process; every access still hands out a fresh, writable copy."""
-    from ginsim.strategies import knock_charts as charts
     from ginsim.strategies import parse_strategy
+    from ginsim.strategies.charts import knock_charts as charts
 
     charts._shipped_chart.cache_clear()
     reads = []

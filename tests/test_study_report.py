@@ -131,7 +131,7 @@ def test_knock_card_has_three_panels_read_off_the_shipped_chart(report_dir):
     deadwood 1 at the top of every panel, stock in play order."""
     import json
 
-    from ginsim.strategies.knock_charts import CHART_DIR
+    from ginsim.strategies.charts.knock_charts import CHART_DIR
 
     out, results = report_dir
     assert (out / "knock_card.png").stat().st_size > 1000
@@ -278,7 +278,7 @@ def test_rules_without_a_shipped_chart_get_no_answer_at_a_small_size(tmp_path):
 
 def test_a_chart_file_for_other_rules_is_refused(tmp_path):
     from ginsim.analysis.knock.equilibrium import equilibrium_advice
-    from ginsim.strategies.knock_charts import CHART_DIR
+    from ginsim.strategies.charts.knock_charts import CHART_DIR
 
     path = tmp_path / "classic.json"
     path.write_text((CHART_DIR / "equilibrium_classic.json").read_text())

@@ -111,9 +111,13 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from ..reports.heatmap import knock_chart_figure
     from ..runner.kernels.warmup import KERNEL_GROUPS, compile_kernels
     from ..strategies import parse_strategy
+    from .game_table_command import start_scores
     from .terminal import chart_text
 
     rules = Rules.coerce(args.rules)
+    score = start_scores(args.score, rules.target, "--score") if args.score else None
+    if score is not None:
+        rules = rules.check_games()
     out = _out_dir("knock-chart", args.out, "knock_chart.csv and knock_chart.png")
     probe_writable(out)
     if not rules.knocks:
@@ -125,15 +129,37 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     if frame.empty:
         raise UsageError(f"{args.hands:,} hands gave no point where {args.strategy} could "
                          "knock: play more hands (e.g. --hands 10000)")
+    if score is not None:
+        frame = _at_score(frame, args, rules, score)
     chart = chart_table(frame)
     out.mkdir(parents=True, exist_ok=True)
     chart.to_csv(out / "knock_chart.csv", index=False)
-    fig = knock_chart_figure(chart, args.strategy, args.opponent, MIN_CELL, rules.spec())
+    label = f"{score[0]}-{score[1]}" if score else ""
+    fig = knock_chart_figure(chart, args.strategy, args.opponent, MIN_CELL, rules.spec(),
+                             label)
     png = save_figure(fig, out / "knock_chart")
-    print(chart_text(chart, MIN_CELL))
+    print(chart_text(chart, MIN_CELL, f"game-win chance at {label}, % points" if score
+                     else "points"))
     print(plain_words(chart, args.opponent).replace("`", ""))
     print(f"{len(frame):,} decision points; wrote {out / 'knock_chart.csv'} and {png[0]}")
     return 0
+
+
+def _at_score(frame, args: argparse.Namespace, rules, score: tuple[int, int]):
+    """The decision points with ``gain`` the game-win chance (percentage points) knocking
+    adds over waiting at ``score`` (the strategy's points first), by the game table of
+    the strategy against the opponent; prints what the table says there."""
+    from ..analysis.game_stats import game_table
+    from ..analysis.knock.score_charts import score_gains
+
+    table = game_table(args.strategy, args.opponent, rules, hands=args.table_hands,
+                       seed=args.seed, boot=0)
+    a, b = score
+    print(f"at {a}-{b} ({args.strategy} needs {rules.target - a}, {args.opponent} needs "
+          f"{rules.target - b}): {args.strategy} wins the game {100 * table.at('win', a, b):.1f}%"
+          f" of the time (game table of {table.n:,} hands); each knock is valued by the "
+          f"chance of winning the game from the score its hand leaves")
+    return frame.assign(gain=100 * score_gains(table, a, b, frame))
 
 
 def _cmd_equilibrium(args: argparse.Namespace) -> int:
@@ -238,6 +264,12 @@ def add_chart_commands(sub) -> None:
     kc.add_argument("--hands", type=positive_int, default=200_000,
                     help="hands to play (default 200000)")
     add_seed(kc)
+    kc.add_argument("--score", metavar="A-B", default=None,
+                    help="answer for the game at this score (the strategy's points first, "
+                         "such as 85-30): each cell's gain is the chance of winning the game "
+                         "(standard scoring), not the hand's points")
+    kc.add_argument("--table-hands", type=positive_int, default=100_000,
+                    help="with --score: hands the game table is made from (default 100000)")
     kc.add_argument("--out", metavar="DIR", default="knock-chart",
                     help="directory for knock_chart.csv and knock_chart.png "
                          "(default ./knock-chart)")

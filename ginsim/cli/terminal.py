@@ -163,13 +163,13 @@ def game_mode_lines(summary, head: str, names: list[str], system: str, team_targ
             f"{value('a', 'mean_matches'):.2f}, mean hands {value('a', 'mean_hands'):.1f}"]
 
 
-def chart_text(chart, min_cell: int) -> str:
+def chart_text(chart, min_cell: int, unit: str = "points") -> str:
     """The knock chart as a text grid: rows deadwood, columns stock left in play order;
-    each cell the gain of knocking now with K (knock), w (wait), ? (unclear), or . when
-    fewer than ``min_cell`` decisions."""
+    each cell the gain of knocking now (in ``unit``) with K (knock), w (wait), ?
+    (unclear), or . when fewer than ``min_cell`` decisions."""
     stocks = list(chart["stock"].cat.categories)
     present = [s for s in stocks if (chart["stock"] == s).any()]
-    lines = ["gain of knocking now over waiting a turn (points); K knock, w wait, "
+    lines = [f"gain of knocking now over waiting a turn ({unit}); K knock, w wait, "
              f"? unclear, . fewer than {min_cell} decisions",
              "deadwood | " + " ".join(f"{s:>8}" for s in present)]
     cells = {(int(r.deadwood), str(r.stock)): r for r in chart.itertuples()}

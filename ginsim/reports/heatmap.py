@@ -150,13 +150,16 @@ def _annotate(ax, values: np.ndarray, data: np.ma.MaskedArray, image, fmt: str,
 
 
 def knock_chart_figure(chart: pd.DataFrame, strategy: str, opponent: str, min_cell: int,
-                       rules_spec: str) -> Figure:
+                       rules_spec: str, score: str = "") -> Figure:
     """``ginsim knock-chart``'s figure: the gain of knocking now over waiting a turn per
-    cell (:func:`~ginsim.analysis.knock.knock_chart.chart_table`), thin cells greyed out."""
+    cell (:func:`~ginsim.analysis.knock.knock_chart.chart_table`), thin cells greyed out;
+    with a ``score`` (``85-30``), the gain in game-win chance at that score."""
     fig = heatmap_chart(chart, x="stock", y="deadwood", value="gain", diverging=True,
                         fmt="{:+.1f}", min_n=min_cell, show_n=True,
-                        title=f"Knock now minus wait a turn: {strategy} vs {opponent}",
-                        value_label="points per decision", x_label=STOCK_AXIS,
+                        title=f"Knock now minus wait a turn: {strategy} vs {opponent}"
+                              + (f" at {score}" if score else ""),
+                        value_label=("game-win chance, % points per decision" if score else
+                                     "points per decision"), x_label=STOCK_AXIS,
                         y_label=DEADWOOD_AXIS, unit="decisions")
     append_caption(fig, f"rules: {rules_spec}")
     return fig

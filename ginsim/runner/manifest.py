@@ -22,7 +22,7 @@ from .._version import __version__
 from ..game.inputs.files import FileDataError, parse_json, read_bounded
 from ..game.inputs.specs import brief
 from ..simulator.machine.records import RECORD_DTYPE
-from ..strategies.knock_charts import chart_file_sha256, spec_chart_files
+from ..strategies.charts.knock_charts import chart_file_sha256, spec_chart_files
 from .aggregate import MOMENT_COLUMNS, TABLES
 from .jobs import Job, plan_chunks
 from .lock import StoreError

@@ -26,7 +26,7 @@ from ..simulator.branches.best_response import (
     pure_start,
     with_chart,
 )
-from ..strategies.knock_charts import SHAPE, KnockChart
+from ..strategies.charts.knock_charts import SHAPE, KnockChart
 from ..strategies.params import GRID_CELLS
 from ..strategies.presets import Strategy
 from .pool import map_chunks, spans

@@ -40,10 +40,10 @@ P_UNDERCUT = P_DANGER_WEIGHT + 1  # wait for gin while P(undercut) is above this
 P_CHART = P_UNDERCUT + 1  # P_CHART + bucket: bit d set = knock at deadwood d (0: unused)
 P_GRID = P_CHART + N_BUCKETS  # P_GRID + grid cell: knock probability (all -1: no grid)
 
-# A knock grid (a chart as data, :mod:`ginsim.strategies.knock_charts`): one knock probability
-# per stock-left bucket (4 cards wide, play order: 28-31 first, 0-3 last) x deadwood kept
-# (1..GRID_DEADWOOD; more counts as GRID_DEADWOOD) x cards the opponent has taken from the
-# pile so far (0, 1, 2+). Cell index = (bucket * GRID_DEADWOOD + deadwood - 1) *
+# A knock grid (a chart as data, :mod:`ginsim.strategies.charts.knock_charts`): one knock
+# probability per stock-left bucket (4 cards wide, play order: 28-31 first, 0-3 last) x
+# deadwood kept (1..GRID_DEADWOOD; more counts as GRID_DEADWOOD) x cards the opponent has
+# taken from the pile so far (0, 1, 2+). Cell index = (bucket * GRID_DEADWOOD + deadwood - 1) *
 # GRID_TAKEN + taken.
 GRID_BUCKETS = 8
 GRID_BUCKET_WIDTH = 4
@@ -330,11 +330,12 @@ PARAMETERS: dict[str, Parameter] = {
                   "mixture's posterior weights) into the next hand's prior; 0 starts "
                   "every hand from prior (single hands always do)", high=1),
         Parameter("game", P_MC_GAME, (1,),
-                  "mc: 1 plays for the game where its score is known (two-player games "
-                  "with standard scoring, an agent told the scores): each world is valued "
-                  "by the chance of winning the game from the score it leaves, between "
-                  "players of equal strength, not by the hand's points; 0 the hand's "
-                  "points", high=1),
+                  "1 plays for the game where its score is known (two-player games with "
+                  "standard scoring, an agent told the scores), 0 for the hand's points: "
+                  "mc values each world by the chance of winning the game from the score it "
+                  "leaves; a strategy knocking by a chart family (expert, learned, "
+                  "equilibrium) knocks by that family's knock chart for the score "
+                  "(docs/game-table.md)", high=1),
     )
 }
 

@@ -9,8 +9,9 @@ import numpy as np
 
 from ..game.inputs.specs import SpecLanguage, brief, spec_fields, spec_items, split_spec
 from ..game.rules import Rules
-from .equilibria import hand_key, shipped_equilibrium
-from .knock_charts import CHART_FAMILIES, load_chart
+from .charts.equilibria import hand_key, shipped_equilibrium
+from .charts.knock_charts import CHART_FAMILIES, load_chart
+from .charts.score_charts import ScoreChart, shipped_score_chart
 from .learned.card_model import card_model_values
 from .params import (
     GRID_CELLS,
@@ -26,6 +27,10 @@ from .params import (
 )
 
 Value = tuple[float, ...]
+#: mc parameters a plain strategy takes too: ``game`` (1, the default: knock by the
+#: score chart of its chart family inside two-player games under standard scoring, see
+#: :meth:`Strategy.score_chart_for`; 0: by the hand's chart whatever the score)
+SHARED = ("game",)
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
 #: the mc preset's own card play inside rollouts: the learned card play (fitted to mc's
@@ -169,7 +174,7 @@ class Strategy:
                                  f"{', '.join(MC_PARAMETERS)} (card play goes in rollout=, "
                                  f"e.g. rollout=memory2:{misplaced[0]}=...)")
             return
-        misplaced = [name for name in MC_PARAMETERS if name in merged]
+        misplaced = [name for name in MC_PARAMETERS if name in merged and name not in SHARED]
         if misplaced:
             raise ValueError(f"{misplaced[0]} in strategy {brief(self.spec)} applies only to "
                              f"the mc strategy (write mc:{misplaced[0]}=...)")
@@ -215,6 +220,20 @@ class Strategy:
                 first = PARAMETERS[name].index
                 vec[first:first + P_BASE] = 0.0
         return vec
+
+    def score_chart_for(self, rules: Rules | None) -> ScoreChart | None:
+        """The score chart this strategy knocks by inside a two-player game under
+        standard scoring (:mod:`ginsim.strategies.charts.score_charts`): the shipped one
+        for its chart family's card play and ``rules``' hands, when it plays for the game
+        (``game=1``, the default) and knocks by a family's chart (``expert``, ``learned``,
+        ``equilibrium``...); None otherwise (mc plays for the game by its own search)."""
+        if self.is_mc or rules is None or self.parameters().get("game", (1.0,))[0] == 0:
+            return None
+        base = next((base for first, base in self._rules_charts if first == 0), None)
+        if base is None:
+            return None
+        found = shipped_score_chart(rules, base)
+        return None if found is None else found[1]
 
     @cached_property
     def _nested_given(self) -> tuple[tuple[str, Strategy], ...]:

@@ -62,7 +62,7 @@ from ..simulator.search.mc_memory_nb import (
 )
 from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
 from ..simulator.search.win_table import game_win_table
-from ..strategies.params import P_MC_GAME, P_MC_ORACLE
+from ..strategies.params import GRID_CELLS, P_GRID, P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
 from .actions import KINDS, TEXT, Action, card_of, rules_arrays
 from .seat_fields import check_seat_field
@@ -111,6 +111,8 @@ class Agent:
         self.rules, self._packed, self._tab = rules, packed, tab
         self.view.set_rules(rules, packed, tab)
         self._params = self._seat_rows()  # the chart follows the rules (vector_for)
+        self._score_chart = self.strategy.score_chart_for(rules)
+        self._hand_grid = self._params[0, P_GRID:P_GRID + GRID_CELLS].copy()
 
     def _seat_rows(self) -> np.ndarray:
         """Both seats' parameter rows of this agent's strategy under its rules."""
@@ -166,6 +168,21 @@ class Agent:
         else:
             seat_streams_nb(self.rng, np.uint64(seed), hand_id)
         self._hands_seen += 1
+        self._knock_by_score(self.view.scores)
+
+    def _knock_by_score(self, scores: tuple[int, int] | None) -> None:
+        """Knock by the cell of the strategy's score chart (``game=1`` and a chart family,
+        :meth:`~ginsim.strategies.presets.Strategy.score_chart_for`) that the ``hand``
+        message's scores fall in; by the hand's chart when no scores came (or ones the
+        target cannot hold)."""
+        if self._score_chart is None:
+            return
+        target = self.rules.target
+        grid = self._hand_grid
+        if scores is not None and all(0 <= s < target for s in scores):
+            grid = self._score_chart.chart_at(int(scores[self.seat]),
+                                              int(scores[1 - self.seat]), target).grid
+        self._params[:, P_GRID:P_GRID + GRID_CELLS] = grid
 
     def _listed_reply(self, reply: dict, phase: str) -> dict:
         """``reply`` when its move is in the decision's ``legal`` list, else the listed

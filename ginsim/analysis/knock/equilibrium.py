@@ -36,8 +36,8 @@ from ...runner.responses import (
 )
 from ...simulator.branches.best_response import Gain, block_sums, gain_of, with_chart
 from ...simulator.limits import MAX_EQUILIBRIUM_HANDS, check_equilibrium_hands, check_seed
-from ...strategies.equilibria import hand_key, shipped_equilibrium
-from ...strategies.knock_charts import (
+from ...strategies.charts.equilibria import hand_key, shipped_equilibrium
+from ...strategies.charts.knock_charts import (
     SHAPE,
     KnockChart,
     bucket_labels,
@@ -341,7 +341,7 @@ def equilibrium_advice(rules: Rules | str | None = None, chart: str | Path | Non
                        ) -> KnockAdvice | None:
     """The report's knock advice for ``rules``: the shipped equilibrium chart for
     :data:`ANSWER_BASE` card play (memory2's where none is shipped) made under the same
-    hand rules (:func:`~ginsim.strategies.equilibria.shipped_equilibrium`), or
+    hand rules (:func:`~ginsim.strategies.charts.equilibria.shipped_equilibrium`), or
     ``chart``, an ``equilibrium.json`` written by ``ginsim equilibrium``, which must have
     been made under the same hand rules (ValueError otherwise). None when no shipped
     chart matches and no file is given."""

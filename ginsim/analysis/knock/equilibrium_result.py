@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...game.rules import Rules
-from ...strategies.knock_charts import SHAPE, KnockChart, bucket_labels
+from ...strategies.charts.knock_charts import SHAPE, KnockChart, bucket_labels
 
 TARGET = 0.10  # stop once the exploitability's 95% upper bound is at most this
 

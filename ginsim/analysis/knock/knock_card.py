@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...strategies.knock_charts import KnockChart
+from ...strategies.charts.knock_charts import KnockChart
 from ..frames import in_play_order
 from ..intervals import clustered_mean
 from .knock_chart import DISPLAY_EDGES, MIN_CELL, bucket_labels, number_ranges, stock_bucket

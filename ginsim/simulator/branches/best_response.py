@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...game.rules import Rules
+from ...strategies.charts.knock_charts import SHAPE, KnockChart
 from ...strategies.grid_nb import grid_cells
-from ...strategies.knock_charts import SHAPE, KnockChart
 from ...strategies.params import GRID_CELLS
 from ...strategies.presets import Strategy, parse_strategy
 from ..machine.records import per_deal_sum

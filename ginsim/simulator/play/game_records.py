@@ -32,7 +32,9 @@ from ...game.scoring.game_scoring_nb import (
     SESSION,
     STANDARD,
 )
-from ...strategies.params import KIND_MC, P_KIND, P_MC_GAME, P_SIZE
+from ...strategies.charts.score_charts import distance_edges
+from ...strategies.charts.score_grid_nb import SCORE_BUCKETS
+from ...strategies.params import GRID_CELLS, KIND_MC, P_KIND, P_MC_GAME, P_SIZE
 from ...strategies.presets import Strategy, parse_strategy
 from ..limits import (
     MAX_GAME_HANDS,
@@ -120,6 +122,21 @@ def check_start(start: Sequence[int], rules: Rules) -> np.ndarray:
     return np.array(pair, dtype=np.int64)
 
 
+def score_knock(a: str | Strategy, b: str | Strategy, rules: Rules, system: str
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``(grids, edges)`` for the game kernel: each seat's score chart as knock grids
+    (:meth:`~ginsim.strategies.presets.Strategy.score_chart_for`; -1 where the seat
+    knocks by its own grid whatever the score: ``game=0``, no chart family, no shipped
+    score chart, or not standard scoring) and the distance buckets' edges."""
+    grids = np.full((2, SCORE_BUCKETS, SCORE_BUCKETS, GRID_CELLS), -1.0)
+    if system == "standard":
+        for seat, spec in enumerate((a, b)):
+            chart = parse_strategy(spec).score_chart_for(rules)
+            if chart is not None:
+                grids[seat] = chart.grids
+    return grids, distance_edges(rules.target)
+
+
 def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
                 rules: Rules, system: str, match_total: int,
                 start: Sequence[int] = NEW_GAME) -> tuple:
@@ -139,6 +156,7 @@ def _two_player(a: str | Strategy, b: str | Strategy, games: int, seed: int,
         params[s, P_KIND] == KIND_MC and params[s, P_MC_GAME] != 0 for s in range(2))
     table = game_win_table(rules) if plays_game else NO_WIN_TABLE
     return (play_games_nb, games, MAX_GAME_HANDS, np.uint64(seed), params,
+            score_knock(a, b, rules, system),
             Schedule(rules.packed(), card_tables(rules), pack_game_rules(rules),
                      SYSTEMS[system], match_total, MAX_GAME_HANDS, table, start))
 

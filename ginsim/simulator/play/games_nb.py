@@ -27,6 +27,8 @@ from ...game.scoring.game_scoring_nb import (
     game_hand_nb,
     reset_game_nb,
 )
+from ...strategies.charts.score_grid_nb import distance_bucket_nb
+from ...strategies.params import P_GRID
 from ..machine.deal_nb import shuffle_deck_nb
 from ..search.mc_memory_nb import new_game_memory_nb
 from .hand_nb import play_and_record_nb
@@ -95,6 +97,22 @@ def game_scores_nb(mem, side_points, system, gr):
 
 
 @jit
+def knock_by_score_nb(params, score_knock, side_points, target):
+    """Before a hand: each seat that knocks by the score (``score_knock = (grids,
+    edges)``: ``grids[seat, i, j]``, the knock grid of the seat's distance-to-target
+    bucket ``i`` and the opponent's ``j``; a first cell below 0: the seat does not) gets
+    the grid of the score now in its ``grid`` slots (``params`` is the kernel's own copy)."""
+    grids, edges = score_knock
+    for s in range(2):
+        if grids[s, 0, 0, 0] < 0.0:
+            continue
+        i = distance_bucket_nb(target - side_points[0, s, S_POINTS], edges)
+        j = distance_bucket_nb(target - side_points[0, 1 - s, S_POINTS], edges)
+        for c in range(grids.shape[3]):
+            params[s, P_GRID + c] = grids[s, i, j, c]
+
+
+@jit
 def start_scores_nb(sides, start):
     """Set a game's points to ``start`` (game row 0); a side that has points has won a
     hand, so it cannot be shut out (boxes count from here)."""
@@ -111,11 +129,13 @@ def _room_nb(g, start, stop, row, rows_per_game, out, sides):
 
 
 @jit
-def play_games_nb(seed, start, stop, params, schedule, gbuf):
+def play_games_nb(seed, start, stop, params, score_knock, schedule, gbuf):
     """Two-player games ``start .. stop-1`` under the scoring ``schedule.system``
     (standard, Hollywood or multi-match; a :class:`~ginsim.simulator.machine.buffers.Schedule`);
     the dealer of the first hand is cut, later ones follow the rules' ``next_dealer``.
-    A standard game starts from ``schedule.start`` points.
+    A standard game starts from ``schedule.start`` points. A seat that knocks by the
+    score (``score_knock``, see :func:`knock_by_score_nb`) gets its grid before each hand
+    of a standard game.
     ``schedule.max_hands`` caps a game (a safety net; dead hands redeal)."""
     rules, tab, gr, max_hands = schedule.rules, schedule.tab, schedule.gr, schedule.max_hands
     meta, sides, games, buf = gbuf.meta, gbuf.sides, gbuf.games, gbuf.hands
@@ -131,6 +151,8 @@ def play_games_nb(seed, start, stop, params, schedule, gbuf):
         dealer = first_dealer_nb(seed, g)
         for h in range(max_hands):
             game_scores_nb(buf.mem, sides[k], schedule.system, gr)
+            if schedule.system == STANDARD:
+                knock_by_score_nb(params, score_knock, sides[k], gr[GR_TARGET])
             winner = _play_one_nb(game_key, g, h, row, dealer, 0, 1, params, rules, tab, meta,
                                   buf)
             row += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..game.rules import Rules
+from ...game.rules import Rules
 from .knock_charts import CHART_FAMILIES, KnockChart, load_chart
 
 #: Rules presets that allow knocking (``straight`` and ``mahjong`` do not).

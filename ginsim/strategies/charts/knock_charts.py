@@ -21,22 +21,22 @@ from typing import Any
 
 import numpy as np
 
-from ..game.inputs.files import decode_text, is_regular, parse_json, read_bounded
-from ..game.inputs.specs import brief, spec_items
-from ..game.rules_presets import PRESETS
-from .grid_nb import bucket_range
-from .params import (
+from ...game.inputs.files import decode_text, is_regular, parse_json, read_bounded
+from ...game.inputs.specs import brief, spec_items
+from ...game.rules_presets import PRESETS
+from ..grid_nb import bucket_range
+from ..params import (
     GRID_BUCKETS,
     GRID_DEADWOOD,
     GRID_TAKEN,
     NESTED,
 )
 
-CHART_DIR = Path(__file__).parent / "chart_data"
+CHART_DIR = Path(__file__).parent.parent / "chart_data"
 CSV_FIELDS = ("stock_low", "stock_high", "deadwood", "opp_taken", "p_knock")
 MAX_CHART_BYTES = 1_000_000
 #: The chart families by name, each with the card play its shipped charts are made for
-#: (:mod:`ginsim.strategies.equilibria`). A strategy that knocks by a family's name plays
+#: (:mod:`ginsim.strategies.charts.equilibria`). A strategy that knocks by a family's name plays
 #: the family's chart for the rules it plays under
 #: (:meth:`ginsim.strategies.presets.Strategy.vector_for`); a name with a rules suffix
 #: (``equilibrium_expert_oklahoma``) is that one chart, and ``_modern``
