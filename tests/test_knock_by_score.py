@@ -158,8 +158,10 @@ def test_paired_games_are_the_same_games_played_one_by_one():
     assert same.loc["with", "won"] == same.loc["without", "won"]
 
 
-def test_score_aware_play_is_found_only_where_a_strategy_has_it():
-    pair = score_aware("expert")
-    if pair is not None:  # a ginsim with game=1
-        assert pair[1].spec.endswith("game=1") and pair[0].spec != pair[1].spec
-    assert score_aware("no_such_preset") is None
+def test_score_aware_play_is_found_only_where_a_score_chart_is():
+    pair = score_aware("expert", Rules.coerce("modern"))
+    assert pair is not None and [p.spec for p in pair] == ["expert:game=0", "expert:game=1"]
+    assert pair[1].score_chart_for(Rules.coerce("modern")) is not None
+    assert score_aware("expert", Rules.coerce("modern:gin_bonus=31")) is None  # no chart
+    assert score_aware("simple", Rules.coerce("modern")) is None
+    assert score_aware("no_such_preset", Rules.coerce("modern")) is None

@@ -514,6 +514,14 @@ def test_game_score_section_has_its_heat_map_sentences_and_figures(report_dir):
         assert format_percent(here) in text
     assert len(frame) == 100 and frame.win.between(0, 1).all()
     assert (frame.win.diff()[frame.score_b > 0] <= 1e-9).all()  # falls as b gains
+    worth = tables["score_worth"].set_index("play")  # modern rules: a score chart is shipped
+    assert list(worth.spec[:2]) == ["expert:game=0", "expert:game=1"]
+    assert worth.loc["gain", "won"] == worth.loc["with", "won"] - worth.loc["without", "won"]
+    for play in ("with", "without"):
+        assert f"`{worth.spec[play]}`" in block.group(1).replace("<code>", "`").replace(
+            "</code>", "`")
+        assert format_percent(worth.rate[play]) in text
+    assert f"{worth.games['with']:,} decks" in text and "paired by deck" in text
     md = (out / "report.md").read_text()
     part = md.split(f"## {TITLE}", 1)[1].split("\n## ", 1)[0]
     assert "At 85–30 up" in part and "(game_table.png)" in part

@@ -86,14 +86,16 @@ def worth_words(worth: pd.DataFrame | None, opponent: str, games_hint: str) -> s
     """What score-aware play is worth in games won on the same decks, or a plain line that
     this run could not measure it."""
     if worth is None or worth.empty:
-        return ("What it is worth: not measured in this run. This version of ginsim has no "
-                "score-aware card play (a strategy's `game=1`) to play whole games with; "
-                f"where it has, the report plays {games_hint} each way against "
-                f"`{opponent}` on the same decks and puts the games won here.")
+        return ("What it is worth: not measured in this run. Score-aware play (a "
+                "strategy's `game=1`) knocks by a score chart, and none is shipped for the "
+                "card's play under these rules; where one is, the report plays "
+                f"{games_hint} each way against `{opponent}` on the same decks and puts "
+                "the games won here.")
     rows = worth.set_index("play")
     base, aware, gain = rows.loc["without"], rows.loc["with"], rows.loc["gain"]
     return (f"What it is worth: on the same {int(base.games):,} decks against `{opponent}`, "
-            f"`{aware.spec}` won {format_percent(aware.rate)} of games to the target (95% CI "
+            f"`{aware.spec}` (knocking by its score chart) won {format_percent(aware.rate)} "
+            f"of games to the target (95% CI "
             f"{format_percent(aware.low)} to {format_percent(aware.high)}) and "
             f"`{base.spec}` {format_percent(base.rate)} ({format_percent(base.low)} to "
             f"{format_percent(base.high)}): playing by the score changes the share of games "

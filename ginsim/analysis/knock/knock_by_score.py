@@ -36,7 +36,7 @@ TABLE_PLAYERS = ("expert", "expert")  # the game table's players (seat a, seat b
 REPORT_BOOT = 50  # bootstrap replicates behind the report's game table
 MIN_TABLE_HANDS = 2000  # a smaller study still gets a table with errors
 HEAT_STEP = 10  # points between the heat map's rows and columns
-GAMES_PER_HANDS = 20  # the report plays one game per this many study hands, each way
+GAMES_PER_HANDS = 10  # the report plays one game per this many study hands, each way
 MIN_GAMES = 200
 P_KNOCK = {"KNOCK": 1.0, "either": 0.5, "wait": 0.0}  # a score card's cells as a card's
 CELL_KEYS = ["opp_taken", "deadwood", "stock"]
@@ -162,14 +162,16 @@ def score_card_of(cards: pd.DataFrame, name: str) -> pd.DataFrame:
     return knock_card(rows[CELL_KEYS + ["p_knock", "n"]])
 
 
-def score_aware(spec: str) -> tuple[Strategy, Strategy] | None:
+def score_aware(spec: str, rules: Rules) -> tuple[Strategy, Strategy] | None:
     """``spec`` playing without the score and with it (``game=0``, ``game=1``), or None
-    when this version of ginsim has no score-aware play for it."""
+    where it has no score-aware play under ``rules`` (no score chart for its card play
+    and these rules' hands, or no ``game`` parameter)."""
     sep = "," if ":" in spec else ":"
     try:
-        return (parse_strategy(f"{spec}{sep}game=0"), parse_strategy(f"{spec}{sep}game=1"))
+        pair = (parse_strategy(f"{spec}{sep}game=0"), parse_strategy(f"{spec}{sep}game=1"))
     except ValueError:
         return None
+    return pair if pair[1].score_chart_for(rules) is not None else None
 
 
 def game_score_tables(advice: KnockAdvice | None, fallback: pd.DataFrame, rules: Rules,
@@ -209,7 +211,7 @@ def game_score_tables(advice: KnockAdvice | None, fallback: pd.DataFrame, rules:
         f"{len(decisions):,} decision points of {whose} (knock now or wait a turn) by the "
         "chance of winning the game after each branch")}
     pair = score_aware(advice.card_play if advice is not None and advice.card_play
-                       else TABLE_PLAYERS[0])
+                       else TABLE_PLAYERS[0], rules)
     if pair is not None:
         worth = paired_game_wins(*pair, opponent, games, stream_seed(seed, "score games"),
                                  rules)
