@@ -72,7 +72,7 @@ def summary_table(cards: pd.DataFrame) -> pd.DataFrame:
     for name, part in cards.groupby("score", sort=False):
         me, opp = int(part["me"].iloc[0]), int(part["opp"].iloc[0])
         rows.append({"Score": name, "You": me, "Opponent": opp,
-                     "You win the game": format_percent(float(part["win_here"].iloc[0])),
+                     "Your win chance": format_percent(float(part["win_here"].iloc[0])),
                      "KNOCK cells (hand's card)": int((part.hand_action == "KNOCK").sum()),
                      "KNOCK cells (this score)": int((part.action == "KNOCK").sum()),
                      "Knock instead": int(((part.action == "KNOCK")
