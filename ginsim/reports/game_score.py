@@ -16,7 +16,7 @@ from ..game.rules import Rules
 from ..number_text import format_percent, signed
 from .builder import Section
 from .heatmap import heatmap_chart
-from .style import append_caption
+from .style import append_caption, count_text
 
 ANCHOR = "game-score"
 TITLE = "When should I knock at this score?"
@@ -36,8 +36,9 @@ def game_table_chart(frame: pd.DataFrame, rules: Rules, hands: int) -> Figure:
                         title=f"Chance of winning the game to {rules.target} (%)",
                         value_label="your chance of winning the game (%)",
                         x_label="Opponent's score", y_label="Your score")
-    append_caption(fig, f"{TABLE_PLAYERS[0]} against {TABLE_PLAYERS[1]}, from {hands:,} "
-                        "hands; each cell is that exact score, dealer cut at random")
+    append_caption(fig, f"{TABLE_PLAYERS[0]} against {TABLE_PLAYERS[1]}; "
+                        f"{count_text(hands, 'hands')}; each cell is that exact score, "
+                        "dealer cut at random")
     return fig
 
 
