@@ -29,13 +29,13 @@ from ..simulator.limits import MAX_JOB_HANDS
 from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
 from .game_stats import game_summary, play_games
+from .knock.card_by_score import game_score_tables
 from .knock.knock_answer import (
     knock_answer,
     resolve_advice,
     rules_name,
     rules_words,
 )
-from .knock.knock_by_score import game_score_tables
 from .knock.knock_card import KnockAdvice
 from .knock.knock_chart import chart_table, decisions_frame, number_ranges, plain_words
 from .knock.sweeps import (

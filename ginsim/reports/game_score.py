@@ -1,14 +1,14 @@
 """The report's section on the score (``id="game-score"``): the game table as a heat map
 of the chance of winning the game, the knock card read at a few scores in words a player
 says aloud, and what score-aware play is worth in games won (the numbers are
-:mod:`ginsim.analysis.knock.knock_by_score`'s)."""
+:mod:`ginsim.analysis.knock.card_by_score`'s)."""
 
 from __future__ import annotations
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..analysis.knock.knock_by_score import P_KNOCK, TABLE_PLAYERS, score_card_of
+from ..analysis.knock.card_by_score import P_KNOCK, TABLE_PLAYERS, score_card_of
 from ..analysis.knock.knock_card import panel_words
 from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult

@@ -1,4 +1,4 @@
-"""The knock card by the score (analysis/knock/knock_by_score.py): its valuation of branch
+"""The knock card by the score (analysis/knock/card_by_score.py): its valuation of branch
 outcomes against ``GameTable.win_after`` called decision by decision on a small
 synthetic sample, its choices against a brute-force argmax, and the paired games with
 and without a change of play against the same games played one by one."""
@@ -11,7 +11,7 @@ import pytest
 
 from ginsim.analysis.game_stats import paired_game_wins, play_games
 from ginsim.analysis.intervals import clustered_mean
-from ginsim.analysis.knock.knock_by_score import (
+from ginsim.analysis.knock.card_by_score import (
     P_KNOCK,
     branch_wins,
     report_scores,
