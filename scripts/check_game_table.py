@@ -28,8 +28,9 @@ STARTS = [(0, 0), (0, 50), (50, 0), (30, 30), (20, 80), (80, 20), (60, 60), (90,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="modern")
-    parser.add_argument("--a", default="expert")
-    parser.add_argument("--b", default="expert")
+    # game=0: the table values play that ignores the score (docs/score-charts.md)
+    parser.add_argument("--a", default="expert:game=0")
+    parser.add_argument("--b", default="expert:game=0")
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--boot", type=int, default=200)
     parser.add_argument("--games", type=int, default=4000, help="games from each start")

@@ -7,7 +7,7 @@ play (expert unless ``--base memory2`` or ``--base learned``).
 Each chart goes to ``ginsim/strategies/charts/score_data/score_BASE[_PRESET].json``
 (``score_equilibrium*`` for memory2) with this command, the seed, the date and its
 figures (exploitability and gain over the hand-level chart in game-win chance per hand,
-:mod:`ginsim.analysis.knock.score_charts`). Presets whose hands score alike and whose
+:mod:`ginsim.analysis.knock.knock_by_score`). Presets whose hands score alike and whose
 target is the same share one computation (the copy says so). Prints one line per chart.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ginsim.analysis.knock.score_charts import make_score_chart
+from ginsim.analysis.knock.knock_by_score import make_score_chart
 from ginsim.game.rules import Rules
 from ginsim.strategies.charts.equilibria import KNOCKING_PRESETS, hand_key
 from ginsim.strategies.charts.score_charts import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ginsim.analysis.knock.score_charts import (
+from ginsim.analysis.knock.knock_by_score import (
     Evidence,
     bucket_values,
     choose_knocks,
@@ -150,6 +150,8 @@ def test_game_parameter_parses_and_applies_to_chart_families_only():
     assert parse_strategy("memory2").score_chart_for(MODERN) is None
     assert parse_strategy("expert:chart=five").score_chart_for(MODERN) is None
     assert parse_strategy("expert").score_chart_for(None) is None
+    assert parse_strategy("mc").score_chart_for(MODERN) is None
+    assert parse_strategy("expert").score_chart_for(Rules.coerce("eaai")).name == "score_expert"
     assert parse_strategy("simple:game=0").vector[P_MC_GAME] == 0  # accepted, no effect
     for bad in ("expert:game=2", "expert:game=x", "expert:game=0.5"):
         with pytest.raises(ValueError, match="game"):
@@ -231,3 +233,21 @@ def test_knock_chart_at_a_score_values_each_branch_by_the_game_table(capsys, tmp
         assert row.gain == pytest.approx(expected[row.deadwood, row.bucket], abs=1e-9)
     assert main(["knock-chart", "--score", "100-3", "--out", str(tmp_path / "x")]) == 2
     assert "--score 100-3" in capsys.readouterr().err
+
+
+def test_a_refereed_match_plays_the_games_of_the_game_kernel_by_the_score():
+    """The agents (told the scores in each hand message) and the game kernel (which
+    reads them from the game's state) knock by the same cells: a match between in-process
+    agents is the kernel's games hand for hand."""
+    from ginsim.simulator.play.game_records import play_game_hands
+    from ginsim.table.referee import play_match
+
+    result = play_match("expert", "learned", 25, "modern", seed=12)
+    assert not result.faults
+    records, meta = play_game_hands("expert", "learned", 25, 12, "modern")
+    refereed = [(h["game"], h["hand"], h["points_a"], h["points_b"]) for h in result.hands]
+    kernel = list(zip(meta[:, 0].tolist(), meta[:, 1].tolist(),
+                      records["points_a"].tolist(), records["points_b"].tolist(), strict=True))
+    assert refereed == kernel
+    plain, _ = play_game_hands("expert:game=0", "learned:game=0", 25, 12, "modern")
+    assert not np.array_equal(plain["points_a"], records["points_a"])  # the score mattered

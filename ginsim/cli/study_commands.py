@@ -150,7 +150,7 @@ def _at_score(frame, args: argparse.Namespace, rules, score: tuple[int, int]):
     adds over waiting at ``score`` (the strategy's points first), by the game table of
     the strategy against the opponent; prints what the table says there."""
     from ..analysis.game_stats import game_table
-    from ..analysis.knock.score_charts import score_gains
+    from ..analysis.knock.knock_by_score import score_gains
 
     table = game_table(args.strategy, args.opponent, rules, hands=args.table_hands,
                        seed=args.seed, boot=0)

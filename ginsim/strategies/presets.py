@@ -27,10 +27,7 @@ from .params import (
 )
 
 Value = tuple[float, ...]
-#: mc parameters a plain strategy takes too: ``game`` (1, the default: knock by the
-#: score chart of its chart family inside two-player games under standard scoring, see
-#: :meth:`Strategy.score_chart_for`; 0: by the hand's chart whatever the score)
-SHARED = ("game",)
+SHARED = ("game",)  # mc parameters a plain strategy takes too (Strategy.score_chart_for)
 MAX_SPEC_CHARS = 500  # a spec string is at most this long
 
 #: the mc preset's own card play inside rollouts: the learned card play (fitted to mc's
@@ -222,17 +219,11 @@ class Strategy:
         return vec
 
     def score_chart_for(self, rules: Rules | None) -> ScoreChart | None:
-        """The score chart this strategy knocks by inside a two-player game under
-        standard scoring (:mod:`ginsim.strategies.charts.score_charts`): the shipped one
-        for its chart family's card play and ``rules``' hands, when it plays for the game
-        (``game=1``, the default) and knocks by a family's chart (``expert``, ``learned``,
-        ``equilibrium``...); None otherwise (mc plays for the game by its own search)."""
-        if self.is_mc or rules is None or self.parameters().get("game", (1.0,))[0] == 0:
-            return None
+        """The shipped score chart of ``rules``' hands and this strategy's chart family,
+        which it knocks by in games when it plays for the game (``game=1``); else None."""
         base = next((base for first, base in self._rules_charts if first == 0), None)
-        if base is None:
-            return None
-        found = shipped_score_chart(rules, base)
+        game = self.parameters().get("game", (1.0,))[0] and not self.is_mc
+        found = shipped_score_chart(rules, base) if game and rules is not None and base else None
         return None if found is None else found[1]
 
     @cached_property

@@ -168,21 +168,9 @@ class Agent:
         else:
             seat_streams_nb(self.rng, np.uint64(seed), hand_id)
         self._hands_seen += 1
-        self._knock_by_score(self.view.scores)
-
-    def _knock_by_score(self, scores: tuple[int, int] | None) -> None:
-        """Knock by the cell of the strategy's score chart (``game=1`` and a chart family,
-        :meth:`~ginsim.strategies.presets.Strategy.score_chart_for`) that the ``hand``
-        message's scores fall in; by the hand's chart when no scores came (or ones the
-        target cannot hold)."""
-        if self._score_chart is None:
-            return
-        target = self.rules.target
-        grid = self._hand_grid
-        if scores is not None and all(0 <= s < target for s in scores):
-            grid = self._score_chart.chart_at(int(scores[self.seat]),
-                                              int(scores[1 - self.seat]), target).grid
-        self._params[:, P_GRID:P_GRID + GRID_CELLS] = grid
+        if self._score_chart is not None:  # game=1: knock by the cell of the scores told
+            grid = self._score_chart.grid_at(self.view.scores, self.seat, self.rules.target)
+            self._params[:, P_GRID:P_GRID + GRID_CELLS] = self._hand_grid if grid is None else grid
 
     def _listed_reply(self, reply: dict, phase: str) -> dict:
         """``reply`` when its move is in the decision's ``legal`` list, else the listed

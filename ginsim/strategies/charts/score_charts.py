@@ -7,7 +7,7 @@ family (``equilibrium``, ``equilibrium_expert``, ``equilibrium_learned``) plays,
 a two-player game under standard scoring, the cell of the shipped score chart for its
 family and the rules' hands that the score falls in (the game kernels swap the knock
 grid before each hand; hand-level play never sees a score). The charts are made by
-``scripts/make_score_charts.py`` (:mod:`ginsim.analysis.knock.score_charts`).
+``scripts/make_score_charts.py`` (:mod:`ginsim.analysis.knock.knock_by_score`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ...game.inputs.files import is_regular, parse_json, read_bounded
 from ...game.inputs.specs import brief
 from ...game.rules import Rules
 from ..params import GRID_CELLS
-from .equilibria import KNOCKING_PRESETS, hand_key
+from .equilibria import KNOCKING_PRESETS, hand_key, shipped_equilibrium
 from .knock_charts import CHART_FAMILIES, SHAPE, KnockChart, bucket_labels
 from .score_grid_nb import DISTANCE_SHARES, SCORE_BUCKETS, distance_bucket_nb
 
@@ -97,6 +97,15 @@ class ScoreChart:
         """The knock chart this score chart plays at ``mine`` to ``theirs`` points."""
         i, j = score_cell(mine, theirs, target)
         return KnockChart(self.p[i, j], f"{self.name}@{mine}-{theirs}", {})
+
+    def grid_at(self, scores: tuple[int, int] | None, seat: int, target: int
+                ) -> np.ndarray | None:
+        """The knock grid (parameter-vector order) of seat ``seat`` at ``scores`` (seat
+        0's points, seat 1's); None when no scores are known or the target cannot hold
+        them (the hand's own chart plays)."""
+        if scores is None or not all(0 <= s < target for s in scores):
+            return None
+        return self.chart_at(int(scores[seat]), int(scores[1 - seat]), target).p.reshape(-1)
 
     @property
     def grids(self) -> np.ndarray:
@@ -184,7 +193,9 @@ def load_score_chart(name_or_path: str) -> ScoreChart:
 
 def shipped_score_chart(rules: Rules, base: str = "expert") -> tuple[str, ScoreChart] | None:
     """The name and chart of the shipped score chart for ``base`` card play made under
-    hand rules equal to ``rules``' (None when none was, or for another card play)."""
+    hand rules equal to ``rules``'; for rules with no shipped knock charts of their own
+    (custom rules, ``eaai``), which play the family's modern hand chart, the modern score
+    chart; None otherwise, or for another card play."""
     if base not in SCORE_STEMS:
         return None
     key = hand_key(rules)
@@ -199,4 +210,7 @@ def shipped_score_chart(rules: Rules, base: str = "expert") -> tuple[str, ScoreC
             continue
         if hand_key(made) == key:
             return name, chart
+    modern = score_chart_name("modern", base)
+    if shipped_equilibrium(rules, base) is None and is_regular(SCORE_DIR / f"{modern}.json"):
+        return modern, load_score_chart(modern)
     return None
