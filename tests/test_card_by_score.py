@@ -23,6 +23,7 @@ from ginsim.analysis.knock.knock_card import threshold_card
 from ginsim.analysis.knock.knock_chart import DISPLAY_EDGES, bucket_labels, stock_bucket
 from ginsim.game.rules import Rules
 from ginsim.game.scoring.game_equity import hand_outcomes, solve_game_table
+from ginsim.strategies.presets import parse_strategy
 
 TARGET = 40
 SCORES = [("level", 0, 0), ("ahead", 30, 5), ("behind", 5, 30), ("near", 36, 37)]
@@ -162,6 +163,9 @@ def test_score_aware_play_is_found_only_where_a_score_chart_is():
     pair = score_aware("expert", Rules.coerce("modern"))
     assert pair is not None and [p.spec for p in pair] == ["expert:game=0", "expert:game=1"]
     assert pair[1].score_chart_for(Rules.coerce("modern")) is not None
-    assert score_aware("expert", Rules.coerce("modern:gin_bonus=31")) is None  # no chart
+    for spec in ("oklahoma", "classic", "tedesco"):  # gated by a score chart for the rules
+        rules = Rules.coerce(spec)
+        chart = parse_strategy("expert:game=1").score_chart_for(rules)
+        assert (score_aware("expert", rules) is None) == (chart is None), spec
     assert score_aware("simple", Rules.coerce("modern")) is None
     assert score_aware("no_such_preset", Rules.coerce("modern")) is None
