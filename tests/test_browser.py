@@ -128,6 +128,23 @@ window.addEventListener("load", () => {
   result.brackets = [...document.querySelectorAll("th")]
     .filter(th => /\(/.test(th.textContent) && th.getClientRects().length).length;
   result.cardLabels = document.querySelectorAll("table.card-grid td .act").length;
+  // The section on the score: its blocks one under the other, nothing past the page.
+  const score = document.getElementById("game-score");
+  if (score) {
+    const blocks = [...score.children].filter(el => el.getClientRects().length)
+      .map(el => el.getBoundingClientRect());
+    const img = score.querySelector("img");
+    result.gameScore = {
+      overlaps: blocks.slice(1).filter((b, i) => b.top < blocks[i].bottom - 0.5).length,
+      right: score.getBoundingClientRect().right,
+      wide: [...score.querySelectorAll("*")]
+        .filter(el => el.getBoundingClientRect().right > page.clientWidth + 0.5)
+        .map(el => el.tagName),
+      scrollers: [...score.querySelectorAll(".table-wrap")]
+        .filter(el => el.scrollWidth > el.clientWidth + 0.5).length,
+      image: img ? {shown: img.getBoundingClientRect().width, width: img.naturalWidth} : null,
+      text: score.innerText};
+  }
   // Every image, the closed ones opened, as shown: its natural and rendered width.
   document.querySelectorAll("details").forEach(d => { d.open = true; });
   result.opened = [...document.images].map(img => ({
@@ -275,3 +292,24 @@ def test_screenshots_of_the_first_screen(report):
         pixels = mpimg.imread(shot)
         assert pixels.shape[:2] == (height, width)
         assert pixels[..., :3].std() > 0.05            # not a blank page
+
+
+@pytest.mark.parametrize("window", ["desktop", "phone"])
+def test_game_score_section_fits_the_page_without_overlap(report, window):
+    """The section on the score (``id="game-score"``) at 1280 px and at a phone's 420 px:
+    its heat map shown across the column, its blocks (paragraphs, figure, table) one
+    under the other, nothing wider than the page and no table in a scroller."""
+    if window == "phone":
+        result = probe(report, "phone.html", WINDOWS["narrow"][0], PHONE[1])
+        width = PHONE[0]
+    else:
+        result = probe(report, "probe.html", *WINDOWS["desktop"])
+        width = WINDOWS["desktop"][0]
+    score = result.get("gameScore")
+    assert score, "no section with id game-score"
+    assert result["clientWidth"] == width
+    assert score["overlaps"] == 0 and score["wide"] == [] and score["scrollers"] == 0
+    assert score["right"] <= result["clientWidth"] + 0.5
+    assert score["image"] and score["image"]["shown"] >= min(0.9 * (width - 32), 600)
+    for words in ("At 85–30 up", "Behind 30–85", "What it is worth"):
+        assert words in score["text"], words

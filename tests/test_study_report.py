@@ -482,3 +482,50 @@ def test_readme_quotes_the_reports_own_hand_count(report_dir):
     readme = (Path(__file__).parents[1] / "README.md").read_text()
     default = knock_hands(DEFAULT_HANDS["knock"], tuple(range(11)), 2)
     assert f"at its default size, {default:,} hands" in " ".join(readme.split())
+
+
+def test_game_score_section_has_its_heat_map_sentences_and_figures(report_dir):
+    """The section ``id="game-score"``: the game table's heat map, the card read aloud at
+    each score, the table of what changes, what score-aware play is worth, in HTML and
+    Markdown, with the figures the analysis tables hold."""
+    from ginsim.number_text import format_percent
+    from ginsim.reports.game_score import TITLE
+
+    out, results = report_dir
+    tables = results[0].tables
+    html = (out / "report.html").read_text()
+    block = re.search(r'<section id="game-score">(.*?)</section>', html, re.S)
+    assert block, "no section with id game-score"
+    images = re.findall(r'<img src="data:image/png;base64,([^"]+)"', block.group(1))
+    assert len(images) == 1
+    image = mpimg.imread(io.BytesIO(base64.b64decode(images[0])), format="png")
+    assert image.shape[0] > 500 and image.shape[1] > 500
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block.group(1)))
+    cards, frame = tables["score_card"], tables["game_table"]
+    for lead in ("At 85–30 up", "Behind 30–85", "Both near the target at 90–90",
+                 "Level at 0–0", "What it is worth"):
+        assert lead in text, lead
+    start = frame.set_index(["score_a", "score_b"])["win"]
+    assert f"from 0–0: {format_percent(start[(0, 0)])}" in text
+    assert start[(0, 0)] == frame.attrs["from_start"][0]
+    for name, (me, opp) in {"level": (0, 0), "near the target": (90, 90)}.items():
+        here = cards[cards.score == name].win_here.iloc[0]
+        assert here == pytest.approx(start[(me, opp)])  # the heat map's cell and the row
+        assert format_percent(here) in text
+    assert len(frame) == 100 and frame.win.between(0, 1).all()
+    assert (frame.win.diff()[frame.score_b > 0] <= 1e-9).all()  # falls as b gains
+    worth = tables["score_worth"].set_index("play")  # modern rules: a score chart is shipped
+    assert list(worth.spec[:2]) == ["expert:game=0", "expert:game=1"]
+    assert worth.loc["gain", "won"] == worth.loc["with", "won"] - worth.loc["without", "won"]
+    for play in ("with", "without"):
+        assert f"`{worth.spec[play]}`" in block.group(1).replace("<code>", "`").replace(
+            "</code>", "`")
+        assert format_percent(worth.rate[play]) in text
+    assert f"{worth.games['with']:,} decks" in text and "paired by deck" in text
+    md = (out / "report.md").read_text()
+    part = md.split(f"## {TITLE}", 1)[1].split("\n## ", 1)[0]
+    assert "At 85–30 up" in part and "(game_table.png)" in part
+    assert (out / "game_table.png").stat().st_size > 1000
+    csv = pd.read_csv(out / "score_card.csv")
+    assert set(csv.score) == {"level", "ahead", "behind", "near the target"}
+    assert {"win_knock", "win_wait", "gain", "gain_low", "gain_high", "action"} <= set(csv)

@@ -81,6 +81,30 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["statistic", "value", "low", "high", "n"])
 
 
+WORTH_COLUMNS = ("play", "spec", "games", "won", "rate", "low", "high")
+
+
+def paired_game_wins(without: str | Strategy, with_: str | Strategy,
+                     opponent: str | Strategy, games: int = 1000, seed: int = 0,
+                     rules: Rules | str | None = None) -> pd.DataFrame:
+    """Games won by ``without`` and by ``with_`` (seat a) against ``opponent`` on the same
+    decks (:func:`play_games` with one seed: game ``i`` deals the same cards to both),
+    and what the change is worth. Rows (:data:`WORTH_COLUMNS`): ``without``, ``with``
+    (wins, rate and Wilson 95% interval) and ``gain`` (the rate of ``with_`` minus that
+    of ``without``, 95% interval paired by deck over the games' differences)."""
+    runs = [play_games(s, opponent, games, seed, rules) for s in (without, with_)]
+    won = [(r["winner"] == "a").to_numpy() for r in runs]
+    rows = []
+    for play, spec, wins in zip(("without", "with"), (without, with_), won, strict=True):
+        low, high = wilson_interval(int(wins.sum()), len(wins))
+        rows.append((play, _label(spec), len(wins), int(wins.sum()), float(wins.mean()),
+                     float(low), float(high)))
+    gain = mean_interval(won[1].astype(float) - won[0].astype(float))
+    rows.append(("gain", f"{_label(with_)} - {_label(without)}", len(won[0]),
+                 int(won[1].sum() - won[0].sum()), *gain))
+    return pd.DataFrame(rows, columns=list(WORTH_COLUMNS))
+
+
 TABLE_HANDS = 100_000  # hands a game table is made from by default
 TABLE_SYSTEMS = ("standard", "hollywood")
 

@@ -29,6 +29,7 @@ from ..simulator.limits import MAX_JOB_HANDS
 from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
 from .game_stats import game_summary, play_games
+from .knock.card_by_score import game_score_tables
 from .knock.knock_answer import (
     knock_answer,
     resolve_advice,
@@ -152,16 +153,14 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
     tables = {"threshold_sweep": sweep, "best_response": best, "threshold_matrix": matrix,
               **_baseline_tables(baseline, f"{knocker.spec} vs {opponents[0].spec}"),
               "knock_chart": knock_chart}
-    tables = {k: tables[k] for k in KNOCK_TABLES}  # in the report's order
-    if advice is not None:
-        tables["knock_card"] = advice.card
-        tables["answer_values"] = advice.values
-    if split is not None:
-        tables["value_split"] = split
+    score_tables, score_methods = game_score_tables(advice, chart_frame, rules, hands, seed,
+                                                    opponents[0], n_jobs)
+    tables = {**{k: tables[k] for k in KNOCK_TABLES}, **_answer_tables(advice, split),
+              **score_tables}  # in the report's order
     notes = {"chart_words": plain_words(knock_chart, opponents[0].spec)}
     played = runs.total_hands + len(matrix) * 2 * max(deals // 4, 1) + hands + answer_hands
-    extra = _knock_methods(sweep, thresholds, opponents, deals, len(chart_frame), played,
-                           advice)
+    extra = {**_knock_methods(sweep, thresholds, opponents, deals, len(chart_frame), played,
+                              advice), **score_methods}
     methods = _methods(rules, hands, seed, wall := time.perf_counter() - t0, extra)
     return StudyResult("knock", knock_answer(advice, rules, reason), tables, notes=notes,
                        methods=methods, rules=rules, advice=advice, seconds={"study": wall},
@@ -172,6 +171,14 @@ def knock_study(hands: int = DEFAULT_HANDS["knock"], seed: int = DEFAULT_SEED,
 KNOCK_TABLES = ("threshold_sweep", "best_response", "threshold_matrix",
                 "undercut_by_deadwood", "undercut_by_deadwood_stock", "knock_chart",
                 "outcome_mix", "hand_length")
+
+
+def _answer_tables(advice: KnockAdvice | None, split: pd.DataFrame | None
+                   ) -> dict[str, pd.DataFrame]:
+    """The answer's tables: its card and values, and the value split where measured."""
+    tables = {} if advice is None else {"knock_card": advice.card,
+                                        "answer_values": advice.values}
+    return tables if split is None else {**tables, "value_split": split}
 
 
 def _baseline_tables(baseline: pd.DataFrame, label: str) -> dict[str, pd.DataFrame]:

@@ -45,7 +45,8 @@ STREAM_IDS = {"deck": DECK_STREAM, "seat a": SEAT_STREAMS, "seat b": SEAT_STREAM
 
 #: A study's named streams: name -> offset from the study's seed; distinct offsets give
 #: distinct seeds, so no two streams of one study share a deal.
-STREAMS = {"sweep": 0, "threshold matrix": 1, "knock chart": 2, "answer why": 3}
+STREAMS = {"sweep": 0, "threshold matrix": 1, "knock chart": 2, "answer why": 3,
+           "game table": 4, "score games": 5}
 BELIEF_STEP_STRIDE = 7919  # the belief at an event count n samples from seed + n * this
 ADVISOR_RUN_STRIDE = 0x9E3779B97F4A7C15  # the advisor's run k samples from seed + k * this
 

@@ -52,6 +52,7 @@ class Section:
     terms: list[tuple[str, str]] | None = None  # a definition list (a glossary)
     n_unit: str = "hands"  # what the table's ``n`` column counts, named in CSV and page
     min_n: int | None = None  # rows with a smaller ``n`` read "too few" (people_table)
+    anchor: str | None = None  # the section's id in the page (default: s<i>-<title slug>)
 
     def people(self) -> pd.DataFrame | None:
         """The table as shown in HTML and Markdown (the CSV keeps ``table``'s digits)."""
@@ -122,6 +123,7 @@ def check_spec(spec: ReportSpec) -> None:
         raise ValueError("build_report: the report needs a title")
     seen: dict[str, set[str]] = {"figure": {spec.card_name} if spec.card else set(),
                                  "table": set()}
+    _check_anchors(spec)
     for i, section in enumerate(spec.sections, start=1):
         where = f"section {i} ({section.title!r})"
         if not str(section.title).strip():
@@ -146,6 +148,19 @@ def check_spec(spec: ReportSpec) -> None:
             seen[kind].add(name)
 
 
+def _check_anchors(spec: ReportSpec) -> None:
+    """ValueError for a section anchor that is no plain name or is used twice in the page."""
+    anchors = {"answer", "methods", spec.card_name.replace("_", "-")}
+    for i, section in enumerate(spec.sections, start=1):
+        if section.anchor is None:
+            continue
+        if not _NAME.fullmatch(section.anchor) or section.anchor in anchors:
+            raise ValueError(f"build_report: section {i} ({section.title!r}) anchor "
+                             f"{section.anchor!r} must be letters, digits, '_' or '-', used "
+                             "once in the page")
+        anchors.add(section.anchor)
+
+
 def render_html(spec: ReportSpec, images: dict[str, bytes]) -> str:
     """The self-contained HTML page (figures given as PNG bytes by figure name)."""
     sections = []
@@ -153,7 +168,7 @@ def render_html(spec: ReportSpec, images: dict[str, bytes]) -> str:
         image = images.get(section.figure_name) if section.figure is not None else None
         shown = section.people()
         sections.append({
-            "id": f"s{i}-{_slug(section.title)}",
+            "id": section.anchor or f"s{i}-{_slug(section.title)}",
             "title": inline_html(section.title),
             "text": prose_html(section.text),
             "image": base64.b64encode(image).decode("ascii") if image else None,

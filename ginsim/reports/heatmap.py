@@ -31,15 +31,16 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
                   diverging: bool = False, annotate: bool = True, fmt: str = "{:.1f}",
                   x_label: str | None = None, y_label: str | None = None,
                   unit: str = "hands", min_n: int | None = None, show_n: bool = False,
-                  missing: str = "no data") -> Figure:
+                  missing: str = "no data", centre: float = 0.0) -> Figure:
     """Heatmap of long-format ``value`` over ``x`` x ``y`` (one row per cell).
 
-    ``diverging`` centres a red-blue map on 0; an optional ``verdict`` column hatches the
-    ``unclear`` cells (numbers stay on a white box above the hatching); an optional ``n``
-    column gives the caption's sample size (in ``unit``), the per-cell counts when
-    ``show_n``, and with ``min_n`` greys out and cross-hatches cells with fewer than
-    ``min_n`` (the colour scale is set by the other cells); ``missing`` says what a
-    grey cell without a row is. A categorical ``x`` or ``y`` keeps its order.
+    ``diverging`` centres a red-blue map on ``centre`` (0 unless given); an optional
+    ``verdict`` column hatches the ``unclear`` cells (numbers stay on a white box above
+    the hatching); an optional ``n`` column gives the caption's sample size (in
+    ``unit``), the per-cell counts when ``show_n``, and with ``min_n`` greys out and
+    cross-hatches cells with fewer than ``min_n`` (the colour scale is set by the other
+    cells); ``missing`` says what a grey cell without a row is. A categorical ``x`` or
+    ``y`` keeps its order.
     """
     _check_cells(df, x, y, value, show_n or bool(min_n))
     xs, ys = ordered(df[x]), ordered(df[y])
@@ -56,7 +57,7 @@ def heatmap_chart(df: pd.DataFrame, x: str, y: str, value: str, title: str, valu
     data = np.ma.masked_invalid(np.where(thin, np.nan, values))
     fig = new_figure(HEATMAP_SIZE)
     ax = fig.add_subplot()
-    cmap, norm = _colour_scale(data, diverging)
+    cmap, norm = _colour_scale(data, diverging, centre)
     image = ax.imshow(data, cmap=colormaps[cmap].with_extremes(bad="#e4e4e4"), norm=norm,
                       aspect="auto", origin="upper", interpolation="nearest")
     ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=MIN_FONT)
@@ -87,12 +88,15 @@ def _check_cells(df: pd.DataFrame, x: str, y: str, value: str, needs_n: bool) ->
         raise ValueError(f"heatmap_chart: more than one row for some ({x}, {y}) cell")
 
 
-def _colour_scale(data: np.ma.MaskedArray, diverging: bool) -> tuple[str, Normalize]:
-    """The colour map and its scale: red-blue centred on 0, or viridis over the range."""
+def _colour_scale(data: np.ma.MaskedArray, diverging: bool, centre: float = 0.0
+                  ) -> tuple[str, Normalize]:
+    """The colour map and its scale: red-blue centred on ``centre``, or viridis over the
+    range."""
     if diverging:
-        limit = float(np.abs(data).max()) if data.count() else 1.0
+        limit = float(np.abs(data - centre).max()) if data.count() else 1.0
         limit = limit if limit > 0 else 1.0
-        return "RdBu", TwoSlopeNorm(vcenter=0.0, vmin=-limit, vmax=limit)
+        return "RdBu", TwoSlopeNorm(vcenter=centre, vmin=centre - limit,
+                                    vmax=centre + limit)
     finite = data.compressed()
     low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
     return "viridis", Normalize(vmin=low, vmax=high if high > low else low + 1)

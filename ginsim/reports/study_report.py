@@ -26,6 +26,7 @@ from .charts import (
     undercut_chart,
     variant_chart,
 )
+from .game_score import game_score_section
 from .headline import SPLIT_TITLE, split_section
 from .heatmap import DEADWOOD_AXIS, STOCK_AXIS, heatmap_chart
 from .style import append_caption
@@ -79,8 +80,10 @@ def knock_sections(result: StudyResult) -> list[Section]:
     knocker = f"simple:knock={int(sweep.threshold.max())}"
     headline = split_section(t.get("value_split"))
     card_play = result.advice.card_play if result.advice is not None else None
+    by_score = game_score_section(result)
     return [
         *([headline] if headline is not None else []),
+        *([by_score] if by_score is not None else []),
         *_exploit_sections(t["best_response"], sweep, result.mirrors, card_play),
         Section("Expected points by knock threshold",
                 "Each line is `simple:knock=t` (knock at deadwood t or less) against one "
