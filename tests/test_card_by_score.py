@@ -12,7 +12,7 @@ import pytest
 from ginsim.analysis.game_stats import paired_game_wins, play_games
 from ginsim.analysis.intervals import clustered_mean
 from ginsim.analysis.knock.card_by_score import (
-    P_KNOCK,
+    ACTION_P_KNOCK,
     branch_wins,
     report_scores,
     score_aware,
@@ -116,7 +116,7 @@ def test_score_card_picks_the_clearly_better_branch_by_brute_force(with_card):
             assert (got.gain_low, got.gain_high) == pytest.approx((low, high), abs=1e-12)
             assert got.points_gain == pytest.approx(points)
             assert (got.hand_action, got.action) == (hand, want), (name, key)
-            assert got.p_knock == P_KNOCK[want]
+            assert got.p_knock == ACTION_P_KNOCK[want]
             changed += want != hand
             clear += len(rows) >= min_n and (low > 0 or high < 0)
         if card is not None:  # every cell of the card, those no decision reached as they were

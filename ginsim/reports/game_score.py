@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..analysis.knock.card_by_score import P_KNOCK, TABLE_PLAYERS, score_card_of
+from ..analysis.knock.card_by_score import ACTION_P_KNOCK, TABLE_PLAYERS, score_card_of
 from ..analysis.knock.knock_card import panel_words
 from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
@@ -113,7 +113,7 @@ def game_score_section(result: StudyResult) -> Section | None:
     cards, table, rules = t["score_card"], t["game_table"], result.rules
     hands = int(table["n"].iloc[0])
     start, low, high = table.attrs.get("from_start", (float("nan"),) * 3)
-    hand_card = score_card_of(cards.assign(p_knock=cards.hand_action.map(P_KNOCK)),
+    hand_card = score_card_of(cards.assign(p_knock=cards.hand_action.map(ACTION_P_KNOCK)),
                               cards["score"].iloc[0])
     hand_words = panel_words(hand_card[hand_card.opp_taken.astype(str) == "0"])
     names = [n for n in ORDER if n in set(cards["score"])] + [

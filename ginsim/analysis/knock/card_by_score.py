@@ -40,8 +40,8 @@ MIN_TABLE_HANDS = 2000  # a smaller study still gets a table with errors
 HEAT_STEP = 10  # points between the heat map's rows and columns
 GAMES_PER_HANDS = 10  # the report plays one game per this many study hands, each way
 MIN_GAMES = 200
-P_KNOCK = {"KNOCK": 1.0, "either": 0.5, "wait": 0.0}  # a score card's cells as a card's
-CELL_KEYS = ["opp_taken", "deadwood", "stock"]
+ACTION_P_KNOCK = {"KNOCK": 1.0, "either": 0.5, "wait": 0.0}  # a score card's cells as a card's
+CARD_CELL_KEYS = ["opp_taken", "deadwood", "stock"]
 SCORE_COLUMNS = ("score", "me", "opp", "win_here", "opp_taken", "deadwood", "stock", "n",
                  "win_knock", "win_wait", "gain", "gain_low", "gain_high", "points_gain",
                  "hand_action", "p_knock", "action")
@@ -96,26 +96,26 @@ def _base_card(keyed: pd.DataFrame, card: pd.DataFrame | None) -> pd.DataFrame:
     """The hand's card to start from: ``card``, else the sign of the mean points gain of
     knocking in each cell the decisions reach."""
     if card is not None:
-        return card[CELL_KEYS + ["action"]].assign(
+        return card[CARD_CELL_KEYS + ["action"]].assign(
             opp_taken=card["opp_taken"].astype(str), stock=card["stock"].astype(str))
-    mean = keyed.groupby(CELL_KEYS, sort=False)["points"].mean().reset_index()
+    mean = keyed.groupby(CARD_CELL_KEYS, sort=False)["points"].mean().reset_index()
     return mean.assign(action=np.where(mean["points"] > 0, "KNOCK", "wait"))[
-        CELL_KEYS + ["action"]]
+        CARD_CELL_KEYS + ["action"]]
 
 
 def _cell_means(here: pd.DataFrame) -> pd.DataFrame:
     """Per card cell: ``n``, the mean chances after each branch, the mean ``gain`` with
     :func:`~ginsim.analysis.intervals.clustered_mean`'s interval (a hand's decisions one
     cluster; computed for every cell at once) and the mean points gain."""
-    cells = here.groupby(CELL_KEYS, sort=False)
+    cells = here.groupby(CARD_CELL_KEYS, sort=False)
     found = cells.agg(n=("gain", "size"), win_knock=("win_knock", "mean"),
                       win_wait=("win_wait", "mean"), gain=("gain", "mean"),
                       points_gain=("points", "mean"))
-    hands = here.groupby([*CELL_KEYS, "hand"], sort=False)["gain"].agg(["sum", "size"])
+    hands = here.groupby([*CARD_CELL_KEYS, "hand"], sort=False)["gain"].agg(["sum", "size"])
     mean = found["gain"].reindex(hands.index.droplevel("hand")).to_numpy()
     squares = ((hands["sum"].to_numpy() - mean * hands["size"].to_numpy()) ** 2)
     per_cell = pd.DataFrame({"squares": squares, "clusters": 1},
-                            index=hands.index.droplevel("hand")).groupby(CELL_KEYS).sum()
+                            index=hands.index.droplevel("hand")).groupby(CARD_CELL_KEYS).sum()
     per_cell = per_cell.reindex(found.index)
     count = per_cell["clusters"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -145,13 +145,13 @@ def score_card(decisions: pd.DataFrame, table: GameTable,
     for name, me, opp in scores:
         knock, wait = branch_wins(decisions, table, me, opp)
         found = _cell_means(keyed.assign(win_knock=knock, win_wait=wait, gain=knock - wait))
-        cells = base.merge(found, on=CELL_KEYS, how="left")
+        cells = base.merge(found, on=CARD_CELL_KEYS, how="left")
         cells["n"] = cells["n"].fillna(0).astype(int)
         trusted = cells["n"] >= min_n
         cells["action"] = np.select(
             [trusted & (cells["gain_low"] > 0), trusted & (cells["gain_high"] < 0)],
             ["KNOCK", "wait"], cells["hand_action"])
-        cells["p_knock"] = cells["action"].map(P_KNOCK).astype(float)
+        cells["p_knock"] = cells["action"].map(ACTION_P_KNOCK).astype(float)
         parts.append(cells.assign(score=name, me=me, opp=opp,
                                   win_here=table.at("win", me, opp)))
     return pd.concat(parts, ignore_index=True)[list(SCORE_COLUMNS)]
@@ -161,7 +161,7 @@ def score_card_of(cards: pd.DataFrame, name: str) -> pd.DataFrame:
     """One score's rows of :func:`score_card` as a knock card (its words read the same
     way as the hand's: :func:`~ginsim.analysis.knock.knock_card.card_words`)."""
     rows = cards[cards["score"] == name]
-    return knock_card(rows[CELL_KEYS + ["p_knock", "n"]])
+    return knock_card(rows[CARD_CELL_KEYS + ["p_knock", "n"]])
 
 
 def score_aware(spec: str, rules: Rules) -> tuple[Strategy, Strategy] | None:

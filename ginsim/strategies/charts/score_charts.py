@@ -23,9 +23,10 @@ import numpy as np
 from ...game.inputs.files import is_regular, parse_json, read_bounded
 from ...game.inputs.specs import brief
 from ...game.rules import Rules
+from ..grid_nb import bucket_labels
 from ..params import GRID_CELLS
 from .equilibria import KNOCKING_PRESETS, hand_key, shipped_equilibrium
-from .knock_charts import CHART_FAMILIES, SHAPE, KnockChart, bucket_labels
+from .knock_charts import CHART_FAMILIES, SHAPE, KnockChart
 from .score_grid_nb import DISTANCE_SHARES, SCORE_BUCKETS, distance_bucket_nb
 
 SCORE_DIR = Path(__file__).parent / "score_data"
