@@ -22,7 +22,8 @@ from ginsim.game.state import (
     ST_PILE_LEN,
     ST_POS,
 )
-from ginsim.simulator.machine.board_nb import ERR_KNOCK_LIMIT, apply_discard_nb
+from ginsim.simulator.machine.board_nb import apply_discard_nb
+from ginsim.simulator.machine.errors import ERR_KNOCK_LIMIT
 from ginsim.simulator.machine.deal_nb import deal_nb
 from ginsim.simulator.play.engine import play_records
 from ginsim.table.agents import Agent, decide_message, hand_message, play_hand

@@ -56,7 +56,7 @@ from ...game.state import (
 )
 from ...strategies.params import SEARCH_CARD, SEARCH_DRAW, SEARCH_KNOCK
 from ...strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
-from ..machine.board_nb import pile_allowed_nb
+from ..machine.board_nb import drop_plan_nb, pile_allowed_nb
 from ..machine.buffers import Search
 from ..machine.step_nb import apply_step_nb
 from ..play.drive_nb import (
@@ -234,7 +234,7 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     hs = board.hs
     flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
     take, s = mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
-    hs[ST_PLANNED] = 0
+    drop_plan_nb(hs)
     apply_step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
     if take:
