@@ -26,6 +26,7 @@ from ..simulator.branches.advisor import (
 )
 from ..simulator.branches.advisor_history import history_situation
 from ..simulator.limits import check_rollouts, check_seed
+from ..simulator.machine.history_replay import below_stock_floor
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..strategies.params import PARAMETERS
 from ..strategies.presets import MC_ROLLOUT, Strategy, parse_strategy
@@ -141,7 +142,7 @@ def _situation_table(situation: Situation, strategy: str | Strategy, opponent: s
                      rules: Rules, seed: int) -> pd.DataFrame:
     """The table of a sampled situation (a history's posterior, or a shorthand position
     before the draw): every option played out in the situation's worlds."""
-    if situation.stocks.shape[1] < rules.stock_floor:
+    if below_stock_floor(situation.stocks.shape[1], rules):
         raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
                          f"floor {rules.stock_floor} of these rules")
     options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
