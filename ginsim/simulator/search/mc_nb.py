@@ -160,7 +160,7 @@ def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
 
 
 @jit_inline
-def _searched_option_nb(c, knock, low, default, searched, limit):
+def searched_option_nb(c, knock, low, default, searched, limit):
     """Whether the search tries discarding ``c`` (keeping ``low``) with or without a knock
     beside the rollout strategy's ``default`` choice ``(card, knock, kept)``, searching
     ``searched = (other cards, whether to knock)``."""
@@ -178,7 +178,7 @@ def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rn
     """The rollouts' choice ``(card, knock, kept)`` among the rollout strategy's
     ``default`` and the ``CANDIDATES`` discards keeping the least deadwood (the default's
     per-card table in the meld scratch), each with and without a knock as ``searched``
-    allows (:func:`_searched_option_nb`)."""
+    allows (:func:`searched_option_nb`)."""
     hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
@@ -192,7 +192,7 @@ def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rn
         if c < 0:
             break
         for knock in (False, True):
-            if not _searched_option_nb(c, knock, low, default, searched, hs[ST_KNOCK_LIMIT]):
+            if not searched_option_nb(c, knock, low, default, searched, hs[ST_KNOCK_LIMIT]):
                 continue
             option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock, low, 1), search, rules,
                             tab, rng, mem)

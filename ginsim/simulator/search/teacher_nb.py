@@ -68,6 +68,7 @@ from .mc_nb import (
     no_search_nb,
     observe_nb,
     plain_step_nb,
+    searched_option_nb,
 )
 from .rollouts_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, gain_nb, option_nb, option_value_nb
 
@@ -146,19 +147,6 @@ def keep_value_nb(lessons, first, card, knock, mean):
     """Keep the rollout mean of discarding ``card`` (with a knock or not)."""
     if first >= 0:
         lessons.disc_v[option_row_nb(lessons, first, card), 1 if knock else 0] = mean
-
-
-@jit_inline
-def searched_option_nb(c, knock, low, default, searched, limit):
-    """Whether mc tries discarding ``c`` (keeping ``low``) with or without a knock beside
-    the rollout strategy's ``default`` ``(card, knock, kept)`` (as mc_nb does)."""
-    if knock and low > limit:
-        return False
-    if c == default[0] and knock == default[1]:
-        return False
-    if c != default[0] and not searched[0]:
-        return False
-    return searched[1] or knock == default[1]
 
 
 @jit
