@@ -34,7 +34,6 @@ import pandas as pd
 from ginsim.analysis.positions import positions
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, parse_cards
-from ginsim.game.history import parse_history
 from ginsim.game.melds_nb import WORK_SIZE, best_discard_nb, min_deadwood_nb
 from ginsim.game.rules import Rules
 from ginsim.game.state import FULL_DECK
@@ -47,7 +46,9 @@ from ginsim.simulator.branches.advisor import (
     situation_rollouts,
 )
 from ginsim.simulator.branches.advisor_history import history_situation, pile_and_stocks
-from ginsim.simulator.branches.advisor_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT, OPT_DISCARD
+from ginsim.simulator.branches.advisor_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT
+from ginsim.simulator.machine.history_replay import parse_history
+from ginsim.simulator.search.rollouts_nb import OPT_DISCARD
 
 SAMPLERS = ("uniform", "kept", "posterior")  # kept: the shorthand's opponent over its draws
 

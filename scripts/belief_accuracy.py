@@ -28,10 +28,10 @@ import numpy as np
 
 import ginsim
 from ginsim.game.cards import cards_to_mask, parse_cards
-from ginsim.game.history import parse_history
 from ginsim.game.inputs.specs import spec_items
 from ginsim.game.rules import Rules
 from ginsim.simulator.belief.posterior import BeliefTracker, sample_beliefs
+from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.strategies.params import PARAMETERS
 from ginsim.strategies.presets import PRESETS
 

@@ -5,12 +5,12 @@ import pytest
 
 from ginsim.analysis.advise import advice_words, advise
 from ginsim.game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
-from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.state import HS_SIZE, ST_PILE_TAKES
 from ginsim.simulator.branches.advisor import make_position, sample_worlds
 from ginsim.simulator.branches.advisor_history import history_situation
-from ginsim.simulator.branches.advisor_nb import set_public_nb
+from ginsim.simulator.machine.deal_nb import lay_public_nb
+from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.strategies.presets import MC_ROLLOUT
 
 HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
@@ -161,7 +161,7 @@ def test_worlds_carry_each_seats_pile_takes():
     takes = [sum(w.startswith(f"{who}:+") for w in words) for who in ("me", "op")]
     assert takes == [1, 2]
     hs = np.zeros(HS_SIZE, dtype=np.int64)
-    set_public_nb(hs, sit.public)
+    lay_public_nb(hs, sit.public)
     assert [hs[ST_PILE_TAKES], hs[ST_PILE_TAKES + 1]] == takes
 
 

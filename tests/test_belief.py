@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from reference import meld_dense_hands, ref_min_deadwood
 
 import ginsim
-from ginsim.analysis.positions import _hand_events
+from ginsim.analysis.positions import hand_events
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, parse_cards
-from ginsim.game.history import EV_DISCARD, EV_STOCK, EV_TAKE, parse_history
+from ginsim.game.history import EV_DISCARD, EV_STOCK, EV_TAKE
 from ginsim.game.rules import Rules
 from ginsim.game.state import ST_DISCARDED, ST_PASSED, ST_PILE_MASK, ST_TAKEN
 from ginsim.simulator.belief.belief_types import Likelihood, PublicHistory, Replay
@@ -38,6 +38,7 @@ from ginsim.simulator.belief.sample_nb import (
     stock_cards_nb,
 )
 from ginsim.simulator.machine.buffers import new_board
+from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.simulator.machine.records import (
     TRACE_DRAWN,
     TRACE_HAND,
@@ -71,8 +72,8 @@ def true_histories(opponent: str, hands: int, seed: int):
     for h in range(hands):
         rows = trace[starts[h]:starts[h + 1]]
         events = None
-        for _, drawn_events, _ in _hand_events(rows, int(records[h]["dealer"]),
-                                          int(records[h]["upcard"])):
+        for _, drawn_events, _ in hand_events(rows, int(records[h]["dealer"]),
+                                              int(records[h]["upcard"]), RULES):
             events = drawn_events
         ev = np.array(events, dtype=np.int64).reshape(-1, 4)
         # seat b is the opponent (seat 1) of the belief, as in the history notation

@@ -7,10 +7,10 @@ import pytest
 import ginsim
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask, parse_cards
-from ginsim.game.history import parse_history
 from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ginsim.game.rules import Rules
 from ginsim.simulator.belief.posterior import BeliefTracker, sample_beliefs
+from ginsim.simulator.machine.history_replay import parse_history
 
 RULES = Rules()
 

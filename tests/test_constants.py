@@ -15,17 +15,6 @@ import numpy as np
 import ginsim
 
 PACKAGE = Path(ginsim.__file__).parent
-#: Left to the turn-engine rewrite (issue 40's machine), which is merging them: names
-#: defined twice only inside its package (the status codes of board_nb and mahjong_nb),
-#: and MAX_EVENTS (the history's and the machine's event buffers). Each exemption must
-#: still be used, so it is dropped once the rewrite defines them once.
-PENDING_PACKAGE = "simulator/machine/"
-PENDING_NAMES = {"MAX_EVENTS"}
-
-
-def pending(name: str, files: list[str]) -> bool:
-    """Whether a duplicate is one the machine rewrite still owes."""
-    return name in PENDING_NAMES or all(f.startswith(PENDING_PACKAGE) for f in files)
 
 
 def is_literal(node: ast.expr) -> bool:
@@ -124,17 +113,12 @@ def test_the_finder_finds_a_name_given_two_values(tmp_path, monkeypatch):
 
 def test_no_public_name_is_given_two_values_by_two_gin_modules():
     twice = given_two_values(PACKAGE, "ginsim")
-    wrong = {name: files for name, files in twice.items() if not pending(name, files)}
-    assert not wrong, f"one name, one thing: rename one or import the other: {wrong}"
+    assert not twice, f"one name, one thing: rename one or import the other: {twice}"
 
 
 def test_no_named_constant_is_defined_in_two_gin_modules():
     twice = defined_twice(PACKAGE)
-    wrong = {name: files for name, files in twice.items() if not pending(name, files)}
-    assert not wrong, f"define each once and import it: {wrong}"
-    assert PENDING_NAMES <= set(twice), f"no longer defined twice: {PENDING_NAMES - set(twice)}"
-    assert any(all(f.startswith(PENDING_PACKAGE) for f in files) for files in twice.values()), (
-        f"nothing is defined twice in {PENDING_PACKAGE} any more: drop that exemption")
+    assert not twice, f"define each once and import it: {twice}"
 
 
 def outcome_lists(root: Path) -> list[str]:

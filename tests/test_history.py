@@ -4,7 +4,8 @@ one-line errors naming the inconsistent event."""
 import pytest
 
 from ginsim.game.cards import card_text, cards_to_mask, parse_cards
-from ginsim.game.history import EXAMPLE, parse_history
+from ginsim.game.history import EXAMPLE
+from ginsim.simulator.machine.history_replay import parse_history
 
 
 def mask(text: str) -> int:

@@ -59,7 +59,7 @@ from ginsim.game.state import (
 from ginsim.simulator.machine.board_nb import trace_turn_nb
 from ginsim.simulator.machine.buffers import new_board
 from ginsim.simulator.machine.deal_nb import seat_streams_nb, shuffle_deck_nb
-from ginsim.simulator.machine.mahjong_nb import (
+from ginsim.simulator.machine.errors import (
     ERR_DEPTH,
     ERR_FORBIDDEN,
     ERR_LOWEST,
@@ -72,6 +72,8 @@ from ginsim.simulator.machine.mahjong_nb import (
     ERR_STUCK,
     ERR_TURN,
     OK,
+)
+from ginsim.simulator.machine.mahjong_nb import (
     deal_mahjong_nb,
     extend_meld_nb,
     go_out_nb,

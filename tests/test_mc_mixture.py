@@ -13,9 +13,9 @@ from mc_helpers import play_mc_records, seat_a_net
 
 import ginsim
 from ginsim.game.cards import cards_to_mask, parse_cards
-from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
 from ginsim.simulator.belief.posterior import sample_beliefs
+from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.strategies import parse_strategy
 from ginsim.strategies.params import MC_MODELS, P_BASE, P_MC_MODEL, P_MC_PRIOR
 

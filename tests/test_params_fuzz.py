@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 import ginsim
 from ginsim import Rules, layoff_deadwood, parse_cards, parse_strategy
-from ginsim.game.history import parse_history
 from ginsim.game.inputs import checks
 from ginsim.game.rules import (
     BOOL_FIELDS,
@@ -29,6 +28,7 @@ from ginsim.game.rules import (
     parse_rules,
 )
 from ginsim.game.rules_presets import RULES_PRESETS
+from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.strategies.params import NESTED, PARAMETERS
 from ginsim.strategies.presets import PRESETS
 

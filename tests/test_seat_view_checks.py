@@ -32,7 +32,7 @@ from ginsim.game.state import (
     ST_MULTIPLIER,
     Board,
 )
-from ginsim.simulator.machine.board_nb import ERR_KNOCK_LIMIT, ERR_NOT_HELD
+from ginsim.simulator.machine.errors import ERR_KNOCK_LIMIT, ERR_NOT_HELD
 from ginsim.simulator.machine.step_nb import checked_step_nb
 from ginsim.table.actions import KINDS, TEXT, Action, card_of
 from ginsim.table.agents import Agent, decide_message, hand_message

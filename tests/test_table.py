@@ -9,7 +9,6 @@ import pytest
 import ginsim
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import parse_cards
-from ginsim.game.history import parse_history
 from ginsim.game.rules import Rules
 from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.game.state import (
@@ -23,8 +22,10 @@ from ginsim.game.state import (
     ST_PILE_LEN,
     ST_POS,
 )
-from ginsim.simulator.machine.board_nb import ERR_KNOCK_LIMIT, apply_discard_nb
+from ginsim.simulator.machine.board_nb import apply_discard_nb
 from ginsim.simulator.machine.deal_nb import deal_nb
+from ginsim.simulator.machine.errors import ERR_KNOCK_LIMIT
+from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.simulator.play.engine import play_records
 from ginsim.table.agents import Agent, decide_message, hand_message, play_hand
 from ginsim.table.table import Action, IllegalAction, Table, view_event

@@ -51,6 +51,7 @@ from ..simulator.branches.advisor_history import (
     only_one_view,
 )
 from ..simulator.limits import check_rollouts
+from ..simulator.machine.history_replay import below_stock_floor
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
 from ..strategies.presets import MC_ROLLOUT, Strategy, parse_strategy
 from .game_stats import scored_table
@@ -252,7 +253,7 @@ def _situation_worlds(situation: Situation, strategy: str | Strategy,
                       opponent: str | Strategy, rules: Rules, seed: int) -> _Worlds:
     """A sampled situation (a history's posterior, or a shorthand position before the
     draw) with every option played out in its worlds."""
-    if situation.stocks.shape[1] < rules.stock_floor:
+    if below_stock_floor(situation.stocks.shape[1], rules):
         raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
                          f"floor {rules.stock_floor} of these rules")
     options, net, flags, points = situation_rollouts(situation, strategy, opponent, rules,

@@ -13,12 +13,13 @@ import pandas as pd
 
 from ..game.card_tables import card_tables
 from ..game.cards import format_cards, mask_to_cards
-from ..game.history import EV_DISCARD, EV_PASS, EV_STOCK, EV_TAKE, history_text
+from ..game.history import history_text
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
 from ..game.scoring.hand_scoring_nb import OUTCOMES
 from ..game.state import SOURCE_DEAL, SOURCE_PILE
 from ..simulator.limits import check_position_hands
+from ..simulator.machine.history_replay import HistoryReplay
 from ..simulator.machine.records import (
     ACTION_BIG_GIN,
     ACTION_LAST_DISCARD,
@@ -40,49 +41,23 @@ MAX_TRACE_PER_HAND = 120
 ACTIONS = ("discard", "knock", "big_gin", "dead", "last_discard")  # ACTION_* codes
 
 
-def _offer_events(seat: int, source: int, dealer: int, upcard: int
-                  ) -> list[tuple[int, int, int, int]]:
-    """The upcard offer's passes that the hand's first turn row implies: the non-dealer
-    passed when the dealer took the upcard; both passed when the non-dealer drew from
-    the stock."""
-    nondealer = 1 - dealer
-    if seat == dealer and source == SOURCE_PILE:
-        return [(nondealer, EV_PASS, upcard, 1)]
-    if seat == nondealer and source != SOURCE_PILE:
-        return [(nondealer, EV_PASS, upcard, 1), (dealer, EV_PASS, upcard, 1)]
-    return []
-
-
-def _took(events: list[tuple[int, int, int, int]], seat: int, card: int) -> int:
-    """1 when ``seat`` took ``card`` from the pile earlier in ``events``, else 0."""
-    return 1 if any(e[0] == seat and e[1] == EV_TAKE and e[2] == card for e in events) else 0
-
-
-def _hand_events(rows: np.ndarray, dealer: int, upcard: int):
-    """Yield ``(row, events so far, pile before the discard)`` for each turn row,
-    building the history events (seat, kind, card, flag) from the trace."""
-    events: list[tuple[int, int, int, int]] = []
-    pile = [upcard] if upcard >= 0 else []
-    first = upcard >= 0
+def hand_events(rows: np.ndarray, dealer: int, upcard: int, rules: Rules):
+    """Yield ``(row, events so far, pile before the discard)`` for each turn row of a
+    hand's trace, the history events (seat, kind, card, flag) being the machine's replay
+    of the turns (:class:`~ginsim.simulator.machine.history_replay.HistoryReplay`: the
+    upcard passes a draw implies, the pile, what a stock draw declined)."""
+    replay = HistoryReplay(rules, dealer, upcard)
     for row in rows:
         seat = int(row[TRACE_SEAT])
         if seat < 0:
             continue
         source, drawn, discard = (int(row[TRACE_SOURCE]), int(row[TRACE_DRAWN]),
                                   int(row[TRACE_DISCARD]))
-        if first:
-            events += _offer_events(seat, source, dealer, upcard)
-        if source == SOURCE_PILE:
-            pile.pop()
-            events.append((seat, EV_TAKE, drawn, 1))
-        elif source != SOURCE_DEAL:  # the pile was open to take unless at the offer
-            allowed = 1 if pile and not (first and seat == 1 - dealer) else 0
-            events.append((seat, EV_STOCK, -1, allowed))
-        first = False
-        drawn_events, before = list(events), list(pile)
+        if source != SOURCE_DEAL:
+            replay.draw_turn(seat, source == SOURCE_PILE, drawn)
+        drawn_events, before = list(replay.events), replay.pile()
         if int(row[TRACE_ACTION]) != ACTION_BIG_GIN and discard >= 0:
-            events.append((seat, EV_DISCARD, discard, _took(events, seat, discard)))
-            pile.append(discard)
+            replay.discard(seat, discard, f"the discard of seat {seat}")
         yield row, drawn_events, before
 
 
@@ -104,7 +79,8 @@ def position_rows(strategy: str | Strategy, opponent: str | Strategy, hands: int
     for h in range(hands):
         rec = records[h]
         rows = trace[starts[h]:starts[h + 1]]
-        for row, events, pile in _hand_events(rows, int(rec["dealer"]), int(rec["upcard"])):
+        for row, events, pile in hand_events(rows, int(rec["dealer"]), int(rec["upcard"]),
+                                              rules):
             if int(row[TRACE_SEAT]) != 0 or int(row[TRACE_SOURCE]) == SOURCE_DEAL:
                 continue
             if int(row[TRACE_ACTION]) == ACTION_LAST_DISCARD:

@@ -45,12 +45,11 @@ from ..game.state import (
     ST_PILE_LEN,
     ST_PILE_MASK,
     ST_PLANNED,
-    ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..simulator.machine.board_nb import pile_allowed_nb
+from ..simulator.machine.board_nb import drop_plan_nb, pile_allowed_nb
 from ..simulator.machine.buffers import Search, new_mc_memory
-from ..simulator.machine.deal_nb import seat_streams_nb
+from ..simulator.machine.deal_nb import offer_last_discard_nb, seat_streams_nb
 from ..simulator.play.drive_nb import decide_discard_nb, decide_last_discard_nb, decide_take_nb
 from ..simulator.play.hand_nb import hand_params
 from ..simulator.search.mc_guesses_nb import prepare_nb
@@ -323,7 +322,7 @@ class McAgent(Agent):
             take, self._belief = mc_draw_choice_nb(board, me, (A_PILE, -1) in self.view.listed,
                                                    self._params, rules, tab, self.rng,
                                                    self.mem)
-            hs[ST_PLANNED] = 0
+            drop_plan_nb(hs)
             return {"action": "pile" if take else "stock"}
         return self._discard()
 
@@ -368,8 +367,7 @@ def compile_last_discard(spec: str, rules: Rules | str | None = None, seed: int 
     table = Table(Rules.coerce(rules), seed, 0, 0)
     agent = Agent.from_spec(spec, table.rules, seed)
     agent.handle(hand_message(table, 1))
-    agent.hs[ST_PHASE] = PH_LAST_DISCARD
-    agent.hs[ST_TO_MOVE] = 1
+    offer_last_discard_nb(agent.hs, 1)
     agent.handle({"type": "decide", "phase": "last_discard", "legal": ["pass"],
                   "stock_left": table.stock_left})
 

@@ -23,12 +23,11 @@ from ..game.state import (
     A_PILE,
     A_STOCK,
     A_TAKE,
-    ST_DECK,
     ST_KNOCK_LIMIT,
     ST_MULTIPLIER,
 )
 from ..simulator.limits import check_hands
-from ..simulator.machine.deal_nb import deal_nb
+from ..simulator.machine.deal_nb import deal_nb, lay_deck_nb
 from .actions import TEXT, card_of
 from .table_args import MAX_ACTION_CHARS
 
@@ -107,7 +106,7 @@ def hand_terms(rules: Rules, packed: np.ndarray, scratch: np.ndarray, dealer: in
     deck = [c for c in range(52) if c != upcard]
     if upcard >= 0:  # where the deal turns the upcard: after both hands
         deck.insert(2 * HAND_CARDS, upcard)
-    scratch[ST_DECK:ST_DECK + 52] = deck
+    lay_deck_nb(scratch, np.array(deck, dtype=np.int64))
     deal_nb(scratch, dealer, packed, 0)
     derived = {"knock_limit": int(scratch[ST_KNOCK_LIMIT]),
                "multiplier": int(scratch[ST_MULTIPLIER])}

@@ -2,12 +2,13 @@
 
 Every agent (:class:`~ginsim.table.agents.Agent`: ``ginsim agent``, the in-process sides
 of ``ginsim match``, the bridges) plays from a :class:`SeatView`. The view is the seat's
-own hand state, moved by the hand machine's step as the real hand moves
-(:func:`~ginsim.table.seat_nb.observe_nb`, the cards the seat has not seen laid where
-the step reads them; the seat's own knock by the Table's checked step). Each ``hand``,
-``event`` and ``decide`` message is checked before the view moves; one that describes
-no possible position is refused with a :class:`ViewError`, one line naming the message
-and what is wrong, and the view is left as it was. The refusals
+own hand state, moved by the hand machine's step as the real hand moves (the machine's
+replay for a view, :func:`~ginsim.simulator.machine.view_nb.observe_nb`, the cards the
+seat has not seen laid where the step reads them; the seat's own knock by the Table's
+checked step). Each ``hand``, ``event`` and ``decide`` message is checked before the
+view moves; one that describes no possible position is refused with a
+:class:`ViewError`, one line naming the message and what is wrong, and the view is left
+as it was. The refusals
 (docs/agents.md, "What an agent refuses"):
 
 - a hand of the wrong size for the rules and the seat, a card dealt twice, the upcard
@@ -55,7 +56,6 @@ from ..game.state import (
     ST_FORBIDDEN,
     ST_HAND,
     ST_KNOCK_LIMIT,
-    ST_MULTIPLIER,
     ST_PHASE,
     ST_PILE,
     ST_PILE_LEN,
@@ -63,14 +63,14 @@ from ..game.state import (
     ST_STOCK_ONLY,
     ST_TO_MOVE,
 )
-from ..simulator.machine.board_nb import (
+from ..simulator.machine.buffers import new_board
+from ..simulator.machine.deal_nb import lay_deal_nb, lay_multiplier_nb
+from ..simulator.machine.errors import (
     ERR_FORBIDDEN,
     ERR_KNOCK_LIMIT,
     ERR_NOT_HELD,
     ERRORS,
 )
-from ..simulator.machine.buffers import new_board
-from ..simulator.machine.deal_nb import lay_deal_nb
 from ..simulator.machine.step_nb import (
     LEGAL_CARD,
     LEGAL_KEPT,
@@ -80,6 +80,7 @@ from ..simulator.machine.step_nb import (
     kept_deadwood_nb,
     legal_nb,
 )
+from ..simulator.machine.view_nb import observe_nb
 from .actions import KINDS, TEXT
 from .seat_fields import (
     HAND_CARDS,
@@ -91,7 +92,6 @@ from .seat_fields import (
     hand_terms,
     listed_moves,
 )
-from .seat_nb import observe_nb
 
 #: The phases a ``decide`` message names (the machine's phases before the end).
 DECIDE_PHASES = PHASE_NAMES[:PH_OVER]
@@ -161,7 +161,7 @@ class SeatView:
         hands[me] = sum(1 << c for c in cards)  # the other hand is unknown
         lay_deal_nb(self.hs, hand_id, dealer, (hands[0], hands[1]), upcard,
                     2 * HAND_CARDS + 1, knock_limit)
-        self.hs[ST_MULTIPLIER] = multiplier
+        lay_multiplier_nb(self.hs, multiplier)
         self.seat, self.dealt, self._final_take = me, True, False
         self.scores = scores
         return me, hand_id
@@ -267,9 +267,9 @@ class SeatView:
 
     def apply(self, event: SeatEvent) -> None:
         """Move the view by an event :meth:`check_event` passed, through the machine's
-        step (:func:`~ginsim.table.seat_nb.observe_nb`); a move the machine refuses (the
-        card just taken thrown back, this seat's knock above the limit, its big gin with
-        cards unmelded) is a ViewError and the view is as it was. The 50th-card rule's
+        step (:func:`~ginsim.simulator.machine.view_nb.observe_nb`); a move the machine
+        refuses (the card just taken thrown back, this seat's knock above the limit, its big
+        gin with cards unmelded) is a ViewError and the view is as it was. The 50th-card rule's
         take is held until the knock that completes the machine's move."""
         if event.kind == A_PILE and self.hs[ST_PHASE] == PH_LAST_DISCARD:
             self._final_take = True

@@ -31,7 +31,6 @@ from ..game.state import (
     RES_OUTCOME,
     RES_POINTS,
     ST_DEALER,
-    ST_DECK,
     ST_DRAWN,
     ST_HAND,
     ST_KNOCK_LIMIT,
@@ -43,15 +42,15 @@ from ..game.state import (
     ST_TO_MOVE,
     ST_UPCARD,
 )
-from ..simulator.machine.board_nb import (
+from ..simulator.machine.buffers import new_board
+from ..simulator.machine.deal_nb import deal_nb, lay_deck_nb, seat_streams_nb, shuffle_deck_nb
+from ..simulator.machine.errors import (
     ERR_KNOCK_LIMIT,
     ERR_MUST_KNOCK,
     ERR_PHASE,
     ERR_PILE,
     ERRORS,
 )
-from ..simulator.machine.buffers import new_board
-from ..simulator.machine.deal_nb import deal_nb, seat_streams_nb, shuffle_deck_nb
 from ..simulator.machine.records import RECORD_DTYPE
 from ..simulator.machine.showdown_nb import showdown_nb
 from ..simulator.machine.step_nb import MAX_LEGAL, checked_step_nb, legal_nb
@@ -105,7 +104,7 @@ class Table:
         if _deck is None:
             shuffle_deck_nb(self.hs, self.rng, np.uint64(seed or 0), self.hand)
         else:
-            self.hs[ST_DECK:ST_DECK + 52] = _deck
+            lay_deck_nb(self.hs, np.asarray(_deck, dtype=np.int64))
         seat_streams_nb(self.rng, np.uint64(seed or 0), self.hand)
         deal_nb(self.hs, self.dealer, self._packed, self.hand)
         self._limit = int(self.hs[ST_KNOCK_LIMIT])

@@ -20,30 +20,22 @@ from ...game.history import (
 )
 from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
 from ...game.state import (
-    A_DISCARD,
-    A_PILE,
-    A_STOCK,
-    ST_DECK,
     ST_FORBIDDEN,
     ST_HAND,
-    ST_PASSED,
     ST_PILE,
     ST_PILE_LEN,
-    ST_POS,
-    ST_TURNS,
 )
 from ...strategies.expert_nb import expert_discard_nb
 from ...strategies.hand_reading_nb import discard_context_nb
 from ...strategies.learned.learned_nb import learned_discard_nb
 from ...strategies.params import KIND_EXPERT, KIND_LEARNED, P_KIND, P_MEMORY
 from ...strategies.policy_nb import knock_choice_nb, memory_discard_score_nb, pile_decision_nb
-from ..machine.deal_nb import lay_deal_nb
-from ..machine.step_nb import replay_step_nb
+from ..machine.deal_nb import FIRST_POS, lay_deal_nb
+from ..machine.view_nb import replay_event_nb
 
 DEVIATION = 5.0  # deadwood points a take/pass or knock against the model costs
 TEMPERATURE = DEFAULT_TEMPERATURE  # softening in deadwood points (0.25: sharp, fits memory2)
 WAIT = DEFAULT_WAIT  # P(opponent plays on where its model knocks)
-FIRST_POS = 21  # deck position of the first stock card (21 dealt, or 20 + the upcard)
 
 
 @jit
@@ -183,31 +175,6 @@ def start_replay_nb(history, dealt, hs):
                 history.knock_limit)
 
 
-@jit
-def replay_move_nb(events, i, top, ev_card, hs, rules):
-    """Event ``i`` applied to the replayed position (``top`` the pile's top card before
-    it); the opponent's stock draws are ``ev_card[i]``."""
-    seat = events[i, 0]
-    kind = events[i, 1]
-    if kind == EV_PASS:
-        hs[ST_PASSED + seat] |= 1 << top
-    elif kind == EV_TAKE:
-        replay_step_nb(hs, seat, A_PILE, -1, 0, rules)
-    elif kind == EV_STOCK:
-        if events[i, 3] != 0:
-            hs[ST_PASSED + seat] |= 1 << top
-        if seat == 1:
-            hs[ST_DECK + hs[ST_POS]] = ev_card[i]
-            replay_step_nb(hs, np.int64(1), A_STOCK, -1, 0, rules)
-        else:
-            hs[ST_POS] += 1
-            hs[ST_TURNS] += 1
-    else:
-        if seat == 1:
-            hs[ST_FORBIDDEN] = 0
-        replay_step_nb(hs, seat, A_DISCARD, events[i, 2], 0, rules)  # seat 0's unknown
-
-
 @jit_inline
 def pile_choice_nb(events, i):
     """Whether event ``i`` is a choice about the pile's top card: a pass, a take, or a
@@ -248,7 +215,8 @@ def replay_log_weight_nb(history, dealt, like, floor, work):
                 if below_floor_nb(like.lk, like.log_prior, floor):
                     return mixture_log_nb(like.lk, like.log_prior)
                 planned = np.int64(0)
-        replay_move_nb(events, i, top, work.ev_card, hs, like.rules)
+        replay_event_nb(hs, events[i, 0], kind, events[i, 2], events[i, 3], top,
+                        work.ev_card[i], like.rules)
     return mixture_log_nb(like.lk, like.log_prior)
 
 

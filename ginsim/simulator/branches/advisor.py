@@ -25,6 +25,7 @@ from ..belief.replay_nb import WAIT
 from ..limits import check_rollouts
 from ..machine.board_nb import discard_options_nb
 from ..machine.buffers import new_board
+from ..machine.history_replay import below_stock_floor, stock_at_floor
 from ..machine.records import TRACE_WIDTH
 from ..play.engine import seat_params
 from ..search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
@@ -237,7 +238,7 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
     rollouts = check_rollouts(rollouts)
     rules = Rules.coerce(rules)
     _no_upcard_limit(rules)
-    if position.stock_left < rules.stock_floor:
+    if below_stock_floor(position.stock_left, rules):
         raise ValueError(f"stock_left {position.stock_left} is below the stock floor "
                          f"{rules.stock_floor} of these rules (the hand would already be "
                          f"dead); give at least {rules.stock_floor}")
@@ -344,7 +345,7 @@ def situation_options(situation: Situation, rules: Rules) -> np.ndarray:
         return np.array([(OPT_TAKE, up, 0, 0), (OPT_PASS, up, situation.offer, 0)],
                         dtype=np.int64)
     if len(situation.hand) == 10:
-        at_floor = situation.stocks.shape[1] <= rules.stock_floor
+        at_floor = stock_at_floor(situation.stocks.shape[1], rules)
         if at_floor and not _may_take_last_discard(situation, rules):
             raise ValueError(HAND_OVER.format(floor=rules.stock_floor))
         rows = ([(OPT_TAKE, situation.pile[-1], 0, 0)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
-from ...game.history import EV_PASS, EV_STOCK, EV_TAKE, History, history_text, parse_history
+from ...game.history import EV_STOCK, EV_TAKE, History, history_text
 from ...game.inputs.checks import check_choice, check_number
 from ...game.rng_nb import ADVISOR_RUN_STRIDE, derived_seed
 from ...game.rules import Rules
@@ -17,6 +17,7 @@ from ...strategies.params import PARAMETERS
 from ...strategies.presets import Strategy
 from ..belief.posterior import knock_limit_of, sample_beliefs
 from ..belief.replay_nb import TEMPERATURE, WAIT
+from ..machine.history_replay import below_stock_floor, parse_history, stock_at_floor
 from .advisor import DRAWN_FROM, HAND_OVER, PARTICLES, Situation, require_plain
 
 RUNS = 4  # independent posterior runs pooled for the advisor's worlds
@@ -46,8 +47,7 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     if buried.shape[1] != 0:
         raise ValueError("the hand and the history do not account for every card")
     # both passed the upcard: the non-dealer's draw is from the stock, nothing to advise
-    stock_only = (not hist.first_turn and not hist.drawn and len(hist.events) > 0
-                  and hist.events[-1, 1] == EV_PASS)
+    stock_only = hist.stock_only
     return Situation(mine, forbidden, list(hist.pile), public_fields(hist),
                      knock_limit_of(hist, rules), opp, stocks, ess, particles,
                      int(hist.dealer == 0) if hist.first_turn else -1, stock_only, runs,
@@ -177,9 +177,9 @@ def _check_cards(hist: History, mine: list[int], new: list[int], forbidden: int 
     if missing:
         raise ValueError(f"the history has me holding {format_cards(missing)} taken from the "
                          f"pile, but the hand lacks it")
-    if hist.stock_left < rules.stock_floor:
+    if below_stock_floor(hist.stock_left, rules):
         raise ValueError(f"the stock ({hist.stock_left}) is below the floor")
-    if len(mine) == 10 and hist.stock_left <= rules.stock_floor and not rules.last_discard_rule:
+    if len(mine) == 10 and stock_at_floor(hist.stock_left, rules) and not rules.last_discard_rule:
         raise ValueError(HAND_OVER.format(floor=rules.stock_floor))
 
 

@@ -10,35 +10,29 @@ from collections import namedtuple
 import numpy as np
 
 from ...game._jit import jit
-from ...game.bits_nb import popcount_nb
 from ...game.melds_nb import best_discard_nb
 from ...game.scoring.hand_scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
 from ...game.state import (
     A_DISCARD,
     A_KNOCK,
-    A_PILE,
-    A_STOCK,
     RES_KNOCKER,
     RES_OUTCOME,
     RES_POINTS,
-    ST_DEALER,
-    ST_DISCARDED,
-    ST_PASSED,
-    ST_PILE_TAKES,
-    ST_PLANNED,
-    ST_TAKEN,
-    ST_UPCARD,
 )
-from ..machine.deal_nb import lay_position_nb, seat_streams_nb
+from ..machine.deal_nb import (
+    lay_position_nb,
+    lay_public_nb,
+    lay_seen_nb,
+    lay_upcard_nb,
+    seat_streams_nb,
+)
 from ..machine.showdown_nb import net_points_nb, showdown_nb
 from ..machine.step_nb import replay_step_nb
-from ..play.drive_nb import TO_THE_END, decide_discard_nb, drive_nb, play_step_nb
+from ..play.drive_nb import TO_THE_END, drive_nb
 from ..search.rollouts_nb import (
-    OPT_DISCARD,
     OPT_PASS,
-    OPT_STOCK,  # noqa: F401 (the advisor's option codes, with the others)
-    OPT_TAKE,
-    pass_on_nb,
+    option_nb,
+    play_out_option_nb,
 )
 
 NO_STOP = np.int64(TO_THE_END)
@@ -64,10 +58,7 @@ def set_world_nb(hs, advised, pile, opp_hand, stock, world):
     holds ``advised.hand`` and is to discard, seat b holds ``opp_hand``; ``pile`` bottom
     first, ``stock`` from the top; then what the opponent is seen to hold and pass."""
     lay_position_nb(hs, world, (advised.hand, opp_hand), pile, stock, advised.knock_limit)
-    hs[ST_TAKEN + 1] = advised.took
-    hs[ST_PASSED + 1] = advised.passed
-    # at least one take per pile card still held
-    hs[ST_PILE_TAKES + 1] = popcount_nb(advised.took)
+    lay_seen_nb(hs, np.int64(1), advised.took, advised.passed)
 
 
 @jit
@@ -105,40 +96,16 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
 
 
 @jit
-def set_public_nb(hs, public):
-    """The public history fields: ``public`` = (taken a, taken b, discarded a,
-    discarded b, passed a, passed b) masks, then each seat's count of pile takes (the
-    signal a knock chart reads)."""
-    for seat in range(2):
-        hs[ST_TAKEN + seat] = public[seat]
-        hs[ST_DISCARDED + seat] = public[2 + seat]
-        hs[ST_PASSED + seat] = public[4 + seat]
-        hs[ST_PILE_TAKES + seat] = public[6 + seat]
-
-
-@jit
 def play_option_nb(board, option, params, rules, tab, rng, trace):
     """Play ``option``, a row ``(kind, card, knock, kept deadwood)``, for seat a in the
-    world in ``board`` to the end and score it."""
-    hs = board.hs
+    world in ``board`` to the end and score it: the mc seat's rollout of an option
+    (:func:`~ginsim.simulator.search.rollouts_nb.play_out_option_nb`), an upcard to
+    pass laid first (``card``, seat a dealing where ``knock``)."""
     kind, card, knock, kept = option
     if kind == OPT_PASS:
-        hs[ST_UPCARD] = card
-        hs[ST_DEALER] = 0 if knock else 1
-        pass_on_nb(board, np.int64(0), params, rules, tab, rng, trace)
-        showdown_nb(board, rules, tab)
-        return
-    zero = np.int64(0)
-    if kind == OPT_DISCARD:
-        replay_step_nb(hs, zero, A_KNOCK if knock else A_DISCARD, card, kept, rules)
-    else:
-        # the world's draw in replay mode (the pile card is not marked as declined)
-        replay_step_nb(hs, zero, A_PILE if kind == OPT_TAKE else A_STOCK, -1, 0, rules)
-        hs[ST_PLANNED] = 0
-        action, discard, kept = decide_discard_nb(params, zero, board, rules, tab, rng)
-        play_step_nb(board, action, discard, kept, rules, trace)
-    drive_nb(board, NO_STOP, np.int64(-1), params, rules, tab, rng, trace)
-    showdown_nb(board, rules, tab)
+        lay_upcard_nb(board.hs, card, np.int64(0) if knock else np.int64(1))
+    play_out_option_nb(board, np.int64(0), option_nb(kind, card, knock, kept, -1), params,
+                       rules, tab, rng, trace)
 
 
 @jit
@@ -165,15 +132,16 @@ def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
     """Fill ``out.net``, ``out.flags`` and ``out.points`` ``[world, option]`` for options
     ``(kind, card, knock, kept deadwood)`` (OPT_*); ``worlds`` is ``(pile, public,
     opp_hands, stocks)``: each world is laid out with the full pile and the ``public``
-    history (:func:`set_public_nb`), the opponent holding ``opp_hands[w]`` and the stock
-    ``stocks[w]``. Seat a's cards ``advised.hand`` are 11 (10 for the draw options)."""
+    history (:func:`~ginsim.simulator.machine.deal_nb.lay_public_nb`), the opponent
+    holding ``opp_hands[w]`` and the stock ``stocks[w]``. Seat a's cards ``advised.hand``
+    are 11 (10 for the draw options)."""
     pile, public, opp_hands, stocks = worlds
     trace, board, rng = out.trace, out.board, out.rng
     hs = board.hs
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
             set_world_nb(hs, advised, pile, opp_hands[w], stocks[w], w)
-            set_public_nb(hs, public)
+            lay_public_nb(hs, public)
             seat_streams_nb(rng, seed, w)
             option = (options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3])
             play_option_nb(board, option, params, rules, tab, rng, trace)

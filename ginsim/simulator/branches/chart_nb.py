@@ -29,11 +29,11 @@ from ...game.state import (
     ST_PILE_TAKES,
     ST_PLANNED,
     ST_POS,
-    ST_TRACE_ROW,
     ST_TURNS,
 )
 from ...strategies.params import P_MEMORY
 from ...strategies.policy_nb import after_draw_nb, discard_without_knock_nb, drawn_nb
+from ..machine.board_nb import restart_trace_nb
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
 from ..machine.showdown_nb import net_points_nb, showdown_nb
@@ -123,7 +123,7 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     hs = board.hs
     n = 0
     i = start
-    hs[ST_TRACE_ROW] = 0
+    restart_trace_nb(hs)
     while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)

@@ -12,7 +12,8 @@ import numpy as np
 
 from ...game._jit import jit, jit_inline
 from ...game.rng_nb import rotating_dealer_nb
-from ...game.state import PH_DISCARD, PH_DRAW, PH_OVER, ST_PHASE, ST_PLANNED, ST_TRACE_ROW
+from ...game.state import PH_DISCARD, PH_DRAW, PH_OVER, ST_PHASE, ST_PLANNED
+from ..machine.board_nb import restart_trace_nb
 from ..machine.deal_nb import copy_position_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.records import ACTION_BIG_GIN, ACTION_KNOCK
 from ..machine.showdown_nb import net_points_nb, showdown_nb
@@ -98,7 +99,7 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     hs = board.hs
     n = 0
     i = start
-    hs[ST_TRACE_ROW] = 0
+    restart_trace_nb(hs)
     mc = is_mc_nb(params, np.int64(0))
     while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)

@@ -27,7 +27,7 @@ moves. The deal and the layouts of positions made elsewhere are
 
 
 from ...game._jit import jit, jit_inline
-from ...game.melds_nb import NO_DISCARD, W_DISCARD, best_discard_nb
+from ...game.melds_nb import W_DISCARD, best_discard_nb
 from ...game.rules import (
     R_BIG_GIN_BONUS,
     R_LAST_DISCARD,
@@ -62,6 +62,11 @@ from ...game.state import (
     ST_PILE_LEN,
     ST_PILE_MASK,
     ST_PILE_TAKES,
+    ST_PLAN_BIG_GIN,
+    ST_PLAN_DEADWOOD,
+    ST_PLAN_DISCARD,
+    ST_PLAN_KNOCK,
+    ST_PLANNED,
     ST_POS,
     ST_SOURCE,
     ST_STOCK_ONLY,
@@ -81,6 +86,17 @@ from .deal_nb import (  # noqa: F401  (re-exported: the board's deal)
     oklahoma_limit_nb,
     seat_streams_nb,
     shuffle_deck_nb,
+)
+from .errors import (
+    ERR_BIG_GIN,
+    ERR_FORBIDDEN,
+    ERR_KNOCK_LIMIT,
+    ERR_MUST_KNOCK,
+    ERR_NOT_HELD,
+    ERR_PHASE,
+    ERR_PILE,
+    ERR_TURN,
+    OK,
 )
 from .records import (
     ACTION_BIG_GIN,
@@ -103,19 +119,6 @@ from .records import (
 
 MAX_TURNS = 500  # a hand still running after this many draws is scored as dead
 
-OK = 0
-ERR_PHASE = 1  # the move is not one of this phase's (the hand is over, or another phase)
-ERR_TURN = 2  # the other seat is to act
-ERR_NOT_HELD = 3  # the card is not in the player's hand
-ERR_FORBIDDEN = 4  # the card was just taken from the pile
-ERR_KNOCK_LIMIT = 5  # the deadwood kept is above the hand's knock limit
-ERR_PILE = 6  # no pile draw now: the pile is empty, or both passed the upcard
-ERR_BIG_GIN = 7  # big gin is off under these rules
-ERR_MUST_KNOCK = 8  # the final discard may be taken only to knock (50th-card rule)
-ERRORS = ("ok", "not a move of this phase", "out of turn", "card not held",
-          "that card was just taken from the pile: discard another",
-          "above the hand's knock limit", "no pile draw now", "big gin is off under these rules",
-          "the final discard may be taken only to knock")
 
 
 @jit
@@ -209,14 +212,54 @@ def apply_draw_nb(hs, seat, from_pile):
 
 
 @jit_inline
+def stock_at_floor_nb(stock_left, floor):
+    """Whether a stock of ``stock_left`` cards is at the rules' ``floor`` (or below it):
+    no seat draws from it again, so the next discard ends the hand (the 50th-card turn
+    first, where the rules have it). The one stock-floor test: the board's, the Python
+    checks of positions and histories (a position below the floor is one no hand
+    reaches: ``stock_at_floor_nb(stock_left + 1, floor)``)."""
+    return stock_left <= floor
+
+
+@jit_inline
+def end_dead_nb(hs):
+    """End the hand dead: nobody scores, no seat acts (the stock floor, or a driver's
+    refused move)."""
+    hs[ST_ENDING] = ENDING_DEAD
+    hs[ST_PHASE] = PH_DEAD
+    hs[ST_TO_MOVE] = -1
+
+
+@jit_inline
+def keep_plan_nb(hs, discard, deadwood, knock, big_gin):
+    """Keep the discard a pile take already chose in the hand state's plan slots, for
+    the discard phase (the policy's, carried with the position so a branch carries it)."""
+    hs[ST_PLANNED] = 1
+    hs[ST_PLAN_DISCARD] = discard
+    hs[ST_PLAN_DEADWOOD] = deadwood
+    hs[ST_PLAN_KNOCK] = knock
+    hs[ST_PLAN_BIG_GIN] = big_gin
+
+
+@jit_inline
+def drop_plan_nb(hs):
+    """No discard is planned (a draw without one, or the plan used up)."""
+    hs[ST_PLANNED] = 0
+
+
+@jit
+def restart_trace_nb(hs):
+    """The next trace row is the trace's first (a driver's run of hands begins)."""
+    hs[ST_TRACE_ROW] = 0
+
+
+@jit_inline
 def end_phase_nb(hs, seat, rules):
     """After ``seat``'s discard without a knock: the next seat draws, or the hand is
     dead at the stock floor (the 50th-card rule's offer first, where the rules have
     it). Returns the ACTION_* code."""
-    if 52 - hs[ST_POS] <= rules[R_STOCK_FLOOR] or hs[ST_TURNS] >= MAX_TURNS:
-        hs[ST_ENDING] = ENDING_DEAD
-        hs[ST_PHASE] = PH_DEAD
-        hs[ST_TO_MOVE] = -1
+    if stock_at_floor_nb(52 - hs[ST_POS], rules[R_STOCK_FLOOR]) or hs[ST_TURNS] >= MAX_TURNS:
+        end_dead_nb(hs)
         if rules[R_LAST_DISCARD] != 0 and hs[ST_TURNS] < MAX_TURNS:
             hs[ST_PHASE] = PH_LAST_DISCARD
             hs[ST_TO_MOVE] = 1 - seat
@@ -276,33 +319,11 @@ def apply_discard_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules):
     Returns the ACTION_* code, or -ERR_* (the position unchanged) when refused: a card
     not held, the card just taken from the pile, a knock above the limit, big gin where
     the rules have none. The phase itself is not checked (branches and constructed
-    positions call this directly); :func:`checked_discard_nb` checks it too."""
+    positions call this directly)."""
     err = discard_error_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules)
     if err != OK:
         return -err
     return put_discard_nb(hs, seat, discard, kept_deadwood, knock, big_gin, rules)
-
-
-@jit
-def checked_discard_nb(board, seat, discard, knock, big_gin, rules, tab):
-    """:func:`apply_discard_nb` for a move from outside (the Table): the phase, the
-    seat, the kept deadwood computed here (in ``board.work``), big gin only with all 11
-    cards melded."""
-    hs, work = board.hs, board.work
-    if hs[ST_PHASE] != PH_DISCARD:
-        return -ERR_PHASE
-    if seat != hs[ST_TO_MOVE]:
-        return -ERR_TURN
-    hand = hs[ST_HAND + seat]
-    dw, _, _, all_melded = best_discard_nb(hand, hs[ST_FORBIDDEN], 0, tab, work, True)
-    if big_gin:
-        if not all_melded:
-            return -ERR_NOT_HELD
-        return apply_discard_nb(hs, seat, -1, 0, True, True, rules)
-    if discard < 0 or discard > 51 or (hand >> discard) & 1 == 0:
-        return -ERR_NOT_HELD
-    kept = work[W_DISCARD + discard] if (hs[ST_FORBIDDEN] >> discard) & 1 == 0 else NO_DISCARD
-    return apply_discard_nb(hs, seat, discard, kept, knock, False, rules)
 
 
 @jit
@@ -316,14 +337,6 @@ def discard_options_nb(hand, forbidden, tab, work, out):
     for c in range(52):
         out[c] = work[W_DISCARD + c] if (hand >> c) & 1 and (forbidden >> c) & 1 == 0 else -1
     return all_melded
-
-
-@jit
-def legal_discards_nb(board, seat, tab, out):
-    """:func:`discard_options_nb` for ``seat`` in the hand state ``board.hs`` (scratch
-    ``board.work``)."""
-    hs = board.hs
-    return discard_options_nb(hs[ST_HAND + seat], hs[ST_FORBIDDEN], tab, board.work, out)
 
 
 @jit

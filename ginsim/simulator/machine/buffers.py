@@ -29,16 +29,16 @@ from ...strategies.mahjong_plan_nb import PLAN_SIZE
 from ...strategies.params import MC_MAX_PARTICLES, MC_MODELS, P_BASE, PARAMETERS
 from .records import TRACE_WIDTH
 
-MAX_EVENTS = 1200  # MAX_TURNS draws, two events each, and the offers
+MEMORY_EVENTS = 1200  # MAX_TURNS draws, two events each, and the offers
 MAX_MC_ROLLOUTS = int(PARAMETERS["rollouts"].high)
 SOURCE_WIDTH = 52 + MC_MODELS  # a guess's draw order, then its per-model log likelihoods
 NO_WIN_TABLE = np.zeros((1, 1))  # no mc seat plays for the game: hands are worth their points
 
 McMemory = namedtuple("McMemory", (
-    "events",  # int64[MAX_EVENTS, 4]: (seat, kind, card, flag), absolute seats
+    "events",  # int64[MEMORY_EVENTS, 4]: (seat, kind, card, flag), absolute seats
     "n_events",  # int64[1]: events recorded this hand
-    "rel",  # int64[MAX_EVENTS, 4]: the events, seats relative to the deciding seat
-    "ev_card",  # int64[MAX_EVENTS]: a guess's card drawn at each opponent stock event
+    "rel",  # int64[MEMORY_EVENTS, 4]: the events, seats relative to the deciding seat
+    "ev_card",  # int64[MEMORY_EVENTS]: a guess's card drawn at each opponent stock event
     "unseen_cards",  # int64[52]: the cards the deciding seat has not seen
     "order",  # int64[52]: a world's shuffle of the stock
     "hands",  # int64[MC_MAX_PARTICLES]: the guesses of the opponent's hand
@@ -112,10 +112,10 @@ def new_mc_memory(win_table: np.ndarray | None = None) -> McMemory:
     are valued by their points)."""
     m = MC_MAX_PARTICLES
     return McMemory(
-        events=np.zeros((MAX_EVENTS, 4), dtype=np.int64),
+        events=np.zeros((MEMORY_EVENTS, 4), dtype=np.int64),
         n_events=np.zeros(1, dtype=np.int64),
-        rel=np.zeros((MAX_EVENTS, 4), dtype=np.int64),
-        ev_card=np.zeros(MAX_EVENTS, dtype=np.int64),
+        rel=np.zeros((MEMORY_EVENTS, 4), dtype=np.int64),
+        ev_card=np.zeros(MEMORY_EVENTS, dtype=np.int64),
         unseen_cards=np.zeros(52, dtype=np.int64),
         order=np.zeros(52, dtype=np.int64),
         hands=np.zeros(m, dtype=np.int64),

@@ -1,11 +1,14 @@
 """The deal of a hand: the shuffled deck, the seats' random streams, the cards dealt and
 the first phase (the upcard offer, or the eleven-card deal's discard), and the copy of
 a position that branches a hand. Part of the board (:mod:`ginsim.simulator.machine.board_nb`);
-contract as in :mod:`ginsim.simulator.play.drive_nb`."""
+contract as in :mod:`ginsim.simulator.play.drive_nb`. The ``lay_*`` kernels lay a position
+from parts known outside a deal (a seat's own view, the belief's replay, the advisor's
+and the mc seat's worlds, given decks); ``offer_*`` put a laid position in a phase."""
 
 import numpy as np
 
 from ...game._jit import jit
+from ...game.bits_nb import popcount_nb
 from ...game.rng_nb import DECK_STREAM, SEAT_STREAMS, shuffle_two_pass_nb, stream_key_nb
 from ...game.rules import (
     DEAL_ELEVEN,
@@ -18,11 +21,13 @@ from ...game.rules import (
 )
 from ...game.state import (
     PH_DISCARD,
+    PH_LAST_DISCARD,
     PH_OFFER,
     POSITION_END,
     POSITION_START,
     ST_DEALER,
     ST_DECK,
+    ST_DISCARDED,
     ST_DRAWN,
     ST_DRAWS,
     ST_ENDING,
@@ -31,15 +36,22 @@ from ...game.state import (
     ST_KNOCK_LIMIT,
     ST_KNOCKER,
     ST_MULTIPLIER,
+    ST_PASSED,
     ST_PHASE,
     ST_PILE,
     ST_PILE_LEN,
     ST_PILE_MASK,
+    ST_PILE_TAKES,
     ST_POS,
+    ST_TAKEN,
     ST_TO_MOVE,
     ST_TRACE_ROW,
     ST_UPCARD,
 )
+
+#: The deck position of the stock's top after the deal: 10 + 10 and the upcard, or the
+#: eleven-card deal's 11 + 10.
+FIRST_POS = 21
 
 
 @jit
@@ -165,3 +177,74 @@ def copy_position_nb(src, dst, rng, dst_rng):
         dst[i] = src[i]
     for i in range(rng.shape[0]):
         dst_rng[i] = rng[i]
+
+
+@jit
+def offer_upcard_nb(hs, seat):
+    """In a laid position: the upcard ``hs[ST_UPCARD]`` is offered to ``seat`` (the
+    advisor's and the mc seat's worlds, where the offer is one of the options)."""
+    hs[ST_PHASE] = PH_OFFER
+    hs[ST_TO_MOVE] = seat
+
+
+@jit
+def offer_last_discard_nb(hs, seat):
+    """In a laid position: the 50th-card turn in front of ``seat`` (the pile's top is
+    the final discard), as the stock floor leaves it."""
+    hs[ST_PHASE] = PH_LAST_DISCARD
+    hs[ST_TO_MOVE] = seat
+
+
+@jit
+def lay_deck_nb(hs, deck):
+    """Put the deck order ``deck`` (52 cards, dealing order) in ``hs``, for a deal that
+    is not shuffled here (given decks, the Table's replay of a record)."""
+    for c in range(52):
+        hs[ST_DECK + c] = deck[c]
+
+
+@jit
+def lay_multiplier_nb(hs, multiplier):
+    """The hand's score multiplier (Oklahoma's doubling suit), for a position laid from
+    what a seat is told."""
+    hs[ST_MULTIPLIER] = multiplier
+
+
+@jit
+def lay_upcard_nb(hs, upcard, dealer):
+    """A laid position's upcard and dealer (the advisor's option to pass an upcard)."""
+    hs[ST_UPCARD] = upcard
+    hs[ST_DEALER] = dealer
+
+
+@jit
+def lay_seen_nb(hs, seat, took, passed):
+    """What ``seat`` is seen to have done in a laid position: ``took`` the pile cards it
+    took and holds, ``passed`` the pile tops it declined, at least one pile take per
+    card taken (the signal a knock chart reads)."""
+    hs[ST_TAKEN + seat] = took
+    hs[ST_PASSED + seat] = passed
+    hs[ST_PILE_TAKES + seat] = popcount_nb(took)
+
+
+@jit
+def lay_public_nb(hs, public):
+    """The public history of a laid position: ``public`` = (taken a, taken b,
+    discarded a, discarded b, passed a, passed b) masks, then each seat's count of pile
+    takes."""
+    for seat in range(2):
+        hs[ST_TAKEN + seat] = public[seat]
+        hs[ST_DISCARDED + seat] = public[2 + seat]
+        hs[ST_PASSED + seat] = public[4 + seat]
+        hs[ST_PILE_TAKES + seat] = public[6 + seat]
+
+
+@jit
+def lay_guess_nb(hs, seat, hand, stock, n_stock):
+    """A world guessed for a seat that cannot see it: ``seat`` holds ``hand`` and the
+    stock from its top is ``stock[:n_stock]`` (what fits in the deck)."""
+    hs[ST_HAND + seat] = hand
+    pos = hs[ST_POS]
+    for i in range(n_stock):
+        if pos + i < 52:
+            hs[ST_DECK + pos + i] = stock[i]

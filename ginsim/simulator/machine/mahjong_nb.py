@@ -93,26 +93,24 @@ from ...game.state import (
     ST_TURNS,
     ST_UPCARD_TAKEN,
 )
-from ...strategies.mahjong_plan_nb import best_plan_nb, can_lay_nb, is_meld_nb, plan_work_nb
+from ...strategies.mahjong_plan_nb import is_meld_nb, plan_work_nb
 from ...strategies.mahjong_policy_nb import plan_turn_nb, take_options_nb
 from .board_nb import apply_discard_nb, draw_stock_nb, pile_top_nb, take_pile_top_nb, trace_turn_nb
 from .deal_nb import deal_nb
+from .errors import (
+    ERR_DEPTH,
+    ERR_FORBIDDEN,
+    ERR_MUST_LAY,
+    ERR_NOT_HELD,
+    ERR_NOT_MELD,
+    ERR_NOT_OUT,
+    ERR_PHASE,
+    ERR_SLOT,
+    ERR_TURN,
+    OK,
+)
+from .mahjong_legal_nb import take_error_nb
 from .records import ACTION_BIG_GIN, ACTION_DISCARD, ACTION_KNOCK
-
-OK = 0
-ERR_DEPTH = 1  # the pile (or the stock) holds fewer cards than the draw asks for, or depth < 1
-ERR_LOWEST = 2  # the lowest card of a multi-card take cannot be laid this turn
-ERR_NOT_HELD = 3  # the cards are not all in the player's hand
-ERR_NOT_MELD = 4  # the cards (with the table meld they extend) are not a meld
-ERR_SLOT = 5  # no such meld on the table
-ERR_MUST_LAY = 6  # the lowest card of this turn's multi-card take is still in hand
-ERR_FORBIDDEN = 7  # a card taken from the pile this turn cannot be discarded
-ERR_NOT_OUT = 8  # going out without a discard: cards left, or the rules want a discard
-ERR_STUCK = 9  # after the take no way to lay its lowest card and still discard remains
-ERR_PHASE = 10  # the action is not one of this phase's (the hand is over, or another phase)
-ERR_TURN = 11  # the other seat is to act
-ERRORS = ("ok", "depth", "lowest", "not held", "not a meld", "slot", "must lay",
-          "forbidden", "not out", "stuck", "not a move of this phase", "out of turn")
 
 # The turn's plan between its steps (:func:`mahjong_decide_nb`), kept in the hand state's
 # plan fields, which knocking gin uses between a pile take and its discard: the plan's
@@ -141,22 +139,17 @@ def take_pile_nb(board, seat, depth, rules, tab):
     the lowest must be laid this turn, so a take whose lowest card cannot be laid
     from the hand and the cards taken (or onto the table) is refused, and so is one
     that leaves no legal way to finish the turn (laying it, then discarding a card not
-    taken, or going out)."""
+    taken, or going out): :func:`~ginsim.simulator.machine.mahjong_legal_nb.take_error_nb`."""
+    err = take_error_nb(board, seat, depth, rules, tab)
+    if err != OK:
+        return err
     hs = board.hs
     n = hs[ST_PILE_LEN]
-    if depth < 1 or depth > n:
-        return ERR_DEPTH
     low = hs[ST_PILE + n - depth]
     cards = 0
     for i in range(n - depth, n):
         cards |= 1 << hs[ST_PILE + i]
-    hand = hs[ST_HAND + seat]
-    if depth > 1 and not can_lay_nb(hand | cards, low, hs, tab):
-        return ERR_LOWEST
     must = (1 << low) if depth > 1 else 0
-    if best_plan_nb(hand | cards, hand, must, True, rules[R_MJ_DISCARD_OUT] != 0, board,
-                    tab)[0] < 0:
-        return ERR_STUCK
     take_pile_top_nb(hs, seat)  # the top card: a draw and a take
     for _ in range(depth - 1):
         hs[ST_PILE_LEN] -= 1

@@ -43,12 +43,6 @@ from ...game.state import (
     ST_TO_MOVE,
 )
 from .board_nb import (
-    ERR_BIG_GIN,
-    ERR_MUST_KNOCK,
-    ERR_NOT_HELD,
-    ERR_PHASE,
-    ERR_TURN,
-    OK,
     apply_discard_nb,
     apply_draw_nb,
     apply_last_discard_nb,
@@ -59,16 +53,11 @@ from .board_nb import (
     put_discard_nb,
     take_pile_top_nb,
 )
+from .errors import ERR_BIG_GIN, ERR_MUST_KNOCK, ERR_NOT_HELD, ERR_PHASE, ERR_TURN, OK
 
 #: Rows :func:`legal_nb` may write: a discard and a knock per card, and three more.
 MAX_LEGAL = 2 * 52 + 3
 LEGAL_KIND, LEGAL_CARD, LEGAL_KEPT = range(3)
-
-
-@jit
-def is_over_nb(hs):
-    """Whether the hand has ended (a knock, gin, big gin or a dead hand)."""
-    return hs[ST_PHASE] >= PH_OVER
 
 
 @jit_inline

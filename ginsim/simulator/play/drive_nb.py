@@ -28,8 +28,6 @@ from ...game.state import (
     A_PILE,
     A_STOCK,
     A_TAKE,
-    ENDING_DEAD,
-    PH_DEAD,
     PH_DISCARD,
     PH_DRAW,
     PH_LAST_DISCARD,
@@ -38,7 +36,6 @@ from ...game.state import (
     SOURCE_DEAL,
     SOURCE_PILE,
     ST_DRAWN,
-    ST_ENDING,
     ST_FORBIDDEN,
     ST_HAND,
     ST_PHASE,
@@ -59,33 +56,20 @@ from ...strategies.policy_nb import (
     last_discard_decision_nb,
     pile_decision_nb,
 )
-from ..machine.board_nb import pile_allowed_nb, trace_turn_nb
-from ..machine.deal_nb import deal_nb
+from ..machine.board_nb import (
+    drop_plan_nb,
+    end_dead_nb,
+    keep_plan_nb,
+    pile_allowed_nb,
+    trace_turn_nb,
+)
+from ..machine.deal_nb import deal_nb, offer_upcard_nb
 from ..machine.mahjong_nb import mahjong_play_hand_nb
 from ..machine.records import ACTION_DISCARD, ACTION_LAST_DISCARD
 from ..machine.step_nb import apply_step_nb, step_nb
 
 #: :func:`drive_nb`'s ``stop_phase`` that plays to the end of the hand.
 TO_THE_END = -1
-
-
-@jit
-def refused_nb(hs):
-    """A strategy chose a move the machine refuses (a bug): end the hand dead rather
-    than loop, so the records show it."""
-    hs[ST_ENDING] = ENDING_DEAD
-    hs[ST_PHASE] = PH_DEAD
-    hs[ST_TO_MOVE] = -1
-
-
-@jit_inline
-def plan_nb(hs, discard, deadwood, knock, big_gin):
-    """Keep the discard a pile take already chose, for the discard phase."""
-    hs[ST_PLANNED] = 1
-    hs[ST_PLAN_DISCARD] = discard
-    hs[ST_PLAN_DEADWOOD] = deadwood
-    hs[ST_PLAN_KNOCK] = knock
-    hs[ST_PLAN_BIG_GIN] = big_gin
 
 
 @jit_inline
@@ -101,20 +85,20 @@ def decide_take_nb(params, seat, board, rules, tab, rng):
     """The upcard offer or a draw: whether ``seat``'s strategy takes the pile's top card
     (a take plans the discard the same decision chose). Returns whether it takes."""
     hs = board.hs
-    hs[ST_PLANNED] = 0
+    drop_plan_nb(hs)
     top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
     take, discard, dw, knock, big = pile_decision_nb(params, seat, hs[ST_HAND + seat], top,
                                                      board, rules, tab, rng)
     if take:
-        plan_nb(hs, discard, dw, knock, big)
+        keep_plan_nb(hs, discard, dw, knock, big)
     return take
 
 
 @jit_inline
 def planned_discard_nb(hs):
     """The discard phase after a pile take: ``(kind, card, kept)`` as the take planned
-    it (:func:`plan_nb`); the plan is used up."""
-    hs[ST_PLANNED] = 0
+    it (:func:`~ginsim.simulator.machine.board_nb.keep_plan_nb`); the plan is used up."""
+    drop_plan_nb(hs)
     return (discard_kind_nb(hs[ST_PLAN_KNOCK] != 0, hs[ST_PLAN_BIG_GIN] != 0),
             hs[ST_PLAN_DISCARD], hs[ST_PLAN_DEADWOOD])
 
@@ -159,7 +143,7 @@ def decide_nb(params, seat, board, rules, tab, rng):
         if (offer or pile_allowed_nb(hs)) and decide_take_nb(params, seat, board, rules, tab,
                                                              rng):
             return (A_TAKE if offer else A_PILE), -1, 0
-        hs[ST_PLANNED] = 0
+        drop_plan_nb(hs)
         return (A_PASS if offer else A_STOCK), -1, 0
     return decide_last_discard_nb(params, seat, board, rules, tab)
 
@@ -193,8 +177,8 @@ def play_step_nb(board, kind, card, kept, rules, trace):
     phase = hs[ST_PHASE]
     status = step_nb(hs, seat, kind, card, kept, rules)
     trace_step_nb(trace, hs, seat, phase, kind, card, status)
-    if status < 0:
-        refused_nb(hs)
+    if status < 0:  # a strategy's bug: the hand ends dead rather than loop
+        end_dead_nb(hs)
     return status
 
 
@@ -241,7 +225,7 @@ def _play_by_rules(board, dealer, params, rules, tab, rng, trace, hand_id):
     def knocking(board, dealer, params, rules, tab, rng, trace, hand_id):
         start_hand_nb(board, dealer, rules, trace, hand_id)
         if rules[R_MAHJONG] != 0:  # Mahjong rules packed by hand, not by Rules.packed
-            refused_nb(board.hs)
+            end_dead_nb(board.hs)
             return
         drive_nb(board, np.int64(TO_THE_END), np.int64(-1), params, rules, tab, rng, trace)
     return knocking
@@ -252,6 +236,5 @@ def pass_upcard_nb(board, seat, rules):
     """In a constructed position (a world of the advisor or the mc seat's rollouts):
     the upcard ``hs[ST_UPCARD]`` is offered to ``seat``, who declines it."""
     hs = board.hs
-    hs[ST_PHASE] = PH_OFFER
-    hs[ST_TO_MOVE] = seat
+    offer_upcard_nb(hs, seat)
     return apply_step_nb(hs, seat, A_PASS, hs[ST_UPCARD], 0, rules)

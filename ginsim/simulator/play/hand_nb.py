@@ -24,7 +24,6 @@ from ...game.state import (
     RES_PILE_CARDS,
     RES_POINTS,
     RES_STOCK_LEFT,
-    ST_DECK,
     ST_KNOCK_LIMIT,
     ST_MULTIPLIER,
     ST_TRACE_ROW,
@@ -33,7 +32,8 @@ from ...game.state import (
     ST_UPCARD_TAKEN,
 )
 from ...strategies.params import KIND_MC, P_KIND, P_SIZE
-from ..machine.deal_nb import seat_streams_nb, shuffle_deck_nb
+from ..machine.board_nb import restart_trace_nb
+from ..machine.deal_nb import lay_deck_nb, seat_streams_nb, shuffle_deck_nb
 from ..machine.showdown_nb import showdown_nb
 from ..search.mc_nb import mc_play_hand_nb
 from .drive_nb import play_hand_nb
@@ -115,7 +115,7 @@ def simulate_nb(seed, start, stop, duplicate, params, rules, tab, buf):
     players, so records do not depend on chunking.
     """
     hs = buf.board.hs
-    hs[ST_TRACE_ROW] = 0
+    restart_trace_nb(hs)
     for i in range(start, stop):
         deal = i // 2 if duplicate else i
         dealer = rotating_dealer_nb(deal, 2)
@@ -131,9 +131,8 @@ def play_decks_nb(decks, dealers, seed, params, rules, tab, buf):
     """Play one hand per given deck order (``decks[i]``, dealt as :func:`deal_nb` does)
     with ``dealers[i]`` dealing; players' random streams come from ``(seed, i)``."""
     hs = buf.board.hs
-    hs[ST_TRACE_ROW] = 0
+    restart_trace_nb(hs)
     for i in range(decks.shape[0]):
-        for c in range(52):
-            hs[ST_DECK + c] = decks[i, c]
+        lay_deck_nb(hs, decks[i])
         play_and_record_nb(i, i, dealers[i], seed, params, rules, tab, buf)
     return hs[ST_TRACE_ROW]

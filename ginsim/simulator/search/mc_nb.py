@@ -56,7 +56,7 @@ from ...game.state import (
 )
 from ...strategies.params import SEARCH_CARD, SEARCH_DRAW, SEARCH_KNOCK
 from ...strategies.policy_nb import choose_discard_nb, discard_without_knock_nb, pile_decision_nb
-from ..machine.board_nb import pile_allowed_nb
+from ..machine.board_nb import drop_plan_nb, pile_allowed_nb
 from ..machine.buffers import Search
 from ..machine.step_nb import apply_step_nb
 from ..play.drive_nb import (
@@ -160,7 +160,7 @@ def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
 
 
 @jit_inline
-def _searched_option_nb(c, knock, low, default, searched, limit):
+def searched_option_nb(c, knock, low, default, searched, limit):
     """Whether the search tries discarding ``c`` (keeping ``low``) with or without a knock
     beside the rollout strategy's ``default`` choice ``(card, knock, kept)``, searching
     ``searched = (other cards, whether to knock)``."""
@@ -178,7 +178,7 @@ def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rn
     """The rollouts' choice ``(card, knock, kept)`` among the rollout strategy's
     ``default`` and the ``CANDIDATES`` discards keeping the least deadwood (the default's
     per-card table in the meld scratch), each with and without a knock as ``searched``
-    allows (:func:`_searched_option_nb`)."""
+    allows (:func:`searched_option_nb`)."""
     hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
@@ -192,7 +192,7 @@ def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rn
         if c < 0:
             break
         for knock in (False, True):
-            if not _searched_option_nb(c, knock, low, default, searched, hs[ST_KNOCK_LIMIT]):
+            if not searched_option_nb(c, knock, low, default, searched, hs[ST_KNOCK_LIMIT]):
                 continue
             option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock, low, 1), search, rules,
                             tab, rng, mem)
@@ -234,7 +234,7 @@ def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
     hs = board.hs
     flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
     take, s = mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
-    hs[ST_PLANNED] = 0
+    drop_plan_nb(hs)
     apply_step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
     if take:

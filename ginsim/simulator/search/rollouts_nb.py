@@ -18,12 +18,9 @@ from ...game.state import (
     A_KNOCK,
     A_PILE,
     A_STOCK,
-    ST_DECK,
-    ST_HAND,
-    ST_PLANNED,
-    ST_POS,
 )
-from ..machine.deal_nb import copy_position_nb, seat_streams_nb
+from ..machine.board_nb import drop_plan_nb
+from ..machine.deal_nb import copy_position_nb, lay_guess_nb, seat_streams_nb
 from ..machine.showdown_nb import net_points_nb, showdown_nb
 from ..machine.step_nb import replay_step_nb
 from ..play.drive_nb import (
@@ -64,7 +61,6 @@ def world_nb(hs, rng, mem, me, opp_hand, unseen, key, w):
     branch_rng = mem.rng
     order = mem.order
     copy_position_nb(hs, branch, rng, branch_rng)
-    branch[ST_HAND + 1 - me] = opp_hand
     rest = unseen & ~opp_hand
     k = 0
     while rest != 0:
@@ -81,10 +77,7 @@ def world_nb(hs, rng, mem, me, opp_hand, unseen, key, w):
         t = order[i]
         order[i] = order[j]
         order[j] = t
-    pos = branch[ST_POS]
-    for i in range(k):
-        if pos + i < 52:
-            branch[ST_DECK + pos + i] = order[i]
+    lay_guess_nb(branch, 1 - me, opp_hand, order, k)
     seat_streams_nb(branch_rng, key, w)
 
 
@@ -140,7 +133,7 @@ def play_out_option_nb(board, me, option, pair, rules, tab, branch_rng, empty):
         else:
             replay_step_nb(branch, me, A_PILE if option.kind == OPT_TAKE else A_STOCK, -1, 0,
                            rules)
-            branch[ST_PLANNED] = 0
+            drop_plan_nb(branch)
             kind, card, kept = decide_discard_nb(pair, me, board, rules, tab, branch_rng)
             play_step_nb(board, kind, card, kept, rules, empty)
         drive_nb(board, np.int64(TO_THE_END), np.int64(-1), pair, rules, tab, branch_rng, empty)

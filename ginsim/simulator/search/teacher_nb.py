@@ -35,9 +35,7 @@ from ...game.state import (
     ST_PHASE,
     ST_PILE,
     ST_PILE_LEN,
-    ST_PLANNED,
     ST_TO_MOVE,
-    ST_TRACE_ROW,
 )
 from ...strategies.learned.card_features_nb import (
     discard_features_nb,
@@ -52,7 +50,7 @@ from ...strategies.params import (
     SEARCH_KNOCK,
 )
 from ...strategies.policy_nb import pile_decision_nb
-from ..machine.board_nb import pile_allowed_nb
+from ..machine.board_nb import drop_plan_nb, pile_allowed_nb, restart_trace_nb
 from ..machine.buffers import Search
 from ..machine.deal_nb import seat_streams_nb, shuffle_deck_nb
 from ..machine.showdown_nb import showdown_nb
@@ -71,6 +69,7 @@ from .mc_nb import (
     no_search_nb,
     observe_nb,
     plain_step_nb,
+    searched_option_nb,
 )
 from .rollouts_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, gain_nb, option_nb, option_value_nb
 
@@ -149,19 +148,6 @@ def keep_value_nb(lessons, first, card, knock, mean):
     """Keep the rollout mean of discarding ``card`` (with a knock or not)."""
     if first >= 0:
         lessons.disc_v[option_row_nb(lessons, first, card), 1 if knock else 0] = mean
-
-
-@jit_inline
-def searched_option_nb(c, knock, low, default, searched, limit):
-    """Whether mc tries discarding ``c`` (keeping ``low``) with or without a knock beside
-    the rollout strategy's ``default`` ``(card, knock, kept)`` (as mc_nb does)."""
-    if knock and low > limit:
-        return False
-    if c == default[0] and knock == default[1]:
-        return False
-    if c != default[0] and not searched[0]:
-        return False
-    return searched[1] or knock == default[1]
 
 
 @jit
@@ -272,7 +258,7 @@ def teacher_draw_nb(board, me, params, rules, tab, rng, mem, at):
             lessons.draw_meta[row, 3] = 1 if default else 0
             lessons.draw_v[row, 0] = v_take
             lessons.draw_v[row, 1] = v_stock
-    hs[ST_PLANNED] = 0
+    drop_plan_nb(hs)
     apply_step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
     if take:
@@ -304,7 +290,7 @@ def teacher_hands_nb(seed, start, stop, params, rules, tab, buf, lessons):
     """Play hands ``start .. stop-1`` as :func:`simulate_nb` does (not duplicate), mc's
     choices written to ``lessons``, the records to ``buf.out``."""
     hs = buf.board.hs
-    hs[ST_TRACE_ROW] = 0
+    restart_trace_nb(hs)
     for i in range(start, stop):
         dealer = rotating_dealer_nb(i, 2)
         shuffle_deck_nb(hs, buf.rng, seed, i)

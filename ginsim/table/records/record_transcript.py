@@ -28,13 +28,12 @@ from ...game.state import (
     RES_OUTCOME,
     RES_POINTS,
     ST_HAND,
-    ST_KMELDS,
-    ST_KNOCK_DEADWOOD,
     ST_KNOCKER,
     ST_PHASE,
     ST_PILE_MASK,
 )
 from ...simulator.machine.showdown_nb import showdown_nb
+from ...simulator.machine.view_nb import lay_unarranged_knock_nb, show_hand_nb
 from ..actions import TEXT, Action, IllegalAction, rules_arrays
 from ..protocol import PROTOCOL_VERSION, ProtocolError, answer_text
 from ..seat_fields import ViewError, check_seat_field
@@ -214,15 +213,14 @@ class _Transcript:
             missing = TEXT[min(held - cards)]
             raise RecordError(n, f"seat {other} took {missing} from the pile and kept it, "
                                  f"but the showdown's hand lacks it")
-        hs[ST_HAND + other] = sum(1 << c for c in cards)
+        show_hand_nb(hs, other, sum(1 << c for c in cards))
 
     def _score(self, n: int, message: dict) -> None:
         hs, view = self.view.hs, self.view
         knocker = int(hs[ST_KNOCKER])
         if hs[ST_PHASE] == PH_OVER and knocker >= 0:  # the view laid no arrangement
-            hs[ST_KNOCK_DEADWOOD] = deadwood(mask_to_cards(int(hs[ST_HAND + knocker])),
-                                             view.rules)
-            hs[ST_KMELDS:ST_KMELDS + 4] = 0
+            lay_unarranged_knock_nb(hs, deadwood(mask_to_cards(int(hs[ST_HAND + knocker])),
+                                                 view.rules))
         showdown_nb(view.board, self.packed, self.tab)
         mine = _result(hs)
         for key, value in mine.items():
