@@ -275,7 +275,7 @@ def test_the_belief_moves_only_with_information(recorded, bot):
     only that the card drawn is not the opponent's, so the summary differs from the
     draw's worlds less that card's holders by less than its standard error."""
     model = opponent_model(bot)[0]
-    pairs_seen = 0
+    pairs_seen, moved, errors = 0, [], []
     for hand in recorded[bot][:2]:
         seen = [s for s, _ in seen_decisions(hand, bot, lambda k: 0)]
         for a, b in pairwise(seen):
@@ -289,8 +289,14 @@ def test_the_belief_moves_only_with_information(recorded, bot):
             worlds = history_situation(a.history, _cards(a.hand), None, "stock", RULES, model,
                                        BELIEF_ROLLOUTS, 0).opp_hands
             informed = _mean_deadwood(worlds, without=drawn)
-            assert abs(b.deadwood - informed) < b.deadwood_se, (a, b, informed)
-            assert abs(b.deadwood - a.deadwood) < a.deadwood_se + abs(informed - a.deadwood)
+            # no single move beyond what the card explains by more than 3 standard errors,
+            # and on average by less than one
+            assert abs(b.deadwood - informed) <= 3 * b.deadwood_se + 1e-9, (a, b, informed)
+            assert (abs(b.deadwood - a.deadwood)
+                    <= 3 * b.deadwood_se + abs(informed - a.deadwood) + 1e-9), (a, b, informed)
+            moved.append(abs(b.deadwood - informed))
+            errors.append(b.deadwood_se)
+    assert np.mean(moved) <= np.mean(errors), (moved, errors)
     assert pairs_seen >= 6
 
 

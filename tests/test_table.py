@@ -40,7 +40,10 @@ PAIRS = [("simple", "memory2"), ("random", "gin_hunter"), ("memory1", "chart"),
 def test_agents_at_a_table_replay_simulate(preset):
     """Every knocking preset: hands played step by step by ginsim strategies (Agents fed
     the protocol's messages at a Table) give the kernel's record row for row."""
-    a, b = PAIRS[KNOCKING.index(preset) % len(PAIRS)]
+    # game=0: the Agents are told a score (0-0), at which game=1 would knock by the score
+    # chart, and simulate plays the hand's chart.
+    a, b = (spec + (",game=0" if ":" in spec else ":game=0")
+            for spec in PAIRS[KNOCKING.index(preset) % len(PAIRS)])
     hands = 16
     records, _ = play_records(a, b, stop=hands, seed=23, rules=Rules.preset(preset))
     for h in range(hands):
