@@ -32,9 +32,9 @@ from scipy.stats import binom
 
 from ginsim.analysis.advise import OWN_PLAY
 from ginsim.analysis.intervals import Z95
-from ginsim.cli.play_view import hint_advice
 from ginsim.game.rules import Rules
 from ginsim.game.state import ST_PLANNED
+from ginsim.reports.hand_words import hint_advice
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.table import Action, Table, view_event
 
