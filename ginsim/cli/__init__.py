@@ -35,6 +35,7 @@ from .play_commands import (
     rules_in_words,
     rules_listing,
 )
+from .serve_command import add_serve_command
 from .study_commands import (
     add_advise_command,
     add_chart_commands,
@@ -100,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_chart_commands(sub)
     add_advise_command(sub)
     add_cache_command(sub)
+    add_serve_command(sub)
     return parser
 
 

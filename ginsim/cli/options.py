@@ -32,6 +32,7 @@ EXAMPLES = {
               '--history "dealer:op up:7H me:pass op:pass me:stock me:-KH op:+KH op:-9C"',
     "tournament": "ginsim tournament random simple memory2 expert --games 100 --out tour",
     "cache": "ginsim cache   # where the compiled kernels are; --clear removes them",
+    "serve": "ginsim serve --port 8000   # then open http://127.0.0.1:8000 in a browser",
 }
 
 
