@@ -10,7 +10,7 @@ from functools import cache
 from ..analysis.advise import advice_words
 from ..analysis.knock.equilibrium import equilibrium_advice
 from ..analysis.knock.knock_card import EITHER_LEFT_OUT, card_words
-from ..game.cards import card_from_text, card_text, mask_to_cards, sort_key
+from ..game.cards import card_text, mask_to_cards, sort_key
 from ..game.rules import Rules
 from ..game.state import ST_TAKEN
 from ..reports.card_chart import LEGEND, card_panels, card_title
@@ -131,7 +131,7 @@ def knock_card_message(rules_spec: str) -> dict:
     for these rules."""
     rules = Rules.coerce(rules_spec)
     advice = None if rules.mahjong else equilibrium_advice(rules)
-    title = card_title(rules).replace("\n", ": ", 1)
+    title = card_title(rules).removeprefix("Knock card: ").replace("\n", ": ", 1)
     if advice is None:
         return {"type": "knock_card", "rules": rules_spec, "title": title, "panels": [],
                 "words": "No knock card ships for these rules.", "legend": ""}
@@ -142,8 +142,3 @@ def knock_card_message(rules_spec: str) -> dict:
     return {"type": "knock_card", "rules": rules_spec, "title": title, "panels": panels,
             "words": words[:1].upper() + words[1:] + ".",
             "legend": f"{LEGEND} {EITHER_LEFT_OUT}", "source": advice.source}
-
-
-def card_sort(cards: list[str]) -> list[str]:
-    """Card texts in suit and rank order."""
-    return [card_text(c) for c in sorted((card_from_text(t) for t in cards), key=sort_key)]
