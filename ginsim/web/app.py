@@ -143,9 +143,9 @@ class GinServer:
         except (ValueError, TypeError) as err:
             raise MoveError(f"new_game: {' '.join(str(err).split())[:300]}") from None
         self.store.add_game(conn.session, game)
-        await conn.send(game.state())
         card = await self.run(knock_card_message, game.game.rules.spec())
         await conn.send({**card, "game": game.id})
+        await conn.send(game.state())
         await self.bot_turns(conn, game)
 
     async def play(self, conn: Connection, game: WebGame, kind: str, message: dict) -> None:

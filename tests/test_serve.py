@@ -1,0 +1,211 @@
+"""``ginsim serve`` over its websocket, on a real server (uvicorn on a free loopback port):
+50 games played at once by scripted clients with no cross-talk and nothing lost; each
+bad message (not JSON, an illegal move, another session's game) answered by one error
+with the game unchanged; idle sessions freed with their records saved; slow work off
+the event loop; and the command itself: its first line, loopback only, Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import connect
+
+from ginsim.table.records.record_reader import read_record
+from ginsim.web import sessions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LOAD = load_script("serve_load")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with LOAD.ServerThread(tmp_path_factory.mktemp("records")) as s:
+        yield s
+
+
+def receive_until_state(ws, *, until_mine: bool = True) -> tuple[list[dict], dict]:
+    """The messages up to a state (one where it is your move when ``until_mine``)."""
+    before = []
+    while True:
+        message = json.loads(ws.recv(timeout=60))
+        if message["type"] == "state" and not (until_mine and message["bot_to_move"]):
+            return before, message
+        before.append(message)
+
+
+def new_game(ws, **fields) -> dict:
+    json.loads(ws.recv(timeout=30))  # hello
+    ws.send(json.dumps({"type": "new_game", "bot": "simple", **fields}))
+    return receive_until_state(ws)[1]
+
+
+def ask_state(ws, game: str) -> tuple[list[dict], dict]:
+    ws.send(json.dumps({"type": "state", "game": game}))
+    return receive_until_state(ws, until_mine=False)
+
+
+def same_game(a: dict, b: dict) -> bool:
+    keys = ("version", "table", "moves", "log", "score", "hand_number")
+    return all(a[k] == b[k] for k in keys)
+
+
+def test_fifty_games_at_once_no_cross_talk_nothing_lost(server) -> None:
+    results = asyncio.run(LOAD.play_many(server.ws_url, 50, "simple", 50, seed0=7))
+    for result in results:
+        LOAD.check_game(result)  # only its own id; its record says what it saw
+    assert len({r["game"] for r in results}) == 50
+    assert len({r["record"] for r in results}) == 50
+    assert all(r["state"]["game_over"].startswith("Game over") for r in results)
+
+
+@pytest.mark.parametrize("bad, says", [
+    ("{not json", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"type": "fly"}', "unknown message type"),
+    ('{"type": "move", "game": "GAME", "move": "discard ZZ"}', "ZZ"),
+    ('{"type": "move", "game": "GAME", "move": 7}', "a move is a text"),
+    ('{"type": "move", "game": "GAME", "move": "knock"}', "knock"),
+    ('{"type": "next_hand", "game": "GAME"}', "not over"),
+    ('{"type": "move", "game": "nosuchgame", "move": "stock"}', "no game"),
+    ('{"type": "move", "move": "stock"}', '"game"'),
+    ('{"type": "new_game", "bot": "nosuchbot"}', "nosuchbot"),
+    ('{"type": "new_game", "bot": "simple", "rules": "nosuchrules"}', "nosuchrules"),
+    ('{"type": "new_game", "bot": "simple", "target": -3}', "target"),
+])
+def test_a_bad_message_gets_one_error_and_changes_nothing(server, bad, says) -> None:
+    with connect(server.ws_url) as ws:
+        state = new_game(ws)
+        ws.send(bad.replace("GAME", state["game"]))
+        errors, after = ask_state(ws, state["game"])
+        assert [m["type"] for m in errors] == ["error"], errors
+        assert says in errors[0]["message"], errors[0]
+        assert len(errors[0]["message"]) < 400 and "\n" not in errors[0]["message"]
+        assert same_game(state, after)
+
+
+def test_an_illegal_move_is_refused_in_the_machines_words(server) -> None:
+    with connect(server.ws_url) as ws:
+        state = new_game(ws)
+        held = [c for m in state["table"]["melds"] for c in m] + state["table"]["loose"]
+        # at the upcard offer the stock is no move; at the draw a discard is none
+        wrong = f"discard {held[0]}" if "stock" in state["moves"]["buttons"] else "stock"
+        ws.send(json.dumps({"type": "move", "game": state["game"], "move": wrong}))
+        errors, after = ask_state(ws, state["game"])
+        assert [m["type"] for m in errors] == ["error"], errors
+        assert errors[0]["request"] == "move" and errors[0]["game"] == state["game"]
+        assert same_game(state, after)
+
+
+def test_another_sessions_game_is_refused_and_left_alone(server) -> None:
+    with connect(server.ws_url) as owner, connect(server.ws_url) as other:
+        mine = new_game(owner)
+        new_game(other)
+        for kind in ("move", "next_hand", "hint", "state", "review"):
+            other.send(json.dumps({"type": kind, "game": mine["game"], "move": "stock"}))
+            message = json.loads(other.recv(timeout=30))
+            assert message["type"] == "error" and "another session" in message["message"]
+        assert same_game(mine, ask_state(owner, mine["game"])[1])
+
+
+def test_idle_sessions_are_freed_and_their_games_saved(tmp_path) -> None:
+    with LOAD.ServerThread(tmp_path, idle_seconds=0.4) as server, \
+            connect(server.ws_url) as ws:
+        state = new_game(ws)
+        store = server.app.state.server.store
+        assert store.sessions
+        message = json.loads(ws.recv(timeout=10))
+        assert message["type"] == "error" and "session was closed" in message["message"]
+        deadline = time.monotonic() + 5
+        while store.sessions and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not store.sessions and not store.owner
+    record = read_record(state["record"])
+    assert record.end["stopped"] == sessions.STOPPED["idle"]
+
+
+def test_slow_work_leaves_other_sessions_playing(server, monkeypatch) -> None:
+    """A hint (the advisor, or a bot's search) runs in the thread pool: while one
+    session's hint takes seconds, another session starts a game and moves."""
+    def slow_hint(self, rollouts=0):
+        time.sleep(3)
+        raise sessions.MoveError("slow hint done")
+
+    monkeypatch.setattr(sessions.WebGame, "hint", slow_hint)
+    with connect(server.ws_url) as slow, connect(server.ws_url) as quick:
+        game = new_game(slow)
+        slow.send(json.dumps({"type": "hint", "game": game["game"]}))
+        t0 = time.monotonic()
+        state = new_game(quick)
+        quick.send(json.dumps({"type": "move", "game": state["game"],
+                               "move": LOAD.choose(state)["move"]}))
+        receive_until_state(quick, until_mine=False)
+        assert time.monotonic() - t0 < 2.5
+        assert "slow hint done" in json.loads(slow.recv(timeout=30))["message"]
+
+
+def non_loopback_address() -> str | None:
+    """An address of this machine that is not loopback (None without one)."""
+    import psutil
+
+    for addresses in psutil.net_if_addrs().values():
+        for a in addresses:
+            if a.family == socket.AF_INET and not a.address.startswith("127."):
+                return a.address
+    return None
+
+
+def test_the_command_serves_on_loopback_and_stops_on_ctrl_c(tmp_path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "ginsim", "serve", "--port", "0",
+                             "--records", str(tmp_path / "games")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        first = proc.stdout.readline().strip()
+        assert first.startswith("serving at http://127.0.0.1:"), first
+        port = int(first.rsplit(":", 1)[1])
+        assert port > 0
+        import httpx
+
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=30)
+        assert page.status_code == 200 and 'aria-live' in page.text
+        script = httpx.get(f"http://127.0.0.1:{port}/static/app.js", timeout=30)
+        assert script.status_code == 200
+        address = non_loopback_address()
+        if address is not None:
+            with pytest.raises(OSError):
+                socket.create_connection((address, port), timeout=2).close()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode in (0, 130), (proc.returncode, err)
+    assert "Traceback" not in err, err
+    assert len(out.strip().splitlines()) == 1 and "stopped" in out, out
+
+
+def test_the_command_refuses_a_bad_port_in_one_line() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "ginsim", "serve", "--port", "70000"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "port" in proc.stderr
