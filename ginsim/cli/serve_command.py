@@ -65,7 +65,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
         print(f"note: --host {args.host} lets other machines reach this server; anyone "
               "who can open the page can play on it", file=sys.stderr)
-    app = create_app(args.records, args.idle_minutes * 60)
+    app = create_app(args.records, args.idle_minutes * 60,
+                     review_rollouts=args.review_rollouts)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=8 << 20,
                             lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
@@ -92,4 +93,7 @@ def add_serve_command(sub) -> None:
     sv.add_argument("--idle-minutes", type=positive_int, default=30, metavar="N",
                     help="free a page's session and save its games after N minutes "
                          "without a message (default 30)")
+    sv.add_argument("--review-rollouts", type=positive_int, default=None, metavar="N",
+                    help="advisor rollouts for each decision a review weighs (default: "
+                         "the review's own, docs/review.md); fewer is faster and rougher")
     sv.set_defaults(func=_cmd_serve)

@@ -59,8 +59,9 @@ class GinServer:
     """The sessions, the thread pool and the locks of one running app."""
 
     def __init__(self, records: Path, idle_seconds: float = IDLE_SECONDS,
-                 workers: int = 4) -> None:
+                 workers: int = 4, review_rollouts: int | None = None) -> None:
         self.store = SessionStore(records, idle_seconds)
+        self.review_rollouts = review_rollouts
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ginsim")
         self.locks: dict[str, asyncio.Lock] = {}  # game id -> one thing at a time
         self.sockets: dict[str, Connection] = {}  # session id -> its open websocket
@@ -182,7 +183,8 @@ class GinServer:
 
         try:
             lines = None if game is None else game.record_lines()
-            out = await self.run(review_message, lines, text, progress)
+            out = await self.run(review_message, lines, text, progress,
+                                 self.review_rollouts)
         except (MoveError, ValueError) as err:
             await conn.error(" ".join(str(err).split())[:400], "review",
                              None if game is None else game.id)
@@ -219,11 +221,12 @@ class GinServer:
 
 
 def create_app(records: str | Path = "ginsim-games", idle_seconds: float = IDLE_SECONDS,
-               workers: int = 4) -> Starlette:
+               workers: int = 4, review_rollouts: int | None = None) -> Starlette:
     """The app: ``/`` the page, ``/static`` its script and style, ``/ws`` the games.
     Records go to ``records`` (made on the first save); sessions idle ``idle_seconds``
-    are freed."""
-    server = GinServer(Path(records), idle_seconds, workers)
+    are freed; a review weighs each decision with ``review_rollouts`` (None: the
+    review's default)."""
+    server = GinServer(Path(records), idle_seconds, workers, review_rollouts)
 
     @asynccontextmanager
     async def lifespan(app: Starlette):

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from ..table.records.game_record import record_text
 from ..table.records.record_reader import read_record
 
-#: Rollouts per option of each decision the review weighs.
-REVIEW_ROLLOUTS = 200
 NOT_AVAILABLE = ("review is not available in this version of ginsim (it has no "
                  "ginsim.analysis.review): the game's record is saved, and a later "
                  "version can review it")
@@ -24,10 +22,12 @@ def review_available() -> bool:
 
 
 def review_message(lines: list[dict] | None, text: object,
-                   progress: Callable[[int, int], None] | None = None) -> dict:
+                   progress: Callable[[int, int], None] | None = None,
+                   rollouts: int | None = None) -> dict:
     """The review of a record (its ``lines`` as a game writes them, or an uploaded
-    ``text``) as the page draws it: ValueError with one line when the record is not one
-    or this ginsim has no review."""
+    ``text``) as the page draws it, with ``rollouts`` a decision (None: the review's
+    default): ValueError with one line when the record is not one or this ginsim has no
+    review."""
     if lines is None and not isinstance(text, str):
         raise ValueError('review: send "game" (one of your games) or "record" (the text '
                          "of a game record file)")
@@ -36,5 +36,6 @@ def review_message(lines: list[dict] | None, text: object,
     record = read_record((record_text(lines) if lines is not None else text).splitlines())
     from ..analysis.review import review_game
 
-    review = review_game(record, rollouts=REVIEW_ROLLOUTS, progress=progress)
+    options = {} if rollouts is None else {"rollouts": rollouts}
+    review = review_game(record, progress=progress, **options)
     return {"type": "review", **review.to_json()}

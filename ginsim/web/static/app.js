@@ -115,7 +115,8 @@ function stateWords(s, before) {
   const seen = before && before.hand_number === s.hand_number ? before.log.length : 0;
   const news = s.log.slice(seen);
   let next = s.moves.prompt;
-  if (s.bot_to_move) next = "The bot is thinking.";
+  if (s.bot_to_move) next = "The bot is thinking." + (s.hand_number === 1 && s.log.length < 3 ?
+    " Its first move may wait for its kernels to compile (minutes for mc on a fresh install)." : "");
   if (s.hand_over) next = s.showdown[s.showdown.length - 1] +
     (s.game_over ? " " + s.game_over : " Press Next hand.");
   return [...news, next].filter(Boolean).join(" ");
