@@ -20,6 +20,7 @@ from ginsim.table.records.record_reader import read_record
 ROOT = Path(__file__).resolve().parents[1]
 WIDTHS = (420, 1280)
 TARGET = 100  # a whole game to modern's target
+REVIEW_ROLLOUTS = 100  # a quick review: the page's drawing is tested, not the review
 
 #: The page's layout, measured in the page: how wide the document is against the window,
 #: and every pair of visible text boxes (one per text node line) that overlap.
@@ -67,7 +68,8 @@ def load_script(name: str):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     chromium()  # skipped (failed under CI) before a server starts
-    with load_script("serve_load").ServerThread(tmp_path_factory.mktemp("records")) as s:
+    with load_script("serve_load").ServerThread(tmp_path_factory.mktemp("records"),
+                                                review_rollouts=REVIEW_ROLLOUTS) as s:
         yield s
 
 
@@ -155,9 +157,11 @@ def click_move(page, state: dict) -> None:
         button((loose or moves["discard"])[-1]).click()
 
 
-def test_a_whole_game_by_clicks(page, tmp_path) -> None:
-    start(page)
-    state, said, hands = your_turn(page, None), [], 0
+def play_to_the_end(page, state: dict, tmp_path: Path | None = None
+                    ) -> tuple[dict, list[str]]:
+    """Click moves until the game is over: its last state and what the live region said
+    at each turn (each hand's end checked; the first one's layout with ``tmp_path``)."""
+    said, hands = [], 0
     for _ in range(2000):
         said.append(page.locator("[aria-live]").first.inner_text())
         if state["hand_over"]:
@@ -165,13 +169,19 @@ def test_a_whole_game_by_clicks(page, tmp_path) -> None:
             assert page.locator("#showdown-lines li").count() >= 2  # melds, points
             assert page.get_by_role("button", name="Next hand").is_visible() != bool(
                 state["game_over"])
-            if hands == 1:
+            if hands == 1 and tmp_path is not None:
                 check_layout(page, "end-of-hand", tmp_path)
                 page.set_viewport_size({"width": 1280, "height": 900})
         if state["game_over"]:
-            break
+            return state, said
         click_move(page, state)
         state = your_turn(page, state["version"])
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_by_clicks(page, tmp_path) -> None:
+    start(page)
+    state, said = play_to_the_end(page, your_turn(page, None), tmp_path)
     assert state["game_over"].startswith("Game over"), state["game_over"]
     assert page.get_by_text(state["game_over"], exact=True).is_visible()
     assert page.get_by_role("button", name="Review").is_visible()
@@ -207,3 +217,31 @@ def test_the_page_names_every_control(page) -> None:
     assert page.get_by_role("button", name="Stock", exact=True).count() == 1
     assert page.get_by_role("button", name="Pile", exact=True).count() == 1
     assert page.locator("[aria-live]").count() >= 1
+
+
+def test_review_after_a_game(page, tmp_path) -> None:
+    """Review draws the graph and the flagged decisions with their positions, or says
+    plainly that this ginsim has no review."""
+    start(page, target=10)
+    state, _ = play_to_the_end(page, your_turn(page, None))
+    page.get_by_role("button", name="Review").click()
+    available = page.evaluate("window.ginsim.reviewAvailable")
+    if not available:
+        assert "not available" in page.locator("#review-summary").inner_text()
+        assert "not available" in page.locator("[aria-live]").first.inner_text()
+        return
+    page.wait_for_function("window.ginsim.review !== null", timeout=300_000)
+    review = page.evaluate("window.ginsim.review")
+    bars = page.locator("#review-graph svg rect")
+    assert bars.count() == len(review["decisions"]) > 0
+    flagged = [d for d in review["decisions"]
+               if d["class"] in ("inaccuracy", "mistake", "blunder")]
+    items = page.locator("#review-flagged > li")
+    assert items.count() == max(len(flagged), 1)
+    if flagged:
+        first = items.first.inner_text()
+        assert flagged[0]["chosen"] in first and flagged[0]["best"] in first
+        shown = page.locator("#review-flagged > li").first.get_by_role("img").first
+        assert shown.get_attribute("aria-label").startswith("Hand:")
+    assert "review is ready" in page.locator("[aria-live]").first.inner_text()
+    check_layout(page, "review", tmp_path)

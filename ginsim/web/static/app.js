@@ -286,21 +286,36 @@ function askReview() {
   send({ type: "review", game: ginsim.state.game });
 }
 
+// How many decisions fell in each class (the summary counts them per kind of decision).
+function classCounts(classes) {
+  return Object.entries(classes || {}).map(([name, n]) =>
+    [name, typeof n === "number" ? n : Object.values(n).reduce((a, b) => a + b, 0)]);
+}
+
 function drawReview(r) {
   ginsim.review = r;
   const s = r.summary;
   $("review").hidden = false;
-  const counts = Object.entries(s.classes.total || s.classes).filter(([, n]) => typeof n === "number")
-    .map(([k, n]) => `${n} ${k}`).join(", ");
-  $("review-summary").textContent = `${s.decisions} decisions weighed against ${r.model || "the bot"}: ` +
-    `mean loss ${s.mean_loss == null ? "n/a" : s.mean_loss.toFixed(2)} points a decision` +
-    (s.ci && s.ci[0] != null ? ` (95% CI ${s.ci[0].toFixed(2)} to ${s.ci[1].toFixed(2)})` : "") +
-    (counts ? `; ${counts}.` : ".");
-  $("review-graph").replaceChildren(reviewGraph(r.decisions));
+  const counts = classCounts(s.classes).map(([k, n]) => `${n} ${k}`).join(", ");
+  const ci = s.ci && s.ci[0] != null ? ` (95% CI ${s.ci[0].toFixed(2)} to ${s.ci[1].toFixed(2)})` : "";
+  $("review-summary").textContent = `${s.decisions} of your decisions weighed by the advisor ` +
+    `against ${r.model || "the bot"}: mean loss ${s.mean_loss == null ? "n/a" : s.mean_loss.toFixed(2)}` +
+    ` points a decision${ci}` + (counts ? `; ${counts}.` : ".");
+  $("review-graph").replaceChildren(reviewGraph(r.decisions), graphKey());
   const flagged = r.decisions.filter((d) => FLAGGED.has(d.class));
   $("review-flagged").replaceChildren(...(flagged.length ? flagged.map(flaggedItem) :
-    [el("li", { text: "No decision lost a point or more: nothing flagged." })]));
-  say("The review is ready: " + $("review-summary").textContent);
+    [el("li", { text: "Nothing flagged: no decision lost enough to be an inaccuracy." })]));
+  say("The review is ready. " + $("review-summary").textContent);
+}
+
+function graphKey() {
+  const key = el("p", { class: "small graph-key" });
+  for (const [name, colour] of Object.entries(CLASS_COLOURS)) {
+    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = colour;
+    key.append(el("span", { class: "key-item" }, swatch, name));
+  }
+  return key;
 }
 
 // Loss per decision as bars (points a hand), one colour per class, hands marked.
@@ -324,7 +339,7 @@ function reviewGraph(decisions) {
   add("line", { x1: pad, y1: y(0), x2: W - 4, y2: y(0), stroke: "#555" });
   for (const v of [1, 3, 6].filter((v) => v <= top)) {
     add("line", { x1: pad, y1: y(v), x2: W - 4, y2: y(v), stroke: "#ccc", "stroke-dasharray": "3 3" });
-    add("text", { x: 2, y: y(v) + 4, "font-size": 11 }, String(v));
+    add("text", { x: 2, y: y(v) + 4, "font-size": 14 }, String(v));
   }
   const bw = Math.max(2, (W - pad - 8) / Math.max(decisions.length, 1) - 1);
   let hand = null;
@@ -332,7 +347,7 @@ function reviewGraph(decisions) {
     if (d.hand !== hand) {
       hand = d.hand;
       add("line", { x1: x(i), y1: pad / 2, x2: x(i), y2: H - pad, stroke: "#eee" });
-      add("text", { x: x(i) + 1, y: H - 8, "font-size": 11 }, `h${hand}`);
+      add("text", { x: x(i) + 1, y: H - 8, "font-size": 14 }, `h${hand}`);
     }
     const r = add("rect", { x: x(i), y: y(d.loss), width: bw,
                             height: Math.max(1, y(0) - y(d.loss)), fill: CLASS_COLOURS[d.class] || "#888" });
@@ -340,7 +355,7 @@ function reviewGraph(decisions) {
     t.textContent = `Hand ${d.hand}, ${d.kind}: ${d.chosen} (best ${d.best}), loss ${d.loss.toFixed(2)}, ${d.class}`;
     r.append(t);
   });
-  add("text", { x: 2, y: 12, "font-size": 11 }, "loss (points)");
+  add("text", { x: 2, y: 12, "font-size": 14 }, "loss (points)");
   return svg;
 }
 
@@ -350,7 +365,7 @@ function flaggedItem(d) {
   li.append(el("p", { class: "flag-head",
     text: `Hand ${d.hand}, ${d.kind}: ${d.class}. You chose ${d.chosen}; best was ${d.best} ` +
           `(loss ${d.loss.toFixed(2)} points${d.game_loss != null ? `, ${(100 * d.game_loss).toFixed(1)}% of the game` : ""}).` }));
-  const cards = (text) => (text || "").split(/\s+/).filter(Boolean);
+  const cards = (x) => Array.isArray(x) ? x : (x || "").split(/\s+/).filter(Boolean);
   const row = (label, list) => {
     const div = el("div", { class: "position-row" }, el("span", { class: "label", text: label }));
     const box = el("span", { class: "mini-cards", role: "img", "aria-label": `${label}: ${list.join(" ") || "none"}` });
@@ -359,6 +374,12 @@ function flaggedItem(d) {
     div.append(box);
     return div;
   };
+  const value = (move) => (d.options || []).find((o) => o.move === move);
+  const best = value(d.best), chosen = value(d.chosen);
+  if (best && chosen) {
+    li.append(el("p", { class: "small", text: `Expected points: ${d.best} ${fmt(best.value)} ` +
+      `(95% CI ${fmt(best.ci[0])} to ${fmt(best.ci[1])}); ${d.chosen} ${fmt(chosen.value)}.` }));
+  }
   li.append(row("Hand", cards(p.hand)));
   if (p.drawn) li.append(row("Drawn", [p.drawn]));
   li.append(row("Pile top", p.pile_top ? [p.pile_top] : []));
