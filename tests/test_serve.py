@@ -38,7 +38,7 @@ LOAD = load_script("serve_load")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with LOAD.ServerThread(tmp_path_factory.mktemp("records")) as s:
+    with LOAD.ServerThread(tmp_path_factory.mktemp("records"), review_rollouts=100) as s:
         yield s
 
 
@@ -209,3 +209,25 @@ def test_the_command_refuses_a_bad_port_in_one_line() -> None:
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "port" in proc.stderr
+
+
+def test_an_uploaded_record_is_reviewed_or_review_is_said_unavailable(server, tmp_path
+                                                                       ) -> None:
+    from ginsim.web.review_runner import review_available
+
+    result = asyncio.run(LOAD.play_game(server.ws_url, "simple", 10, 3))
+    text = Path(result["record"]).read_text()
+    with connect(server.ws_url) as ws:
+        json.loads(ws.recv(timeout=30))
+        ws.send(json.dumps({"type": "review", "record": "not a record"}))
+        message = json.loads(ws.recv(timeout=30))
+        assert message["type"] == "error" and message["request"] == "review"
+        ws.send(json.dumps({"type": "review", "record": text}))
+        while (message := json.loads(ws.recv(timeout=300)))["type"] == "progress":
+            assert 0 < message["done"] <= message["total"]
+    if not review_available():
+        assert message["type"] == "error" and "not available" in message["message"]
+        return
+    assert message["type"] == "review", message
+    assert message["decisions"] and message["summary"]["decisions"] == len(
+        message["decisions"])

@@ -79,6 +79,10 @@ function say(text) {
 }
 
 function showError(m) {
+  if (m.request === "hint") {
+    $("hint-head").textContent = m.message;
+    return;
+  }
   $("error").textContent = m.message;
   if (m.request === "review") $("review-summary").textContent = m.message;
   if (m.request === "review") $("review").hidden = false;
