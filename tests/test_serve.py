@@ -43,13 +43,15 @@ def server(tmp_path_factory):
 
 
 def receive_until_state(ws, *, until_mine: bool = True) -> tuple[list[dict], dict]:
-    """The messages up to a state (one where it is your move when ``until_mine``)."""
+    """The messages up to a state (one where it is your move when ``until_mine``), the
+    knock card left out (it comes with a new game and a state asked for)."""
     before = []
     while True:
         message = json.loads(ws.recv(timeout=60))
         if message["type"] == "state" and not (until_mine and message["bot_to_move"]):
             return before, message
-        before.append(message)
+        if message["type"] != "knock_card":
+            before.append(message)
 
 
 def new_game(ws, **fields) -> dict:
@@ -231,3 +233,16 @@ def test_an_uploaded_record_is_reviewed_or_review_is_said_unavailable(server, tm
     assert message["type"] == "review", message
     assert message["decisions"] and message["summary"]["decisions"] == len(
         message["decisions"])
+
+
+def test_a_reloaded_page_resumes_its_session(server) -> None:
+    with connect(server.ws_url) as ws:
+        hello = json.loads(ws.recv(timeout=30))
+        ws.send(json.dumps({"type": "new_game", "bot": "simple"}))
+        state = receive_until_state(ws)[1]
+    with connect(f"{server.ws_url}?session={hello['session']}") as ws:
+        again = json.loads(ws.recv(timeout=30))
+        assert again["session"] == hello["session"] and again["games"] == [state["game"]]
+        assert same_game(state, ask_state(ws, state["game"])[1])
+    with connect(f"{server.ws_url}?session=forged") as ws:
+        assert json.loads(ws.recv(timeout=30))["games"] == []

@@ -150,6 +150,9 @@ class GinServer:
         await self.bot_turns(conn, game)
 
     async def play(self, conn: Connection, game: WebGame, kind: str, message: dict) -> None:
+        if kind == "state":  # a page (re)opened: the knock card too
+            card = await self.run(knock_card_message, game.game.rules.spec())
+            await conn.send({**card, "game": game.id})
         async with self.lock(game.id):
             if kind == "move":
                 await self.run(game.move, message.get("move"))

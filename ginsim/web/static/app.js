@@ -61,7 +61,7 @@ function receive(m) {
 function hello(m) {
   sessionStorage.setItem("ginsim-session", m.session);
   fillSelect($("bot"), [...m.bots, "other"], (v) => v === "other" ? "other spec…" : v, "simple");
-  fillSelect($("rules"), m.rules, (v) => v.replace("_", " "), "modern");
+  fillSelect($("rules"), [...m.rules, "other"], (v) => v === "other" ? "other spec…" : v.replace("_", " "), "modern");
   ginsim.reviewAvailable = m.review;
   if (m.games.length) send({ type: "state", game: m.games[m.games.length - 1] });
   else say("Choose a bot and rules, then press New game.");
@@ -405,7 +405,8 @@ function readUpload(file) {
 function newGame(ev) {
   ev.preventDefault();
   const bot = $("bot").value === "other" ? $("spec").value.trim() : $("bot").value;
-  const message = { type: "new_game", bot, rules: $("rules").value };
+  const rules = $("rules").value === "other" ? $("rules-spec").value.trim() : $("rules").value;
+  const message = { type: "new_game", bot, rules };
   const target = parseInt($("target").value, 10);
   if (Number.isFinite(target)) message.target = target;
   clearHint();
@@ -428,6 +429,7 @@ function ginMove() {
 window.addEventListener("DOMContentLoaded", () => {
   $("setup").addEventListener("submit", newGame);
   $("bot").addEventListener("change", () => { $("spec-field").hidden = $("bot").value !== "other"; });
+  $("rules").addEventListener("change", () => { $("rules-spec-field").hidden = $("rules").value !== "other"; });
   $("stock-button").addEventListener("click", () => move("stock"));
   $("pile-button").addEventListener("click", () => move("pile"));
   $("take").addEventListener("click", () => move("take"));
