@@ -84,7 +84,7 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
                                                  for h in sit.opp_hands]))
         if options:
             opts = np.array(options, dtype=np.int64)
-            _, _, flags = situation_rollouts(sit, "memory2", "memory2", rules, seed, opts)
+            _, _, flags, _ = situation_rollouts(sit, "memory2", "memory2", rules, seed, opts)
             col = 0
             if kept <= rules.knock_limit:
                 out[f"{name}_p_undercut"] = float((flags[:, 0] == FLAG_UNDERCUT).mean())
@@ -101,13 +101,13 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
         oracle = Situation(posterior.hand, posterior.forbidden, posterior.pile,
                            posterior.public, posterior.knock_limit, opp, stocks,
                            float(worlds), worlds)
-        _, _, flags = situation_rollouts(oracle, "memory2", "memory2", rules, seed,
+        _, _, flags, _ = situation_rollouts(oracle, "memory2", "memory2", rules, seed,
                                          np.array(options[-1:], dtype=np.int64))
         out["oracle_p_opp_gin"] = float((flags[:, 0] == FLAG_OPPONENT_GIN).mean())
     if kept <= rules.knock_limit:
         truth = Situation(posterior.hand, posterior.forbidden, posterior.pile, posterior.public,
                           posterior.knock_limit, truth_opp, posterior.stocks[:1], 1.0, 1)
-        _, _, flags = situation_rollouts(truth, "memory2", "memory2", rules, seed,
+        _, _, flags, _ = situation_rollouts(truth, "memory2", "memory2", rules, seed,
                                          np.array(options[:1], dtype=np.int64))
         out["truth_undercut"] = bool(flags[0, 0] == FLAG_UNDERCUT)
     return out

@@ -10,8 +10,9 @@ import numpy as np
 
 from ...game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
 from ...game.history import EV_PASS, EV_TAKE, History, parse_history
-from ...game.inputs.checks import check_choice
+from ...game.inputs.checks import check_choice, check_number
 from ...game.rules import Rules
+from ...strategies.params import PARAMETERS
 from ...strategies.presets import Strategy
 from ..belief.posterior import knock_limit_of, sample_beliefs
 from ..belief.replay_nb import TEMPERATURE, WAIT
@@ -48,7 +49,8 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
                   and hist.events[-1, 1] == EV_PASS)
     return Situation(mine, forbidden, list(hist.pile), public_fields(hist),
                      knock_limit_of(hist, rules), opp, stocks, ess, particles,
-                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only, runs)
+                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only, runs,
+                     int(hist.dealer))
 
 
 def pooled_worlds(hist: History, mine: int, model: str | Strategy, rules: Rules,
@@ -171,3 +173,33 @@ def pile_and_stocks(opp: np.ndarray, unseen: int, stock_left: int, rng: np.rando
     order = np.argsort(keys, axis=1)[:, :len(cards) - int(held[0].sum())]
     rest = cards[order]
     return np.ascontiguousarray(rest[:, :stock_left]), np.ascontiguousarray(rest[:, stock_left:])
+
+
+def belief_options(temperature: float | None, wait: float | None) -> tuple[float, float]:
+    """The posterior's temperature and wait, defaults filled in, within the bounds of
+    the mc player's parameters of the same names."""
+    values = []
+    for name, value, default in (("temperature", temperature, TEMPERATURE),
+                                 ("wait", wait, WAIT)):
+        p = PARAMETERS[name]
+        values.append(check_number(default if value is None else value, name, p.low, p.high))
+    return values[0], values[1]
+
+
+def needs_history(**options: object) -> None:
+    """The posterior's options without a history would be ignored: refused."""
+    for name, value in options.items():
+        if value is not None:
+            raise ValueError(f"{name} (--{name}) shapes the posterior over the opponent's "
+                             f"hand, which only a history gives: add history= (--history) "
+                             f"or leave {name} out")
+
+
+def only_one_view(shorthand: dict[str, object]) -> None:
+    """A history says the pile, the stock and the opponent's takes and passes; the
+    shorthand flags besides it would be ignored or contradict it: refused."""
+    for name, value in shorthand.items():
+        if value is not None and value != "":
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{name} ({flag}) describes a position without a history; with "
+                             f"history= (--history) the history gives it: leave {name} out")
