@@ -2,7 +2,8 @@
 a real server: a whole game against ``simple`` played by clicks on the controls' names
 (cards by code, Stock, Pile, Take, Pass, Knock, Gin, Next hand, New game, the Bot select,
 the Hints checkbox), the aria-live region saying every change, and the layout at 420 and
-1280 px: no horizontal scroll, no two pieces of text overlapping. Screenshots go to
+1280 px: no horizontal scroll, no two pieces of text overlapping, no word broken across
+lines. Screenshots go to
 ``$GINSIM_SHOTS`` when it is set (the closing note's), else to the test's folder."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ REVIEW_ROLLOUTS = 100  # a quick review: the page's drawing is tested, not the r
 #: The page's layout, measured in the page: how wide the document is against the window,
 #: and every pair of visible text boxes (one per text node line) that overlap.
 LAYOUT = r"""() => {
-  const boxes = [];
+  const boxes = [], broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (!node.textContent.trim()) continue;
@@ -34,6 +35,15 @@ LAYOUT = r"""() => {
       continue;
     const style = getComputedStyle(parent);
     if (style.visibility === "hidden" || style.display === "none") continue;
+    if (!parent.closest("#record"))  // a file's path may break anywhere; words may not
+      for (const m of node.textContent.matchAll(/[^\s-]+/g)) {  // a hyphen may end a line
+        const word = document.createRange();
+        word.setStart(node, m.index);
+        word.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...word.getClientRects()].filter(r => r.width > 0)
+                             .map(r => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
     const range = document.createRange();
     range.selectNodeContents(node);
     for (const r of range.getClientRects()) {
@@ -54,7 +64,7 @@ LAYOUT = r"""() => {
   const page = document.documentElement;
   return {scrollWidth: page.scrollWidth, clientWidth: page.clientWidth,
           bodyScroll: document.body.scrollWidth, texts: boxes.length,
-          overlaps: overlaps.slice(0, 10)};
+          overlaps: overlaps.slice(0, 10), broken: broken.slice(0, 10)};
 }"""
 
 
@@ -115,6 +125,7 @@ def check_layout(page, name: str, tmp_path: Path) -> None:
         assert found["scrollWidth"] <= found["clientWidth"], (width, found)
         assert found["texts"] > 20, found
         assert not found["overlaps"], (width, found["overlaps"])
+        assert not found["broken"], (width, found["broken"])  # no word split over lines
 
 
 def start(page, bot: str = "simple", hints: bool = False, target: int = TARGET) -> None:

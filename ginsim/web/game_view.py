@@ -110,13 +110,16 @@ def game_over_words(game: TableGame) -> str:
 
 def hint_message(frame, model, note: str, game_id: str, version: int) -> dict:
     """The advisor's table as the page shows it: each option's expected points this
-    hand with its 95% interval (and the chance of winning the game where the advisor
-    gives it), the opponent it assumes, and its recommendation in words."""
+    hand with its 95% interval, the chance of winning the game (where the advisor gives
+    it), whether it is the best, close to the best (the intervals overlap) or clearly
+    recommended; the opponent it assumes, and its advice in words."""
     has_win = "game_win" in frame.columns
     rows = [{"option": r.option, "action": r.action,
              "card": r.discard or None, "expected_points": float(r.expected_points),
              "low": float(r.low), "high": float(r.high),
              "game_win": float(r.game_win) if has_win else None,
+             "best": bool(getattr(r, "best", r.Index == 0)),
+             "close": bool(getattr(r, "close", False)),
              "recommended": bool(r.recommended)} for r in frame.itertuples()]
     return {"type": "hint", "game": game_id, "version": version, "opponent": model.spec,
             "note": note, "rows": rows, "words": advice_words(frame),

@@ -135,9 +135,15 @@ class WebGame:
         """The advisor's table for your decision now (MoveError when there is none)."""
         if self.game.table.to_move != 0:
             raise MoveError("hint: it is not your move")
+        table, rules, bot = self.game.table, self.game.rules, self.game.bot_spec
         try:
-            frame, model, note = hint_advice(self.game.table, self.game.rules,
-                                             self.game.bot_spec, rollouts)
+            try:  # the chance of winning the game from the score, by the rules' game table
+                frame, model, note = hint_advice(table, rules, bot, rollouts,
+                                                 score=tuple(self.game.points))
+            except ValueError as err:
+                frame, model, note = hint_advice(table, rules, bot, rollouts)
+                note = " ".join(filter(None, [note, f"no chance of winning the game here: "
+                                                    f"{err}"]))
         except ValueError as err:
             raise MoveError(f"no hint here: {err}") from None
         return hint_message(frame, model, note, self.id, self.version)

@@ -233,14 +233,16 @@ function drawHint(h) {
   ginsim.hint = h;
   $("hint-panel").hidden = false;
   $("hint-head").textContent = `Expected points this hand (yours minus the bot's, 95% CI)` +
+    (h.game_win ? " and your chance of winning the game," : "") +
     ` against ${h.opponent}, the opponent the advisor assumes.` + (h.note ? ` (${h.note})` : "");
   const head = el("tr", {}, el("th", { scope: "col", text: "Option" }),
                   el("th", { scope: "col", text: "Points" }),
                   el("th", { scope: "col", text: "95% CI" }));
   if (h.game_win) head.append(el("th", { scope: "col", text: "Win game" }));
   const rows = h.rows.slice(0, 8).map((r) => {
-    const tr = el("tr", { class: r.recommended ? "best" : "" },
-                  el("td", { text: r.option }), el("td", { text: fmt(r.expected_points) }),
+    const mark = r.recommended ? " (recommended)" : r.best ? " (best, close)" : r.close ? " (close)" : "";
+    const tr = el("tr", { class: r.best ? "best" : "" },
+                  el("td", { text: r.option + mark }), el("td", { text: fmt(r.expected_points) }),
                   el("td", { text: `${fmt(r.low)} to ${fmt(r.high)}` }));
     if (h.game_win) tr.append(el("td", { text: r.game_win == null ? "" :
                                           (100 * r.game_win).toFixed(1) + "%" }));
