@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..intervals import mean_interval
+from ..intervals import clustered_mean, mean_interval
 
 #: Loss thresholds in points a hand, from the losses of ``expert`` reviewed in its own
 #: games (docs/review.md): about 1 decision in 8 of expert's costs 1 point or more, 1 in
@@ -55,15 +55,19 @@ def classify(loss: float, is_best: bool, inside_best: bool) -> str:
     return name
 
 
-def error_rate(losses: Sequence[float]) -> tuple[float, float, float]:
-    """The mean loss per decision and its 95% interval (normal approximation; one
-    decision gives no interval: both ends are the mean)."""
+def error_rate(losses: Sequence[float], clusters: Sequence[int] | None = None
+               ) -> tuple[float, float, float]:
+    """The mean loss per decision and its 95% interval: normal, robust to the
+    correlation of decisions in one cluster (a hand, a game) when ``clusters`` are given
+    and there are two or more; one decision gives no interval (both ends the mean)."""
     values = np.asarray(losses, dtype=float)
     if len(values) == 0:
         return float("nan"), float("nan"), float("nan")
     if len(values) == 1:
         return float(values[0]), float(values[0]), float(values[0])
     mean, low, high = mean_interval(values)
+    if clusters is not None and len(set(clusters)) >= 2:
+        mean, low, high = clustered_mean(values, np.asarray(clusters))
     return mean, max(0.0, low), high
 
 

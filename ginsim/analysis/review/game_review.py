@@ -52,10 +52,12 @@ class Review:
         return np.array([d.loss for d in self.decisions], dtype=float)
 
     def summary(self) -> dict:
-        """Decisions, the error rate (mean loss a decision, 95% interval) and the count
+        """Decisions, the error rate (mean loss a decision, 95% interval robust to the
+        correlation of a hand's decisions) and the count
         per class per kind; also the game-win loss's mean where the advisor gives it,
         and the knock decisions beside the knock card's answer."""
-        mean, low, high = error_rate(self.losses)
+        mean, low, high = error_rate(self.losses,
+                                     [d.decision.hand_number for d in self.decisions])
         games = [d.game_loss for d in self.decisions if d.game_loss is not None]
         return {"decisions": len(self.decisions), "mean_loss": _num(mean),
                 "ci": [_num(low), _num(high)],
