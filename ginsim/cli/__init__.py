@@ -35,6 +35,7 @@ from .play_commands import (
     rules_in_words,
     rules_listing,
 )
+from .review_command import add_review_command
 from .study_commands import (
     add_advise_command,
     add_chart_commands,
@@ -99,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_command(sub)
     add_chart_commands(sub)
     add_advise_command(sub)
+    add_review_command(sub)
     add_cache_command(sub)
     return parser
 
