@@ -8,7 +8,7 @@ import argparse
 import json
 from pathlib import Path
 
-from .options import RULES_HELP, UsageError, add_seed, command, given, positive_int
+from .options import RULES_HELP, Given, UsageError, add_seed, command, given, positive_int
 
 JSON_NAME = "review.json"
 FLAGGED_SHOWN = 12  # flagged decisions listed on the terminal (all are in the JSON)
@@ -39,9 +39,10 @@ def add_review_command(sub) -> None:
                          "the opponent in the games (default expert)")
     rv.add_argument("--strategy", metavar="SPEC", default=None,
                     help="rate SPEC: play --games games against --opponent and review them")
-    rv.add_argument("--games", type=positive_int, default=10,
+    rv.add_argument("--games", type=positive_int, default=10, action=Given,
                     help="games to play with --strategy (default 10)")
-    rv.add_argument("--rules", default="modern", help=RULES_HELP + " (with --strategy)")
+    rv.add_argument("--rules", default="modern", action=Given,
+                    help=RULES_HELP + " (with --strategy)")
     add_seed(rv)
     rv.add_argument("--quiet", action="store_true", help="no progress on stderr")
     rv.set_defaults(func=_cmd_review)
