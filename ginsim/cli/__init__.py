@@ -35,6 +35,7 @@ from .play_commands import (
     rules_in_words,
     rules_listing,
 )
+from .review_command import add_review_command
 from .serve_command import add_serve_command
 from .study_commands import (
     add_advise_command,
@@ -100,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_command(sub)
     add_chart_commands(sub)
     add_advise_command(sub)
+    add_review_command(sub)
     add_cache_command(sub)
     add_serve_command(sub)
     return parser
