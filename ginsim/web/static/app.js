@@ -343,17 +343,24 @@ function reviewGraph(decisions) {
     return n;
   };
   add("line", { x1: pad, y1: y(0), x2: W - 4, y2: y(0), stroke: "#555" });
-  for (const v of [1, 3, 6].filter((v) => v <= top)) {
+  let lastLabel = Infinity;  // labels at least 18 units apart, so none overlaps another
+  for (const v of [1, 3, 6, 10, 20, 40].filter((v) => v <= top)) {
     add("line", { x1: pad, y1: y(v), x2: W - 4, y2: y(v), stroke: "#ccc", "stroke-dasharray": "3 3" });
-    add("text", { x: 2, y: y(v) + 4, "font-size": 14 }, String(v));
+    if (lastLabel - y(v) >= 18) {
+      add("text", { x: 2, y: y(v) + 5, "font-size": 14 }, String(v));
+      lastLabel = y(v);
+    }
   }
   const bw = Math.max(2, (W - pad - 8) / Math.max(decisions.length, 1) - 1);
-  let hand = null;
+  let hand = null, lastX = -Infinity;
   decisions.forEach((d, i) => {
     if (d.hand !== hand) {
       hand = d.hand;
       add("line", { x1: x(i), y1: pad / 2, x2: x(i), y2: H - pad, stroke: "#eee" });
-      add("text", { x: x(i) + 1, y: H - 8, "font-size": 14 }, `h${hand}`);
+      if (x(i) - lastX >= 40) {
+        add("text", { x: x(i) + 1, y: H - 8, "font-size": 14 }, `h${hand}`);
+        lastX = x(i);
+      }
     }
     const r = add("rect", { x: x(i), y: y(d.loss), width: bw,
                             height: Math.max(1, y(0) - y(d.loss)), fill: CLASS_COLOURS[d.class] || "#888" });
@@ -361,7 +368,7 @@ function reviewGraph(decisions) {
     t.textContent = `Hand ${d.hand}, ${d.kind}: ${d.chosen} (best ${d.best}), loss ${d.loss.toFixed(2)}, ${d.class}`;
     r.append(t);
   });
-  add("text", { x: 2, y: 12, "font-size": 14 }, "loss (points)");
+  add("text", { x: pad + 4, y: 14, "font-size": 14 }, "loss (points) at each decision; h: hand");
   return svg;
 }
 
@@ -370,7 +377,7 @@ function flaggedItem(d) {
   const li = el("li", { class: "flag flag-" + d.class });
   li.append(el("p", { class: "flag-head",
     text: `Hand ${d.hand}, ${d.kind}: ${d.class}. You chose ${d.chosen}; best was ${d.best} ` +
-          `(loss ${d.loss.toFixed(2)} points${d.game_loss != null ? `, ${(100 * d.game_loss).toFixed(1)}% of the game` : ""}).` }));
+          `(loss ${d.loss.toFixed(2)} points${d.game_loss != null ? `; your chance of winning the game ${(100 * d.game_loss).toFixed(1)} points lower` : ""}).` }));
   const cards = (x) => Array.isArray(x) ? x : (x || "").split(/\s+/).filter(Boolean);
   const row = (label, list) => {
     const div = el("div", { class: "position-row" }, el("span", { class: "label", text: label }));
