@@ -106,7 +106,10 @@ def test_history_posterior_sees_a_better_opponent_than_uniform_sampling():
                   rollouts=400, seed=3)
     posterior = advise(history=r.history, **kwargs)
     shorthand = advise(pile=format_cards(hist.pile), stock_left=hist.stock_left,
-                       opponent_took=format_cards(mask_to_cards(hist.taken[1])), **kwargs)
+                       opponent_took=format_cards(mask_to_cards(hist.taken[1])), dealt=True,
+                       **kwargs)
+    kept = advise(pile=format_cards(hist.pile), stock_left=hist.stock_left,
+                  opponent_took=format_cards(mask_to_cards(hist.taken[1])), **kwargs)
     for table in (posterior, shorthand):
         assert table.opponent_deadwood.nunique() == 1 and table.best.sum() == 1
         assert {"option", "action", "opponent_deadwood", "p_opponent_gin", "ess"} <= set(
@@ -114,6 +117,8 @@ def test_history_posterior_sees_a_better_opponent_than_uniform_sampling():
     assert posterior.ess.iloc[0] <= 400 and shorthand.ess.iloc[0] == 400
     # a player who has drawn and discarded for turns keeps its good cards
     assert posterior.opponent_deadwood.iloc[0] < shorthand.opponent_deadwood.iloc[0] - 10
+    # and so does the shorthand's opponent kept over its draws, unlike the one as dealt
+    assert kept.opponent_deadwood.iloc[0] < shorthand.opponent_deadwood.iloc[0] - 10
     assert set(posterior.action) <= {"discard", "knock"}
 
 
@@ -245,6 +250,16 @@ def test_the_shorthand_opponent_keeps_its_least_deadwood_over_its_draws():
     for hand, pile in list(zip(kept, buried, strict=True))[:20]:
         cards = mask_to_cards(int(hand))
         assert any(ref_best_discard([*cards, int(c)])[0] == c for c in pile), cards
+    # with the pile listed in full its discards go back among the unseen cards
+    from ginsim.simulator.branches.advisor import draw_position
+
+    whole = draw_position(HAND, "5H 8S 2C 6D QD", "", "", 32 - 5)
+    kept_whole, stocks, buried = sample_worlds(whole, 50, np.random.default_rng(1),
+                                               opponent_draws=opponent_draws(whole),
+                                               rules=Rules())
+    assert opponent_draws(whole) == 2 and buried.shape == (50, 0)
+    for hand, stock in zip(kept_whole, stocks, strict=True):
+        assert sorted([*mask_to_cards(int(hand)), *stock]) == sorted(whole.unseen)
     kept_dw = np.mean([ref_min_deadwood(mask_to_cards(int(h))) for h in kept[:60]])
     dealt_dw = np.mean([ref_min_deadwood(mask_to_cards(int(h))) for h in dealt[:60]])
     assert kept_dw < dealt_dw - 15, (kept_dw, dealt_dw)

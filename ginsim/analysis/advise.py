@@ -6,7 +6,8 @@ One row per option: ``option`` (words), ``action`` (discard, knock, take, stock,
 with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
 ``p_opponent_gin``, ``opponent_deadwood`` (the opponent's mean deadwood now in the
 sampled worlds, the same on every row) with ``opponent_deadwood_se`` (its standard
-error, by the spread of the posterior's runs where there are several), ``ess``
+error: of ``ess`` independent guesses, or by the spread of the posterior's runs where
+that is more), ``ess``
 (effective sample size of the posterior's guesses, at most 500 a batch however many
 the rollouts; the number of worlds for uniform sampling), ``rollouts`` (worlds each
 option was played in), ``best`` (the highest value), ``recommended`` (the best where
@@ -157,9 +158,10 @@ def _shorthand_batch(hand: str, drawn: str | None, drawn_from: str, view: tuple,
     strategy, opponent = players
     if drawn is None:
         position = draw_position(hand, *view)
+        draws = 0 if dealt else opponent_draws(position)
 
         def draw_batch(n: int, batch_seed: int) -> _Worlds:
-            situation = shorthand_situation(position, n, batch_seed, rules)
+            situation = shorthand_situation(position, n, batch_seed, rules, draws)
             return _situation_worlds(situation, strategy, opponent, rules, batch_seed)
         return draw_batch
     position = make_position(hand, drawn, *view, drawn_from)
@@ -188,8 +190,10 @@ def _spend(batch, rollouts: int, seed: int, precision: float | None,
         widest = float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
         if widest <= precision:
             break
+        # the worlds needed if the spread holds, at most doubling (the spread of the
+        # posterior's runs is itself rough), at least half a first batch
         more = int(np.ceil(done * ((widest / precision) ** 2 - 1) * 1.1))
-        more = min(max(more, rollouts // 2, 2), max_rollouts - done)
+        more = min(max(more, rollouts // 2, 2), done, max_rollouts - done)
         spent.append(batch(more, (seed + len(spent) * BATCH_STRIDE) % 2**64))
         done += more
         worlds = _pooled(spent)
@@ -305,7 +309,10 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
     said = np.where((action == "knock") & (options[:, 3] == 0), "gin", action)
     option = [words[a].format(format_cards([int(c)]) if c >= 0 else "")
               for a, c in zip(said, options[:, 1], strict=True)]
-    deadwood_se = standard_errors(worlds.opp_deadwood[:, None], runs)[0]
+    # the worlds repeat the posterior's guesses: its error is that of ess guesses at most
+    deadwood_se = max(standard_errors(worlds.opp_deadwood[:, None], runs)[0],
+                      worlds.opp_deadwood.std(ddof=1) / np.sqrt(max(min(worlds.ess, len(net)),
+                                                                    2.0)))
     frame = pd.DataFrame({
         "option": option,
         "action": action,

@@ -20,6 +20,7 @@ from ...game.inputs.checks import check_choice, check_int
 from ...game.melds_nb import WORK_SIZE
 from ...game.rules import STOCK_AT_DEAL, Rules
 from ...strategies.presets import Strategy, parse_strategy
+from ..belief.replay_nb import WAIT
 from ..limits import check_rollouts, check_seed
 from ..machine.board_nb import discard_options_nb
 from ..machine.buffers import new_board
@@ -39,6 +40,8 @@ HAND_OVER = ("the stock is down to the floor ({floor}) and the last discard was 
 DRAWN_FROM = ("stock", "pile")
 PASS_WEIGHT = 0.5
 PARTICLES = 500  # the posterior's guesses at most; the worlds resample them
+PLAYS_ON = WAIT  # the shorthand opponent's chance of playing on where it could knock
+REDRAWS = 20  # rejection rounds for the shorthand's kept hands (then the last ones stand)
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,9 @@ def require_plain(*strategies: str | Strategy) -> None:
 
 
 def opponent_draws(position: Position) -> int:
-    """The opponent's draws so far that the shorthand can account for: half of the
-    stock drawn since the deal, at most the pile cards not listed (its discards lie
-    there)."""
-    drawn = max(0, STOCK_AT_DEAL - position.stock_left)
-    return max(0, min(position.buried, drawn // 2))
+    """The opponent's draws since the deal, as the shorthand reckons them: half of the
+    stock drawn."""
+    return max(0, STOCK_AT_DEAL - position.stock_left) // 2
 
 
 def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
@@ -128,7 +129,9 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
     """Sample ``rollouts`` worlds: (opponent hand masks, stocks [w, stock_left] top first,
     buried pile cards [w, buried]). With ``opponent_draws`` the opponent's hand is the
     one it kept over that many draws (:func:`kept_hands_nb`, by ``rules``' deadwood),
-    its discards among the buried cards; with 0, its cards as dealt (uniform): the
+    its discards among the buried cards (where the pile is listed in full, back among
+    the unseen ones: which listed card was its discard is not known); with 0, its
+    cards as dealt (uniform): the
     hand of a player who has not drawn, whose deadwood averages about 57 where a
     player some turns in holds half that, which made the shorthand's values favour
     holding high cards (issue 60)."""
@@ -160,16 +163,39 @@ def _kept_worlds(position: Position, cards: np.ndarray, need: int, draws: int,
                  rng: np.random.Generator, rules: Rules
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Worlds whose opponent kept its best cards over ``draws`` draws from ``cards``
-    (each world's unseen cards in the order dealt)."""
+    (each world's unseen cards in the order dealt), given that it has not knocked: a
+    world where it could have (its deadwood within the knock limit after a discard) is
+    kept with the chance :data:`PLAYS_ON` that it played on instead, never after gin
+    (rejection sampling, worlds drawn again in the order given)."""
     rollouts = cards.shape[0]
     hands = np.zeros(rollouts, dtype=np.int64)
     discards = np.zeros((rollouts, draws), dtype=np.int64)
-    kept_hands_nb(np.ascontiguousarray(cards), need, draws, cards_to_mask(position.took),
-                  card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64), hands, discards)
-    rest = cards[:, need + draws:]
+    lowest = np.zeros(rollouts, dtype=np.int64)
+    tab, work = card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64)
+    took = cards_to_mask(position.took)
+    kept_hands_nb(np.ascontiguousarray(cards), need, draws, took, tab, work, hands, discards,
+                  lowest)
+    could = lowest <= rules.knock_limit
+    keep = ~could | ((lowest > 0) & (rng.random(rollouts) < PLAYS_ON))
+    for _ in range(REDRAWS):
+        if keep.all():
+            break
+        again = np.flatnonzero(~keep)
+        fresh = np.take_along_axis(cards[again], np.argsort(rng.random(
+            (len(again), cards.shape[1])), axis=1), axis=1)
+        cards[again] = fresh
+        part = [np.zeros(len(again), dtype=np.int64), np.zeros((len(again), draws),
+                                                                dtype=np.int64),
+                np.zeros(len(again), dtype=np.int64)]
+        kept_hands_nb(np.ascontiguousarray(fresh), need, draws, took, tab, work, *part)
+        hands[again], discards[again], lowest[again] = part
+        keep[again] = (part[2] > rules.knock_limit) | (
+            (part[2] > 0) & (rng.random(len(again)) < PLAYS_ON))
+    into_pile = min(draws, position.buried)
+    rest = np.concatenate([discards[:, into_pile:], cards[:, need + draws:]], axis=1)
     rest = np.take_along_axis(rest, np.argsort(rng.random(rest.shape), axis=1), axis=1)
     stocks = rest[:, :position.stock_left]
-    buried = np.concatenate([discards, rest[:, position.stock_left:]], axis=1)
+    buried = np.concatenate([discards[:, :into_pile], rest[:, position.stock_left:]], axis=1)
     buried = np.take_along_axis(buried, np.argsort(rng.random(buried.shape), axis=1), axis=1)
     return hands, np.ascontiguousarray(stocks), np.ascontiguousarray(buried)
 
@@ -260,12 +286,14 @@ class Situation:
 
 
 def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,
-                        ) -> Situation:
-    """Worlds for the shorthand flags (uniform sampling with declined-card weighting);
-    a position of 10 cards is advised on its draw."""
+                        opponent_draws: int = 0) -> Situation:
+    """Worlds for the shorthand flags (:func:`sample_worlds`, declined cards weighed
+    down, the opponent's hand kept over ``opponent_draws`` draws); a position of 10
+    cards is advised on its draw."""
     _no_upcard_limit(rules)
     rng = np.random.default_rng(seed)
-    opp, stocks, buried = sample_worlds(position, rollouts, rng)
+    opp, stocks, buried = sample_worlds(position, rollouts, rng, opponent_draws=opponent_draws,
+                                        rules=rules)
     listed = np.array(position.pile, dtype=np.int64)
     if buried.shape[1] != 0:
         raise ValueError("the draw can be advised only with the whole pile listed (or a "
