@@ -246,3 +246,15 @@ def test_a_reloaded_page_resumes_its_session(server) -> None:
         assert same_game(state, ask_state(ws, state["game"])[1])
     with connect(f"{server.ws_url}?session=forged") as ws:
         assert json.loads(ws.recv(timeout=30))["games"] == []
+
+
+def test_another_sites_page_may_not_connect(server) -> None:
+    """A page from another origin (a site the player has open) is refused: the socket
+    closes before any message, so no game starts."""
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus):
+        with connect(server.ws_url, origin="http://elsewhere.example") as ws:
+            ws.recv(timeout=10)
+    with connect(server.ws_url, origin=server.url) as ws:
+        assert json.loads(ws.recv(timeout=30))["type"] == "hello"

@@ -15,6 +15,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.responses import FileResponse
@@ -46,7 +47,7 @@ class Connection:
 
     async def send(self, message: dict) -> None:
         async with self.sending:
-            with suppress(RuntimeError, WebSocketDisconnect):
+            with suppress(RuntimeError, OSError, WebSocketDisconnect):  # the page left
                 await self.socket.send_text(json.dumps(message))
 
     async def error(self, text: str, request: object = None, game: object = None) -> None:
@@ -74,6 +75,10 @@ class GinServer:
 
     # --- the websocket -------------------------------------------------------------
     async def websocket(self, socket: WebSocket) -> None:
+        origin = socket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != socket.headers.get("host"):
+            await socket.close(code=1008)  # another site's page may not play here
+            return
         await socket.accept()
         session = self.store.open(socket.query_params.get("session"))
         conn = Connection(socket, session)
