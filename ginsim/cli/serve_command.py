@@ -68,7 +68,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(args.records, args.idle_minutes * 60,
                      review_rollouts=args.review_rollouts)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=8 << 20,
-                            lifespan="on", timeout_graceful_shutdown=5)
+                            lifespan="on", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -92,7 +92,7 @@ class GinServer:
                 text = await socket.receive_text()
                 session.touch()
                 await self.dispatch(conn, text)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # the page left, or the server stops
             pass
         finally:
             if self.sockets.get(session.id) is conn:
