@@ -258,3 +258,13 @@ def test_another_sites_page_may_not_connect(server) -> None:
             ws.recv(timeout=10)
     with connect(server.ws_url, origin=server.url) as ws:
         assert json.loads(ws.recv(timeout=30))["type"] == "hello"
+
+
+@pytest.mark.parametrize("rules", ["classic", "oklahoma", "big_gin", "eleven", "last_discard",
+                                   "tedesco", "palace"])
+def test_each_rules_preset_plays_to_its_end(server, rules) -> None:
+    """The page's moves cover every preset's phases (Oklahoma's knock limit, big gin, the
+    eleven-card deal's first discard, the final discard's knock or pass)."""
+    result = asyncio.run(LOAD.play_game(server.ws_url, "simple", 25, 11, rules=rules))
+    LOAD.check_game(result)
+    assert result["state"]["rules"].startswith(rules)
