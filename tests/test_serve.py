@@ -268,3 +268,47 @@ def test_each_rules_preset_plays_to_its_end(server, rules) -> None:
     result = asyncio.run(LOAD.play_game(server.ws_url, "simple", 25, 11, rules=rules))
     LOAD.check_game(result)
     assert result["state"]["rules"].startswith(rules)
+
+
+def valid_meld(cards: list[str]) -> bool:
+    """Three or more cards of one rank, or a run in one suit (ace low, no wrap)."""
+    ranks = ["A23456789TJQK".index(c[0]) for c in cards]
+    suits = [c[1] for c in cards]
+    if len(cards) < 3:
+        return False
+    if len(set(ranks)) == 1:
+        return len(set(suits)) == len(cards)
+    return len(set(suits)) == 1 and sorted(ranks) == list(range(min(ranks),
+                                                               min(ranks) + len(cards)))
+
+
+def test_the_hand_is_shown_with_its_best_melds_grouped(tmp_path) -> None:
+    """Every state of a game: the melds shown are melds, melds and the rest are exactly
+    the hand held, the rest's card values add up to the hand's least deadwood (so the
+    grouping is a best one), the rest is in suit order; the stock and the bot's pile
+    cards are the table's."""
+    from ginsim.game.cards import card_from_text, card_text, sort_key
+    from ginsim.game.melds import deadwood
+
+    game = sessions.WebGame("simple", "modern", tmp_path, target=60, seed=21)
+    states = 0
+    while not game.game.over:
+        if game.bot_to_move:
+            game.bot_moves()
+            continue
+        state, table = game.state(), game.game.table
+        shown = state["table"]
+        held = [card_text(c) for c in table.hand_of(0)]
+        assert all(valid_meld(m) for m in shown["melds"]), shown["melds"]
+        assert sorted(sum(shown["melds"], []) + shown["loose"]) == sorted(held)
+        values = sum(min(10, "A23456789TJQK".index(c[0]) + 1) for c in shown["loose"])
+        assert values == shown["deadwood"] == deadwood(held, "modern")
+        assert shown["loose"] == sorted(shown["loose"], key=lambda c: sort_key(
+            card_from_text(c)))
+        assert shown["stock_left"] == table.stock_left
+        bot_hand = {card_text(c) for c in table.hand_of(1)}
+        assert set(shown["opponent_took"]) <= bot_hand
+        states += 1
+        move = LOAD.choose(state)
+        game.next_hand() if move["type"] == "next_hand" else game.move(move["move"])
+    assert states > 10
