@@ -312,3 +312,21 @@ def test_the_hand_is_shown_with_its_best_melds_grouped(tmp_path) -> None:
         move = LOAD.choose(state)
         game.next_hand() if move["type"] == "next_hand" else game.move(move["move"])
     assert states > 10
+
+
+def test_a_binary_frame_and_a_failure_of_the_server_are_one_error_each(server, monkeypatch
+                                                                        ) -> None:
+    def broken(self, text):
+        raise KeyError("a bug")
+
+    with connect(server.ws_url) as ws:
+        state = new_game(ws)
+        ws.send(b"\xff\xfe")
+        errors, after = ask_state(ws, state["game"])
+        assert [m["type"] for m in errors] == ["error"] and "UTF-8" in errors[0]["message"]
+        monkeypatch.setattr(sessions.WebGame, "move", broken)
+        ws.send(json.dumps({"type": "move", "game": state["game"], "move": "stock"}))
+        message = json.loads(ws.recv(timeout=30))
+        assert message["type"] == "error" and "server failed" in message["message"]
+        monkeypatch.undo()
+        assert same_game(state, ask_state(ws, state["game"])[1])  # the session goes on

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -29,6 +30,7 @@ from .review_runner import review_available, review_message
 from .sessions import MoveError, Session, SessionStore, WebGame
 
 STATIC = Path(__file__).parent / "static"
+LOG = logging.getLogger("ginsim.web")
 #: Sessions idle this long are freed unless ``ginsim serve --idle-minutes`` says otherwise.
 IDLE_SECONDS = 30 * 60
 #: The most bytes one message may hold (a record uploaded for review is the largest).
@@ -89,9 +91,11 @@ class GinServer:
                          self.store.idle_seconds})
         try:
             while True:
-                text = await socket.receive_text()
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 session.touch()
-                await self.dispatch(conn, text)
+                await self.answer(conn, frame)
         except (WebSocketDisconnect, RuntimeError):  # the page left, or the server stops
             pass
         finally:
@@ -99,6 +103,23 @@ class GinServer:
                 del self.sockets[session.id]
             for task in list(conn.tasks):
                 task.cancel()
+
+    async def answer(self, conn: Connection, frame: dict) -> None:
+        """A frame's message answered; a failure of the server's own is said to the page
+        in one line (and logged), and the session goes on."""
+        text = frame.get("text")
+        if text is None:
+            try:
+                text = (frame.get("bytes") or b"").decode("utf-8")
+            except UnicodeDecodeError:
+                return await conn.error("the message is not UTF-8 text: send JSON as text")
+        try:
+            await self.dispatch(conn, text)
+        except Exception as err:  # a bug: said once, the game as the last state shows it
+            LOG.exception("ginsim serve failed on a message")
+            await conn.error(f"the server failed on this message ({type(err).__name__}: "
+                             f"{' '.join(str(err).split())[:200]}); the game is as its "
+                             "last state shows")
 
     async def dispatch(self, conn: Connection, text: str) -> None:
         """One message: answered by its state, hint or review, or by one error."""
