@@ -265,3 +265,22 @@ def test_review_after_a_game(page, tmp_path) -> None:
         assert shown.get_attribute("aria-label").startswith("Hand:")
     assert "review is ready" in page.locator("[aria-live]").first.inner_text()
     check_layout(page, "review", tmp_path)
+
+
+def test_the_keyboard_plays_and_keeps_its_place(page) -> None:
+    """Tab to a control and press Enter: after the redraw the focus is on a control of
+    the table again, never lost to the page's top."""
+    start(page)
+    state = page.evaluate("window.ginsim.state")
+    for _ in range(4):
+        if state["hand_over"] or state["game_over"]:
+            break
+        name = ("Pass" if "pass" in state["moves"]["buttons"] else "Stock"
+                if "stock" in state["moves"]["buttons"] else state["moves"]["discard"][-1])
+        page.get_by_role("button", name=name, exact=True).focus()
+        page.keyboard.press("Enter")
+        state = your_turn(page, state["version"])
+        focused = page.evaluate("[document.activeElement.tagName, "
+                                "!!document.activeElement.closest('#table'), "
+                                "document.activeElement.disabled]")
+        assert focused == ["BUTTON", True, False], focused

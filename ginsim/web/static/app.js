@@ -92,7 +92,21 @@ function showProgress(m) {
   if (m.what === "review") say(`Reviewing: ${m.done} of ${m.total} decisions weighed.`);
 }
 
+// After a redraw, the keyboard stays where it was: on the same control if it is still
+// there and enabled, else on the first control you may use now.
+function keepFocus(hadFocus) {
+  if (!hadFocus) return;
+  const named = hadFocus.getAttribute("aria-label") || hadFocus.id;
+  const same = [...document.querySelectorAll("#table button")].find((b) =>
+    (b.getAttribute("aria-label") || b.id) === named && !b.disabled && !b.hidden);
+  const first = [...document.querySelectorAll("#table button")].find((b) =>
+    !b.disabled && !b.hidden && b.offsetParent !== null);
+  (same || first || $("hand")).focus();  // the hand holds the focus while the bot moves
+}
+
 function drawState(s) {
+  const active = document.activeElement;
+  const hadFocus = active && active.closest && active.closest("#table") ? active : null;
   const before = ginsim.state && ginsim.state.game === s.game ? ginsim.state : null;
   ginsim.state = s;
   ginsim.knockArmed = false;
@@ -110,6 +124,7 @@ function drawState(s) {
   drawShowdown(s);
   $("record").textContent = `This game's record: ${s.record}`;
   say(stateWords(s, before));
+  keepFocus(hadFocus);
   if (ginsim.hint && ginsim.hint.version !== s.version) clearHint();
   if ($("hints").checked && s.moves.buttons.length + s.moves.discard.length > 0) askHint();
 }
@@ -393,6 +408,7 @@ function flaggedItem(d) {
     li.append(el("p", { class: "small", text: `Expected points: ${d.best} ${fmt(best.value)} ` +
       `(95% CI ${fmt(best.ci[0])} to ${fmt(best.ci[1])}); ${d.chosen} ${fmt(chosen.value)}.` }));
   }
+  if (d.knock_card) li.append(el("p", { class: "small", text: `The knock card says: ${d.knock_card}.` }));
   li.append(row("Hand", cards(p.hand)));
   if (p.drawn) li.append(row("Drawn", [p.drawn]));
   li.append(row("Pile top", p.pile_top ? [p.pile_top] : []));
