@@ -19,7 +19,7 @@ from ..advise import advise
 from ..knock.equilibrium import ANSWER_BASE
 from ..knock.knock_card import cell_action
 from .classes import classify
-from .positions import SeatDecision
+from .seat_moves import SeatDecision
 
 #: The record's moves as the advisor's option actions.
 CHOSEN_ACTIONS = {"take": "take", "pile": "take", "stock": "stock", "pass": "pass",

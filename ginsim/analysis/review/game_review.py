@@ -20,7 +20,7 @@ from ...table.records.record_reader import read_record
 from ..advise import opponent_model
 from .classes import BLUNDER, INACCURACY, MISTAKE, class_counts, error_rate
 from .evaluate import ReviewedDecision, knock_chart_for, weigh
-from .positions import SeatDecision, cards_text, seat_decisions
+from .seat_moves import SeatDecision, cards_text, seat_decisions
 
 REVIEW_VERSION = 1  # the JSON's version: a key removed or changed in meaning raises it
 DEFAULT_ROLLOUTS = 4000  # advisor rollouts a decision (docs/review.md: cost and intervals)
