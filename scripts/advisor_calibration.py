@@ -3,8 +3,9 @@
 Plays memory2 against memory2 (:func:`ginsim.positions`; ``--opponent`` changes seat b,
 the model stays memory2, so a mismatched model can be measured), keeps seat a's
 decisions with 12-20 cards left in the stock, and for each compares two ways of sampling the
-opponent's hand: the shorthand advisor's near-uniform sampling (today) and the
-posterior given the public history. Prints, for each: the bias and mean absolute
+opponent's hand: the shorthand advisor's near-uniform sampling (``--dealt``), its
+default since issue 60 (the opponent's hand kept over its draws so far: ``kept``) and
+the posterior given the public history. Prints, for each: the bias and mean absolute
 error of the expected opponent deadwood, and the calibration by deciles with Brier
 scores of P(undercut | knock now) (the knock with the best discard, where legal; the
 truth is the real opponent hand's answer) and P(opponent gins first) (after the move
@@ -41,11 +42,14 @@ from ginsim.simulator.belief.sample_nb import TEMPERATURE, WAIT
 from ginsim.simulator.branches.advisor import (
     Situation,
     make_position,
+    opponent_draws,
     shorthand_situation,
     situation_rollouts,
 )
 from ginsim.simulator.branches.advisor_history import history_situation, pile_and_stocks
 from ginsim.simulator.branches.advisor_nb import FLAG_OPPONENT_GIN, FLAG_UNDERCUT, OPT_DISCARD
+
+SAMPLERS = ("uniform", "kept", "posterior")  # kept: the shorthand's opponent over its draws
 
 
 def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
@@ -71,20 +75,24 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
            "knock_possible": kept <= rules.knock_limit, "played": played,
            "truth_opp_gin": row.outcome in ("gin", "big_gin") and row.knocker == "b"}
     truth_opp = np.array([cards_to_mask(parse_cards(row.opponent_hand))], dtype=np.int64)
-    uniform = shorthand_situation(make_position(
+    position = make_position(
         row.cards, row.drawn, " ".join(parse_cards_text(hist.pile)),
         " ".join(parse_cards_text(list(_bits(hist.taken[1])))),
         " ".join(parse_cards_text(list(_bits(hist.passed[1] & hist.pile_mask)))), hist.stock_left,
-        row.drawn_from), worlds, seed, rules)
+        row.drawn_from)
+    uniform = shorthand_situation(position, worlds, seed, rules)
+    kept_over_draws = shorthand_situation(position, worlds, seed, rules,
+                                          opponent_draws(position))
     posterior = history_situation(row.history, row.cards, row.drawn, row.drawn_from, rules,
                                   "memory2", worlds, seed, temperature, wait=wait)
     out["ess"] = posterior.ess
-    for name, sit in (("uniform", uniform), ("posterior", posterior)):
+    for name, sit in (("uniform", uniform), ("kept", kept_over_draws),
+                      ("posterior", posterior)):
         out[f"{name}_deadwood"] = float(np.mean([min_deadwood_nb(int(h), tab, work)
                                                  for h in sit.opp_hands]))
         if options:
             opts = np.array(options, dtype=np.int64)
-            _, _, flags = situation_rollouts(sit, "memory2", "memory2", rules, seed, opts)
+            _, _, flags, _ = situation_rollouts(sit, "memory2", "memory2", rules, seed, opts)
             col = 0
             if kept <= rules.knock_limit:
                 out[f"{name}_p_undercut"] = float((flags[:, 0] == FLAG_UNDERCUT).mean())
@@ -101,13 +109,13 @@ def measure(row, rules: Rules, worlds: int, seed: int, tab, work, wait: float,
         oracle = Situation(posterior.hand, posterior.forbidden, posterior.pile,
                            posterior.public, posterior.knock_limit, opp, stocks,
                            float(worlds), worlds)
-        _, _, flags = situation_rollouts(oracle, "memory2", "memory2", rules, seed,
+        _, _, flags, _ = situation_rollouts(oracle, "memory2", "memory2", rules, seed,
                                          np.array(options[-1:], dtype=np.int64))
         out["oracle_p_opp_gin"] = float((flags[:, 0] == FLAG_OPPONENT_GIN).mean())
     if kept <= rules.knock_limit:
         truth = Situation(posterior.hand, posterior.forbidden, posterior.pile, posterior.public,
                           posterior.knock_limit, truth_opp, posterior.stocks[:1], 1.0, 1)
-        _, _, flags = situation_rollouts(truth, "memory2", "memory2", rules, seed,
+        _, _, flags, _ = situation_rollouts(truth, "memory2", "memory2", rules, seed,
                                          np.array(options[:1], dtype=np.int64))
         out["truth_undercut"] = bool(flags[0, 0] == FLAG_UNDERCUT)
     return out
@@ -175,7 +183,7 @@ def main() -> None:
     print("\nexpected opponent deadwood vs truth (mean truth "
           f"{res.truth_deadwood.mean():.1f})")
     print(f"{'sampling':<10} {'bias':>7} {'(95% CI)':>16} {'MAE':>7}")
-    for name in ("uniform", "posterior"):
+    for name in SAMPLERS:
         err = res[f"{name}_deadwood"] - res.truth_deadwood
         mean, half = clustered_mean(err, res.hand)
         print(f"{name:<10} {mean:+7.2f} ({mean - half:+6.2f}..{mean + half:+6.2f}) "
@@ -184,7 +192,7 @@ def main() -> None:
                               ("p_opp_gin", "truth_opp_gin", res.played)):
         sub = res[mask]
         print(f"\n{what} ({len(sub)} positions; observed rate {sub[truth].mean():.3f})")
-        for name in ("uniform", "posterior", "oracle"):
+        for name in (*SAMPLERS, "oracle"):
             if f"{name}_{what}" not in sub:
                 continue
             pred = sub[f"{name}_{what}"]
@@ -197,7 +205,7 @@ def main() -> None:
         print(f"posterior minus uniform, squared error: {mean:+.4f} (95% CI {mean - half:+.4f}.."
               f"{mean + half:+.4f}, clustered by hand)")
         if f"oracle_{what}" in sub:
-            for name in ("uniform", "posterior"):
+            for name in SAMPLERS:
                 mse = float(((sub[f"{name}_{what}"] - sub[f"oracle_{what}"]) ** 2).mean())
                 print(f"{name}: mean squared distance from the oracle {mse:.5f}")
 

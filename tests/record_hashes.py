@@ -96,7 +96,7 @@ def compute(cases: str = "all") -> dict[str, str]:
         position = make_position(hand="AS 2S 3S 7H 7D 8C 9C TC 4D KD", drawn="QH",
                                  pile="5H 8S 2C 6D", opponent_took="6H",
                                  opponent_passed="8S", stock_left=17)
-        options, kept, net, flags = run_rollouts(position, "memory2", "memory2", Rules(),
+        options, kept, net, flags, _ = run_rollouts(position, "memory2", "memory2", Rules(),
                                                  300, 1)
         out["advise memory2 300 1"] = (digest(options) + digest(kept) + digest(net)
                                        + digest(flags))

@@ -21,7 +21,7 @@ def test_gin_is_always_advised():
                    opponent_passed="8S", stock_left=17, rollouts=2000, seed=1)
     best = table[table.recommended].iloc[0]
     assert best.knock and best.discard == "KD" and best.deadwood == 0
-    assert table.recommended.sum() == 1
+    assert table.recommended.sum() == 1 and table.best.iloc[0] and table.best.sum() == 1
     assert {"discard", "knock", "expected_points", "low", "high", "p_undercut",
             "p_opponent_gin", "recommended"} <= set(table.columns)
     # the row and the recommendation say it in the same words: gin, not a knock
@@ -37,7 +37,7 @@ def test_knock_into_near_gin_is_advised_against():
                    pile="2C 7C 5D",
                    opponent_took="JH QH KH JS JD JC 2D 3D 4D", stock_left=15,
                    rollouts=3000, seed=2)
-    best = table[table.recommended].iloc[0]
+    best = table[table.best].iloc[0]
     assert not best.knock
     knocks = table[table.knock]
     assert len(knocks) == 2 and (knocks.deadwood == 10).all()
@@ -106,14 +106,19 @@ def test_history_posterior_sees_a_better_opponent_than_uniform_sampling():
                   rollouts=400, seed=3)
     posterior = advise(history=r.history, **kwargs)
     shorthand = advise(pile=format_cards(hist.pile), stock_left=hist.stock_left,
-                       opponent_took=format_cards(mask_to_cards(hist.taken[1])), **kwargs)
+                       opponent_took=format_cards(mask_to_cards(hist.taken[1])), dealt=True,
+                       **kwargs)
+    kept = advise(pile=format_cards(hist.pile), stock_left=hist.stock_left,
+                  opponent_took=format_cards(mask_to_cards(hist.taken[1])), **kwargs)
     for table in (posterior, shorthand):
-        assert table.opponent_deadwood.nunique() == 1 and table.recommended.sum() == 1
+        assert table.opponent_deadwood.nunique() == 1 and table.best.sum() == 1
         assert {"option", "action", "opponent_deadwood", "p_opponent_gin", "ess"} <= set(
             table.columns)
     assert posterior.ess.iloc[0] <= 400 and shorthand.ess.iloc[0] == 400
     # a player who has drawn and discarded for turns keeps its good cards
     assert posterior.opponent_deadwood.iloc[0] < shorthand.opponent_deadwood.iloc[0] - 10
+    # and so does the shorthand's opponent kept over its draws, unlike the one as dealt
+    assert kept.opponent_deadwood.iloc[0] < shorthand.opponent_deadwood.iloc[0] - 10
     assert set(posterior.action) <= {"discard", "knock"}
 
 
@@ -133,7 +138,7 @@ def test_the_upcard_offer_is_advised(history):
     # The upcard makes a set of 7s and lets a king go: taking it must rate higher.
     table = advise(hand="7S 7D 2C 3C 4C 9H 9S KD QS JD", history=history,
                    opponent="memory2", rollouts=300, seed=2)
-    assert list(table.action) == ["take", "pass"] and table.recommended.iloc[0]
+    assert list(table.action) == ["take", "pass"] and table.best.iloc[0]
     assert table.option.iloc[1] == "pass the upcard 7H"
     assert table.expected_points.iloc[0] > table.expected_points.iloc[1]
     assert not table.knock.any() and (table.deadwood == -1).all()
@@ -219,3 +224,58 @@ def test_the_advisor_models_the_bot_it_advises_against(bot, model, noted):
     strategy, note = opponent_model(bot)
     assert strategy.spec == model and not strategy.is_mc
     assert bool(note) == noted and (not noted or f"models it as {model}" in note)
+
+
+def test_the_shorthand_opponent_keeps_its_least_deadwood_over_its_draws():
+    """Each sampled opponent hand is what its deal and its draws leave when every
+    discard keeps the least deadwood (the reference's brute force), its discards lying
+    in the buried pile; no card is anywhere twice."""
+    from reference import ref_best_discard, ref_min_deadwood
+
+    from ginsim.simulator.branches.advisor import opponent_draws
+
+    position = make_position("AS 2S 3S 7H 7D 7C 9C TC 4D KD", "5H", stock_left=20)
+    draws = opponent_draws(position)
+    assert draws == (31 - 20) // 2 and draws <= position.buried
+    kept, stocks, buried = sample_worlds(position, 200, np.random.default_rng(4),
+                                         opponent_draws=draws, rules=Rules())
+    dealt, _, _ = sample_worlds(position, 200, np.random.default_rng(4))
+    mine = set(position.hand11)
+    for hand, stock, pile in zip(kept, stocks, buried, strict=True):
+        cards = mask_to_cards(int(hand))
+        assert len(cards) == 10 and not mine & set(cards)
+        assert sorted([*cards, *stock, *pile]) == sorted(position.unseen)
+    # the last draw's discard (somewhere in the pile) is the brute force's best discard
+    # of the 11 cards it left
+    for hand, pile in list(zip(kept, buried, strict=True))[:20]:
+        cards = mask_to_cards(int(hand))
+        assert any(ref_best_discard([*cards, int(c)])[0] == c for c in pile), cards
+    # with the pile listed in full its discards go back among the unseen cards
+    from ginsim.simulator.branches.advisor import draw_position
+
+    whole = draw_position(HAND, "5H 8S 2C 6D QD", "", "", 32 - 5)
+    kept_whole, stocks, buried = sample_worlds(whole, 50, np.random.default_rng(1),
+                                               opponent_draws=opponent_draws(whole),
+                                               rules=Rules())
+    assert opponent_draws(whole) == 2 and buried.shape == (50, 0)
+    for hand, stock in zip(kept_whole, stocks, strict=True):
+        assert sorted([*mask_to_cards(int(hand)), *stock]) == sorted(whole.unseen)
+    kept_dw = np.mean([ref_min_deadwood(mask_to_cards(int(h))) for h in kept[:60]])
+    dealt_dw = np.mean([ref_min_deadwood(mask_to_cards(int(h))) for h in dealt[:60]])
+    assert kept_dw < dealt_dw - 15, (kept_dw, dealt_dw)
+
+
+def test_keeping_the_king_was_the_dealt_opponents_artefact():
+    """Issue 60: with the opponent's cards as dealt (about 57 deadwood, a player that
+    never drew) keeping KD over 5H looked about 5 points better; against an opponent
+    that kept its best cards over its draws, the discard of KD (28 kept instead of 33)
+    is the better one. Paired worlds: the two discards' difference with its interval."""
+    hand, kwargs = "AS 2S 3S 7H 7D 7C 9C TC 4D KD", dict(drawn="5H", stock_left=20,
+                                                          rollouts=1500, seed=5)
+    gaps = {}
+    for dealt in (True, False):
+        table = advise(hand, dealt=dealt, **kwargs).set_index("discard")
+        gaps[dealt] = table.expected_points["5H"] - table.expected_points["KD"]
+        half = max(table.high["KD"] - table.low["KD"], table.high["5H"] - table.low["5H"])
+        assert abs(gaps[dealt]) > half / 2, (dealt, gaps[dealt], half)
+    assert gaps[True] > 0 > gaps[False], gaps

@@ -22,6 +22,7 @@ The first offer's values stay within what a hand can pay.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from itertools import pairwise
@@ -30,12 +31,18 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from ginsim.analysis.advise import OWN_PLAY
+from ginsim.analysis.advise import OWN_PLAY, opponent_model
 from ginsim.analysis.intervals import Z95
 from ginsim.cli.play_view import hint_advice
+from ginsim.game.card_tables import card_tables
+from ginsim.game.cards import card_from_text, card_text
+from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ginsim.game.rules import Rules
 from ginsim.game.state import ST_PLANNED
+from ginsim.simulator.branches.advisor_history import history_situation
 from ginsim.table.agents import Agent, decide_message, hand_message
+from ginsim.table.records.game_record import RecordedHand, table_record
+from ginsim.table.records.record_reader import replay_lines
 from ginsim.table.table import Action, Table, view_event
 
 RULES = Rules()  # modern
@@ -185,3 +192,134 @@ def test_values_after_something_is_revealed_average_out(hands, since):
     if since == "stock":
         mean, tolerance = drift(np.array([b.chosen - a.chosen for a, b in steps]), halves)
         assert abs(mean) <= tolerance, ("best after the stock draw", mean, tolerance)
+
+
+# --- recorded games, every bot (issue 60) ------------------------------------------------
+#: The bots of ``ginsim play`` the recorded hands are played against, mc included (the
+#: advisor models it by the plain card play its search plays on with).
+RECORD_BOTS = ("simple", "memory2", "expert", "mc")
+RECORD_SEEDS = (100, 101, 102)  # hands per bot (each its own deal)
+BELIEF_ROLLOUTS = 200
+
+
+def recorded_hand(bot: str, seed: int) -> RecordedHand:
+    """One hand of OWN_PLAY (seat 0) against ``bot`` through the Table, written as a game
+    record and read back (replayed through the hand machine)."""
+    table = Table(RULES, seed, 0, seed % 2)
+    agents = [Agent.from_spec(OWN_PLAY, RULES, seed), Agent.from_spec(bot, RULES, seed)]
+    for seat in (0, 1):
+        agents[seat].handle(hand_message(table, seat))
+    while table.to_move is not None:
+        seat = table.to_move
+        events = table.apply(Action.from_message(agents[seat].handle(decide_message(table))),
+                             seat)
+        for event in events:
+            for other in (0, 1):
+                agents[other].handle(view_event(event, other))
+    lines = table_record(table, [{"name": "me", "spec": OWN_PLAY}, {"name": "bot", "spec": bot}])
+    return replay_lines([(n + 1, json.dumps(line)) for n, line in enumerate(lines)]).hands[0]
+
+
+@pytest.fixture(scope="module")
+def recorded() -> dict[str, list[RecordedHand]]:
+    return {bot: [recorded_hand(bot, seed) for seed in RECORD_SEEDS] for bot in RECORD_BOTS}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Seat 0's decision in a recorded hand as ``play --hint`` shows it: its history,
+    hand (10 cards before the draw), the card drawn (None before the draw), the move
+    made, the belief's summary with its standard error, and what came since."""
+
+    history: str
+    hand: list[int]
+    move: Action
+    deadwood: float
+    deadwood_se: float
+    since: str
+    drawn: str | None
+
+
+def seen_decisions(hand: RecordedHand, bot: str, seed_of) -> list[tuple[Seen, object]]:
+    """Seat 0's decisions in ``hand`` with the advisor's table at each (seed
+    ``seed_of(k)`` for the k-th)."""
+    out: list[tuple[Seen, object]] = []
+    for table, seat, move in hand.walk(RULES):
+        if seat != 0 or table.phase == "last_discard":
+            continue
+        try:
+            frame = hint_advice(table, RULES, bot, BELIEF_ROLLOUTS, seed_of(len(out)))[0]
+        except ValueError:  # the eleven-card deal's first discard: nothing to advise
+            continue
+        mine = table.hand_of(0)
+        drawn = None
+        if table.phase == "discard" and table.events[-1]["seat"] == 0:
+            drawn = table.events[-1]["card"]
+            mine = [c for c in mine if card_text(c) != drawn]
+        out.append((Seen(table.history(0), mine, move, frame.opponent_deadwood.iloc[0],
+                         frame.opponent_deadwood_se.iloc[0], _since(table), drawn), frame))
+    return out
+
+
+def _mean_deadwood(hands: np.ndarray, without: int = -1) -> float:
+    tab, work = card_tables(RULES), np.zeros(WORK_SIZE, dtype=np.int64)
+    keep = [int(h) for h in hands if without < 0 or not (int(h) >> without) & 1]
+    return float(np.mean([min_deadwood_nb(h, tab, work) for h in keep]))
+
+
+@pytest.mark.parametrize("bot", RECORD_BOTS)
+def test_the_belief_moves_only_with_information(recorded, bot):
+    """Between two of seat 0's decisions with no move of the bot between them (its draw,
+    then its discard), asked as ``play --hint`` asks (one seed): after a take from the
+    pile nothing is learnt and the opponent's deadwood is the same; after a stock draw
+    only that the card drawn is not the opponent's, so the summary differs from the
+    draw's worlds less that card's holders by less than its standard error."""
+    model = opponent_model(bot)[0]
+    pairs_seen = 0
+    for hand in recorded[bot][:2]:
+        seen = [s for s, _ in seen_decisions(hand, bot, lambda k: 0)]
+        for a, b in pairwise(seen):
+            if b.since == "bot":
+                continue
+            pairs_seen += 1
+            if a.move.kind in ("pile", "take"):
+                assert b.deadwood == pytest.approx(a.deadwood), (a, b)
+                continue
+            drawn = card_from_text(b.drawn)
+            worlds = history_situation(a.history, _cards(a.hand), None, "stock", RULES, model,
+                                       BELIEF_ROLLOUTS, 0).opp_hands
+            informed = _mean_deadwood(worlds, without=drawn)
+            assert abs(b.deadwood - informed) < b.deadwood_se, (a, b, informed)
+            assert abs(b.deadwood - a.deadwood) < a.deadwood_se + abs(informed - a.deadwood)
+    assert pairs_seen >= 6
+
+
+def _cards(cards: list[int]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def test_values_hold_along_recorded_hands(recorded):
+    """The martingale above over recorded hands against every bot, mc included: seat 0
+    played OWN_PLAY, so the value of its move at one decision is, in expectation, the
+    value of its move at the next (each decision in worlds of its own)."""
+    steps_by_hand = []
+    counter = iter(range(10_000))
+    for bot in RECORD_BOTS:
+        for hand in recorded[bot]:
+            steps = []
+            for seen, frame in seen_decisions(hand, bot, lambda _k: next(counter)):
+                row = _own_row(frame, _reply(seen.move))
+                steps.append(Step("", row.expected_points, _half(row), row.expected_points,
+                                  _half(row), seen.since, tuple(frame.expected_points)))
+            steps_by_hand.append((steps, None))
+    for since in ("stock", "bot"):
+        steps = pairs(steps_by_hand, since)
+        assert len(steps) >= 20, (since, len(steps))
+        halves = np.array([a.chosen_half for a, _ in steps])
+        mean, tolerance = drift(np.array([b.own - a.chosen for a, b in steps]), halves)
+        assert abs(mean) <= tolerance, (since, mean, tolerance)
+
+
+def _reply(move: Action) -> dict:
+    """The agent reply of a recorded move (what :func:`_own_row` reads)."""
+    return {"action": move.kind, "card": card_text(move.card) if move.card >= 0 else None}

@@ -120,7 +120,8 @@ def test_games_knock_chart_and_advise(tmp_path, capsys):
                  "--rollouts", "300", "--json"]) == 0
     import json
     rows = json.loads(capsys.readouterr().out)
-    assert sum(r["recommended"] for r in rows) == 1 and rows[0]["knock"]
+    assert sum(r["best"] for r in rows) == 1 and rows[0]["knock"] and rows[0]["best"]
+    assert sum(r["recommended"] for r in rows) == (not rows[0]["close"])
 
 
 @pytest.mark.parametrize("argv,word", [

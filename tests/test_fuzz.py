@@ -225,7 +225,8 @@ def test_advise(kwargs):
     if exc is None:
         stock_left = 20 if kwargs["stock_left"] is None else kwargs["stock_left"]  # default
         assert stock_left >= Rules.coerce(kwargs["rules"]).stock_floor
-        assert table.recommended.sum() == 1 and table.deadwood.min() >= 0
+        assert table.best.sum() == 1 and table.deadwood.min() >= 0
+        assert table.recommended.sum() == (not table.close.iloc[0])
 
 
 @fuzz(60)

@@ -89,7 +89,10 @@ def test_showdown_and_hint_views():
     while table.to_move is not None:
         if table.phase == "discard" and table.to_move == 0 and not hinted and table.events:
             text = hint_text(table, table.rules, "simple", rollouts=50)
-            assert "Advisor (against simple;" in text and "Recommended" in text
+            assert "Advisor (against simple;" in text
+            # the best is recommended only where its interval clears the next one's
+            assert ("  Recommended: " in text) == ("<= best" in text) != ("  Close: " in text)
+            assert ("<= close" in text) == ("  Close: " in text)
             hinted = True
         reply = agents[table.to_move].handle(decide_message(table))
         for event in table.apply(Action.from_message(reply)):
@@ -156,6 +159,20 @@ def test_the_hint_names_the_bot_it_advises_against():
     # the mc bot searches: the advisor says which plain player it models it as
     text = hint_text(table, table.rules, "mc", rollouts=50)
     assert "Advisor (against learned_linear;" in text and "models it as learned_linear" in text
+
+
+def test_the_hint_knows_the_score():
+    """``play --hint`` values each option in games too, at the game's score."""
+    from ginsim.cli.play_view import game_score
+
+    game = TableGame("simple", "modern", 4, target=100)
+    assert game_score(game) == (0, 0)
+    table = Table("modern", seed=4, hand=0, dealer=1)
+    text = hint_text(table, table.rules, "simple", rollouts=60, score=(85, 30))
+    assert "your chance of winning the game at 85-30" in text and "wins the game" in text
+    assert "game table of expert against expert under modern" in text
+    rows = [line for line in text.splitlines() if line.startswith("    ")]
+    assert len(rows) == 2 and all(" game " in row and "%" in row for row in rows)
 
 
 # --- showdowns: every ending from a dealt position (docs/rules.md §5-6) ----------------

@@ -1,8 +1,28 @@
-"""The position advisor: expected points of every option, by rollouts."""
+"""The position advisor: expected points of every option, by rollouts.
+
+One row per option: ``option`` (words), ``action`` (discard, knock, take, stock, pass),
+``discard``, ``knock``, ``deadwood`` (kept; -1 for draw options),
+``expected_points`` (the advised player's points minus the opponent's, this hand)
+with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
+``p_opponent_gin``, ``opponent_deadwood`` (the opponent's mean deadwood now in the
+sampled worlds, the same on every row) with ``opponent_deadwood_se`` (its standard
+error: of ``ess`` independent guesses, or by the spread of the posterior's runs where
+that is more), ``ess``
+(effective sample size of the posterior's guesses, at most 500 a batch however many
+the rollouts; the number of worlds for uniform sampling), ``rollouts`` (worlds each
+option was played in), ``best`` (the highest value), ``recommended`` (the best where
+its interval clears the next one's: otherwise no row is, the choice is close),
+``close`` (the option's interval overlaps the best's; on the best's row: another's
+overlaps it), and with ``score`` ``game_win`` (0 to 1) with ``game_win_low``/
+``game_win_high``. ``table.attrs["samples"]`` is the number of guesses or worlds. A
+warning goes to ``table.attrs["warning"]`` (and Python's warnings) when the ESS is
+below 10% of the samples.
+"""
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -13,29 +33,52 @@ from ..game.inputs.checks import check_choice, check_number
 from ..game.inputs.specs import spec_items
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ..game.rules import Rules
-from ..simulator.belief.replay_nb import TEMPERATURE, WAIT
 from ..simulator.branches.advisor import (
-    Position,
     Situation,
     draw_position,
     make_position,
+    opponent_draws,
     run_rollouts,
     sample_worlds,
     shorthand_situation,
     situation_rollouts,
 )
-from ..simulator.branches.advisor_history import history_situation
+from ..simulator.branches.advisor_history import (
+    belief_options,
+    history_situation,
+    needs_history,
+    only_one_view,
+)
 from ..simulator.limits import check_rollouts, check_seed
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
-from ..strategies.params import PARAMETERS
 from ..strategies.presets import MC_ROLLOUT, Strategy, parse_strategy
+from .game_stats import scored_table
 from .intervals import Z95
 
 STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
+MAX_ROLLOUTS = 50_000  # the most rollouts ``precision`` spends by default
+BATCH_STRIDE = 0x2545F4914F6CDD1D  # batch k of ``precision`` samples from seed + k * this
 #: How the advised player plays on after the option in the rollouts, by default: expert,
 #: the strongest plain strategy, the closest to a player who follows the advice (with
 #: memory2 the draw's value fell short of the discard's after it, issue 41).
 OWN_PLAY = "expert"
+
+
+@dataclass
+class _Worlds:
+    """What one batch of rollouts gave: the options, per world and option the net
+    points, flags and hand points, each world's opponent deadwood, the ESS, the samples
+    (guesses or worlds), the posterior run of each world (or None) and the dealer."""
+
+    options: np.ndarray
+    net: np.ndarray
+    flags: np.ndarray
+    points: np.ndarray
+    opp_deadwood: np.ndarray
+    ess: float
+    samples: int
+    runs: np.ndarray | None
+    dealer: int | None
 
 
 def advise(hand: str, drawn: str | None = None, pile: str | None = None,
@@ -45,7 +88,9 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
            strategy: str | Strategy = OWN_PLAY, rollouts: int = 10_000, seed: int = 0,
            drawn_from: str = "stock", history: str | list[str] | None = None,
            model: str | Strategy | None = None,
-           temperature: float | None = None, wait: float | None = None) -> pd.DataFrame:
+           temperature: float | None = None, wait: float | None = None, *,
+           score: tuple[int, int] | None = None, precision: float | None = None,
+           max_rollouts: int = MAX_ROLLOUTS, dealt: bool = False) -> pd.DataFrame:
     """Rate every option of a position by playing it out ``rollouts`` times.
 
     With ``history`` (the public record, notation of :mod:`ginsim.game.history`) the
@@ -53,46 +98,120 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     (default: ``opponent``), softened with ``temperature`` (default 0.25; ``wait``: the
     chance that the opponent plays on where the model would knock, default 0.2);
     otherwise from the shorthand (``pile``, ``opponent_took``, ``opponent_passed``,
-    ``stock_left``, default 20) nearly uniformly. The history's options (``model``,
-    ``temperature``, ``wait``) without a history, or shorthand with one, are refused.
-    Each option is played in the same worlds, the advised player continuing with
-    ``strategy`` (default expert, the strongest plain strategy: the player who follows
-    the advice plays on as well as that at least, and a weaker one, such as memory2, made
-    the draw's value fall short of the discard's after it) and the opponent with
-    ``opponent``. With ``drawn`` the options are the
-    discards (and knocks); without it, the draw: take the pile's top card or draw from
-    the stock (then discard as ``strategy`` does), or at the upcard offer (a history
-    that stops there) take or pass the upcard.
+    ``stock_left``, default 20): the opponent's cards as it kept them over its share of
+    the draws so far (its least deadwood at each draw), or, with ``dealt``, as dealt
+    (uniform: a hand of about 57 deadwood that no player holds turns in). The history's
+    options (``model``, ``temperature``, ``wait``) without a history, or shorthand with
+    one, are refused. Each option is played in the same worlds, the advised player
+    continuing with ``strategy`` (default expert, the strongest plain strategy: the
+    player who follows the advice plays on as well as that at least, and a weaker one,
+    such as memory2, made the draw's value fall short of the discard's after it) and the
+    opponent with ``opponent``. With ``drawn`` the options are the discards (and
+    knocks); without it, the draw: take the pile's top card or draw from the stock (then
+    discard as ``strategy`` does), or at the upcard offer (a history that stops there)
+    take or pass the upcard.
 
-    One row per option: ``option`` (words), ``action`` (discard, knock, take, stock, pass),
-    ``discard``, ``knock``, ``deadwood`` (kept; -1 for draw options),
-    ``expected_points`` (the advised player's points minus the opponent's, this hand)
-    with ``low``/``high`` (95% interval), ``p_undercut`` (own knock undercut),
-    ``p_opponent_gin``, ``opponent_deadwood`` (the opponent's mean deadwood now in the
-    sampled worlds, the same on every row), ``ess`` (effective sample size of the
-    posterior's guesses, at most 500 however many the rollouts; the number of worlds for
-    uniform sampling) and ``recommended``; ``table.attrs["samples"]`` is that number of
-    guesses or worlds. A warning goes to ``table.attrs["warning"]`` (and Python's
-    warnings) when the ESS is below 10% of the samples.
+    ``precision`` (points): more rollouts, in batches of worlds of their own, until
+    every option's 95% interval is at most that wide either side, or ``max_rollouts``
+    are spent. ``score`` (the advised player's points, the opponent's) values each
+    rollout's hand in games too: ``game_win`` is the chance of winning the game from
+    that score after the option, by the game table of expert against expert under the
+    rules (:func:`~ginsim.analysis.game_stats.advice_game_table`).
+
+    One row per option, best first (the columns: this module's docstring).
     """
     rules = Rules.coerce(rules)
     seed, rollouts = _checked_request(rules, seed, rollouts, drawn, drawn_from, history)
+    precision, max_rollouts = _checked_precision(precision, max_rollouts, rollouts)
+    game = None if score is None else scored_table(score, rules)
     shorthand = {"pile": pile, "opponent_took": opponent_took,
                  "opponent_passed": opponent_passed, "stock_left": stock_left}
     if history is not None:
-        _only_one_view(shorthand)
-        situation = history_situation(history, hand, drawn, drawn_from, rules,
-                                      opponent if model is None else model, rollouts, seed,
-                                      *_belief_options(temperature, wait))
-        return _situation_table(situation, strategy, opponent, rules, seed)
-    _needs_history(model=model, temperature=temperature, wait=wait)
-    view = (pile or "", opponent_took or "", opponent_passed or "",
-            STOCK_LEFT if stock_left is None else stock_left)
+        only_one_view(shorthand)
+        belief = (opponent if model is None else model, *belief_options(temperature, wait))
+        batch = _history_batch(history, hand, (drawn, drawn_from), belief,
+                               (strategy, opponent), rules)
+    else:
+        needs_history(model=model, temperature=temperature, wait=wait)
+        view = (pile or "", opponent_took or "", opponent_passed or "",
+                STOCK_LEFT if stock_left is None else stock_left)
+        batch = _shorthand_batch(hand, drawn, drawn_from, view, (strategy, opponent), rules,
+                                 dealt)
+    worlds = _spend(batch, rollouts, seed, precision, max_rollouts)
+    return _table(worlds, game)
+
+
+def _history_batch(history: str | list[str], hand: str, draw: tuple, belief: tuple,
+                   players: tuple, rules: Rules):
+    """The batch function of a position read from a history: each batch samples the
+    posterior afresh (its own seed) and plays every option in its worlds."""
+    def batch(n: int, batch_seed: int) -> _Worlds:
+        situation = history_situation(history, hand, *draw, rules, belief[0], n, batch_seed,
+                                      belief[1], belief[2])
+        return _situation_worlds(situation, *players, rules, batch_seed)
+    return batch
+
+
+def _shorthand_batch(hand: str, drawn: str | None, drawn_from: str, view: tuple,
+                     players: tuple, rules: Rules, dealt: bool):
+    """The batch function of a shorthand position (checked now, once)."""
+    strategy, opponent = players
     if drawn is None:
-        situation = shorthand_situation(draw_position(hand, *view), rollouts, seed, rules)
-        return _situation_table(situation, strategy, opponent, rules, seed)
+        position = draw_position(hand, *view)
+        draws = 0 if dealt else opponent_draws(position)
+
+        def draw_batch(n: int, batch_seed: int) -> _Worlds:
+            situation = shorthand_situation(position, n, batch_seed, rules, draws)
+            return _situation_worlds(situation, strategy, opponent, rules, batch_seed)
+        return draw_batch
     position = make_position(hand, drawn, *view, drawn_from)
-    return _position_table(position, strategy, opponent, rules, rollouts, seed)
+    draws = 0 if dealt else opponent_draws(position)
+
+    def discard_batch(n: int, batch_seed: int) -> _Worlds:
+        options, kept, net, flags, points = run_rollouts(position, strategy, opponent, rules,
+                                                         n, batch_seed, draws)
+        opp, _, _ = sample_worlds(position, n, np.random.default_rng(batch_seed),
+                                  opponent_draws=draws, rules=rules)
+        options = np.column_stack([np.full(len(options), OPT_DISCARD), options, kept])
+        return _Worlds(options, net, flags, points, _deadwoods(opp, rules), float(n), n,
+                       None, None)
+    return discard_batch
+
+
+def _spend(batch, rollouts: int, seed: int, precision: float | None,
+           max_rollouts: int) -> _Worlds:
+    """The first batch of ``rollouts`` worlds, then, for ``precision``, more batches
+    (seeds of their own) until each option's half-interval is within it or
+    ``max_rollouts`` worlds are played."""
+    worlds = batch(rollouts, seed)
+    spent = [worlds]
+    done = rollouts
+    while precision is not None and done < max_rollouts:
+        widest = float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
+        if widest <= precision:
+            break
+        more = int(np.ceil(done * ((widest / precision) ** 2 - 1) * 1.1))
+        more = min(max(more, rollouts // 2, 2), max_rollouts - done)
+        spent.append(batch(more, (seed + len(spent) * BATCH_STRIDE) % 2**64))
+        done += more
+        worlds = _pooled(spent)
+    return worlds
+
+
+def _pooled(spent: list[_Worlds]) -> _Worlds:
+    """Batches of worlds as one: each batch's posterior runs kept apart."""
+    first = spent[0]
+    runs = None
+    if first.runs is not None:
+        offset, parts = 0, []
+        for w in spent:
+            parts.append(w.runs + offset)
+            offset += int(w.runs.max()) + 1
+        runs = np.concatenate(parts)
+    return _Worlds(first.options, *(np.concatenate([getattr(w, name) for w in spent])
+                                    for name in ("net", "flags", "points", "opp_deadwood")),
+                   sum(w.ess for w in spent), sum(w.samples for w in spent), runs,
+                   first.dealer)
 
 
 def opponent_model(bot: str | Strategy) -> tuple[Strategy, str]:
@@ -126,63 +245,34 @@ def _checked_request(rules: Rules, seed: int, rollouts: int, drawn: str | None,
     return seed, rollouts
 
 
-def _position_table(position: Position, strategy: str | Strategy, opponent: str | Strategy,
-                    rules: Rules, rollouts: int, seed: int) -> pd.DataFrame:
-    """The table of a position after the draw (shorthand): every discard and knock,
-    played out in ``rollouts`` nearly uniform worlds."""
-    options, kept, net, flags = run_rollouts(position, strategy, opponent, rules, rollouts,
-                                             seed)
-    opp, _, _ = sample_worlds(position, rollouts, np.random.default_rng(seed))
-    options = np.column_stack([np.full(len(options), OPT_DISCARD), options, kept])
-    return _table(options, net, flags, _mean_deadwood(opp, rules), float(rollouts), rollouts)
-
-
-def _situation_table(situation: Situation, strategy: str | Strategy, opponent: str | Strategy,
-                     rules: Rules, seed: int) -> pd.DataFrame:
-    """The table of a sampled situation (a history's posterior, or a shorthand position
-    before the draw): every option played out in the situation's worlds."""
+def _situation_worlds(situation: Situation, strategy: str | Strategy,
+                      opponent: str | Strategy, rules: Rules, seed: int) -> _Worlds:
+    """A sampled situation (a history's posterior, or a shorthand position before the
+    draw) with every option played out in its worlds."""
     if situation.stocks.shape[1] < rules.stock_floor:
         raise ValueError(f"stock_left {situation.stocks.shape[1]} is below the stock "
                          f"floor {rules.stock_floor} of these rules")
-    options, net, flags = situation_rollouts(situation, strategy, opponent, rules, seed)
-    return _table(options, net, flags, _mean_deadwood(situation.opp_hands, rules),
-                  situation.ess, situation.particles, situation.runs)
+    options, net, flags, points = situation_rollouts(situation, strategy, opponent, rules,
+                                                     seed)
+    return _Worlds(options, net, flags, points, _deadwoods(situation.opp_hands, rules),
+                   situation.ess, situation.particles, situation.runs,
+                   None if situation.dealer < 0 else situation.dealer)
 
 
-def _belief_options(temperature: float | None, wait: float | None) -> tuple[float, float]:
-    """The posterior's temperature and wait, defaults filled in, within the bounds of
-    the mc player's parameters of the same names."""
-    values = []
-    for name, value, default in (("temperature", temperature, TEMPERATURE),
-                                 ("wait", wait, WAIT)):
-        p = PARAMETERS[name]
-        values.append(check_number(default if value is None else value, name, p.low, p.high))
-    return values[0], values[1]
+def _checked_precision(precision: float | None, max_rollouts: int, rollouts: int
+                       ) -> tuple[float | None, int]:
+    """The precision (points, or None) and the most rollouts it may spend (at least the
+    first batch's)."""
+    if precision is not None:
+        precision = check_number(precision, "precision", 0.05, 100.0)
+    return precision, max(check_rollouts(max_rollouts), rollouts)
 
 
-def _needs_history(**options: object) -> None:
-    """The posterior's options without a history would be ignored: refused."""
-    for name, value in options.items():
-        if value is not None:
-            raise ValueError(f"{name} (--{name}) shapes the posterior over the opponent's "
-                             f"hand, which only a history gives: add history= (--history) "
-                             f"or leave {name} out")
-
-
-def _only_one_view(shorthand: dict[str, object]) -> None:
-    """A history says the pile, the stock and the opponent's takes and passes; the
-    shorthand flags besides it would be ignored or contradict it: refused."""
-    for name, value in shorthand.items():
-        if value is not None and value != "":
-            flag = "--" + name.replace("_", "-")
-            raise ValueError(f"{name} ({flag}) describes a position without a history; with "
-                             f"history= (--history) the history gives it: leave {name} out")
-
-
-def _mean_deadwood(hands: np.ndarray, rules: Rules) -> float:
+def _deadwoods(hands: np.ndarray, rules: Rules) -> np.ndarray:
+    """Each world's opponent deadwood."""
     tab = card_tables(rules)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    return float(np.mean([min_deadwood_nb(int(h), tab, work) for h in hands]))
+    return np.array([min_deadwood_nb(int(h), tab, work) for h in hands], dtype=np.float64)
 
 
 def standard_errors(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
@@ -198,8 +288,10 @@ def standard_errors(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarr
     return np.maximum(se, means.std(axis=0, ddof=1) / np.sqrt(len(means)))
 
 
-def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood: float,
-           ess: float, samples: int, runs: np.ndarray | None = None) -> pd.DataFrame:
+def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
+    """The advisor's table of ``worlds`` (and, with ``game`` = (table, mine, theirs),
+    each option's chance of winning the game)."""
+    options, net, runs = worlds.options, worlds.net, worlds.runs
     mean = net.mean(axis=0)
     half = Z95 * standard_errors(net, runs)
     kind = options[:, 0]
@@ -215,6 +307,10 @@ def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood
     said = np.where((action == "knock") & (options[:, 3] == 0), "gin", action)
     option = [words[a].format(format_cards([int(c)]) if c >= 0 else "")
               for a, c in zip(said, options[:, 1], strict=True)]
+    # the worlds repeat the posterior's guesses: its error is that of ess guesses at most
+    deadwood_se = max(standard_errors(worlds.opp_deadwood[:, None], runs)[0],
+                      worlds.opp_deadwood.std(ddof=1) / np.sqrt(max(min(worlds.ess, len(net)),
+                                                                    2.0)))
     frame = pd.DataFrame({
         "option": option,
         "action": action,
@@ -224,15 +320,28 @@ def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood
         "expected_points": mean,
         "low": mean - half,
         "high": mean + half,
-        "p_undercut": (flags == 1).mean(axis=0),
-        "p_opponent_gin": (flags == 2).mean(axis=0),
-        "opponent_deadwood": opp_deadwood,
-        "ess": ess,
+        "p_undercut": (worlds.flags == 1).mean(axis=0),
+        "p_opponent_gin": (worlds.flags == 2).mean(axis=0),
+        "opponent_deadwood": float(worlds.opp_deadwood.mean()),
+        "opponent_deadwood_se": float(deadwood_se),
+        "ess": worlds.ess,
+        "rollouts": len(net),
     })
+    if game is not None:
+        table, mine, theirs = game
+        wins = table.wins_after(mine, theirs, worlds.dealer, net, worlds.points)
+        win_half = Z95 * standard_errors(wins, runs)
+        frame["game_win"] = wins.mean(axis=0)
+        frame["game_win_low"] = np.clip(frame.game_win - win_half, 0.0, 1.0)
+        frame["game_win_high"] = np.clip(frame.game_win + win_half, 0.0, 1.0)
+        frame.attrs["score"] = (mine, theirs)
+        frame.attrs["game_table"] = (f"expert against expert under {table.rules.spec()}, "
+                                     f"{table.n:,} hands")
     frame = frame.sort_values(["expected_points", "knock"], ascending=[False, False],
                               kind="stable").reset_index(drop=True)
-    frame["recommended"] = frame.index == 0
-    frame.attrs["samples"] = samples
+    _mark_the_best(frame)
+    frame.attrs["samples"] = worlds.samples
+    ess, samples = worlds.ess, worlds.samples
     if ess < 0.1 * samples:
         text = (f"effective sample size {ess:.0f} is below 10% of the {samples} samples: "
                 f"the history is unlikely under the opponent model; try another --model or a "
@@ -242,15 +351,40 @@ def _table(options: np.ndarray, net: np.ndarray, flags: np.ndarray, opp_deadwood
     return frame
 
 
+def _mark_the_best(frame: pd.DataFrame) -> None:
+    """``best``, ``close`` and ``recommended`` of a table sorted best first: the best is
+    recommended only where its 95% interval clears every other option's."""
+    best = frame.index == 0
+    overlaps = (frame.high >= frame.low.iloc[0]).to_numpy() & ~best
+    frame["best"] = best
+    frame["close"] = overlaps | (best & overlaps.any())
+    frame["recommended"] = best & ~overlaps.any()
+
+
 def advice_words(table: pd.DataFrame) -> str:
     """The recommendation in words, with its margin over the runner-up, saying whose
-    points the expectation counts."""
+    points the expectation counts; "Close" where the best's interval does not clear the
+    next one's; with a score, the chance of winning the game and the option best for
+    it where that is another."""
     best = table.iloc[0]
-    text = (f"Recommended: {best.option} (expected {best.expected_points:+.2f} points, your points "
-            f"minus the opponent's this hand, 95% CI [{best.low:+.2f}, {best.high:+.2f}])")
+    clear = bool(table.recommended.iloc[0]) if "recommended" in table else True
+    head = "Recommended" if clear else "Close"
+    text = (f"{head}: {best.option} (expected {best.expected_points:+.2f} points, your points "
+            f"minus the opponent's this hand, 95% CI [{best.low:+.2f}, {best.high:+.2f}]"
+            + (f"; wins the game {best.game_win:.1%}" if "game_win" in table else "") + ")")
     if len(table) > 1:
         second = table.iloc[1]
         text += f"; next best: {second.option} ({second.expected_points:+.2f})"
+    if not clear:
+        text += ("; their 95% intervals overlap, so either is as good as these rollouts can "
+                 "tell (more rollouts, --precision, may separate them)")
+    if "game_win" in table:
+        top = table.loc[table.game_win.idxmax()]
+        mine, theirs = table.attrs.get("score", ("?", "?"))
+        if top.option != best.option:
+            text += (f". At {mine}-{theirs} the game is best served by {top.option} "
+                     f"(wins {top.game_win:.1%})")
+        text += f". Game chances from the game table of {table.attrs.get('game_table', '')}"
     text += (f". The opponent's deadwood now averages {best.opponent_deadwood:.1f} in the "
              f"sampled worlds.")
     return text

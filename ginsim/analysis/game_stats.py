@@ -3,10 +3,18 @@ game table (the chance of winning and the value of a game from every score)."""
 
 from __future__ import annotations
 
+import hashlib
+import io
+import os
+import zipfile
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from .._version import __version__
 from ..game.inputs.checks import check_int
+from ..game.inputs.files import FileDataError, read_bounded, write_bytes_atomic
 from ..game.inputs.specs import brief
 from ..game.rules import Rules
 from ..game.scoring.game_equity import (
@@ -145,3 +153,77 @@ def game_table_frame(table: GameTable, step: int = 1) -> pd.DataFrame:
             "value_high": pick["value"] + half["value"], "shut_a": pick["shut_a"],
             "shut_b": pick["shut_b"], "hands": pick["hands"], "n": table.n}))
     return pd.concat(parts, ignore_index=True)
+
+
+#: The game table the advisor values hands with (``advise(score=...)``): expert against
+#: expert, the strongest plain play on both sides, from this many hands.
+ADVICE_TABLE = ("expert", "expert", TABLE_HANDS)
+_ADVICE_TABLES: dict[str, GameTable] = {}
+
+
+def advice_game_table(rules: Rules | str | None = None) -> GameTable:
+    """The game table of :data:`ADVICE_TABLE` under ``rules`` (no bootstrap), made once
+    per rules and kept: in this process, and its hand results in the user's cache
+    (``GINSIM_CACHE_DIR``, else the platform's cache folder), so a later advice reads
+    them (a damaged or foreign file is made again)."""
+    rules = Rules.coerce(rules).check_games()
+    a, b, hands = ADVICE_TABLE
+    key = hashlib.sha256(f"{__version__}|{rules.spec()}|{a}|{b}|{hands}|0".encode()).hexdigest()
+    if key not in _ADVICE_TABLES:
+        path = _cache_folder() / f"game-table-{key[:24]}.npz"
+        results = _cached_results(path)
+        if results is None:
+            results = _hand_results(a, b, rules, hands, 0, None)
+            _save_results(path, results)
+        _ADVICE_TABLES[key] = solve_game_table(results, rules, a=a, b=b, boot=0)
+    return _ADVICE_TABLES[key]
+
+
+def _cache_folder() -> Path:
+    given = os.environ.get("GINSIM_CACHE_DIR")
+    if given:
+        return Path(given).expanduser()
+    from numba.misc.appdirs import AppDirs
+    return Path(AppDirs(appname="ginsim", appauthor=False).user_cache_dir)
+
+
+def _cached_results(path: Path) -> HandOutcomes | None:
+    """The hand results kept at ``path``, or None (missing, damaged, or not ours)."""
+    try:
+        with np.load(io.BytesIO(read_bounded(path, 1_000_000, "game table cache")),
+                     allow_pickle=False) as data:
+            results = HandOutcomes(data["outcomes"].astype(np.int64),
+                                   data["counts"].astype(np.int64),
+                                   data["dead"].astype(np.int64))
+        if results.outcomes.ndim != 2 or len(results.counts) != len(results.outcomes) or (
+                results.dead.shape != (2,)):
+            return None
+        return results
+    except (OSError, ValueError, KeyError, FileDataError, zipfile.BadZipFile):
+        return None
+
+
+def _save_results(path: Path, results: HandOutcomes) -> None:
+    """Keep the hand results for later advice; a cache that cannot be written is skipped."""
+    buffer = io.BytesIO()
+    np.savez(buffer, outcomes=results.outcomes, counts=results.counts, dead=results.dead)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_bytes_atomic(path, buffer.getvalue())
+    except OSError:
+        pass
+
+
+def scored_table(score: tuple[int, int], rules: Rules) -> tuple[GameTable, int, int]:
+    """``(game table, mine, theirs)``: the advisor's game table (:func:`advice_game_table`)
+    for ``rules`` and a score checked against its target."""
+    try:
+        mine, theirs = (int(v) for v in score)
+    except (TypeError, ValueError):
+        raise ValueError(f"score must be two points, yours then the opponent's, such as "
+                         f"(85, 30), got {score!r}") from None
+    top = rules.target - 1
+    if not (0 <= mine <= top and 0 <= theirs <= top):
+        raise ValueError(f"score {mine}-{theirs}: each side's points must be 0..{top} "
+                         f"(below the game's target {rules.target})")
+    return advice_game_table(rules), mine, theirs

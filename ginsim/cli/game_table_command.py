@@ -12,16 +12,18 @@ from .options import RULES_HELP, UsageError, add_seed, command, positive_int
 DEFAULT_CSV = "game-table.csv"
 
 
-def start_scores(text: str | None, target: int) -> tuple[int, int] | None:
-    """``--start A-B``: the two scores a game starts from, each 0 <= score < ``target``."""
+def start_scores(text: str | None, target: int, flag: str = "--start"
+                 ) -> tuple[int, int] | None:
+    """``--start A-B`` (or ``flag``): the two scores a game starts from (or stands at),
+    each 0 <= score < ``target``."""
     if text is None:
         return None
     parts = text.split("-")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise UsageError(f"--start takes two scores as A-B, such as 85-30, got {text!r}")
+        raise UsageError(f"{flag} takes two scores as A-B, such as 85-30, got {text!r}")
     a, b = (int(p) for p in parts)
     if max(a, b) >= target:
-        raise UsageError(f"--start {text}: each score must be 0..{target - 1}, below the "
+        raise UsageError(f"{flag} {text}: each score must be 0..{target - 1}, below the "
                          f"target {target}")
     return a, b
 

@@ -76,11 +76,13 @@ def position_text(table: Table, rules) -> str:
     return "\n".join(lines)
 
 
-def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0):
+def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0,
+                score: tuple[int, int] | None = None):
     """The advisor's table (``ginsim.advise``) for seat 0's decision now, against the
     bot played (``bot``, its spec: its card play and knock chart; an mc bot by the plain
     strategy it plays on with) and read by the same model: ``(table, model, note)``,
-    ``note`` saying where the model is not the bot itself. ValueError where there is
+    ``note`` saying where the model is not the bot itself; with ``score`` (yours, the
+    bot's) each option's chance of winning the game too. ValueError where there is
     nothing to advise (the first discard of the eleven-card deal) or the advisor
     refuses the position."""
     from ..analysis.advise import advise, opponent_model
@@ -95,21 +97,29 @@ def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 
         raise ValueError("the first discard of the eleven-card deal follows no draw, and "
                          "the advisor weighs a discard after a draw")
     frame = advise(_hand_str(hand), drawn=drawn, history=table.history(0), rules=rules,
-                   opponent=model, rollouts=rollouts, seed=seed)
+                   opponent=model, rollouts=rollouts, seed=seed, score=score)
     return frame, model, note
 
 
-def hint_text(table: Table, rules, bot: str, rollouts: int = 400) -> str:
+def hint_text(table: Table, rules, bot: str, rollouts: int = 400,
+              score: tuple[int, int] | None = None) -> str:
     """The advisor's table for the decision in front of you (:func:`hint_advice`), its
-    title naming the opponent it assumes."""
+    title naming the opponent it assumes; with ``score``, each option's chance of
+    winning the game beside its points. The best is marked "best" where its interval
+    clears the next one's, "close" where it does not."""
     from ..analysis.advise import advice_words
     try:
-        frame, model, note = hint_advice(table, rules, bot, rollouts)
+        frame, model, note = hint_advice(table, rules, bot, rollouts, score=score)
     except ValueError as err:
         return f"  (no hint here: {err})"
+    game = "game_win" in frame
     rows = [f"    {row.option:<24} {row.expected_points:+6.2f}  [{row.low:+.2f}, {row.high:+.2f}]"
+            + (f"  game {row.game_win:6.1%}" if game else "")
+            + ("  <= best" if row.recommended else "  <= close" if row.close else "")
             for row in frame.head(6).itertuples()]
-    head = [f"  Advisor (against {model.spec}; expected points this hand, 95% CI):"]
+    head = [f"  Advisor (against {model.spec}; expected points this hand, 95% CI"
+            + (f"; your chance of winning the game at {score[0]}-{score[1]}" if game else "")
+            + "):"]
     if note:
         head.append(f"  ({note})")
     return "\n".join([*head, *rows, "  " + advice_words(frame)])
@@ -221,7 +231,14 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
 def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | None) -> str:
     if before_hint is not None:
         before_hint()
-    return hint_text(table, game.rules, game.bot_spec)
+    return hint_text(table, game.rules, game.bot_spec, score=game_score(game))
+
+
+def game_score(game: TableGame) -> tuple[int, int] | None:
+    """The game's score now (yours, the bot's) for the hint, while both are below the
+    target (None once the game is decided)."""
+    mine, theirs = game.points
+    return (mine, theirs) if max(mine, theirs) < game.rules.target else None
 
 
 def move_prompt(table: Table) -> str:

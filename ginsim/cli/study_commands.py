@@ -174,6 +174,12 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     from .terminal import advice_lines
 
     shorthand = args.history is None and args.drawn is not None
+    score = None
+    if args.score is not None:
+        from ..game.rules import Rules
+        from .game_table_command import start_scores
+
+        score = start_scores(args.score, Rules.coerce(args.rules).target, "--score")
     names = ("advisor without a history",) if shorthand else ADVISOR_GROUPS
     compile_kernels((), args.rules, groups=[KERNEL_GROUPS[n] for n in names])  # said so
     with warnings.catch_warnings():
@@ -184,7 +190,9 @@ def _cmd_advise(args: argparse.Namespace) -> int:
                        rules=args.rules, opponent=args.opponent, strategy=args.strategy,
                        rollouts=args.rollouts, seed=args.seed, drawn_from=args.drawn_from,
                        history=args.history, model=args.model,
-                       temperature=args.temperature, wait=args.wait)
+                       temperature=args.temperature, wait=args.wait, score=score,
+                       precision=args.precision, max_rollouts=args.max_rollouts,
+                       dealt=args.dealt)
     if args.json:
         print(table.to_json(orient="records", indent=1))
         return 0
@@ -309,6 +317,19 @@ def add_advise_command(sub) -> None:
     ad.add_argument("--rollouts", type=positive_int, default=10_000,
                     help="rollouts per option (default 10000); with --history the worlds "
                          "resample at most 500 guesses of the opponent's hand")
+    ad.add_argument("--precision", type=float, default=None, metavar="POINTS",
+                    help="spend more rollouts, in batches of new worlds, until every "
+                         "option's 95%% interval is within this many points either side "
+                         "(e.g. 1.5), or --max-rollouts are spent")
+    ad.add_argument("--max-rollouts", type=positive_int, default=50_000, metavar="N",
+                    help="the most rollouts --precision spends (default 50000)")
+    ad.add_argument("--score", default=None, metavar="MINE-THEIRS",
+                    help="the game's score, yours first (e.g. 85-30): each option also gets "
+                         "its chance of winning the game, from the game table of expert "
+                         "against expert under the rules")
+    ad.add_argument("--dealt", action="store_true",
+                    help="shorthand: sample the opponent's cards as dealt (uniform), not "
+                         "as kept over its draws so far")
     add_seed(ad)
     ad.add_argument("--json", action="store_true", help="print the table as JSON")
     ad.set_defaults(func=_cmd_advise)

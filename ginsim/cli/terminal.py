@@ -207,16 +207,21 @@ def report_written_line(paths: dict, replacing: bool, seconds: float,
 
 def advice_lines(table) -> list[str]:
     """The advisor's table: each option's deadwood kept, expected points with its 95%
-    interval, undercut and opponent-gin chances, the best marked."""
-    lines = ["expected = your points minus the opponent's in this hand, per option",
+    interval, undercut and opponent-gin chances (and, with a score, its chance of
+    winning the game), the best marked: "best" where its interval clears the others',
+    "close" where another's overlaps it."""
+    game = "game_win" in table
+    lines = ["expected = your points minus the opponent's in this hand, per option"
+             + ("; game = your chance of winning the game" if game else ""),
              f"{'option':<24} {'kept':>4} {'expected':>9} {'95% CI':>18} {'undercut':>9} "
-             f"{'opp. gin':>9}"]
+             f"{'opp. gin':>9}" + (f" {'game':>7}" if game else "")]
     for r in table.itertuples():
-        mark = "  <= best" if r.recommended else ""
+        mark = "  <= best" if r.recommended else ("  <= close" if r.close else "")
         kept = "" if r.deadwood < 0 else str(r.deadwood)
         lines.append(f"{r.option:<24} {kept:>4} {r.expected_points:+9.2f} "
                      f"[{r.low:+7.2f}, {r.high:+7.2f}] {r.p_undercut:9.2%} "
-                     f"{r.p_opponent_gin:9.2%}{mark}")
+                     f"{r.p_opponent_gin:9.2%}" + (f" {r.game_win:7.1%}" if game else "")
+                     + mark)
     return lines
 
 

@@ -205,6 +205,30 @@ class GameTable:
             self.rules.next_dealer))
         return float(self.win[nd, na, nb])
 
+    def wins_after(self, a: int, b: int, dealer: int | None, net: np.ndarray,
+                   points: np.ndarray) -> np.ndarray:
+        """:meth:`win_after` for many hands at once: seat a's chance of winning the game
+        after each hand of ``net`` (a's points minus b's: its sign says who won, 0 a dead
+        hand) and ``points`` (both seats' added), dealt by ``dealer`` at ``a``-``b``;
+        with no dealer, the mean over either seat dealing (the dealer unknown)."""
+        if dealer is None:
+            return (self.wins_after(a, b, 0, net, points)
+                    + self.wins_after(a, b, 1, net, points)) / 2
+        self._check(a, b)
+        net, points = np.asarray(net), np.asarray(points)
+        out = np.full(net.shape, float(self.win[dealer, a, b]))  # dead: dealt again
+        mode = NEXT_DEALER_MODES.index(self.rules.next_dealer)
+        for winner, won in ((0, net > 0), (1, net < 0)):
+            na = np.where(winner == 0, a + points, a)
+            nb = np.where(winner == 1, b + points, b)
+            over = np.maximum(na, nb) >= self.rules.target
+            top = self.rules.target - 1
+            nd = next_dealer_code_nb(dealer, winner, mode)
+            after = self.win[nd, np.minimum(na, top), np.minimum(nb, top)]
+            after = np.where(over, 1.0 if winner == 0 else 0.0, after)
+            out = np.where(won & (points > 0), after, out)
+        return out
+
     def interval(self, name: str, a: int, b: int, dealer: int | None = None
                  ) -> tuple[float, float]:
         """The 95% interval of ``win`` or ``value`` (estimate ± 1.96 bootstrap standard

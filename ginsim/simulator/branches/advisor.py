@@ -18,7 +18,7 @@ from ...game.card_tables import card_tables
 from ...game.cards import cards_to_mask, format_cards, parse_cards
 from ...game.inputs.checks import check_choice, check_int
 from ...game.melds_nb import WORK_SIZE
-from ...game.rules import Rules
+from ...game.rules import STOCK_AT_DEAL, Rules
 from ...strategies.presets import Strategy, parse_strategy
 from ..limits import check_rollouts, check_seed
 from ..machine.board_nb import discard_options_nb
@@ -26,7 +26,13 @@ from ..machine.buffers import new_board
 from ..machine.records import TRACE_WIDTH
 from ..play.engine import seat_params
 from ..search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
-from .advisor_nb import AdvisedHand, Outcomes, option_rollouts_nb, rollouts_nb
+from .advisor_nb import (
+    AdvisedHand,
+    Outcomes,
+    kept_hands_nb,
+    option_rollouts_nb,
+    rollouts_nb,
+)
 
 HAND_OVER = ("the stock is down to the floor ({floor}) and the last discard was not a "
               "knock: the hand is over (dead), so there is no draw to advise")
@@ -108,10 +114,24 @@ def require_plain(*strategies: str | Strategy) -> None:
                              "or play_games)")
 
 
+def opponent_draws(position: Position) -> int:
+    """The opponent's draws since the deal, as the shorthand reckons them: half of the
+    stock drawn."""
+    return max(0, STOCK_AT_DEAL - position.stock_left) // 2
+
+
 def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
-                  pass_weight: float = PASS_WEIGHT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  pass_weight: float = PASS_WEIGHT, opponent_draws: int = 0,
+                  rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sample ``rollouts`` worlds: (opponent hand masks, stocks [w, stock_left] top first,
-    buried pile cards [w, buried])."""
+    buried pile cards [w, buried]). With ``opponent_draws`` the opponent's hand is the
+    one it kept over that many draws (:func:`kept_hands_nb`, by ``rules``' deadwood),
+    its discards among the buried cards (where the pile is listed in full, back among
+    the unseen ones: which listed card was its discard is not known); with 0, its
+    cards as dealt (uniform): the
+    hand of a player who has not drawn, whose deadwood averages about 57 where a
+    player some turns in holds half that, which made the shorthand's values favour
+    holding high cards (issue 60)."""
     unseen = np.array(position.unseen, dtype=np.int64)
     need = 10 - len(position.took)
     weights = np.ones(len(unseen))
@@ -124,6 +144,9 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
     # rest: one vectorised draw per world.
     keys = np.log(weights)[None, :] + rng.gumbel(size=(rollouts, len(unseen)))
     order = np.argsort(-keys, axis=1)
+    if opponent_draws:
+        return _kept_worlds(position, unseen[order], need, opponent_draws, rng,
+                            Rules.coerce(rules))
     opp = unseen[order[:, :need]]
     rest = unseen[order[:, need:]]
     rest = np.take_along_axis(rest, np.argsort(rng.random(rest.shape), axis=1), axis=1)
@@ -131,6 +154,25 @@ def sample_worlds(position: Position, rollouts: int, rng: np.random.Generator,
     stocks = rest[:, :position.stock_left]
     buried = rest[:, position.stock_left:]
     return opp_masks, np.ascontiguousarray(stocks), np.ascontiguousarray(buried)
+
+
+def _kept_worlds(position: Position, cards: np.ndarray, need: int, draws: int,
+                 rng: np.random.Generator, rules: Rules
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Worlds whose opponent kept its best cards over ``draws`` draws from ``cards``
+    (each world's unseen cards in the order dealt)."""
+    rollouts = cards.shape[0]
+    hands = np.zeros(rollouts, dtype=np.int64)
+    discards = np.zeros((rollouts, draws), dtype=np.int64)
+    kept_hands_nb(np.ascontiguousarray(cards), need, draws, cards_to_mask(position.took),
+                  card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64), hands, discards)
+    into_pile = min(draws, position.buried)
+    rest = np.concatenate([discards[:, into_pile:], cards[:, need + draws:]], axis=1)
+    rest = np.take_along_axis(rest, np.argsort(rng.random(rest.shape), axis=1), axis=1)
+    stocks = rest[:, :position.stock_left]
+    buried = np.concatenate([discards[:, :into_pile], rest[:, position.stock_left:]], axis=1)
+    buried = np.take_along_axis(buried, np.argsort(rng.random(buried.shape), axis=1), axis=1)
+    return hands, np.ascontiguousarray(stocks), np.ascontiguousarray(buried)
 
 
 def legal_options(position: Position, rules: Rules, knock_limit: int | None = None
@@ -159,9 +201,11 @@ def legal_options(position: Position, rules: Rules, knock_limit: int | None = No
 
 
 def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | Strategy,
-                 rules: Rules, rollouts: int, seed: int
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(options, kept deadwood, net points [world, option], flags [world, option])."""
+                 rules: Rules, rollouts: int, seed: int, opponent_draws: int = 0
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(options, kept deadwood, net points [world, option], flags [world, option], hand
+    points [world, option]); the opponent's hand sampled as kept over ``opponent_draws``
+    draws (:func:`sample_worlds`)."""
     require_plain(strategy, opponent)
     seed = check_seed(seed)
     rollouts = check_rollouts(rollouts)
@@ -172,12 +216,10 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
                          f"{rules.stock_floor} of these rules (the hand would already be "
                          f"dead); give at least {rules.stock_floor}")
     rng = np.random.default_rng(seed)
-    opp, stocks, buried = sample_worlds(position, rollouts, rng)
+    opp, stocks, buried = sample_worlds(position, rollouts, rng, opponent_draws=opponent_draws,
+                                        rules=rules)
     options, kept = legal_options(position, rules)
-    net = np.zeros((rollouts, len(options)), dtype=np.int64)
-    flags = np.zeros((rollouts, len(options)), dtype=np.int8)
-    out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
-                   new_board(), np.zeros(3, dtype=np.uint64))
+    out = new_outcomes(rollouts, len(options))
     listed = np.array(position.pile, dtype=np.int64)
     piles = np.ascontiguousarray(np.concatenate(
         [buried, np.broadcast_to(listed, (rollouts, len(listed)))], axis=1))
@@ -185,7 +227,16 @@ def run_rollouts(position: Position, strategy: str | Strategy, opponent: str | S
                           cards_to_mask(position.passed), rules.knock_limit)
     rollouts_nb(np.uint64(seed), advised, (piles, opp, stocks), (options, kept),
                 seat_params(strategy, opponent, rules), rules.packed(), card_tables(rules), out)
-    return options, kept, net, flags
+    return options, kept, out.net, out.flags, out.points
+
+
+def new_outcomes(worlds: int, options: int) -> Outcomes:
+    """Empty :class:`Outcomes` for ``worlds`` x ``options`` rollouts (no trace)."""
+    return Outcomes(np.zeros((worlds, options), dtype=np.int64),
+                    np.zeros((worlds, options), dtype=np.int8),
+                    np.zeros((worlds, options), dtype=np.int64),
+                    np.zeros((0, TRACE_WIDTH), dtype=np.int64), new_board(),
+                    np.zeros(3, dtype=np.uint64))
 
 
 @dataclass(frozen=True)
@@ -206,15 +257,18 @@ class Situation:
     offer: int = -1  # at the upcard offer: 1 if seat a deals, 0 if not; else -1
     stock_only: bool = False  # both passed the upcard: seat a must draw from the stock
     runs: np.ndarray | None = None  # the posterior run each world came from, if several
+    dealer: int = -1  # the seat that dealt this hand (0: seat a), -1 if not known
 
 
 def shorthand_situation(position: Position, rollouts: int, seed: int, rules: Rules,
-                        ) -> Situation:
-    """Worlds for the shorthand flags (uniform sampling with declined-card weighting);
-    a position of 10 cards is advised on its draw."""
+                        opponent_draws: int = 0) -> Situation:
+    """Worlds for the shorthand flags (:func:`sample_worlds`, declined cards weighed
+    down, the opponent's hand kept over ``opponent_draws`` draws); a position of 10
+    cards is advised on its draw."""
     _no_upcard_limit(rules)
     rng = np.random.default_rng(seed)
-    opp, stocks, buried = sample_worlds(position, rollouts, rng)
+    opp, stocks, buried = sample_worlds(position, rollouts, rng, opponent_draws=opponent_draws,
+                                        rules=rules)
     listed = np.array(position.pile, dtype=np.int64)
     if buried.shape[1] != 0:
         raise ValueError("the draw can be advised only with the whole pile listed (or a "
@@ -291,24 +345,20 @@ def _may_take_last_discard(situation: Situation, rules: Rules) -> bool:
 def situation_rollouts(situation: Situation, strategy: str | Strategy,
                        opponent: str | Strategy, rules: Rules, seed: int,
                        options: np.ndarray | None = None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(options, net points [world, option], flags [world, option]); every option of
-    :func:`situation_options` unless ``options`` are given."""
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(options, net points [world, option], flags [world, option], hand points [world,
+    option]); every option of :func:`situation_options` unless ``options`` are given."""
     require_plain(strategy, opponent)
     if options is None:
         options = situation_options(situation, rules)
     options = np.ascontiguousarray(options, dtype=np.int64)
-    worlds = len(situation.opp_hands)
-    net = np.zeros((worlds, len(options)), dtype=np.int64)
-    flags = np.zeros((worlds, len(options)), dtype=np.int8)
     public = situation.public
     advised = AdvisedHand(cards_to_mask(situation.hand), int(public[1]), int(public[5]),
                           situation.knock_limit)
     worlds = (np.array(situation.pile, dtype=np.int64), public, situation.opp_hands,
               situation.stocks)
-    out = Outcomes(net, flags, np.zeros((0, TRACE_WIDTH), dtype=np.int64),
-                   new_board(), np.zeros(3, dtype=np.uint64))
+    out = new_outcomes(len(situation.opp_hands), len(options))
     option_rollouts_nb(np.uint64(seed), advised, worlds, options,
                        seat_params(strategy, opponent, rules), rules.packed(),
                        card_tables(rules), out)
-    return options, net, flags
+    return options, out.net, out.flags, out.points

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...game.cards import cards_to_mask, format_cards, mask_to_cards, parse_cards
-from ...game.history import EV_PASS, EV_TAKE, History, parse_history
-from ...game.inputs.checks import check_choice
+from ...game.history import EV_PASS, EV_STOCK, EV_TAKE, History, history_text, parse_history
+from ...game.inputs.checks import check_choice, check_number
 from ...game.rules import Rules
+from ...strategies.params import PARAMETERS
 from ...strategies.presets import Strategy
 from ..belief.posterior import knock_limit_of, sample_beliefs
 from ..belief.replay_nb import TEMPERATURE, WAIT
@@ -37,10 +38,11 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
     _check_cards(hist, mine, new, forbidden, rules)
     particles = min(rollouts, PARTICLES)
     rng = np.random.default_rng(seed)
-    opp, runs, ess, unseen = pooled_worlds(hist, cards_to_mask(mine), model, rules,
+    before, drew = before_my_draw(hist, new, rules)
+    opp, runs, ess, unseen = pooled_worlds(before, cards_to_mask(mine) & ~drew, model, rules,
                                            (particles, rollouts), (seed, rng),
-                                           (temperature, wait))
-    stocks, buried = pile_and_stocks(opp, unseen, hist.stock_left, rng)
+                                           (temperature, wait), drew)
+    stocks, buried = pile_and_stocks(opp, unseen & ~drew, hist.stock_left, rng)
     if buried.shape[1] != 0:
         raise ValueError("the hand and the history do not account for every card")
     # both passed the upcard: the non-dealer's draw is from the stock, nothing to advise
@@ -48,19 +50,40 @@ def history_situation(history: str | list[str], hand: str, drawn: str | None,
                   and hist.events[-1, 1] == EV_PASS)
     return Situation(mine, forbidden, list(hist.pile), public_fields(hist),
                      knock_limit_of(hist, rules), opp, stocks, ess, particles,
-                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only, runs)
+                     int(hist.dealer == 0) if hist.first_turn else -1, stock_only, runs,
+                     int(hist.dealer))
+
+
+def before_my_draw(hist: History, new: list[int], rules: Rules) -> tuple[History, int]:
+    """The history before seat a's draw that ends it (if it does) and the card drawn
+    (``new``) if it came from the stock (a mask; 0 for a pile take or no draw). The
+    posterior is read there: seat a's own draw tells nothing of the opponent's play,
+    only that the stock card drawn is not in its hand. So the worlds after the draw are
+    the guesses made before it (the same seed: the same guesses) less those holding
+    that card, and the belief moves only with what was learnt (issue 60: it jumped from
+    21.4 to 8.8 between the draw and the discard when each decision drew its guesses
+    afresh)."""
+    events = hist.events
+    if not hist.drawn or len(events) == 0 or events[-1, 0] != 0 or events[-1, 1] not in (
+            EV_STOCK, EV_TAKE):
+        return hist, 0
+    before = parse_history(history_text(hist.dealer, hist.upcard, events[:-1]), rules)
+    return before, (1 << new[0]) if events[-1, 1] == EV_STOCK and new else 0
 
 
 def pooled_worlds(hist: History, mine: int, model: str | Strategy, rules: Rules,
                   sizes: tuple[int, int], seeds: tuple[int, np.random.Generator],
-                  belief: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float, int]:
+                  belief: tuple[float, float], drew: int = 0
+                  ) -> tuple[np.ndarray, np.ndarray, float, int]:
     """The opponent's hand in each of ``sizes[1]`` worlds, from :data:`RUNS` independent
     posterior runs sharing ``sizes[0]`` particles (each world resampled from its own
     run's weighted guesses); the run of each world, the runs' summed ESS and the unseen
     mask. One run can settle in one mode of a many-moded posterior and another run in
     another (a late hand's values moved by 30 points between seeds while the interval
     said 3): pooled runs average that out, and the spread of the runs' means shows it
-    in the interval (``advise``)."""
+    in the interval (``advise``). Guesses holding a card of ``drew`` (drawn by seat a
+    since) are given weight 0; a run left with none is sampled afresh with the draw
+    known."""
     particles, rollouts = sizes
     seed, rng = seeds
     runs = max(1, min(RUNS, particles // MIN_RUN_PARTICLES))
@@ -68,13 +91,20 @@ def pooled_worlds(hist: History, mine: int, model: str | Strategy, rules: Rules,
     for k in range(runs):
         n = rollouts // runs + (k < rollouts % runs)
         per = particles // runs + (k < particles % runs)
-        beliefs = sample_beliefs(hist, mine, model, rules, per, (seed + k * RUN_STRIDE) % 2**64,
-                                 belief[0], wait=belief[1])
+        run_seed = (seed + k * RUN_STRIDE) % 2**64
+        beliefs = sample_beliefs(hist, mine, model, rules, per, run_seed, belief[0],
+                                 wait=belief[1])
+        weights = np.where(beliefs.hands & drew, 0.0, beliefs.weights)
+        if drew and weights.sum() <= 0:
+            beliefs = sample_beliefs(hist, mine | drew, model, rules, per, run_seed,
+                                     belief[0], wait=belief[1])
+            weights = beliefs.weights
+        weights = weights / weights.sum()
         pick = (rng.random() + np.arange(n)) / n
-        index = np.minimum(np.searchsorted(np.cumsum(beliefs.weights), pick), per - 1)
+        index = np.minimum(np.searchsorted(np.cumsum(weights), pick), per - 1)
         hands.append(beliefs.hands[index])
         run_of.append(np.full(n, k))
-        ess += beliefs.ess
+        ess += float(1.0 / np.sum(weights ** 2))
         unseen = beliefs.unseen
     return np.concatenate(hands), np.concatenate(run_of), ess, unseen
 
@@ -171,3 +201,33 @@ def pile_and_stocks(opp: np.ndarray, unseen: int, stock_left: int, rng: np.rando
     order = np.argsort(keys, axis=1)[:, :len(cards) - int(held[0].sum())]
     rest = cards[order]
     return np.ascontiguousarray(rest[:, :stock_left]), np.ascontiguousarray(rest[:, stock_left:])
+
+
+def belief_options(temperature: float | None, wait: float | None) -> tuple[float, float]:
+    """The posterior's temperature and wait, defaults filled in, within the bounds of
+    the mc player's parameters of the same names."""
+    values = []
+    for name, value, default in (("temperature", temperature, TEMPERATURE),
+                                 ("wait", wait, WAIT)):
+        p = PARAMETERS[name]
+        values.append(check_number(default if value is None else value, name, p.low, p.high))
+    return values[0], values[1]
+
+
+def needs_history(**options: object) -> None:
+    """The posterior's options without a history would be ignored: refused."""
+    for name, value in options.items():
+        if value is not None:
+            raise ValueError(f"{name} (--{name}) shapes the posterior over the opponent's "
+                             f"hand, which only a history gives: add history= (--history) "
+                             f"or leave {name} out")
+
+
+def only_one_view(shorthand: dict[str, object]) -> None:
+    """A history says the pile, the stock and the opponent's takes and passes; the
+    shorthand flags besides it would be ignored or contradict it: refused."""
+    for name, value in shorthand.items():
+        if value is not None and value != "":
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{name} ({flag}) describes a position without a history; with "
+                             f"history= (--history) the history gives it: leave {name} out")

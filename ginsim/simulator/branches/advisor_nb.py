@@ -11,6 +11,7 @@ import numpy as np
 
 from ...game._jit import jit
 from ...game.bits_nb import popcount_nb
+from ...game.melds_nb import best_discard_nb
 from ...game.scoring.hand_scoring_nb import OUT_BIG_GIN, OUT_GIN, OUT_UNDERCUT
 from ...game.state import (
     A_DISCARD,
@@ -19,6 +20,7 @@ from ...game.state import (
     A_STOCK,
     RES_KNOCKER,
     RES_OUTCOME,
+    RES_POINTS,
     ST_DEALER,
     ST_DISCARDED,
     ST_PASSED,
@@ -49,9 +51,11 @@ FLAG_OPPONENT_GIN = 2  # the opponent went gin (or big gin)
 #: takes it still holds and the pile cards it passed (masks), and the hand's knock limit.
 AdvisedHand = namedtuple("AdvisedHand", ("hand", "took", "passed", "knock_limit"))
 #: What the rollouts write and work in: ``net[world, option]`` (seat a's points minus the
-#: opponent's), ``flags[world, option]`` (FLAG_*), the trace, a board (a hand state with
-#: its scratch, :class:`~ginsim.game.state.Board`) and streams.
-Outcomes = namedtuple("Outcomes", ("net", "flags", "trace", "board", "rng"))
+#: opponent's), ``flags[world, option]`` (FLAG_*), ``points[world, option]`` (the hand's
+#: points, both seats' added: with the sign of ``net`` they say who won how much, what a
+#: game table values), the trace, a board (a hand state with its scratch,
+#: :class:`~ginsim.game.state.Board`) and streams.
+Outcomes = namedtuple("Outcomes", ("net", "flags", "points", "trace", "board", "rng"))
 
 
 @jit
@@ -68,8 +72,9 @@ def set_world_nb(hs, advised, pile, opp_hand, stock, world):
 
 @jit
 def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
-    """Fill ``out.net[world, option]`` (seat a's points minus the opponent's) and
-    ``out.flags[world, option]`` (FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0) for seat a's
+    """Fill ``out.net[world, option]`` (seat a's points minus the opponent's),
+    ``out.flags[world, option]`` (FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0) and
+    ``out.points[world, option]`` (the hand's points) for seat a's
     11 cards ``advised`` (an :class:`AdvisedHand`).
 
     ``worlds`` is ``(piles, opp_hands, stocks)``: ``piles[w]`` lists world ``w``'s pile
@@ -79,7 +84,7 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
     """
     piles, opp_hands, stocks = worlds
     options, option_deadwood = choices
-    net, flags, trace, board, rng = out.net, out.flags, out.trace, out.board, out.rng
+    trace, board, rng = out.trace, out.board, out.rng
     hs = board.hs
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
@@ -89,8 +94,7 @@ def rollouts_nb(seed, advised, worlds, choices, params, rules, tab, out):
                            options[o, 0], option_deadwood[o], rules)
             drive_nb(board, NO_STOP, np.int64(-1), params, rules, tab, rng, trace)
             showdown_nb(board, rules, tab)
-            net[w, o] = net_points_nb(hs, np.int64(0))
-            flags[w, o] = outcome_flag_nb(hs)
+            record_outcome_nb(out, hs, w, o)
 
 
 # An option row (kind, card, flag, kept) by its kind, the mc rollouts' OPT_* codes:
@@ -138,6 +142,14 @@ def play_option_nb(board, option, params, rules, tab, rng, trace):
 
 
 @jit
+def record_outcome_nb(out, hs, w, o):
+    """Write the scored hand in ``hs`` as world ``w``'s outcome of option ``o``."""
+    out.net[w, o] = net_points_nb(hs, np.int64(0))
+    out.flags[w, o] = outcome_flag_nb(hs)
+    out.points[w, o] = hs[RES_POINTS] + hs[RES_POINTS + 1]
+
+
+@jit
 def outcome_flag_nb(hs):
     """FLAG_UNDERCUT, FLAG_OPPONENT_GIN or 0 for the scored hand in ``hs``."""
     outcome = hs[RES_OUTCOME]
@@ -150,13 +162,13 @@ def outcome_flag_nb(hs):
 
 @jit
 def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
-    """Fill ``out.net[world, option]`` and ``out.flags[world, option]`` for options
+    """Fill ``out.net``, ``out.flags`` and ``out.points`` ``[world, option]`` for options
     ``(kind, card, knock, kept deadwood)`` (OPT_*); ``worlds`` is ``(pile, public,
     opp_hands, stocks)``: each world is laid out with the full pile and the ``public``
     history (:func:`set_public_nb`), the opponent holding ``opp_hands[w]`` and the stock
     ``stocks[w]``. Seat a's cards ``advised.hand`` are 11 (10 for the draw options)."""
     pile, public, opp_hands, stocks = worlds
-    net, flags, trace, board, rng = out.net, out.flags, out.trace, out.board, out.rng
+    trace, board, rng = out.trace, out.board, out.rng
     hs = board.hs
     for w in range(opp_hands.shape[0]):
         for o in range(options.shape[0]):
@@ -165,5 +177,23 @@ def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
             seat_streams_nb(rng, seed, w)
             option = (options[o, 0], options[o, 1], options[o, 2] != 0, options[o, 3])
             play_option_nb(board, option, params, rules, tab, rng, trace)
-            net[w, o] = net_points_nb(hs, np.int64(0))
-            flags[w, o] = outcome_flag_nb(hs)
+            record_outcome_nb(out, hs, w, o)
+
+
+@jit
+def kept_hands_nb(order, need, draws, took, tab, work, hands, discards):
+    """The opponent's hand in each world as a player keeps it over its draws: world
+    ``w`` deals it ``order[w, :need]`` (with the pile takes ``took``, a mask it keeps),
+    then it draws ``order[w, need + i]`` for ``i < draws`` and discards the card that
+    leaves the least deadwood (:func:`~ginsim.game.melds_nb.best_discard_nb`). Writes the
+    hands (masks) to ``hands[w]`` and the discards to ``discards[w, :draws]``."""
+    for w in range(order.shape[0]):
+        hand = took
+        for i in range(need):
+            hand |= np.int64(1) << order[w, i]
+        for i in range(draws):
+            hand |= np.int64(1) << order[w, need + i]
+            card = best_discard_nb(hand, took, np.int64(-1), tab, work, False)[1]
+            hand &= ~(np.int64(1) << card)
+            discards[w, i] = card
+        hands[w] = hand

@@ -1,0 +1,105 @@
+"""The advisor for the game and for a review (issues 59 and 60): each option's chance of
+winning the game at a score, "close" where the best's interval does not clear the next
+one's, and rollouts spent until the intervals are as narrow as asked."""
+
+import json
+
+import numpy as np
+import pytest
+
+from ginsim.analysis.advise import advice_words, advise
+from ginsim.analysis.game_stats import advice_game_table
+from ginsim.cli import main
+from ginsim.game.rules import Rules
+from ginsim.simulator.branches.advisor import make_position, opponent_draws, run_rollouts
+
+HAND, DRAWN = "AS 2S 3S 7H 7D 7C 9C TC 4D KD", "5H"
+
+
+@pytest.fixture(scope="module")
+def table():
+    return advice_game_table(Rules())
+
+
+def test_game_win_values_each_rollouts_hand_with_the_game_table(table):
+    """game_win is the mean over the worlds of the game table's chance after each
+    rollout's hand (win_after, one hand at a time, the dealer unknown: both dealers'
+    mean), in the same worlds as the points."""
+    frame = advise(HAND, DRAWN, stock_left=20, rollouts=300, seed=7, score=(85, 30))
+    position = make_position(HAND, DRAWN, stock_left=20)
+    options, _, net, _, points = run_rollouts(position, "expert", "simple", Rules(), 300, 7,
+                                              opponent_draws(position))
+    for o, (card, knock) in enumerate(options):
+        wins = []
+        for n, p in zip(net[:, o], points[:, o], strict=True):
+            winner = -1 if n == 0 else (0 if n > 0 else 1)
+            wins.append(np.mean([table.win_after(85, 30, d, winner, int(p)) for d in (0, 1)]))
+        row = frame[(frame.discard == _text(card)) & (frame.knock == bool(knock))].iloc[0]
+        assert row.game_win == pytest.approx(np.mean(wins))
+        assert row.game_win_low <= row.game_win <= row.game_win_high
+        assert row.expected_points == pytest.approx(net[:, o].mean())
+    assert "expert against expert" in advice_words(frame)
+
+
+def _text(card: int) -> str:
+    from ginsim.game.cards import format_cards
+    return format_cards([int(card)])
+
+
+def test_game_win_rises_with_my_score():
+    """The same worlds valued at a lead and at a deficit: every option wins the game
+    more often ahead."""
+    ahead = advise(HAND, DRAWN, stock_left=20, rollouts=200, seed=3, score=(80, 20))
+    behind = advise(HAND, DRAWN, stock_left=20, rollouts=200, seed=3, score=(20, 80))
+    merged = ahead.merge(behind, on="option", suffixes=("_ahead", "_behind"))
+    assert (merged.game_win_ahead > merged.game_win_behind + 0.3).all()
+    assert (ahead.game_win.between(0, 1)).all()
+
+
+def test_recommended_only_where_the_best_clears_the_rest():
+    """Two kings of a symmetric hand are worth the same: the best's interval overlaps
+    the other's, so nothing is recommended and the words say close; a gin is clear."""
+    twins = advise("AS 2S 3S 4S 5S 6S 7S 8S 9S KD", "KH", stock_left=20, rollouts=300,
+                   seed=1)
+    for frame in (twins, advise(HAND.replace("4D", "JC"), "QC", stock_left=17,
+                                rollouts=600, seed=1)):
+        best, rest = frame.iloc[0], frame.iloc[1:]
+        clear = bool(best.low > rest.high.max())
+        assert bool(best.recommended) == clear and frame.recommended.sum() == int(clear)
+        assert bool(best.close) == (not clear) and frame.best.sum() == 1
+        assert (frame.close.iloc[1:] == (rest.high >= best.low)).all()
+        assert advice_words(frame).startswith("Recommended" if clear else "Close")
+    assert not twins.recommended.any() and "their 95% intervals overlap" in advice_words(twins)
+
+
+def test_precision_spends_rollouts_until_each_interval_is_narrow():
+    frame = advise(HAND, DRAWN, stock_left=20, rollouts=200, seed=2, precision=2.0,
+                   max_rollouts=20_000)
+    assert ((frame.high - frame.low) / 2 <= 2.0).all()
+    assert 200 < frame.rollouts.iloc[0] <= 20_000
+    capped = advise(HAND, DRAWN, stock_left=20, rollouts=200, seed=2, precision=0.1,
+                    max_rollouts=500)
+    assert capped.rollouts.iloc[0] == 500
+
+
+def test_precision_with_a_history_keeps_each_batchs_runs_apart():
+    history = ("dealer:op up:6S me:pass op:pass me:stock me:-QH op:stock op:-KH me:stock "
+               "me:-JS op:stock op:-QS")
+    frame = advise("AS 2S 3S 7H 7D 7C 9C TC 4D KD", "5H", history=history, rollouts=100,
+                   seed=1, precision=4.0, max_rollouts=1000)
+    assert frame.rollouts.iloc[0] > 100 and frame.opponent_deadwood_se.iloc[0] > 0
+    assert ((frame.high - frame.low) / 2 <= 4.0).all() or frame.rollouts.iloc[0] == 1000
+
+
+def test_cli_score_gives_each_option_its_game_win(capsys):
+    argv = ["advise", "--hand", HAND, "--drawn", DRAWN, "--rollouts", "200", "--score",
+            "85-30"]
+    assert main([*argv, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert all(0 <= r["game_win"] <= 1 for r in rows) and sum(r["best"] for r in rows) == 1
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert " game" in out and "game table of expert against expert under modern" in out
+    assert main([*argv[:-1], "85-130"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--score 85-130" in err[0]
