@@ -3,7 +3,7 @@ points a hand, 95% interval clustered by game) over games it played against expe
 `ginsim review --strategy SPEC --games N --seed S` reviews them; then the percentiles
 of one player's losses, from which the class thresholds were chosen (docs/review.md).
 
-    python scripts/review_ratings.py [--games 8] [--seed 1] [--rollouts 2000]
+    python scripts/review_ratings.py [--games 8] [--seed 1] [--rollouts 1000] [--precision 0]
                                      [--players random,simple,memory2,expert,mc]
                                      [--save losses.json]
 """
@@ -26,7 +26,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rollouts", type=int, default=2000)
+    parser.add_argument("--rollouts", type=int, default=1000)
+    parser.add_argument("--precision", type=float, default=0,
+                        help="weigh a non-best choice again to this precision (0: never)")
     parser.add_argument("--players", default=PLAYERS)
     parser.add_argument("--opponent", default=DEFAULT_OPPONENT)
     parser.add_argument("--percentiles-of", default="expert",
@@ -38,7 +40,7 @@ def main() -> int:
     for spec in args.players.split(","):
         t = time.perf_counter()
         rating = rate_player(spec, args.opponent, args.games, args.seed,
-                             rollouts=args.rollouts)
+                             rollouts=args.rollouts, precision=args.precision or None)
         s = rating.summary()
         losses[spec] = [d.loss for r in rating.reviews for d in r.decisions]
         counts = {k: sum(v.values()) for k, v in s["classes"].items()}
@@ -49,7 +51,8 @@ def main() -> int:
                     f"{per100['blunder']:.1f} | {s['band']} |")
         print(f"{spec}: {time.perf_counter() - t:.0f} s", file=sys.stderr, flush=True)
     print(f"Games against {args.opponent}, seed {args.seed}, {args.rollouts} rollouts a "
-          f"decision; {time.perf_counter() - t0:.0f} s in all")
+          f"decision (precision {args.precision or 'none'}); "
+          f"{time.perf_counter() - t0:.0f} s in all")
     print("| player | games | decisions | mean loss | 95% CI | best | inaccuracies /100 | "
           "mistakes /100 | blunders /100 | band |")
     print("|---|---|---|---|---|---|---|---|---|---|")

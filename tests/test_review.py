@@ -54,7 +54,7 @@ def record_file(tmp_path: Path) -> Path:
 @lru_cache(maxsize=1)
 def _review_json() -> dict:
     return review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS,
-                       seed=2).to_json()
+                       seed=2, precision=None).to_json()
 
 
 # --- classes ---------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def test_a_recorded_game_is_reviewed_end_to_end(record_file: Path, tmp_path: Pat
                                                 capsys) -> None:
     out = tmp_path / "out"
     code = main(["review", str(record_file), "--rollouts", str(ROLLOUTS), "--out", str(out),
-                 "--quiet"])
+                 "--quiet", "--precision", "0"])
     text, err = capsys.readouterr()
     assert code == 0, err
     assert "Error rate:" in text and "decisions reviewed" in text
@@ -145,8 +145,27 @@ def test_losses_are_the_best_value_less_the_chosen_and_zero_for_the_best() -> No
     assert data["summary"]["ci"][0] <= data["summary"]["mean_loss"] <= data["summary"]["ci"][1]
 
 
+def test_a_choice_not_the_best_is_weighed_again_to_the_precision() -> None:
+    """With a precision, each non-best choice whose interval (or the best's) is wider
+    is weighed again: more rollouts, until every interval is within it or the most are
+    spent; the best choices keep their first rollouts."""
+    review = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2,
+                         precision=3.0, max_rollouts=300)
+    again = [d for d in review.decisions if d.rollouts > ROLLOUTS]
+    assert again, "some choice was weighed again"
+    for d in review.decisions:
+        widest = max((o.high - o.low) / 2 for o in d.options)
+        if d.rollouts > ROLLOUTS:
+            assert widest <= 3.0 or d.rollouts >= 300
+        else:
+            first = (d.best.high - d.best.low) / 2, (d.options[d.chosen].high
+                                                     - d.options[d.chosen].low) / 2
+            assert d.chosen == 0 or max(first) <= 3.0
+
+
 def test_a_review_is_repeatable_from_its_seed() -> None:
-    again = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2)
+    again = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2,
+                        precision=None)
     assert again.to_json()["decisions"] == _review_json()["decisions"]
 
 
@@ -170,8 +189,10 @@ def test_the_review_does_not_depend_on_the_other_seats_hidden_cards() -> None:
             if action["seat"] == 1 and action["action"] == "stock":
                 action["card"] = rng.choice(["AS", "KD", None])
         hand.result = dict(hand.result or {}, hands=[[], []])
-    first = review_game(record, 0, rollouts=ROLLOUTS, seed=3, model="simple")
-    second = review_game(spoiled, 0, rollouts=ROLLOUTS, seed=3, model="simple")
+    first = review_game(record, 0, rollouts=ROLLOUTS, seed=3, model="simple", precision=3.0,
+                        max_rollouts=200)
+    second = review_game(spoiled, 0, rollouts=ROLLOUTS, seed=3, model="simple",
+                         precision=3.0, max_rollouts=200)
     assert _public(first.to_json()) == _public(second.to_json())
 
 
@@ -199,8 +220,8 @@ def test_a_seats_transcript_reviews_as_the_whole_record_does(monkeypatch) -> Non
     whole = read_record([json.dumps(x) for x in records[0]])
     transcript = read_record(lines)
     assert transcript.seat == 1
-    a = review_game(whole, 1, rollouts=ROLLOUTS, seed=5, model="memory2")
-    b = review_game(transcript, rollouts=ROLLOUTS, seed=5, model="memory2")
+    a = review_game(whole, 1, rollouts=ROLLOUTS, seed=5, model="memory2", precision=None)
+    b = review_game(transcript, rollouts=ROLLOUTS, seed=5, model="memory2", precision=None)
     assert a.to_json()["decisions"] and _public(a.to_json()) == _public(b.to_json())
 
 
@@ -291,8 +312,8 @@ def test_random_loses_more_a_decision_than_expert() -> None:
     error of the difference (each from its interval, clustered by game)."""
     rates = {}
     for spec in ("random", "expert"):
-        s = rate_player(spec, "expert", 2, 7, rules="modern:target=50",
-                        rollouts=200).summary()
+        s = rate_player(spec, "expert", 2, 7, rules=RULES, rollouts=200,
+                        precision=None).summary()
         rates[spec] = (s["mean_loss"], (s["ci"][1] - s["ci"][0]) / (2 * 1.96))
     (m_random, se_random), (m_expert, se_expert) = rates["random"], rates["expert"]
     assert m_random - m_expert > 2 * np.hypot(se_random, se_expert), rates

@@ -31,8 +31,13 @@ def add_review_command(sub) -> None:
     rv.add_argument("--json", action="store_true", help="print the JSON instead of the "
                                                          "summary")
     rv.add_argument("--rollouts", type=positive_int, default=None, metavar="N",
-                    help="advisor rollouts a decision (default 4000 for a record, 1000 to "
-                         "rate a strategy)")
+                    help="the advisor's rollouts a decision (default 4000)")
+    rv.add_argument("--precision", type=float, default=1.5, metavar="P",
+                    help="a choice not the advisor's best whose interval or the best's is "
+                         "wider than P points either side is weighed again, rollouts spent "
+                         "until every interval is within P (default 1.5; 0: never)")
+    rv.add_argument("--max-rollouts", type=positive_int, default=8000, metavar="N",
+                    help="the most rollouts a decision weighed again (default 8000)")
     rv.add_argument("--opponent", metavar="SPEC", default=None,
                     help="with a record: the strategy the advisor plays the opponent as "
                          "(default its spec in the record, else simple); with --strategy: "
@@ -73,6 +78,8 @@ def _review_record(args: argparse.Namespace) -> int:
     with ReviewProgress(args.quiet) as say:
         review = review_game(record, args.seat, rollouts=args.rollouts or DEFAULT_ROLLOUTS,
                              seed=args.seed, model=args.opponent,
+                             precision=args.precision or None,
+                             max_rollouts=args.max_rollouts,
                              progress=lambda k, n: say(f"reviewing decision {k} of {n}"))
     data = review.to_json()
     if out is not None:
@@ -92,7 +99,8 @@ def _rate(args: argparse.Namespace) -> int:
     with ReviewProgress(args.quiet) as say:
         rating = rate_player(args.strategy, args.opponent or DEFAULT_OPPONENT, args.games,
                              args.seed, rules=args.rules, rollouts=args.rollouts or 1000,
-                             progress=say)
+                             precision=args.precision or None,
+                             max_rollouts=args.max_rollouts, progress=say)
     data = rating.to_json()
     if args.json:
         print(json.dumps(data, indent=1))
@@ -170,9 +178,10 @@ def review_text(data: dict) -> str:
     halves = sorted((d["options"][0]["ci"][1] - d["options"][0]["ci"][0]) / 2
                     for d in data["decisions"]) or [float("nan")]
     lines = [f"Review of seat {data['seat']} ({data['seat_name']}), {data['rules']} rules; "
-             f"the opponent played as {data['model']}; {data['rollouts']} rollouts a "
-             f"decision (median 95% interval of the best option ±{halves[len(halves) // 2]:.2f}"
-             f" points); {data['seconds']:.0f} s",
+             f"the opponent played as {data['model']}; {s['mean_rollouts'] or 0:,.0f} rollouts a "
+             f"decision on average (median 95% interval of the best option "
+             f"±{halves[len(halves) // 2]:.2f} points, widest of any option "
+             f"±{s['widest_half'] or 0:.2f}); {data['seconds']:.0f} s",
              f"{s['decisions']} decisions reviewed ({s['skipped']} moves with nothing to "
              f"weigh)"]
     if s["decisions"]:

@@ -3,7 +3,6 @@ from what the seat knew, and the knock card's answer beside a knock decision."""
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from dataclasses import dataclass
 
@@ -19,14 +18,26 @@ from ..advise import advise
 from ..knock.equilibrium import ANSWER_BASE
 from ..knock.knock_card import cell_action
 from .classes import classify
-from .positions import SeatDecision
+from .seat_moves import SeatDecision
 
 #: The record's moves as the advisor's option actions.
 CHOSEN_ACTIONS = {"take": "take", "pile": "take", "stock": "stock", "pass": "pass",
                   "discard": "discard", "knock": "knock"}
-#: The advisor gives each option's chance of winning the game from the score once it
-#: takes the score (``advise(..., score=)``); until then game losses are null.
-ADVISE_TAKES_SCORE = "score" in inspect.signature(advise).parameters
+#: The review's precision: rollouts are spent, in batches, until every option's 95%
+#: interval is at most this many points either side (or the most rollouts are spent).
+PRECISION = 1.5
+REFINE_SEED = 0x5DEECE66D  # a second weighing's seed: the first's xor this
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The advisor's rollouts a decision: ``rollouts`` first, then more until each
+    interval is at most ``precision`` points either side (None: no more), at most
+    ``max_rollouts`` in all."""
+
+    rollouts: int
+    precision: float | None = PRECISION
+    max_rollouts: int = 8000
 
 
 @dataclass(frozen=True)
@@ -46,7 +57,7 @@ class Option:
 class ReviewedDecision:
     """A decision weighed: the seat's view, its kind, the options (best first), the one
     chosen, its loss in points (and in chance of winning the game), its class, and for
-    a knock decision the knock card's answer."""
+    a knock decision the knock card's answer; the rollouts spent."""
 
     decision: SeatDecision
     kind: str
@@ -56,6 +67,7 @@ class ReviewedDecision:
     game_loss: float | None
     klass: str
     knock_card: str | None  # KNOCK, wait or either: the shipped card's cell
+    rollouts: int  # the advisor's rollouts spent on it
 
     @property
     def best(self) -> Option:
@@ -71,30 +83,44 @@ def skip_reason(decision: SeatDecision) -> str | None:
     return None
 
 
-def weigh(decision: SeatDecision, rules: Rules, model: Strategy, rollouts: int, seed: int,
+def weigh(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budget, seed: int,
           knock_chart=None) -> ReviewedDecision | str:
-    """The decision weighed by ``rollouts`` of the advisor against ``model``; the reason
-    (text) where there is nothing to weigh: one option, or a position the advisor
-    refuses."""
+    """The decision weighed by the advisor's rollouts (``budget``) against ``model``,
+    each option also valued in the game from the score; the reason (text) where there
+    is nothing to weigh: one option, or a position the advisor refuses.
+
+    A choice that is not the advisor's best, where its interval or the best's is wider
+    than ``budget.precision``, is weighed again with rollouts spent in batches until
+    every interval is within it (or ``budget.max_rollouts`` are spent): its loss and
+    class rest on that table."""
     reason = skip_reason(decision)
     if reason is not None:
         return reason
-    extra = {"score": decision.score} if ADVISE_TAKES_SCORE else {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a low ESS is the belief's, stated in its table
-        try:
-            frame = advise(" ".join(format_cards([c]) for c in decision.hand),
-                           drawn=None if decision.drawn is None
-                           else format_cards([decision.drawn]),
-                           drawn_from=decision.drawn_from if decision.drawn is not None
-                           else "stock",
-                           history=decision.history, rules=rules, opponent=model,
-                           rollouts=rollouts, seed=seed, **extra)
-        except ValueError as exc:
-            return f"the advisor has no options here ({exc})"
+    try:
+        frame = _advice(decision, rules, model, budget.rollouts, seed)
+    except ValueError as exc:
+        return f"the advisor has no options here ({exc})"
     if len(frame) < 2:
         return "one legal move"
+    chosen = chosen_row(frame, decision)
+    half = (frame["high"] - frame["low"]).iloc[[0, chosen]].max() / 2
+    if budget.precision is not None and chosen != 0 and half > budget.precision:
+        frame = _advice(decision, rules, model, budget.rollouts, seed ^ REFINE_SEED,
+                        budget.precision, budget.max_rollouts)
     return _weighed(decision, frame, knock_chart)
+
+
+def _advice(decision: SeatDecision, rules: Rules, model: Strategy, rollouts: int, seed: int,
+            precision: float | None = None, max_rollouts: int = 0) -> pd.DataFrame:
+    """The advisor's table of the decision, valued in the game from its score."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a low ESS is the belief's, stated in its table
+        return advise(" ".join(format_cards([c]) for c in decision.hand),
+                      drawn=None if decision.drawn is None else format_cards([decision.drawn]),
+                      drawn_from=decision.drawn_from if decision.drawn is not None
+                      else "stock", history=decision.history, rules=rules, opponent=model,
+                      rollouts=rollouts, seed=seed, score=decision.score, precision=precision,
+                      max_rollouts=max(max_rollouts, rollouts))
 
 
 def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> ReviewedDecision:
@@ -112,8 +138,10 @@ def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> Review
     knocks = bool(frame["knock"].any())
     kind = "knock" if decision.stage == "discard" and knocks else decision.stage
     klass = classify(loss, chosen == 0, mine.value >= best.low)
+    rollouts = int(frame["rollouts"].iloc[0])
     card = knock_answer(decision, frame, knock_chart) if kind == "knock" else None
-    return ReviewedDecision(decision, kind, options, chosen, loss, game_loss, klass, card)
+    return ReviewedDecision(decision, kind, options, chosen, loss, game_loss, klass, card,
+                            rollouts)
 
 
 def chosen_row(frame: pd.DataFrame, decision: SeatDecision) -> int:

@@ -19,11 +19,12 @@ from ...table.records.game_record import GameRecord
 from ...table.records.record_reader import read_record
 from ..advise import opponent_model
 from .classes import BLUNDER, INACCURACY, MISTAKE, class_counts, error_rate
-from .evaluate import ReviewedDecision, knock_chart_for, weigh
-from .positions import SeatDecision, cards_text, seat_decisions
+from .evaluate import PRECISION, Budget, ReviewedDecision, knock_chart_for, weigh
+from .seat_moves import SeatDecision, cards_text, seat_decisions
 
 REVIEW_VERSION = 1  # the JSON's version: a key removed or changed in meaning raises it
-DEFAULT_ROLLOUTS = 4000  # advisor rollouts a decision (docs/review.md: cost and intervals)
+DEFAULT_ROLLOUTS = 4000  # the advisor's rollouts a decision (docs/review.md: the cost)
+MAX_ROLLOUTS = 8000  # the most rollouts a non-best choice is weighed again with
 #: The opponent model where the record's other seat is no strategy (a person, a
 #: program): the advisor's default opponent.
 DEFAULT_MODEL = "simple"
@@ -40,7 +41,7 @@ class Review:
     seat_name: str
     rules: Rules
     model: str
-    rollouts: int
+    budget: Budget
     seed: int
     decisions: list[ReviewedDecision] = field(default_factory=list)
     skipped: list[tuple[SeatDecision, str]] = field(default_factory=list)
@@ -64,6 +65,10 @@ class Review:
                 "classes": class_counts([d.klass for d in self.decisions],
                                         [d.kind for d in self.decisions]),
                 "mean_game_loss": _num(float(np.mean(games))) if games else None,
+                "mean_rollouts": _num(float(np.mean([d.rollouts for d in self.decisions]))
+                                      if self.decisions else float("nan")),
+                "widest_half": _num(max((widest_half(d) for d in self.decisions),
+                                        default=float("nan"))),
                 "skipped": len(self.skipped),
                 "knock_card": self.knock_chart,
                 "knocks": [knock_row(d) for d in self.decisions if d.kind == "knock"]}
@@ -71,7 +76,9 @@ class Review:
     def to_json(self) -> dict:
         """The review as JSON-able data (docs/review.md's contract)."""
         return {"version": REVIEW_VERSION, "seat": self.seat, "seat_name": self.seat_name,
-                "rules": self.rules.spec(), "model": self.model, "rollouts": self.rollouts,
+                "rules": self.rules.spec(), "model": self.model,
+                "rollouts": self.budget.rollouts, "precision": self.budget.precision,
+                "max_rollouts": self.budget.max_rollouts,
                 "seed": self.seed, "seconds": round(self.seconds, 2),
                 "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE,
                                "blunder": BLUNDER},
@@ -81,6 +88,11 @@ class Review:
 
 def _num(value: float) -> float | None:
     return None if value != value else round(float(value), 4)  # NaN: null
+
+
+def widest_half(d: ReviewedDecision) -> float:
+    """The widest half 95% interval among a decision's options (points)."""
+    return max((o.high - o.low) / 2 for o in d.options)
 
 
 def knock_row(d: ReviewedDecision) -> dict:
@@ -100,7 +112,7 @@ def decision_json(index: int, d: ReviewedDecision) -> dict:
             "chosen": d.options[d.chosen].move, "best": d.best.move,
             "loss": round(d.loss, 4),
             "game_loss": None if d.game_loss is None else round(d.game_loss, 5),
-            "class": d.klass, "knock_card": d.knock_card,
+            "class": d.klass, "knock_card": d.knock_card, "rollouts": d.rollouts,
             "options": [{"move": o.move, "value": round(o.value, 4),
                          "ci": [round(o.low, 4), round(o.high, 4)],
                          "game_win": None if o.game_win is None else round(o.game_win, 5)}
@@ -116,28 +128,32 @@ def decision_json(index: int, d: ReviewedDecision) -> dict:
 
 def review_game(record: GameRecord | str | os.PathLike, seat: int | str | None = None, *,
                 rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
-                progress: Progress | None = None,
-                model: str | Strategy | None = None) -> Review:
+                progress: Progress | None = None, model: str | Strategy | None = None,
+                precision: float | None = PRECISION,
+                max_rollouts: int = MAX_ROLLOUTS) -> Review:
     """Weigh every decision of ``seat`` (0, 1 or the seat's name; default: the seat of a
     transcript, else the one person at the table, else seat 0) in a game record (a
     :class:`GameRecord` or a path, read by ``read_record``) with ``rollouts`` advisor
     rollouts each, the opponent played as ``model`` (default: its strategy in the
-    record, else :data:`DEFAULT_MODEL`). ``progress(done, total)`` is called after each
-    decision. Every advisor seed derives from ``seed``, the hand and the decision's
-    place in it, so a review is repeatable."""
+    record, else :data:`DEFAULT_MODEL`), then more until every option's 95% interval
+    is within ``precision`` points either side (None: no more), ``max_rollouts`` at
+    most. ``progress(done, total)`` is called after each decision. Every advisor seed
+    derives from ``seed``, the hand and the decision's place in it: a review repeats."""
     if not isinstance(record, GameRecord):
         record = read_record(record)
-    rollouts, seed = check_rollouts(rollouts), check_seed(seed)
+    budget = Budget(check_rollouts(rollouts), precision,
+                    max(check_rollouts(max_rollouts), rollouts))
+    seed = check_seed(seed)
     seat = pick_seat(record, seat)
     opponent = _model(record, seat, model)
     chart = knock_chart_for(record.rules)
     review = Review(seat, str(record.seats[seat].get("name") or f"seat {seat}"),
-                    record.rules, opponent.spec, rollouts, seed,
+                    record.rules, opponent.spec, budget, seed,
                     knock_chart=None if chart is None else chart.name)
     moves = list(seat_decisions(record, seat))
     t0 = time.perf_counter()
     for k, move in enumerate(moves):
-        weighed = weigh(move, record.rules, opponent, rollouts,
+        weighed = weigh(move, record.rules, opponent, budget,
                         decision_seed(seed, move.hand_number, k), chart)
         if isinstance(weighed, str):
             review.skipped.append((move, weighed))

@@ -13,7 +13,8 @@ from ...simulator.limits import check_games, check_rollouts, check_seed
 from ...table.records.record_reader import read_record
 from ...table.referee import play_match
 from .classes import class_counts, error_rate
-from .game_review import REVIEW_VERSION, Review, review_game
+from .evaluate import PRECISION
+from .game_review import MAX_ROLLOUTS, REVIEW_VERSION, Review, review_game
 
 DEFAULT_OPPONENT = "expert"  # the player's opponent in its rated games
 #: The error rate's bands (mean loss a decision, points a hand), best first, from the
@@ -59,10 +60,12 @@ def band(mean_loss: float) -> str:
 
 def rate_player(spec: str, opponent: str = DEFAULT_OPPONENT, games: int = 10, seed: int = 0,
                 *, rules: Rules | str | None = None, rollouts: int = 1000,
+                precision: float | None = PRECISION, max_rollouts: int = MAX_ROLLOUTS,
                 progress: Callable[[str], object] | None = None) -> Rating:
     """Play ``games`` games of ``spec`` (seat 0) against ``opponent`` under ``seed``
     (the games of ``ginsim match``) and review seat 0 of each, the opponent played by
-    the advisor as its own strategy. ``progress(text)`` hears each game's step."""
+    the advisor as its own strategy (``rollouts``, ``precision`` and ``max_rollouts`` as
+    :func:`review_game` takes them). ``progress(text)`` hears each game's step."""
     rules = Rules.coerce(rules)
     games, seed = check_games(games), check_seed(seed)
     rollouts = check_rollouts(rollouts)
@@ -76,6 +79,7 @@ def rate_player(spec: str, opponent: str = DEFAULT_OPPONENT, games: int = 10, se
         record = read_record([json.dumps(line) for line in lines])
         done = (lambda k, n, g=g: progress(f"reviewing game {g + 1} of {games}: decision "
                                            f"{k} of {n}")) if progress else None
-        reviews.append(review_game(record, 0, rollouts=rollouts,
+        reviews.append(review_game(record, 0, rollouts=rollouts, precision=precision,
+                                   max_rollouts=max_rollouts,
                                    seed=(seed + g) % 2**64, progress=done))
     return Rating(spec, opponent, rules, seed, reviews)
