@@ -190,7 +190,14 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
 def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | None) -> str:
     if before_hint is not None:
         before_hint()
-    return hint_text(table, game.rules, game.bot_spec, score=game_score(game))
+    score = game_score(game)
+    if score is not None:
+        from ..analysis.game_stats import advice_game_table
+        from ..runner.kernels.waiting import Ticker
+
+        with Ticker("  the game table for the hint's game chances (once per rules)"):
+            advice_game_table(game.rules)
+    return hint_text(table, game.rules, game.bot_spec, score=score)
 
 
 def game_score(game: TableGame) -> tuple[int, int] | None:

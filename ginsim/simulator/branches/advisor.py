@@ -173,8 +173,8 @@ def _kept_worlds(position: Position, cards: np.ndarray, need: int, draws: int,
     lowest = np.zeros(rollouts, dtype=np.int64)
     tab, work = card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64)
     took = cards_to_mask(position.took)
-    kept_hands_nb(np.ascontiguousarray(cards), need, draws, took, tab, work, hands, discards,
-                  lowest)
+    kept_hands_nb(np.ascontiguousarray(cards), need, draws, took, tab, work,
+                  (hands, discards, lowest))
     could = lowest <= rules.knock_limit
     keep = ~could | ((lowest > 0) & (rng.random(rollouts) < PLAYS_ON))
     for _ in range(REDRAWS):
@@ -187,7 +187,7 @@ def _kept_worlds(position: Position, cards: np.ndarray, need: int, draws: int,
         part = [np.zeros(len(again), dtype=np.int64), np.zeros((len(again), draws),
                                                                 dtype=np.int64),
                 np.zeros(len(again), dtype=np.int64)]
-        kept_hands_nb(np.ascontiguousarray(fresh), need, draws, took, tab, work, *part)
+        kept_hands_nb(np.ascontiguousarray(fresh), need, draws, took, tab, work, tuple(part))
         hands[again], discards[again], lowest[again] = part
         keep[again] = (part[2] > rules.knock_limit) | (
             (part[2] > 0) & (rng.random(len(again)) < PLAYS_ON))
