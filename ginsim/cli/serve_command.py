@@ -94,6 +94,7 @@ def add_serve_command(sub) -> None:
                     help="free a page's session and save its games after N minutes "
                          "without a message (default 30)")
     sv.add_argument("--review-rollouts", type=positive_int, default=None, metavar="N",
-                    help="advisor rollouts for each decision a review weighs (default: "
-                         "the review's own, docs/review.md); fewer is faster and rougher")
+                    help="a fixed number of advisor rollouts for each decision a review "
+                         "weighs (default: the review's own, more where a choice needs "
+                         "them; docs/review.md); fewer is faster and rougher")
     sv.set_defaults(func=_cmd_serve)

@@ -25,8 +25,9 @@ def review_message(lines: list[dict] | None, text: object,
                    progress: Callable[[int, int], None] | None = None,
                    rollouts: int | None = None) -> dict:
     """The review of a record (its ``lines`` as a game writes them, or an uploaded
-    ``text``) as the page draws it, with ``rollouts`` a decision (None: the review's
-    default): ValueError with one line when the record is not one or this ginsim has no
+    ``text``) as the page draws it: with the review's own rollouts (more where a choice
+    needs them to be told from the best), or a fixed ``rollouts`` a decision (quicker,
+    rougher). ValueError with one line when the record is not one or this ginsim has no
     review."""
     if lines is None and not isinstance(text, str):
         raise ValueError('review: send "game" (one of your games) or "record" (the text '
@@ -36,6 +37,6 @@ def review_message(lines: list[dict] | None, text: object,
     record = read_record((record_text(lines) if lines is not None else text).splitlines())
     from ..analysis.review import review_game
 
-    options = {} if rollouts is None else {"rollouts": rollouts}
+    options = {} if rollouts is None else {"rollouts": rollouts, "precision": None}
     review = review_game(record, progress=progress, **options)
     return {"type": "review", **review.to_json()}
