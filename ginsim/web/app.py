@@ -35,6 +35,8 @@ LOG = logging.getLogger("ginsim.web")
 IDLE_SECONDS = 30 * 60
 #: The most bytes one message may hold (a record uploaded for review is the largest).
 MAX_MESSAGE_BYTES = 8 << 20
+#: Seconds the server, stopping, waits for a game's move in progress before saving it.
+SHUTDOWN_WAIT = 3.0
 TYPES = ("new_game", "move", "next_hand", "hint", "state", "review")
 
 
@@ -244,8 +246,16 @@ class GinServer:
                 await conn.socket.close(code=1001)
 
     async def shutdown(self) -> None:
+        """Every session freed, its unfinished games saved: each after its game's move
+        in progress ends (a few seconds at most; then saved as it stands)."""
         for session in list(self.store.sessions.values()):
-            self.store.free(session, "server")
+            for game_id in session.games:
+                with suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.lock(game_id).acquire(), SHUTDOWN_WAIT)
+            try:
+                self.store.free(session, "server")
+            except OSError as err:  # a full disk: said, and the other games still saved
+                LOG.error("ginsim serve could not save a game: %s", err)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
