@@ -90,6 +90,8 @@ def test_fifty_games_at_once_no_cross_talk_nothing_lost(server) -> None:
     ('{"type": "move", "game": "nosuchgame", "move": "stock"}', "no game"),
     ('{"type": "move", "move": "stock"}', '"game"'),
     ('{"type": "new_game", "bot": "nosuchbot"}', "nosuchbot"),
+    ('{"type": "new_game", "bot": "memory2:chart=/etc/passwd"}', "chart file"),
+    ('{"type": "new_game", "bot": "mc:rollout=memory2;chart=x.csv"}', "chart file"),
     ('{"type": "new_game", "bot": "simple", "rules": "nosuchrules"}', "nosuchrules"),
     ('{"type": "new_game", "bot": "simple", "target": -3}', "target"),
 ])

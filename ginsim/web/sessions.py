@@ -20,6 +20,7 @@ from pathlib import Path
 from ..reports.hand_words import event_text, gin_discards, hint_advice
 from ..simulator.limits import check_seed
 from ..strategies import parse_strategy
+from ..strategies.knock_charts import spec_chart_files
 from ..table.actions import Action, IllegalAction
 from ..table.game_table import TableGame
 from .game_view import hint_message, state_message
@@ -47,6 +48,10 @@ class WebGame:
 
     def __init__(self, bot: str, rules: str, records: Path, target: int | None = None,
                  seed: int | None = None) -> None:
+        files = spec_chart_files(bot)
+        if files:  # the server's files are not the page's to read
+            raise MoveError(f"the page plays built-in and shipped knock charts only, not a "
+                            f"chart file ({files[0][:60]}): ginsim play reads chart files")
         parse_strategy(bot)  # a bad spec refused in one line before anything is made
         seed = secrets.randbelow(2 ** 31) if seed is None else check_seed(seed)
         self.game = TableGame(bot, rules, seed, target=target)
