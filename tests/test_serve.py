@@ -332,3 +332,17 @@ def test_a_binary_frame_and_a_failure_of_the_server_are_one_error_each(server, m
         assert message["type"] == "error" and "server failed" in message["message"]
         monkeypatch.undo()
         assert same_game(state, ask_state(ws, state["game"])[1])  # the session goes on
+
+
+def test_a_session_keeps_its_latest_games_and_saves_the_rest(server) -> None:
+    with connect(server.ws_url) as ws:
+        json.loads(ws.recv(timeout=30))
+        states = []
+        for _ in range(sessions.GAMES_KEPT + 2):
+            ws.send(json.dumps({"type": "new_game", "bot": "simple"}))
+            states.append(receive_until_state(ws)[1])
+        first = states[0]["game"]
+        ws.send(json.dumps({"type": "state", "game": first}))
+        assert "no game" in json.loads(ws.recv(timeout=30))["message"]
+        assert same_game(states[-1], ask_state(ws, states[-1]["game"])[1])
+    assert read_record(states[0]["record"]).end["stopped"] == sessions.STOPPED["left"]

@@ -27,10 +27,13 @@ from .game_view import hint_message, state_message
 
 #: Rollouts behind a hint (``ginsim play --hint`` uses as many).
 HINT_ROLLOUTS = 400
+#: The most games a session holds (each new game past it lets the oldest go).
+GAMES_KEPT = 8
 #: The record file of a game: the date and time it began and its id.
 RECORD_NAME = "game-{:%Y%m%d-%H%M%S}-{}.jsonl"
 #: Why a game left before its end stopped, in its record's end line.
 STOPPED = {"idle": "the page was left idle and its session was closed",
+           "left": "the page started other games and left this one",
            "server": "the server stopped before the game's end"}
 
 
@@ -197,8 +200,15 @@ class SessionStore:
         return session
 
     def add_game(self, session: Session, game: WebGame) -> None:
+        """``game`` is ``session``'s; past :data:`GAMES_KEPT` the oldest is let go (its
+        record saved; an unfinished one says it was left)."""
         session.games[game.id] = game
         self.owner[game.id] = session.id
+        while len(session.games) > GAMES_KEPT:
+            old = session.games.pop(next(iter(session.games)))
+            self.owner.pop(old.id, None)
+            if not old.game.over:
+                old.save(STOPPED["left"])
 
     def game_of(self, session: Session, game_id: object) -> WebGame:
         """``session``'s game ``game_id``, or MoveError saying whose it is not."""
@@ -211,8 +221,9 @@ class SessionStore:
         if game_id in self.owner:
             raise MoveError(f"game {game_id[:20]} belongs to another session: a page "
                             "plays only its own games")
-        raise MoveError(f"no game {game_id[:20]!r} here (it ended with an idle session, "
-                        "or never was): start one with new_game")
+        raise MoveError(f"no game {game_id[:20]!r} here (one let go for newer games or "
+                        "with an idle session, its record saved; or none such): start one "
+                        "with new_game")
 
     def idle(self, now: float | None = None) -> list[Session]:
         """The sessions that sent nothing for ``idle_seconds``."""
