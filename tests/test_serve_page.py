@@ -118,7 +118,7 @@ def check_layout(page, name: str, tmp_path: Path) -> None:
     """At each width: a screenshot, no horizontal scroll, no overlapping text."""
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(150)
+        page.wait_for_timeout(300)
         found = page.evaluate(LAYOUT)
         folder = shots() or tmp_path
         page.screenshot(path=str(folder / f"serve-{name}-{width}.png"), full_page=True)

@@ -342,7 +342,8 @@ function graphKey() {
 // Loss per decision as bars (points a hand), one colour per class, hands marked.
 function reviewGraph(decisions) {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 640, H = 180, pad = 28;
+  // as wide as its box (so its text keeps its size on a phone), 320 to 900 units
+  const W = Math.min(900, Math.max(320, $("review-graph").clientWidth || 640)), H = 180, pad = 28;
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
@@ -468,6 +469,13 @@ window.addEventListener("DOMContentLoaded", () => {
   $("hints").addEventListener("change", () => {
     $("hint-panel").hidden = !$("hints").checked;
     if ($("hints").checked) askHint(); else clearHint();
+  });
+  let resizing = null;  // the graph redrawn to its box's new width
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      if (ginsim.review) $("review-graph").replaceChildren(reviewGraph(ginsim.review.decisions), graphKey());
+    }, 100);
   });
   connect();
 });
