@@ -97,7 +97,12 @@ class GinServer:
                 if frame["type"] == "websocket.disconnect":
                     break
                 session.touch()
-                await self.answer(conn, frame)
+                session.busy += 1  # never idle while a message is being answered
+                try:
+                    await self.answer(conn, frame)
+                finally:
+                    session.busy -= 1
+                    session.touch()
         except (WebSocketDisconnect, RuntimeError):  # the page left, or the server stops
             pass
         finally:

@@ -174,6 +174,7 @@ class Session:
     id: str
     games: dict[str, WebGame] = field(default_factory=dict)
     last_seen: float = field(default_factory=time.monotonic)
+    busy: int = 0  # messages being answered now
 
     def touch(self) -> None:
         self.last_seen = time.monotonic()
@@ -226,9 +227,10 @@ class SessionStore:
                         "with new_game")
 
     def idle(self, now: float | None = None) -> list[Session]:
-        """The sessions that sent nothing for ``idle_seconds``."""
+        """The sessions that sent nothing for ``idle_seconds`` (and are answering none)."""
         now = time.monotonic() if now is None else now
-        return [s for s in self.sessions.values() if now - s.last_seen >= self.idle_seconds]
+        return [s for s in self.sessions.values()
+                if not s.busy and now - s.last_seen >= self.idle_seconds]
 
     def free(self, session: Session, why: str) -> None:
         """Forget ``session`` and its games, each unfinished one's record saved with
