@@ -162,12 +162,13 @@ def gin_discards(table: Table) -> list[str]:
 
 
 def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0,
-                score: tuple[int, int] | None = None):
+                score: tuple[int, int] | None = None, precision: float | None = None):
     """The advisor's table (``ginsim.advise``) for seat 0's decision now, against the
     bot played (``bot``, its spec: its card play and knock chart; an mc bot by the plain
     strategy it plays on with) and read by the same model: ``(table, model, note)``,
     ``note`` saying where the model is not the bot itself; with ``score`` (yours, the
-    bot's) each option's chance of winning the game too. ValueError where there is
+    bot's) each option's chance of winning the game too, with ``precision`` rollouts
+    until every interval is that narrow (``advise``'s). ValueError where there is
     nothing to advise (the first discard of the eleven-card deal) or the advisor
     refuses the position."""
     from ..analysis.advise import advise, opponent_model
@@ -183,5 +184,5 @@ def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 
                          "the advisor weighs a discard after a draw")
     frame = advise(" ".join(card_text(c) for c in sorted(hand, key=sort_key)), drawn=drawn,
                    history=table.history(0), rules=rules, opponent=model,
-                   rollouts=rollouts, seed=seed, score=score)
+                   rollouts=rollouts, seed=seed, score=score, precision=precision)
     return frame, model, note
