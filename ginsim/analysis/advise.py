@@ -190,8 +190,10 @@ def _spend(batch, rollouts: int, seed: int, precision: float | None,
         widest = float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
         if widest <= precision:
             break
+        # the worlds needed if the spread holds, at most doubling (the spread of the
+        # posterior's runs is itself rough), at least half a first batch
         more = int(np.ceil(done * ((widest / precision) ** 2 - 1) * 1.1))
-        more = min(max(more, rollouts // 2, 2), max_rollouts - done)
+        more = min(max(more, rollouts // 2, 2), done, max_rollouts - done)
         spent.append(batch(more, (seed + len(spent) * BATCH_STRIDE) % 2**64))
         done += more
         worlds = _pooled(spent)
@@ -328,15 +330,7 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
         "rollouts": len(net),
     })
     if game is not None:
-        table, mine, theirs = game
-        wins = table.wins_after(mine, theirs, worlds.dealer, net, worlds.points)
-        win_half = Z95 * standard_errors(wins, runs)
-        frame["game_win"] = wins.mean(axis=0)
-        frame["game_win_low"] = np.clip(frame.game_win - win_half, 0.0, 1.0)
-        frame["game_win_high"] = np.clip(frame.game_win + win_half, 0.0, 1.0)
-        frame.attrs["score"] = (mine, theirs)
-        frame.attrs["game_table"] = (f"expert against expert under {table.rules.spec()}, "
-                                     f"{table.n:,} hands")
+        _game_columns(frame, worlds, game)
     frame = frame.sort_values(["expected_points", "knock"], ascending=[False, False],
                               kind="stable").reset_index(drop=True)
     _mark_the_best(frame)
@@ -349,6 +343,20 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
         frame.attrs["warning"] = text
         warnings.warn(text, stacklevel=3)
     return frame
+
+
+def _game_columns(frame: pd.DataFrame, worlds: _Worlds, game) -> None:
+    """``game_win`` and its interval: each rollout's hand valued by the game table
+    ``game = (table, mine, theirs)`` at that score."""
+    table, mine, theirs = game
+    wins = table.wins_after(mine, theirs, worlds.dealer, worlds.net, worlds.points)
+    win_half = Z95 * standard_errors(wins, worlds.runs)
+    frame["game_win"] = wins.mean(axis=0)
+    frame["game_win_low"] = np.clip(frame.game_win - win_half, 0.0, 1.0)
+    frame["game_win_high"] = np.clip(frame.game_win + win_half, 0.0, 1.0)
+    frame.attrs["score"] = (mine, theirs)
+    frame.attrs["game_table"] = (f"expert against expert under {table.rules.spec()}, "
+                                 f"{table.n:,} hands")
 
 
 def _mark_the_best(frame: pd.DataFrame) -> None:

@@ -77,12 +77,13 @@ def position_text(table: Table, rules) -> str:
 
 
 def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0,
-                score: tuple[int, int] | None = None):
+                score: tuple[int, int] | None = None, precision: float | None = None):
     """The advisor's table (``ginsim.advise``) for seat 0's decision now, against the
     bot played (``bot``, its spec: its card play and knock chart; an mc bot by the plain
     strategy it plays on with) and read by the same model: ``(table, model, note)``,
     ``note`` saying where the model is not the bot itself; with ``score`` (yours, the
-    bot's) each option's chance of winning the game too. ValueError where there is
+    bot's) each option's chance of winning the game too, with ``precision`` rollouts
+    until every interval is that narrow (``advise``'s). ValueError where there is
     nothing to advise (the first discard of the eleven-card deal) or the advisor
     refuses the position."""
     from ..analysis.advise import advise, opponent_model
@@ -97,7 +98,8 @@ def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 
         raise ValueError("the first discard of the eleven-card deal follows no draw, and "
                          "the advisor weighs a discard after a draw")
     frame = advise(_hand_str(hand), drawn=drawn, history=table.history(0), rules=rules,
-                   opponent=model, rollouts=rollouts, seed=seed, score=score)
+                   opponent=model, rollouts=rollouts, seed=seed, score=score,
+                   precision=precision)
     return frame, model, note
 
 
@@ -231,7 +233,14 @@ def _your_move(game: TableGame, table: Table, read, write, hint: bool,
 def _hint(game: TableGame, table: Table, before_hint: Callable[[], object] | None) -> str:
     if before_hint is not None:
         before_hint()
-    return hint_text(table, game.rules, game.bot_spec, score=game_score(game))
+    score = game_score(game)
+    if score is not None:
+        from ..analysis.game_stats import advice_game_table
+        from ..runner.kernels.waiting import Ticker
+
+        with Ticker("  the game table for the hint's game chances (once per rules)"):
+            advice_game_table(game.rules)
+    return hint_text(table, game.rules, game.bot_spec, score=score)
 
 
 def game_score(game: TableGame) -> tuple[int, int] | None:

@@ -180,7 +180,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
         from .game_table_command import start_scores
 
         score = start_scores(args.score, Rules.coerce(args.rules).target, "--score")
-    names = ("advisor without a history",) if shorthand else ADVISOR_GROUPS
+    names = (("advisor without a history",) if shorthand else ADVISOR_GROUPS
+             if args.history is not None else ("advisor rollouts", "advisor without a history"))
     compile_kernels((), args.rules, groups=[KERNEL_GROUPS[n] for n in names])  # said so
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -28,7 +28,7 @@ from ...simulator.branches.advisor import (
     situation_rollouts,
 )
 from ...simulator.branches.advisor_history import history_situation
-from ...simulator.branches.advisor_nb import option_rollouts_nb, rollouts_nb
+from ...simulator.branches.advisor_nb import kept_hands_nb, option_rollouts_nb, rollouts_nb
 from ...simulator.branches.chart_nb import knock_chart_nb
 from ...simulator.branches.knock_branches import knock_decisions
 from ...simulator.machine.deal_nb import deal_nb
@@ -135,8 +135,9 @@ def _advisor_rollouts(rules: Rules) -> None:
 
 
 def _shorthand_advisor(rules: Rules) -> None:
-    """One small advice on a discard without a history (``ginsim advise --drawn``)."""
-    run_rollouts(make_position(ADVISOR_HAND, "QC"), "memory2", "simple", Rules(), 2, 0)
+    """One small advice on a discard without a history (``ginsim advise --drawn``), the
+    opponent's hand kept over its draws as the shorthand samples it."""
+    run_rollouts(make_position(ADVISOR_HAND, "QC"), "memory2", "simple", Rules(), 2, 0, 1)
 
 
 def _table_view(rules: Rules) -> None:
@@ -198,7 +199,7 @@ KERNEL_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     _group("game table", (game_equity_nb,), _game_table),
     _group("advisor beliefs", (smc_beliefs_nb,), _advisor_beliefs),
     _group("advisor rollouts", (option_rollouts_nb,), _advisor_rollouts),
-    _group("advisor without a history", (rollouts_nb,), _shorthand_advisor),
+    _group("advisor without a history", (rollouts_nb, kept_hands_nb), _shorthand_advisor),
     _group("the table", (deal_nb, legal_nb), _table_view),
     _group("the table's moves", (checked_step_nb, showdown_nb), _table_hand),
 )}

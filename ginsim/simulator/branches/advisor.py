@@ -20,6 +20,7 @@ from ...game.inputs.checks import check_choice, check_int
 from ...game.melds_nb import WORK_SIZE
 from ...game.rules import STOCK_AT_DEAL, Rules
 from ...strategies.presets import Strategy, parse_strategy
+from ..belief.replay_nb import WAIT
 from ..limits import check_rollouts, check_seed
 from ..machine.board_nb import discard_options_nb
 from ..machine.buffers import new_board
@@ -39,6 +40,8 @@ HAND_OVER = ("the stock is down to the floor ({floor}) and the last discard was 
 DRAWN_FROM = ("stock", "pile")
 PASS_WEIGHT = 0.5
 PARTICLES = 500  # the posterior's guesses at most; the worlds resample them
+PLAYS_ON = WAIT  # the shorthand opponent's chance of playing on where it could knock
+REDRAWS = 20  # rejection rounds for the shorthand's kept hands (then the last ones stand)
 
 
 @dataclass(frozen=True)
@@ -160,12 +163,34 @@ def _kept_worlds(position: Position, cards: np.ndarray, need: int, draws: int,
                  rng: np.random.Generator, rules: Rules
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Worlds whose opponent kept its best cards over ``draws`` draws from ``cards``
-    (each world's unseen cards in the order dealt)."""
+    (each world's unseen cards in the order dealt), given that it has not knocked: a
+    world where it could have (its deadwood within the knock limit after a discard) is
+    kept with the chance :data:`PLAYS_ON` that it played on instead, never after gin
+    (rejection sampling, worlds drawn again in the order given)."""
     rollouts = cards.shape[0]
     hands = np.zeros(rollouts, dtype=np.int64)
     discards = np.zeros((rollouts, draws), dtype=np.int64)
-    kept_hands_nb(np.ascontiguousarray(cards), need, draws, cards_to_mask(position.took),
-                  card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64), hands, discards)
+    lowest = np.zeros(rollouts, dtype=np.int64)
+    tab, work = card_tables(rules), np.zeros(WORK_SIZE, dtype=np.int64)
+    took = cards_to_mask(position.took)
+    kept_hands_nb(np.ascontiguousarray(cards), need, draws, took, tab, work,
+                  (hands, discards, lowest))
+    could = lowest <= rules.knock_limit
+    keep = ~could | ((lowest > 0) & (rng.random(rollouts) < PLAYS_ON))
+    for _ in range(REDRAWS):
+        if keep.all():
+            break
+        again = np.flatnonzero(~keep)
+        fresh = np.take_along_axis(cards[again], np.argsort(rng.random(
+            (len(again), cards.shape[1])), axis=1), axis=1)
+        cards[again] = fresh
+        part = [np.zeros(len(again), dtype=np.int64), np.zeros((len(again), draws),
+                                                                dtype=np.int64),
+                np.zeros(len(again), dtype=np.int64)]
+        kept_hands_nb(np.ascontiguousarray(fresh), need, draws, took, tab, work, tuple(part))
+        hands[again], discards[again], lowest[again] = part
+        keep[again] = (part[2] > rules.knock_limit) | (
+            (part[2] > 0) & (rng.random(len(again)) < PLAYS_ON))
     into_pile = min(draws, position.buried)
     rest = np.concatenate([discards[:, into_pile:], cards[:, need + draws:]], axis=1)
     rest = np.take_along_axis(rest, np.argsort(rng.random(rest.shape), axis=1), axis=1)

@@ -181,19 +181,25 @@ def option_rollouts_nb(seed, advised, worlds, options, params, rules, tab, out):
 
 
 @jit
-def kept_hands_nb(order, need, draws, took, tab, work, hands, discards):
+def kept_hands_nb(order, need, draws, took, tab, work, out):
     """The opponent's hand in each world as a player keeps it over its draws: world
     ``w`` deals it ``order[w, :need]`` (with the pile takes ``took``, a mask it keeps),
     then it draws ``order[w, need + i]`` for ``i < draws`` and discards the card that
-    leaves the least deadwood (:func:`~ginsim.game.melds_nb.best_discard_nb`). Writes the
-    hands (masks) to ``hands[w]`` and the discards to ``discards[w, :draws]``."""
+    leaves the least deadwood (:func:`~ginsim.game.melds_nb.best_discard_nb`). Writes to
+    ``out = (hands, discards, lowest)`` the hands (masks) ``hands[w]``, the discards
+    ``discards[w, :draws]`` and the least deadwood it kept after any of its discards
+    ``lowest[w]`` (where it could have knocked instead)."""
+    hands, discards, lowest = out
     for w in range(order.shape[0]):
         hand = took
         for i in range(need):
             hand |= np.int64(1) << order[w, i]
+        low = np.int64(1 << 30)
         for i in range(draws):
             hand |= np.int64(1) << order[w, need + i]
-            card = best_discard_nb(hand, took, np.int64(-1), tab, work, False)[1]
+            deadwood, card, _, _ = best_discard_nb(hand, took, np.int64(-1), tab, work, False)
             hand &= ~(np.int64(1) << card)
             discards[w, i] = card
+            low = min(low, deadwood)
         hands[w] = hand
+        lowest[w] = low
