@@ -3,7 +3,6 @@ from what the seat knew, and the knock card's answer beside a knock decision."""
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,14 +112,12 @@ def weigh(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budget,
 def _advice(decision: SeatDecision, rules: Rules, model: Strategy, rollouts: int, seed: int,
             precision: float | None = None, max_rollouts: int = 0) -> pd.DataFrame:
     """The advisor's table of the decision, valued in the game from its score."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a low ESS is the belief's, stated in its table
-        return advise(" ".join(format_cards([c]) for c in decision.hand),
-                      drawn=None if decision.drawn is None else format_cards([decision.drawn]),
-                      drawn_from=decision.drawn_from if decision.drawn is not None
-                      else "stock", history=decision.history, rules=rules, opponent=model,
-                      rollouts=rollouts, seed=seed, score=decision.score, precision=precision,
-                      max_rollouts=max(max_rollouts, rollouts))
+    return advise(" ".join(format_cards([c]) for c in decision.hand),
+                  drawn=None if decision.drawn is None else format_cards([decision.drawn]),
+                  drawn_from=decision.drawn_from if decision.drawn is not None else "stock",
+                  history=decision.history, rules=rules, opponent=model, rollouts=rollouts,
+                  seed=seed, score=decision.score, precision=precision,
+                  max_rollouts=max(max_rollouts, rollouts))
 
 
 def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> ReviewedDecision:

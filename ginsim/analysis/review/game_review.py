@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,6 +20,7 @@ from ...strategies.presets import Strategy, parse_strategy
 from ...table.records.game_record import GameRecord
 from ...table.records.record_reader import read_record
 from ..advise import opponent_model
+from ..game_stats import advice_game_table
 from .classes import BLUNDER, INACCURACY, MISTAKE, class_counts, error_rate
 from .evaluate import PRECISION, Budget, ReviewedDecision, knock_chart_for, weigh
 from .seat_moves import SeatDecision, cards_text, seat_decisions
@@ -29,6 +32,7 @@ MAX_ROLLOUTS = 8000  # the most rollouts a non-best choice is weighed again with
 #: program): the advisor's default opponent.
 DEFAULT_MODEL = "simple"
 Progress = Callable[[int, int], object]
+THREADS = min(4, os.cpu_count() or 1)  # decisions weighed at once
 
 
 @dataclass
@@ -130,15 +134,16 @@ def review_game(record: GameRecord | str | os.PathLike, seat: int | str | None =
                 rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
                 progress: Progress | None = None, model: str | Strategy | None = None,
                 precision: float | None = PRECISION,
-                max_rollouts: int = MAX_ROLLOUTS) -> Review:
+                max_rollouts: int = MAX_ROLLOUTS, jobs: int | None = None) -> Review:
     """Weigh every decision of ``seat`` (0, 1 or the seat's name; default: the seat of a
     transcript, else the one person at the table, else seat 0) in a game record (a
     :class:`GameRecord` or a path, read by ``read_record``) with ``rollouts`` advisor
     rollouts each, the opponent played as ``model`` (default: its strategy in the
     record, else :data:`DEFAULT_MODEL`), then more until every option's 95% interval
     is within ``precision`` points either side (None: no more), ``max_rollouts`` at
-    most. ``progress(done, total)`` is called after each decision. Every advisor seed
-    derives from ``seed``, the hand and the decision's place in it: a review repeats."""
+    most. ``jobs`` decisions are weighed at once (threads; default :data:`THREADS`).
+    ``progress(done, total)`` is called after each decision. Every advisor seed derives
+    from ``seed``, the hand and the decision's place in it: a review repeats."""
     if not isinstance(record, GameRecord):
         record = read_record(record)
     budget = Budget(check_rollouts(rollouts), precision,
@@ -152,17 +157,33 @@ def review_game(record: GameRecord | str | os.PathLike, seat: int | str | None =
                     knock_chart=None if chart is None else chart.name)
     moves = list(seat_decisions(record, seat))
     t0 = time.perf_counter()
-    for k, move in enumerate(moves):
-        weighed = weigh(move, record.rules, opponent, budget,
-                        decision_seed(seed, move.hand_number, k), chart)
-        if isinstance(weighed, str):
-            review.skipped.append((move, weighed))
-        else:
-            review.decisions.append(weighed)
-        if progress is not None:
-            progress(k + 1, len(moves))
+    _warm_game_table(record.rules)
+
+    def one(k: int) -> ReviewedDecision | str:
+        return weigh(moves[k], record.rules, opponent, budget,
+                     decision_seed(seed, moves[k].hand_number, k), chart)
+
+    # the advisor's kernels release the GIL: decisions weighed side by side, in order
+    with warnings.catch_warnings(), ThreadPoolExecutor(max(1, jobs or THREADS)) as pool:
+        warnings.simplefilter("ignore")  # a low ESS is the belief's, stated in its table
+        for k, weighed in enumerate(pool.map(one, range(len(moves)))):
+            if isinstance(weighed, str):
+                review.skipped.append((moves[k], weighed))
+            else:
+                review.decisions.append(weighed)
+            if progress is not None:
+                progress(k + 1, len(moves))
     review.seconds = time.perf_counter() - t0
     return review
+
+
+def _warm_game_table(rules: Rules) -> None:
+    """The advisor's game table for ``rules`` made (or read) once, before the threads
+    that need it start."""
+    try:
+        advice_game_table(rules)
+    except ValueError:  # rules without a game: the advisor says so at the first decision
+        pass
 
 
 def decision_seed(seed: int, hand: int, k: int) -> int:
