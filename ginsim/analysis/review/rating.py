@@ -17,11 +17,11 @@ from .evaluate import PRECISION
 from .game_review import MAX_ROLLOUTS, REVIEW_VERSION, Review, review_game
 
 DEFAULT_OPPONENT = "expert"  # the player's opponent in its rated games
-#: The error rate's bands (mean loss a decision, points a hand), best first, from the
-#: rating table of docs/review.md (scripts/review_ratings.py).
-BANDS = ((0.35, "expert"), (0.6, "strong"), (1.0, "intermediate"), (2.0, "casual"),
-         (float("inf"), "beginner"))
-
+#: The error rate's bands (mean loss a decision, points a hand, reviewed at 1000
+#: rollouts in games against expert), best first: docs/review.md's rating table (mc
+#: 0.81, expert 1.10, simple 1.20, memory2 1.51, random 3.73).
+BANDS = ((0.6, "world class"), (1.0, "expert"), (1.4, "advanced"), (2.0, "intermediate"),
+         (3.0, "casual"), (float("inf"), "beginner"))
 
 @dataclass
 class Rating:
