@@ -317,3 +317,14 @@ def test_random_loses_more_a_decision_than_expert() -> None:
         rates[spec] = (s["mean_loss"], (s["ci"][1] - s["ci"][0]) / (2 * 1.96))
     (m_random, se_random), (m_expert, se_expert) = rates["random"], rates["expert"]
     assert m_random - m_expert > 2 * np.hypot(se_random, se_expert), rates
+
+
+def test_rating_bands_rise_with_the_error_rate() -> None:
+    from ginsim.analysis.review.rating import BANDS, band
+
+    bounds = [b for b, _ in BANDS]
+    assert bounds == sorted(bounds) and bounds[-1] == float("inf")
+    names = [band(x) for x in np.linspace(0, 10, 101)]
+    order = [name for _, name in BANDS]
+    assert [order.index(n) for n in names] == sorted(order.index(n) for n in names)
+    assert band(0.0) == order[0] and band(9.0) == order[-1]

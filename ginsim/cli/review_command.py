@@ -31,11 +31,13 @@ def add_review_command(sub) -> None:
     rv.add_argument("--json", action="store_true", help="print the JSON instead of the "
                                                          "summary")
     rv.add_argument("--rollouts", type=positive_int, default=None, metavar="N",
-                    help="the advisor's rollouts a decision (default 4000)")
-    rv.add_argument("--precision", type=float, default=1.5, metavar="P",
+                    help="the advisor's rollouts a decision (default 4000 for a record, "
+                         "1000 to rate a strategy)")
+    rv.add_argument("--precision", type=float, default=None, metavar="P",
                     help="a choice not the advisor's best whose interval or the best's is "
                          "wider than P points either side is weighed again, rollouts spent "
-                         "until every interval is within P (default 1.5; 0: never)")
+                         "until every interval is within P (default 1.5 for a record, 0 "
+                         "(never) to rate a strategy, as the rating table was made)")
     rv.add_argument("--max-rollouts", type=positive_int, default=8000, metavar="N",
                     help="the most rollouts a decision weighed again (default 8000)")
     rv.add_argument("--opponent", metavar="SPEC", default=None,
@@ -71,6 +73,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 def _review_record(args: argparse.Namespace) -> int:
     from ..analysis.review import DEFAULT_ROLLOUTS, review_game
+    from ..analysis.review.evaluate import PRECISION
     from ..table.records.record_reader import read_record
 
     out = _checked_out(args.out)
@@ -78,7 +81,8 @@ def _review_record(args: argparse.Namespace) -> int:
     with ReviewProgress(args.quiet) as say:
         review = review_game(record, args.seat, rollouts=args.rollouts or DEFAULT_ROLLOUTS,
                              seed=args.seed, model=args.opponent,
-                             precision=args.precision or None,
+                             precision=PRECISION if args.precision is None
+                             else args.precision or None,
                              max_rollouts=args.max_rollouts,
                              progress=lambda k, n: say(f"reviewing decision {k} of {n}"))
     data = review.to_json()

@@ -24,10 +24,11 @@ import numpy as np
 
 from ..intervals import clustered_mean, mean_interval
 
-#: Loss thresholds in points a hand, from the losses of ``expert`` reviewed in its own
-#: games (docs/review.md): about 1 decision in 8 of expert's costs 1 point or more, 1 in
-#: 30 costs 3 or more, 1 in 150 costs 6 or more.
-INACCURACY, MISTAKE, BLUNDER = 1.0, 3.0, 6.0
+#: Loss thresholds in points a hand (docs/review.md): an inaccuracy loses at least the
+#: review's precision (1.5, the half-interval it weighs a non-best choice to); of
+#: ``expert``'s decisions in its games against expert, 23% lose 1.5 or more, 8% lose 4
+#: or more and 1.7% lose 8 or more (random's: 51%, 29% and 16%).
+INACCURACY, MISTAKE, BLUNDER = 1.5, 4.0, 8.0
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: The decisions a review weighs: the first-turn upcard offer, the draw (the pile's top
 #: card or the stock), the discard, and the discard where a knock was possible (knock or

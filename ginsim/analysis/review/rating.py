@@ -13,15 +13,14 @@ from ...simulator.limits import check_games, check_rollouts, check_seed
 from ...table.records.record_reader import read_record
 from ...table.referee import play_match
 from .classes import class_counts, error_rate
-from .evaluate import PRECISION
 from .game_review import MAX_ROLLOUTS, REVIEW_VERSION, Review, review_game
 
 DEFAULT_OPPONENT = "expert"  # the player's opponent in its rated games
-#: The error rate's bands (mean loss a decision, points a hand), best first, from the
-#: rating table of docs/review.md (scripts/review_ratings.py).
-BANDS = ((0.35, "expert"), (0.6, "strong"), (1.0, "intermediate"), (2.0, "casual"),
-         (float("inf"), "beginner"))
-
+#: The error rate's bands (mean loss a decision, points a hand, reviewed at 1000
+#: rollouts in games against expert), best first: docs/review.md's rating table (mc
+#: 0.81, expert 1.10, simple 1.20, memory2 1.51, random 3.73).
+BANDS = ((0.6, "world class"), (1.0, "expert"), (1.4, "advanced"), (2.0, "intermediate"),
+         (3.0, "casual"), (float("inf"), "beginner"))
 
 @dataclass
 class Rating:
@@ -60,12 +59,13 @@ def band(mean_loss: float) -> str:
 
 def rate_player(spec: str, opponent: str = DEFAULT_OPPONENT, games: int = 10, seed: int = 0,
                 *, rules: Rules | str | None = None, rollouts: int = 1000,
-                precision: float | None = PRECISION, max_rollouts: int = MAX_ROLLOUTS,
+                precision: float | None = None, max_rollouts: int = MAX_ROLLOUTS,
                 progress: Callable[[str], object] | None = None) -> Rating:
     """Play ``games`` games of ``spec`` (seat 0) against ``opponent`` under ``seed``
     (the games of ``ginsim match``) and review seat 0 of each, the opponent played by
     the advisor as its own strategy (``rollouts``, ``precision`` and ``max_rollouts`` as
-    :func:`review_game` takes them). ``progress(text)`` hears each game's step."""
+    :func:`review_game` takes them; no second weighing by default, as the rating table
+    of docs/review.md was made). ``progress(text)`` hears each game's step."""
     rules = Rules.coerce(rules)
     games, seed = check_games(games), check_seed(seed)
     rollouts = check_rollouts(rollouts)
