@@ -322,10 +322,11 @@ function drawReview(r) {
   $("review-summary").textContent = `${s.decisions} of your decisions weighed by the advisor ` +
     `against ${r.model || "the bot"}: mean loss ${s.mean_loss == null ? "n/a" : s.mean_loss.toFixed(2)}` +
     ` points a decision${ci}` + (counts ? `; ${counts}.` : ".");
-  $("review-graph").replaceChildren(reviewGraph(r.decisions), graphKey());
+  $("review-graph").replaceChildren(reviewGraph(r.decisions, r.thresholds), graphKey());
   const flagged = r.decisions.filter((d) => FLAGGED.has(d.class));
   $("review-flagged").replaceChildren(...(flagged.length ? flagged.map(flaggedItem) :
-    [el("li", { text: "Nothing flagged: no decision lost enough to be an inaccuracy." })]));
+    [el("li", { text: "Nothing flagged: no decision lost enough to be an inaccuracy" +
+      (r.thresholds ? ` (${r.thresholds.inaccuracy} points or more).` : ".") })]));
   say("The review is ready. " + $("review-summary").textContent);
 }
 
@@ -339,8 +340,9 @@ function graphKey() {
   return key;
 }
 
-// Loss per decision as bars (points a hand), one colour per class, hands marked.
-function reviewGraph(decisions) {
+// Loss per decision as bars (points a hand), one colour per class, hands marked, the
+// review's thresholds (inaccuracy, mistake, blunder) as dashed lines.
+function reviewGraph(decisions, thresholds) {
   const NS = "http://www.w3.org/2000/svg";
   // as wide as its box (so its text keeps its size on a phone), 320 to 900 units
   const W = Math.min(900, Math.max(320, $("review-graph").clientWidth || 640)), H = 180, pad = 28;
@@ -348,7 +350,8 @@ function reviewGraph(decisions) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `Loss in points for each of ${decisions.length} decisions`);
-  const top = Math.max(6, ...decisions.map((d) => d.loss));
+  const lines = Object.values(thresholds || {}).filter((v) => typeof v === "number").sort((a, b) => a - b);
+  const top = Math.max(lines.length ? lines[lines.length - 1] * 1.1 : 6, ...decisions.map((d) => d.loss));
   const x = (i) => pad + (i * (W - pad - 8)) / Math.max(decisions.length, 1);
   const y = (v) => H - pad - (v * (H - 2 * pad)) / top;
   const add = (tag, attrs, text) => {
@@ -360,7 +363,7 @@ function reviewGraph(decisions) {
   };
   add("line", { x1: pad, y1: y(0), x2: W - 4, y2: y(0), stroke: "#555" });
   let lastLabel = Infinity;  // labels at least 18 units apart, so none overlaps another
-  for (const v of [1, 3, 6, 10, 20, 40].filter((v) => v <= top)) {
+  for (const v of [...lines, ...[20, 40].filter((v) => v > (lines[lines.length - 1] || 0))].filter((v) => v <= top)) {
     add("line", { x1: pad, y1: y(v), x2: W - 4, y2: y(v), stroke: "#ccc", "stroke-dasharray": "3 3" });
     if (lastLabel - y(v) >= 18) {
       add("text", { x: 2, y: y(v) + 5, "font-size": 14 }, String(v));
@@ -474,7 +477,7 @@ window.addEventListener("DOMContentLoaded", () => {
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
     resizing = setTimeout(() => {
-      if (ginsim.review) $("review-graph").replaceChildren(reviewGraph(ginsim.review.decisions), graphKey());
+      if (ginsim.review) $("review-graph").replaceChildren(reviewGraph(ginsim.review.decisions, ginsim.review.thresholds), graphKey());
     }, 100);
   });
   connect();
