@@ -33,12 +33,12 @@ from scipy.stats import binom
 
 from ginsim.analysis.advise import OWN_PLAY, opponent_model
 from ginsim.analysis.intervals import Z95
-from ginsim.cli.play_view import hint_advice
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import card_from_text, card_text
 from ginsim.game.melds_nb import WORK_SIZE, min_deadwood_nb
 from ginsim.game.rules import Rules
 from ginsim.game.state import ST_PLANNED
+from ginsim.reports.hand_words import hint_advice
 from ginsim.simulator.branches.advisor_history import history_situation
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.records.game_record import RecordedHand, table_record

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import shutil
 import struct
 import subprocess
 from pathlib import Path
 
 import matplotlib.image as mpimg
 import pytest
+from browser_check import chromium
 
 from ginsim.analysis.studies import knock_study
 from ginsim.reports.study_report import write_report
@@ -160,21 +159,6 @@ window.addEventListener("load", () => {
 PHONE_HOST = """<!DOCTYPE html><html><body style="margin:0">
 <iframe src="probe.html" style="width:{width}px;height:{height}px;border:0"></iframe>
 </body></html>"""
-
-
-NO_CHROMIUM = ("the browser tests need Chromium, which is not installed: apt-get install "
-               "chromium (Debian; .ci/run installs it)")
-
-
-def chromium() -> str:
-    """The Chromium binary. Without one the browser tests are skipped with the line that
-    installs it, except under CI (``CI`` set to true, as .ci/run does), where they fail."""
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path:
-        return path
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        pytest.fail(f"{NO_CHROMIUM}; CI is set, so a missing browser fails the run")
-    pytest.skip(NO_CHROMIUM)
 
 
 @pytest.fixture(scope="module", autouse=True)

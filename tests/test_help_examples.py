@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"--hands": "200", "--deals": "20", "--games": "3", "--rollouts": "50",
          "--iterations": "1"}
 #: Commands whose smallest size differs: the equilibrium and the game table measure at
-#: least 1,000 hands; a tournament plays every deck twice, so an even number of games.
+#: least 1,000 hands; a tournament plays every deck twice, so an even number of games;
+#: the server listens on a free port (and stops at once: see the test).
 SMALLEST = {"equilibrium": {"--hands": "1000"}, "game-table": {"--hands": "1000"},
-            "tournament": {"--games": "2"}}
+            "tournament": {"--games": "2"}, "serve": {"--port": "0"}}
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -98,6 +99,8 @@ def test_help_example_runs_as_written(where, example, tmp_path, monkeypatch, cap
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # ginsim agent: no messages
     monkeypatch.setattr("builtins.input", lambda prompt="": "quit")  # ginsim play
     argv = small_argv(example)
+    if argv[0] == "serve":  # the app is built and its port bound; it serves no request
+        monkeypatch.setattr("uvicorn.Server.run", lambda self, sockets=None: None)
     code = main(argv)
     out, err = capsys.readouterr()
     if argv[0] == "play":

@@ -16,6 +16,9 @@ PACKAGE = Path(ginsim.__file__).parent
 #: Lowest first. A module may import its own layer or any layer below it.
 LAYERS = ("game", "strategies", "simulator", "table", "runner", "analysis", "reports",
           "cli")
+#: Folders beside a layer at its level: the web app sits beside the command line (checked
+#: apart: neither imports the other, and nothing imports web).
+BESIDE = {"web": "cli"}
 #: Leaf modules any layer may import; the package root sits above every layer.
 LEAVES = {"ginsim._version", "ginsim.number_text"}
 #: Greek Rami (ginsim/rami: its game and its play) keeps the same layers inside its own
@@ -60,7 +63,7 @@ def layer(module: str) -> int | None:
             return LAYERS.index("game")
         assert parts[3] in RAMI_LAYERS, f"{module} is in no layer: add it to RAMI_LAYERS"
         return LAYERS.index(RAMI_LAYERS[parts[3]])
-    name = "cli" if parts[1] == "__main__" else parts[1]
+    name = "cli" if parts[1] == "__main__" else BESIDE.get(parts[1], parts[1])
     assert name in LAYERS, f"{module} is in no layer: add its folder to LAYERS"
     return LAYERS.index(name)
 
@@ -110,6 +113,23 @@ def test_nothing_imports_upward() -> None:
             if level is not None and level > source:
                 upward.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
     assert not upward, "imports pointing up a layer:\n" + "\n".join(upward)
+
+
+def test_web_and_cli_stay_apart() -> None:
+    """The web app and the command line share a level but not code: web imports no cli
+    module, and no module outside web imports web, except the one command that starts
+    it (cli/serve_command.py)."""
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        own = module_name(path)
+        for line, target in imported_modules(path):
+            where = f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}"
+            if own.startswith("ginsim.web") and target.startswith("ginsim.cli"):
+                wrong.append(where)
+            if (target.startswith("ginsim.web") and not own.startswith("ginsim.web")
+                    and own != "ginsim.cli.serve_command"):
+                wrong.append(where)
+    assert not wrong, "web and cli must stay apart:\n" + "\n".join(wrong)
 
 
 def test_rami_and_gin_stay_apart() -> None:

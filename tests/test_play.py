@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ginsim.cli.hand_words import showdown_text
 from ginsim.cli.play_view import hint_text
+from ginsim.reports.hand_words import showdown_text
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.game_table import TableGame
 from ginsim.table.table import Action, Table, view_event

@@ -35,6 +35,8 @@ from .play_commands import (
     rules_in_words,
     rules_listing,
 )
+from .review_command import add_review_command
+from .serve_command import add_serve_command
 from .study_commands import (
     add_advise_command,
     add_chart_commands,
@@ -99,7 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_command(sub)
     add_chart_commands(sub)
     add_advise_command(sub)
+    add_review_command(sub)
     add_cache_command(sub)
+    add_serve_command(sub)
     return parser
 
 

@@ -30,8 +30,11 @@ EXAMPLES = {
     "advise": 'ginsim advise --hand "AS 2S 3S 7H 7D 7C 9C TC JC KD" --drawn QC --opponent simple'
               '\n  ginsim advise --hand "2S 4S 5S 6S 5H AD 2D 3D 5D 3C" --opponent memory2 '
               '--history "dealer:op up:7H me:pass op:pass me:stock me:-KH op:+KH op:-9C"',
+    "review": "ginsim review --strategy memory2 --games 2 --seed 3   # or: ginsim review "
+              "GAME.jsonl --out review",
     "tournament": "ginsim tournament random simple memory2 expert --games 100 --out tour",
     "cache": "ginsim cache   # where the compiled kernels are; --clear removes them",
+    "serve": "ginsim serve --port 8000   # then open http://127.0.0.1:8000 in a browser",
 }
 
 

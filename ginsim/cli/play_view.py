@@ -14,14 +14,19 @@ from collections.abc import Callable
 
 from ..game.cards import card_from_text, card_text, mask_to_cards, sort_key
 from ..game.inputs.specs import brief
-from ..game.melds import deadwood
 from ..game.scoring.game_scoring import GameScore
 from ..game.state import ST_TAKEN
 from ..number_text import bracketed
+from ..reports.hand_words import (
+    event_text,
+    gin_discards,
+    hand_text,
+    hint_advice,
+    showdown_text,
+)
 from ..table.actions import ANY_MOVE, Action, IllegalAction
 from ..table.game_table import TableGame
 from ..table.table import Table
-from .hand_words import hand_text, showdown_text
 
 PROMPTS = {"offer": "take the upcard {top} or pass? [take/pass]",
            "draw": "draw: s (stock) or p (pile: {top})",
@@ -45,23 +50,6 @@ def _texts(cards: list[int]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def event_text(event: dict, who: str, gin: bool = False) -> str:
-    """One move in words, e.g. "Bot takes 7H from the pile" or "You discard KD" (a knock
-    with ``gin``: "You go gin, discarding KD")."""
-    card = event.get("card")
-    you = who == "You"
-    if gin and event["action"] == "knock":
-        return f"{who} {'go' if you else 'goes'} gin, discarding {card}"
-    words = {"take": (f"take the upcard {card}", f"takes the upcard {card}"),
-             "pass": (f"pass {card}", f"passes {card}"),
-             "stock": (f"draw {card} from the stock", "draws from the stock"),
-             "pile": (f"take {card} from the pile", f"takes {card} from the pile"),
-             "discard": (f"discard {card}", f"discards {card}"),
-             "knock": (f"knock, discarding {card}", f"knocks, discarding {card}"),
-             "big_gin": ("lay down big gin", "lays down big gin")}[event["action"]]
-    return f"{who} {words[0] if you else words[1]}"
-
-
 def position_text(table: Table, rules) -> str:
     """Your side of the table now: your hand, the pile top, the stock, the knock limit,
     the cards the bot took from the pile and still holds."""
@@ -74,33 +62,6 @@ def position_text(table: Table, rules) -> str:
     if took:
         lines.append(f"  The bot took from the pile and holds: {' '.join(took)}")
     return "\n".join(lines)
-
-
-def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0,
-                score: tuple[int, int] | None = None, precision: float | None = None):
-    """The advisor's table (``ginsim.advise``) for seat 0's decision now, against the
-    bot played (``bot``, its spec: its card play and knock chart; an mc bot by the plain
-    strategy it plays on with) and read by the same model: ``(table, model, note)``,
-    ``note`` saying where the model is not the bot itself; with ``score`` (yours, the
-    bot's) each option's chance of winning the game too, with ``precision`` rollouts
-    until every interval is that narrow (``advise``'s). ValueError where there is
-    nothing to advise (the first discard of the eleven-card deal) or the advisor
-    refuses the position."""
-    from ..analysis.advise import advise, opponent_model
-    model, note = opponent_model(bot)
-    hand = table.hand_of(0)
-    drawn = None
-    if table.phase == "discard" and table.events and table.events[-1]["seat"] == 0 and (
-            table.events[-1]["action"] in ("stock", "pile", "take")):
-        drawn = table.events[-1]["card"]
-        hand = [c for c in hand if c != card_from_text(drawn)]
-    if table.phase == "discard" and drawn is None:
-        raise ValueError("the first discard of the eleven-card deal follows no draw, and "
-                         "the advisor weighs a discard after a draw")
-    frame = advise(_hand_str(hand), drawn=drawn, history=table.history(0), rules=rules,
-                   opponent=model, rollouts=rollouts, seed=seed, score=score,
-                   precision=precision)
-    return frame, model, note
 
 
 def hint_text(table: Table, rules, bot: str, rollouts: int = 400,
@@ -126,10 +87,6 @@ def hint_text(table: Table, rules, bot: str, rollouts: int = 400,
     if note:
         head.append(f"  ({note})")
     return "\n".join([*head, *rows, "  " + advice_words(frame)])
-
-
-def _hand_str(cards: list[int]) -> str:
-    return " ".join(_texts(sorted(cards, key=sort_key)))
 
 
 def play_session(game: TableGame, read: Callable[[str], str | None],
@@ -266,18 +223,6 @@ def move_prompt(table: Table) -> str:
         prompt = "discard a card (e.g. {example})"
     return prompt.format(top=view["pile_top"], example=discards[-1] if discards else "",
                          gin=" or ".join(gin))
-
-
-def gin_discards(table: Table) -> list[str]:
-    """The discards that leave seat 0 no deadwood now (a knock with them is gin): none
-    unless seat 0 is to discard (or to take the final discard and knock)."""
-    if table.to_move != 0 or table.phase not in ("discard", "last_discard"):
-        return []
-    view = table.observation(0)
-    held = list(view["hand"]) + ([view["pile_top"]] if table.phase == "last_discard" else [])
-    knocks = [t.split()[1] for t in view["legal"] if t.startswith("knock ")]
-    return [c for c in knocks
-            if deadwood([h for h in held if h != c], table.rules) == 0]
 
 
 def _gin_action(table: Table, words: list[str]) -> Action:

@@ -1,6 +1,7 @@
-"""The words of a hand on ``ginsim play``'s screen: a hand with its best melds, and the
-showdown as docs/rules.md §5-6 state it, from the hand's ``Table.result()`` (what a game
-record keeps, so the screen and the record agree)."""
+"""The words of a hand for a player (``ginsim play``'s screen, ``ginsim serve``'s page): a
+hand with its best melds, each move, the showdown as docs/rules.md §5-6 state it from the
+hand's ``Table.result()`` (what a game record keeps, so the screen and the record agree),
+and the advisor's table for the decision in front of seat 0."""
 
 from __future__ import annotations
 
@@ -10,16 +11,25 @@ from ..game.scoring.hand_scoring_nb import OUTCOME_WORDS
 from ..table.table import Table
 
 
-def hand_text(cards: list[str] | list[int], rules) -> str:
-    """Cards sorted by suit and rank, best melds first in brackets, then the deadwood."""
+def hand_groups(cards: list[str] | list[int], rules) -> tuple[list[list[str]], list[str], int]:
+    """A hand as a player lays it out: its best melds (card texts), the other cards sorted
+    by suit and rank, and the deadwood."""
     ints = [c if isinstance(c, int) else card_from_text(c) for c in cards]
     if not ints:
-        return "(no cards)"
+        return [], [], 0
     melds = best_melds(ints, rules)
     melded = cards_to_mask(card_from_text(c) for m in melds for c in m)
-    loose = [c for c in sorted(ints, key=sort_key) if not (melded >> c) & 1]
-    parts = ["[" + " ".join(m) + "]" for m in melds] + [" ".join(card_text(c) for c in loose)]
-    return f"{'  '.join(p for p in parts if p)}   (deadwood {deadwood(ints, rules)})"
+    loose = [card_text(c) for c in sorted(ints, key=sort_key) if not (melded >> c) & 1]
+    return [list(m) for m in melds], loose, deadwood(ints, rules)
+
+
+def hand_text(cards: list[str] | list[int], rules) -> str:
+    """Cards sorted by suit and rank, best melds first in brackets, then the deadwood."""
+    if not cards:
+        return "(no cards)"
+    melds, loose, dw = hand_groups(cards, rules)
+    parts = ["[" + " ".join(m) + "]" for m in melds] + [" ".join(loose)]
+    return f"{'  '.join(p for p in parts if p)}   (deadwood {dw})"
 
 
 #: Each seat's words on the showdown's screen: (name, possessive, "score(s)").
@@ -120,3 +130,59 @@ def points_text(r: dict, rules, upcard: str | None) -> str:
         boxes = {"undercut": 2, "gin": 3, "big_gin": 3}.get(outcome, 1) * multiplier
         text += f" The hand is worth {boxes} box{'' if boxes == 1 else 'es'}."
     return text
+
+
+def event_text(event: dict, who: str, gin: bool = False) -> str:
+    """One move in words, e.g. "Bot takes 7H from the pile" or "You discard KD" (a knock
+    with ``gin``: "You go gin, discarding KD")."""
+    card = event.get("card")
+    you = who == "You"
+    if gin and event["action"] == "knock":
+        return f"{who} {'go' if you else 'goes'} gin, discarding {card}"
+    words = {"take": (f"take the upcard {card}", f"takes the upcard {card}"),
+             "pass": (f"pass {card}", f"passes {card}"),
+             "stock": (f"draw {card} from the stock", "draws from the stock"),
+             "pile": (f"take {card} from the pile", f"takes {card} from the pile"),
+             "discard": (f"discard {card}", f"discards {card}"),
+             "knock": (f"knock, discarding {card}", f"knocks, discarding {card}"),
+             "big_gin": ("lay down big gin", "lays down big gin")}[event["action"]]
+    return f"{who} {words[0] if you else words[1]}"
+
+
+def gin_discards(table: Table) -> list[str]:
+    """The discards that leave seat 0 no deadwood now (a knock with them is gin): none
+    unless seat 0 is to discard (or to take the final discard and knock)."""
+    if table.to_move != 0 or table.phase not in ("discard", "last_discard"):
+        return []
+    view = table.observation(0)
+    held = list(view["hand"]) + ([view["pile_top"]] if table.phase == "last_discard" else [])
+    knocks = [t.split()[1] for t in view["legal"] if t.startswith("knock ")]
+    return [c for c in knocks
+            if deadwood([h for h in held if h != c], table.rules) == 0]
+
+
+def hint_advice(table: Table, rules, bot: str, rollouts: int = 400, seed: int = 0,
+                score: tuple[int, int] | None = None, precision: float | None = None):
+    """The advisor's table (``ginsim.advise``) for seat 0's decision now, against the
+    bot played (``bot``, its spec: its card play and knock chart; an mc bot by the plain
+    strategy it plays on with) and read by the same model: ``(table, model, note)``,
+    ``note`` saying where the model is not the bot itself; with ``score`` (yours, the
+    bot's) each option's chance of winning the game too, with ``precision`` rollouts
+    until every interval is that narrow (``advise``'s). ValueError where there is
+    nothing to advise (the first discard of the eleven-card deal) or the advisor
+    refuses the position."""
+    from ..analysis.advise import advise, opponent_model
+    model, note = opponent_model(bot)
+    hand = table.hand_of(0)
+    drawn = None
+    if table.phase == "discard" and table.events and table.events[-1]["seat"] == 0 and (
+            table.events[-1]["action"] in ("stock", "pile", "take")):
+        drawn = table.events[-1]["card"]
+        hand = [c for c in hand if c != card_from_text(drawn)]
+    if table.phase == "discard" and drawn is None:
+        raise ValueError("the first discard of the eleven-card deal follows no draw, and "
+                         "the advisor weighs a discard after a draw")
+    frame = advise(" ".join(card_text(c) for c in sorted(hand, key=sort_key)), drawn=drawn,
+                   history=table.history(0), rules=rules, opponent=model,
+                   rollouts=rollouts, seed=seed, score=score, precision=precision)
+    return frame, model, note
