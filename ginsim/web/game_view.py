@@ -15,7 +15,7 @@ from ..game.rules import Rules
 from ..game.state import ST_TAKEN
 from ..reports.card_chart import LEGEND, card_panels, card_title
 from ..reports.hand_words import gin_discards, hand_groups, showdown_text
-from ..strategies.equilibria import KNOCKING_PRESETS
+from ..strategies.charts.equilibria import KNOCKING_PRESETS
 from ..strategies.players import PLAYERS
 from ..table.game_table import TableGame
 from ..table.table import Table

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from ..game.rng_nb import check_seed
 from ..reports.hand_words import event_text, gin_discards, hint_advice
-from ..simulator.limits import check_seed
 from ..strategies import parse_strategy
-from ..strategies.knock_charts import spec_chart_files
+from ..strategies.charts.knock_charts import spec_chart_files
 from ..table.actions import Action, IllegalAction
 from ..table.game_table import TableGame
 from .game_view import hint_message, state_message

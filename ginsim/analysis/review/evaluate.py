@@ -10,7 +10,7 @@ import pandas as pd
 
 from ...game.cards import format_cards
 from ...game.rules import Rules
-from ...strategies.equilibria import shipped_equilibrium
+from ...strategies.charts.equilibria import shipped_equilibrium
 from ...strategies.grid_nb import grid_cell_nb
 from ...strategies.presets import Strategy
 from ..advise import advise

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...game.cards import format_cards
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
-from ...simulator.limits import check_rollouts, check_seed
+from ...simulator.limits import check_rollouts
 from ...strategies.presets import Strategy, parse_strategy
 from ...table.records.game_record import GameRecord
 from ...table.records.record_reader import read_record

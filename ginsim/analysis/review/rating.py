@@ -8,8 +8,9 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...game.rng_nb import check_seed
 from ...game.rules import Rules
-from ...simulator.limits import check_games, check_rollouts, check_seed
+from ...simulator.limits import check_games, check_rollouts
 from ...table.records.record_reader import read_record
 from ...table.referee import play_match
 from .classes import class_counts, error_rate

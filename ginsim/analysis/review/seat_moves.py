@@ -20,9 +20,9 @@ from ...game.history import (
     EV_TAKE,
     History,
     history_text,
-    parse_history,
 )
 from ...game.rules import Rules
+from ...simulator.machine.history_replay import parse_history
 from ...table.actions import card_of
 from ...table.records.game_record import GameRecord, RecordedHand
 
