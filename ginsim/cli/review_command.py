@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .options import RULES_HELP, Given, UsageError, add_seed, command, given, positive_int
 
-JSON_NAME = "review.json"
+REVIEW_JSON = "review.json"
 FLAGGED_SHOWN = 12  # flagged decisions listed on the terminal (all are in the JSON)
 
 
@@ -93,7 +93,7 @@ def _review_record(args: argparse.Namespace) -> int:
     else:
         print(review_text(data))
         if out is not None:
-            print(f"review written to {out / 'review.html'} and {out / JSON_NAME}")
+            print(f"review written to {out / 'review.html'} and {out / REVIEW_JSON}")
     return 0
 
 
@@ -138,7 +138,7 @@ def _write_out(out: Path, data: dict) -> None:
 
     page = review_html(data)  # built before anything is written
     out.mkdir(exist_ok=True)
-    write_text_atomic(out / JSON_NAME, json.dumps(data, indent=1))
+    write_text_atomic(out / REVIEW_JSON, json.dumps(data, indent=1))
     write_text_atomic(out / "review.html", page)
 
 

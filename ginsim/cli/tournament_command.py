@@ -13,7 +13,7 @@ from .._version import __version__
 from ..number_text import bracketed
 from .options import RULES_HELP, UsageError, add_seed, command, jobs, positive_int
 
-JSON_NAME = "tournament.json"
+TOURNAMENT_JSON = "tournament.json"
 
 
 def add_tournament_command(sub) -> None:
@@ -74,7 +74,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                                 args.system, timeout_ms=args.timeout_ms, n_jobs=args.n_jobs,
                                 backend=args.backend, scheduler=args.scheduler)
     text = result.json_text()
-    path = write_text_atomic(f"{args.out}/{JSON_NAME}", text)
+    path = write_text_atomic(f"{args.out}/{TOURNAMENT_JSON}", text)
     page = write_tournament_report(result, args.out)["report.html"]
     for line in result.faults:
         print(line, file=sys.stderr)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from ..analysis.review.classes import FLAGGED
 from ..game.inputs.files import write_text_atomic
 
 PAGE_NAME = "review.html"
-FLAGGED = ("inaccuracy", "mistake", "blunder")
+
 CLASS_COLOURS = {"best": "#2e7d32", "good": "#66bb6a", "inaccuracy": "#f9a825",
                  "mistake": "#ef6c00", "blunder": "#c62828"}
 SUIT_COLOURS = {"S": "#222", "C": "#222", "H": "#c62828", "D": "#c62828"}

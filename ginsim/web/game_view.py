@@ -25,7 +25,7 @@ BOT_CHOICES = tuple(p.name for p in PLAYERS)
 #: The rules the page's ``Rules`` select offers: every preset the Table plays.
 RULES_CHOICES = KNOCKING_PRESETS
 #: What the page asks for in each phase when it is your move.
-PROMPTS = {"offer": "Take the upcard {top} or pass.",
+PAGE_PROMPTS = {"offer": "Take the upcard {top} or pass.",
            "draw": "Draw: Stock, or Pile ({top}).",
            "draw_stock": "Draw from the Stock (both passed the upcard).",
            "discard": "Discard a card: press it. To knock, press Knock, then the card.",
@@ -72,7 +72,7 @@ def moves_open(table: Table) -> dict:
         phase = "discard_only"
     top = table.observation(0)["pile_top"]
     return {"buttons": buttons, **cards, "gin": gin_discards(table),
-            "prompt": PROMPTS[phase].format(top=top)}
+            "prompt": PAGE_PROMPTS[phase].format(top=top)}
 
 
 def state_message(game: TableGame, game_id: str, log: list[str], record: str,

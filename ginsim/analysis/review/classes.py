@@ -33,7 +33,7 @@ CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: The decisions a review weighs: the first-turn upcard offer, the draw (the pile's top
 #: card or the stock), the discard, and the discard where a knock was possible (knock or
 #: play on).
-KINDS = ("upcard", "draw", "discard", "knock")
+DECISION_KINDS = ("upcard", "draw", "discard", "knock")
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 
 
@@ -75,7 +75,7 @@ def error_rate(losses: Sequence[float], clusters: Sequence[int] | None = None
 def class_counts(classes: Sequence[str], kinds: Sequence[str]) -> dict[str, dict[str, int]]:
     """Counts per class, per kind of decision: ``{class: {kind: count}}`` (every class
     and kind present, zeros included)."""
-    counts = {name: dict.fromkeys(KINDS, 0) for name in CLASSES}
+    counts = {name: dict.fromkeys(DECISION_KINDS, 0) for name in CLASSES}
     for name, kind in zip(classes, kinds, strict=True):
         counts[name][kind] += 1
     return counts

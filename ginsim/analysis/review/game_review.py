@@ -28,7 +28,7 @@ from .seat_moves import SeatDecision, cards_text, seat_decisions
 
 REVIEW_VERSION = 1  # the JSON's version: a key removed or changed in meaning raises it
 DEFAULT_ROLLOUTS = 4000  # the advisor's rollouts a decision (docs/review.md: the cost)
-MAX_ROLLOUTS = 8000  # the most rollouts a non-best choice is weighed again with
+REWEIGH_ROLLOUTS = 8000  # the most rollouts a non-best choice is weighed again with
 #: The opponent model where the record's other seat is no strategy (a person, a
 #: program): the advisor's default opponent.
 DEFAULT_MODEL = "simple"
@@ -135,7 +135,7 @@ def review_game(record: GameRecord | str | os.PathLike, seat: int | str | None =
                 rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
                 progress: Progress | None = None, model: str | Strategy | None = None,
                 precision: float | None = PRECISION,
-                max_rollouts: int = MAX_ROLLOUTS, jobs: int | None = None) -> Review:
+                max_rollouts: int = REWEIGH_ROLLOUTS, jobs: int | None = None) -> Review:
     """Weigh every decision of ``seat`` (0, 1 or the seat's name; default: the seat of a
     transcript, else the one person at the table, else seat 0) in a game record (a
     :class:`GameRecord` or a path, read by ``read_record``) with ``rollouts`` advisor

@@ -14,7 +14,7 @@ from ...simulator.limits import check_games, check_rollouts
 from ...table.records.record_reader import read_record
 from ...table.referee import play_match
 from .classes import class_counts, error_rate
-from .game_review import MAX_ROLLOUTS, REVIEW_VERSION, Review, review_game
+from .game_review import REVIEW_VERSION, REWEIGH_ROLLOUTS, Review, review_game
 
 DEFAULT_OPPONENT = "expert"  # the player's opponent in its rated games
 #: The error rate's bands (mean loss a decision, points a hand, reviewed at 1000
@@ -60,7 +60,7 @@ def band(mean_loss: float) -> str:
 
 def rate_player(spec: str, opponent: str = DEFAULT_OPPONENT, games: int = 10, seed: int = 0,
                 *, rules: Rules | str | None = None, rollouts: int = 1000,
-                precision: float | None = None, max_rollouts: int = MAX_ROLLOUTS,
+                precision: float | None = None, max_rollouts: int = REWEIGH_ROLLOUTS,
                 progress: Callable[[str], object] | None = None) -> Rating:
     """Play ``games`` games of ``spec`` (seat 0) against ``opponent`` under ``seed``
     (the games of ``ginsim match``) and review seat 0 of each, the opponent played by
