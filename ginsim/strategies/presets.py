@@ -17,7 +17,7 @@ from ..game.inputs.specs import (
 )
 from ..game.rules import Rules
 from .charts.equilibria import hand_key, shipped_equilibrium
-from .charts.knock_charts import CHART_FAMILIES, load_chart
+from .charts.knock_charts import CHART_FAMILIES, is_numbers, load_chart
 from .charts.score_charts import ScoreChart, shipped_score_chart
 from .learned.card_model import card_model_values
 from .params import (
@@ -320,15 +320,6 @@ def _parse_value(param: Parameter, text: str, spec: str) -> Value:
     return param.check(tuple(values), f"strategy {brief(spec)}")
 
 
-def _numeric(text: str) -> bool:
-    """Whether ``text`` is numbers separated by '/' (a bit chart, not a chart name)."""
-    try:
-        [float(t) for t in text.split("/")]
-    except ValueError:
-        return False
-    return True
-
-
 def _parse_items(text: str, spec: str) -> dict[str, Value]:
     """The overrides of a spec's items (``text``), read by the shared item parser."""
     overrides: dict[str, Value] = {}
@@ -337,9 +328,9 @@ def _parse_items(text: str, spec: str) -> dict[str, Value]:
             refuse_diagnostic(name, spec)
         if name in NESTED:
             overrides[name] = _nested_vector(name, value, spec)
-        elif name == "chart" and not _numeric(value):
+        elif name == "chart" and not is_numbers(value):
             overrides["grid"] = load_chart(value).grid
-        elif name == "card_model" and not _numeric(value):
+        elif name == "card_model" and not is_numbers(value):
             overrides[name] = card_model_values(value)
         else:
             overrides[name] = _parse_value(PARAMETERS[name], value, spec)

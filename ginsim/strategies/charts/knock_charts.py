@@ -283,8 +283,9 @@ def chart_file_sha256(path: str | Path) -> str:
                           ).hexdigest()
 
 
-def _numeric(text: str) -> bool:
-    """Whether ``text`` is numbers separated by '/' (a bit chart, not a chart name)."""
+def is_numbers(text: str) -> bool:
+    """Whether ``text`` is numbers separated by '/' (a bit chart or given values, not a
+    chart or model name)."""
     try:
         [float(t) for t in text.split("/")]
     except ValueError:
@@ -296,7 +297,7 @@ def chart_file(name_or_path: str) -> Path | None:
     """The user's file a ``chart=`` value reads (None for a built-in or shipped chart,
     or a bit chart such as ``1921/1/1/1``)."""
     text = str(name_or_path).strip()
-    if text in builtin_charts() or _numeric(text) or (
+    if text in builtin_charts() or is_numbers(text) or (
             "/" not in text and is_regular(CHART_DIR / f"{text}.json")):
         return None
     return Path(text)
