@@ -223,6 +223,9 @@ def test_a_seats_transcript_reviews_as_the_whole_record_does(monkeypatch) -> Non
     a = review_game(whole, 1, rollouts=ROLLOUTS, seed=5, model="memory2", precision=None)
     b = review_game(transcript, rollouts=ROLLOUTS, seed=5, model="memory2", precision=None)
     assert a.to_json()["decisions"] and _public(a.to_json()) == _public(b.to_json())
+    other = str(transcript.seats[0].get("name"))  # the seat it does not see, by name
+    with pytest.raises(ValueError, match="transcript holds seat 1's view only"):
+        review_game(transcript, other, rollouts=ROLLOUTS)
 
 
 # --- bad input ------------------------------------------------------------------------
@@ -297,6 +300,8 @@ def test_a_seat_is_named_by_number_or_name(record_file: Path) -> None:
         review_game(record_file, "nobody", rollouts=ROLLOUTS)
     with pytest.raises(ValueError, match="a seat is 0, 1"):
         review_game(record_file, 2, rollouts=ROLLOUTS)
+    with pytest.raises(ValueError, match="precision"):  # before any decision is weighed
+        review_game(record_file, 0, rollouts=ROLLOUTS, precision=-1.0)
 
 
 def test_the_page_is_written_whole_with_its_graph(tmp_path: Path) -> None:

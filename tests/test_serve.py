@@ -349,3 +349,41 @@ def test_a_session_keeps_its_latest_games_and_saves_the_rest(server) -> None:
         assert "no game" in json.loads(ws.recv(timeout=30))["message"]
         assert same_game(states[-1], ask_state(ws, states[-1]["game"])[1])
     assert read_record(states[0]["record"]).end["stopped"] == sessions.STOPPED["left"]
+
+
+def test_a_page_naming_another_host_is_refused(server) -> None:
+    """A page whose site name was pointed at this machine (DNS rebinding) sends its own
+    name as Host, with a matching Origin: the loopback server refuses it, page and socket."""
+    import http.client
+
+    from websockets.exceptions import InvalidStatus
+
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", "/", headers={"Host": f"rebind.example:{server.port}"})
+    assert conn.getresponse().status == 400
+    conn.close()
+    with pytest.raises(InvalidStatus):
+        with connect(server.ws_url, origin=f"http://rebind.example:{server.port}",
+                     additional_headers={"Host": f"rebind.example:{server.port}"}) as ws:
+            ws.recv(timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", "/", headers={"Host": f"localhost:{server.port}"})
+    assert conn.getresponse().status == 200
+    conn.close()
+
+
+def test_an_uploaded_record_playing_a_chart_file_is_refused(server, tmp_path) -> None:
+    """An uploaded record whose bot plays a chart file is refused in one line: the review
+    would read that file on the server's disk."""
+    result = asyncio.run(LOAD.play_game(server.ws_url, "simple", 10, 5))
+    lines = Path(result["record"]).read_text().splitlines()
+    header = json.loads(lines[0])
+    for seat in header["seats"]:
+        if seat.get("spec"):
+            seat["spec"] = "simple:chart=/etc/hostname"
+    text = "\n".join([json.dumps(header), *lines[1:]]) + "\n"
+    with connect(server.ws_url) as ws:
+        json.loads(ws.recv(timeout=30))
+        ws.send(json.dumps({"type": "review", "record": text}))
+        message = json.loads(ws.recv(timeout=60))
+    assert message["type"] == "error" and "chart file" in message["message"], message

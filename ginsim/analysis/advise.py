@@ -59,6 +59,7 @@ from .intervals import Z95
 
 STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
 MAX_ROLLOUTS = 50_000  # the most rollouts ``precision`` spends by default
+PRECISION_RANGE = (0.05, 100.0)  # the interval half-widths ``precision`` may ask for
 BATCH_STRIDE = 0x2545F4914F6CDD1D  # batch k of ``precision`` samples from seed + k * this
 #: How the advised player plays on after the option in the rollouts, by default: expert,
 #: the strongest plain strategy, the closest to a player who follows the advice (with
@@ -268,7 +269,7 @@ def _checked_precision(precision: float | None, max_rollouts: int, rollouts: int
     """The precision (points, or None) and the most rollouts it may spend (at least the
     first batch's)."""
     if precision is not None:
-        precision = check_number(precision, "precision", 0.05, 100.0)
+        precision = check_number(precision, "precision", *PRECISION_RANGE)
     return precision, max(check_rollouts(max_rollouts), rollouts)
 
 

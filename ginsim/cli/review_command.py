@@ -139,7 +139,11 @@ def _write_out(out: Path, data: dict) -> None:
     page = review_html(data)  # built before anything is written
     out.mkdir(exist_ok=True)
     write_text_atomic(out / REVIEW_JSON, json.dumps(data, indent=1))
-    write_text_atomic(out / "review.html", page)
+    try:
+        write_text_atomic(out / "review.html", page)
+    except OSError:  # a review that fails writes nothing: the JSON goes too
+        (out / REVIEW_JSON).unlink(missing_ok=True)
+        raise
 
 
 class ReviewProgress:

@@ -58,15 +58,17 @@ def _url(sock: socket.socket) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ..web.app import create_app
+    from ..web.app import LOOPBACK_HOSTS, create_app
 
     sock = bind(args.host, args.port)
     print(f"serving at {_url(sock)}", flush=True)
-    if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
+    loopback = ipaddress.ip_address(sock.getsockname()[0]).is_loopback
+    if not loopback:
         print(f"note: --host {args.host} lets other machines reach this server; anyone "
               "who can open the page can play on it", file=sys.stderr)
     app = create_app(args.records, args.idle_minutes * 60,
-                     review_rollouts=args.review_rollouts)
+                     review_rollouts=args.review_rollouts,
+                     hosts=LOOPBACK_HOSTS if loopback else None)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=8 << 20,
                             lifespan="on", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)

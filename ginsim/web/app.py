@@ -13,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import FileResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -37,6 +40,8 @@ IDLE_SECONDS = 30 * 60
 MAX_MESSAGE_BYTES = 8 << 20
 #: Seconds the server, stopping, waits for a game's move in progress before saving it.
 SHUTDOWN_WAIT = 3.0
+#: the names a loopback server answers to (a browser sends one of them as Host)
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 TYPES = ("new_game", "move", "next_hand", "hint", "state", "review")
 
 
@@ -158,9 +163,19 @@ class GinServer:
             await conn.error(str(err), kind, game_id)
 
     def spawn(self, conn: Connection, work) -> None:
-        task = asyncio.create_task(work)
+        task = asyncio.create_task(self.answered(conn, work))
         conn.tasks.add(task)
         task.add_done_callback(conn.tasks.discard)
+
+    async def answered(self, conn: Connection, work) -> None:
+        """Run a hint's or review's ``work``; a failure it does not answer itself is
+        logged and told to the page in one line, so the page never waits forever."""
+        try:
+            await work
+        except Exception as err:  # noqa: BLE001 - the page must hear of every failure
+            LOG.exception("ginsim serve: a hint or review failed")
+            await conn.error(f"this request failed ({type(err).__name__}); the game is "
+                             "as its last state shows")
 
     # --- what the messages do ------------------------------------------------------
     async def new_game(self, conn: Connection, message: dict) -> None:
@@ -218,7 +233,11 @@ class GinServer:
                 {"type": "progress", "what": "review", "done": done, "total": total}), loop)
 
         try:
-            lines = None if game is None else game.record_lines()
+            if game is None:
+                lines = None
+            else:
+                async with self.lock(game.id):
+                    lines = game.record_lines()
             out = await self.run(review_message, lines, text, progress,
                                  self.review_rollouts)
         except (MoveError, ValueError) as err:
@@ -265,11 +284,13 @@ class GinServer:
 
 
 def create_app(records: str | Path = "ginsim-games", idle_seconds: float = IDLE_SECONDS,
-               workers: int = 4, review_rollouts: int | None = None) -> Starlette:
+               workers: int = 4, review_rollouts: int | None = None,
+               hosts: Sequence[str] | None = LOOPBACK_HOSTS) -> Starlette:
     """The app: ``/`` the page, ``/static`` its script and style, ``/ws`` the games.
     Records go to ``records`` (made on the first save); sessions idle ``idle_seconds``
     are freed; a review weighs each decision with ``review_rollouts`` (None: the
-    review's default)."""
+    review's default). Requests naming another ``Host`` than ``hosts`` are refused (a
+    page whose site name was pointed at this machine, DNS rebinding); None: any."""
     server = GinServer(Path(records), idle_seconds, workers, review_rollouts)
 
     @asynccontextmanager
@@ -286,6 +307,8 @@ def create_app(records: str | Path = "ginsim-games", idle_seconds: float = IDLE_
 
     app = Starlette(routes=[Route("/", page), WebSocketRoute("/ws", server.websocket),
                             Mount("/static", StaticFiles(directory=STATIC), name="static")],
-                    lifespan=lifespan)
+                    lifespan=lifespan,
+                    middleware=[Middleware(TrustedHostMiddleware,
+                                           allowed_hosts=list(hosts or ["*"]))])
     app.state.server = server
     return app

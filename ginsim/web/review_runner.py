@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 
+from ..strategies.charts.knock_charts import spec_chart_files
 from ..table.records.game_record import record_text
 from ..table.records.record_reader import read_record
 
@@ -35,6 +36,14 @@ def review_message(lines: list[dict] | None, text: object,
     if not review_available():
         raise ValueError(NOT_AVAILABLE)
     record = read_record((record_text(lines) if lines is not None else text).splitlines())
+    if lines is None:
+        for seat in record.seats:
+            spec = seat.get("spec")
+            if isinstance(spec, str) and spec_chart_files(spec):
+                raise ValueError("review: this record's seat "
+                                 f"{str(seat.get('name'))[:40]!r} plays a chart file; the page "
+                                 "reviews records of built-in bots only (use ginsim review "
+                                 "for this one)")
     from ..analysis.review import review_game
 
     options = {} if rollouts is None else {"rollouts": rollouts, "precision": None}

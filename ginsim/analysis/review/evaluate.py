@@ -116,7 +116,8 @@ def _advice(decision: SeatDecision, rules: Rules, model: Strategy, rollouts: int
                   drawn=None if decision.drawn is None else format_cards([decision.drawn]),
                   drawn_from=decision.drawn_from if decision.drawn is not None else "stock",
                   history=decision.history, rules=rules, opponent=model, rollouts=rollouts,
-                  seed=seed, score=decision.score, precision=precision,
+                  seed=seed, score=None if rules.game_problem() else decision.score,
+                  precision=precision,
                   max_rollouts=max(max_rollouts, rollouts))
 
 

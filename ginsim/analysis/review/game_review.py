@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...game.cards import format_cards
+from ...game.inputs.checks import check_number
 from ...game.rng_nb import check_seed
 from ...game.rules import Rules
 from ...simulator.limits import check_rollouts
 from ...strategies.presets import Strategy, parse_strategy
 from ...table.records.game_record import GameRecord
 from ...table.records.record_reader import read_record
-from ..advise import opponent_model
+from ..advise import PRECISION_RANGE, opponent_model
 from ..game_stats import advice_game_table
 from .classes import BLUNDER, INACCURACY, MISTAKE, class_counts, error_rate
 from .evaluate import PRECISION, Budget, ReviewedDecision, knock_chart_for, weigh
@@ -150,6 +151,8 @@ def review_game(record: GameRecord | str | os.PathLike, seat: int | str | None =
     budget = Budget(check_rollouts(rollouts), precision,
                     max(check_rollouts(max_rollouts), rollouts))
     seed = check_seed(seed)
+    if precision is not None:
+        precision = check_number(precision, "precision", *PRECISION_RANGE)
     seat = pick_seat(record, seat)
     opponent = _model(record, seat, model)
     chart = knock_chart_for(record.rules)
@@ -205,14 +208,16 @@ def pick_seat(record: GameRecord, seat: int | str | None) -> int:
         if seat not in names:
             raise ValueError(f"seat {seat!r}: the record's seats are 0 ({names[0]}) and 1 "
                              f"({names[1]})")
-        return names.index(seat)
-    if str(seat) not in ("0", "1"):
+        index = names.index(seat)
+    elif str(seat) not in ("0", "1"):
         raise ValueError(f"seat {str(seat)[:20]!r}: a seat is 0, 1 or a seat's name "
                          f"({names[0]}, {names[1]})")
-    if record.seat is not None and int(seat) != record.seat:
+    else:
+        index = int(seat)
+    if record.seat is not None and index != record.seat:
         raise ValueError(f"a transcript holds seat {record.seat}'s view only: review seat "
                          f"{record.seat}")
-    return int(seat)
+    return index
 
 
 def _model(record: GameRecord, seat: int, model: str | Strategy | None) -> Strategy:
