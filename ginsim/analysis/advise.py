@@ -61,9 +61,8 @@ STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
 MAX_ROLLOUTS = 50_000  # the most rollouts ``precision`` spends by default
 PRECISION_RANGE = (0.05, 100.0)  # the interval half-widths ``precision`` may ask for
 BATCH_STRIDE = 0x2545F4914F6CDD1D  # batch k of ``precision`` samples from seed + k * this
-#: How the advised player plays on after the option in the rollouts, by default: expert,
-#: the strongest plain strategy, the closest to a player who follows the advice (with
-#: memory2 the draw's value fell short of the discard's after it, issue 41).
+#: How the advised player plays on in the rollouts: the strongest plain strategy, the
+#: closest to a player who follows the advice (with memory2 the draw's value fell short).
 OWN_PLAY = "expert"
 
 
