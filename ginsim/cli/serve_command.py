@@ -58,7 +58,7 @@ def _url(sock: socket.socket) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ..web.app import LOOPBACK_HOSTS, create_app
+    from ..web.app import LOOPBACK_HOSTS, MAX_MESSAGE_BYTES, create_app
 
     sock = bind(args.host, args.port)
     print(f"serving at {_url(sock)}", flush=True)
@@ -69,7 +69,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(args.records, args.idle_minutes * 60,
                      review_rollouts=args.review_rollouts,
                      hosts=LOOPBACK_HOSTS if loopback else None)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=8 << 20,
+    # frames up to 4x the app's limit reach it, so an oversized record gets its one-line
+    # error (JSON escaping grows a record) rather than a closed socket
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=4 * MAX_MESSAGE_BYTES,
                             lifespan="on", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     try:

@@ -252,7 +252,10 @@ class GinServer:
         while True:
             await asyncio.sleep(every)
             for session in self.store.idle():
-                await self.close_session(session, "idle")
+                try:
+                    await self.close_session(session, "idle")
+                except Exception:  # noqa: BLE001 - one session's failure stops no sweep
+                    LOG.exception("ginsim serve could not free an idle session")
 
     async def close_session(self, session: Session, why: str) -> None:
         for game_id in session.games:
@@ -273,12 +276,12 @@ class GinServer:
         """Every session freed, its unfinished games saved: each after its game's move
         in progress ends (a few seconds at most; then saved as it stands)."""
         for session in list(self.store.sessions.values()):
-            for game_id in session.games:
+            for game_id in list(session.games):
                 with suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self.lock(game_id).acquire(), SHUTDOWN_WAIT)
             try:
                 self.store.free(session, "server")
-            except OSError as err:  # a full disk: said, and the other games still saved
+            except Exception as err:  # noqa: BLE001 - the other sessions' games still saved
                 LOG.error("ginsim serve could not save a game: %s", err)
         self.pool.shutdown(wait=False, cancel_futures=True)
 

@@ -236,7 +236,7 @@ class SessionStore:
         """Forget ``session`` and its games, each unfinished one's record saved with
         ``why`` (a key of :data:`STOPPED`) as the reason it stopped."""
         self.sessions.pop(session.id, None)
-        for game in session.games.values():
+        for game in list(session.games.values()):
             self.owner.pop(game.id, None)
             if not game.game.over:
                 game.save(STOPPED[why])
