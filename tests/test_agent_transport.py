@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from agent_scripts import first_legal_agent
 
 from ginsim.table.external import BYE_WAIT_S, AgentFault, ExternalAgent
 from ginsim.table.protocol import (
@@ -248,36 +249,20 @@ sleep 600 &
 echo $! >> "{pids}"
 wait
 """
-#: An agent that leaves a child behind (started, never waited for), notes its pids, and
-#: answers each decision with the first legal move (late at decision LATE_AT).
-ORPHANING = """
-import json, os, subprocess, sys, time
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-with open("{pids}", "a") as f:
-    f.write(f"{{os.getpid()}}\\n{{child.pid}}\\n")
-count = 0
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "bye":
-        break
-    if m["type"] != "decide":
-        continue
-    count += 1
-    if count == LATE_AT:
-        time.sleep(600)
-    words = m["legal"][0].split()
-    answer = {{"action": words[0]}}
-    if len(words) > 1:
-        answer["card"] = words[1]
-    print(json.dumps(answer), flush=True)
-"""
+def orphaning_agent(pids: Path, late_at: int) -> str:
+    """An agent that leaves a child behind (started, never waited for), notes its pids in
+    ``pids``, and answers each decision with the first legal move (late at ``late_at``)."""
+    return first_legal_agent(late_at, "time.sleep(600)", prelude=(
+        'child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])\n'
+        f'with open({str(pids)!r}, "a") as f:\n'
+        '    f.write(f"{os.getpid()}\\n{child.pid}\\n")'))
 
 
 def wrapped_agent(tmp_path: Path, late_at: int = 0) -> tuple[str, Path]:
     """``exec:`` of a stuck wrapper around an orphaning agent, and the file of their pids."""
     pids = tmp_path / "pids"
     script = tmp_path / "orphaning.py"
-    script.write_text(ORPHANING.format(pids=pids).replace("LATE_AT", str(late_at)))
+    script.write_text(orphaning_agent(pids, late_at))
     wrapper = tmp_path / "wrapper.sh"
     wrapper.write_text(WRAPPER.format(pids=pids, python=PY, agent=script))
     return f"exec:sh {wrapper}", pids

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from agent_scripts import first_legal_agent
 
 from ginsim.analysis.game_stats import game_summary, play_games
 from ginsim.analysis.match import match_frames, match_summary
@@ -24,25 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = f"exec:{sys.executable} {ROOT / 'adapters' / 'example_agent.py'}"
 ENV = {"PYTHONPATH": str(ROOT)}
 
-#: An agent that answers with the first legal move, and at decision FAULT_AT breaks.
-FAULTY = '''
-import json, sys, time
-count = 0
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "bye":
-        break
-    if m["type"] != "decide":
-        continue
-    count += 1
-    if count == FAULT_AT:
-        FAULT
-    words = m["legal"][0].split()
-    answer = {"action": words[0]}
-    if len(words) > 1:
-        answer["card"] = words[1]
-    print(json.dumps(answer), flush=True)
-'''
 FAULTS = {
     "late": ("time.sleep(5)", "answered late (nothing within 300 ms)"),
     "illegal": ('print(json.dumps({"action": "knock", "card": "ZZ"}), flush=True); continue',
@@ -105,7 +87,7 @@ def test_match_against_the_example_agent() -> None:
 def test_a_faulty_agent_forfeits_with_one_line(fault: str, tmp_path: Path) -> None:
     code, expected = FAULTS[fault]
     script = tmp_path / "faulty.py"
-    script.write_text(FAULTY.replace("FAULT_AT", "5").replace("FAULT", code))
+    script.write_text(first_legal_agent(5, code))
     lines: list[str] = []
     result = play_match("simple", f"exec:{sys.executable} {script}", 3, "eaai", seed=1,
                         timeout_ms=300, on_fault=lines.append)
@@ -181,10 +163,8 @@ def test_the_match_command_prints_the_games_statistics(tmp_path: Path, capsys) -
 def test_programs_are_not_told_the_seed(tmp_path: Path) -> None:
     log = tmp_path / "seen.jsonl"
     script = tmp_path / "logger.py"
-    script.write_text(FAULTY.replace("FAULT_AT", "-1").replace("FAULT", "pass").replace(
-        '    if m["type"] != "decide":\n        continue',
-        f'    if m["type"] == "hand":\n        open({str(log)!r}, "a").write(line)\n'
-        '    if m["type"] != "decide":\n        continue'))
+    script.write_text(first_legal_agent(on_message=(
+        f'if m["type"] == "hand":\n    open({str(log)!r}, "a").write(line)')))
     result = play_match("simple", f"exec:{sys.executable} {script}", 1, "eaai", seed=8)
     assert not result.faults
     hands = [json.loads(line) for line in log.read_text().splitlines()]
@@ -333,7 +313,7 @@ OUT_OF_BOUNDS = {
 def test_an_answer_out_of_bounds_is_a_forfeit(fault: str, tmp_path: Path) -> None:
     code, expected = OUT_OF_BOUNDS[fault]
     script = tmp_path / "faulty.py"
-    script.write_text(FAULTY.replace("FAULT_AT", "2").replace("FAULT", code))
+    script.write_text(first_legal_agent(2, code))
     lines: list[str] = []
     result = play_match("simple", f"exec:{sys.executable} {script}", 2, "eaai", seed=1,
                         timeout_ms=5000, on_fault=lines.append)

@@ -11,14 +11,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from transcripts import log_seat_b
 
 from ginsim.cli import main
 from ginsim.game.cards import card_text
-from ginsim.table import external
 from ginsim.table.actions import KINDS, Action
 from ginsim.table.agents import Agent, decide_message, hand_message
 from ginsim.table.game_table import TableGame
-from ginsim.table.protocol import encode
 from ginsim.table.records.game_record import (
     RECORD_VERSION,
     RecordError,
@@ -304,22 +303,7 @@ def test_a_missing_or_odd_file_is_refused_in_one_line(tmp_path: Path) -> None:
 def _transcript(monkeypatch, rules: str = "eaai", seed: int = 3) -> tuple[list[str], dict]:
     """Side b's protocol lines of one in-process game (as scripts/protocol_transcript.py
     prints them: ``->`` referee, ``<-`` answer), and the game's row."""
-    lines: list[str] = []
-    send, ask = external.LocalAgent.send, external.LocalAgent.ask
-
-    def logged_send(self, message, event=""):
-        if self.name.startswith("b"):
-            lines.append("-> " + encode(message).strip())
-        return send(self, message, event)
-
-    def logged_ask(self, message, timeout_ms, event=""):
-        answer = ask(self, message, timeout_ms, event)
-        if self.name.startswith("b"):
-            lines.extend(["-> " + encode(message).strip(), "<- " + encode(answer).strip()])
-        return answer
-
-    monkeypatch.setattr(external.LocalAgent, "send", logged_send)
-    monkeypatch.setattr(external.LocalAgent, "ask", logged_ask)
+    lines = log_seat_b(monkeypatch)
     result = play_match("memory2", "simple", 1, rules, seed)
     return lines, result.games[0]
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from transcripts import log_seat_b
 
 from ginsim.analysis.review import (
     BLUNDER,
@@ -26,8 +27,6 @@ from ginsim.analysis.review import (
 from ginsim.analysis.review.rating import rate_player
 from ginsim.cli import main
 from ginsim.reports.review_page import write_review_page
-from ginsim.table import external
-from ginsim.table.protocol import encode
 from ginsim.table.records.record_reader import read_record
 from ginsim.table.referee import play_match
 
@@ -199,23 +198,8 @@ def test_the_review_does_not_depend_on_the_other_seats_hidden_cards() -> None:
 def test_a_seats_transcript_reviews_as_the_whole_record_does(monkeypatch) -> None:
     """Seat b's protocol transcript (its view only) and the game's whole record: the
     same review of seat b."""
-    lines: list[str] = []
+    lines = log_seat_b(monkeypatch)
     records: list[list[dict]] = []
-    send, ask = external.LocalAgent.send, external.LocalAgent.ask
-
-    def logged_send(self, message, event=""):
-        if self.name.startswith("b"):
-            lines.append("-> " + encode(message).strip())
-        return send(self, message, event)
-
-    def logged_ask(self, message, timeout_ms, event=""):
-        answer = ask(self, message, timeout_ms, event)
-        if self.name.startswith("b"):
-            lines.extend(["-> " + encode(message).strip(), "<- " + encode(answer).strip()])
-        return answer
-
-    monkeypatch.setattr(external.LocalAgent, "send", logged_send)
-    monkeypatch.setattr(external.LocalAgent, "ask", logged_ask)
     play_match("memory2", "simple", 1, RULES, 8, on_record=lambda g, x: records.append(x))
     whole = read_record([json.dumps(x) for x in records[0]])
     transcript = read_record(lines)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from agent_scripts import first_legal_agent
 from scipy.optimize import minimize
 
 from ginsim.analysis.ratings.bradley_terry import (
@@ -32,27 +33,8 @@ from ginsim.simulator.play.game_records import game_records
 
 #: An agent that answers with the first legal move, and at its third decision crashes
 #: (exit 7) or hangs; it writes its pid first, so the test can see it is gone.
-FAULTY = '''
-import json, os, sys, time
-open(sys.argv[1], "a").write(f"{os.getpid()}\\n")
-count = 0
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "bye":
-        break
-    if m["type"] != "decide":
-        continue
-    count += 1
-    if count == 3:
-        if sys.argv[2] == "hang":
-            time.sleep(600)
-        sys.exit(7)
-    words = m["legal"][0].split()
-    answer = {"action": words[0]}
-    if len(words) > 1:
-        answer["card"] = words[1]
-    print(json.dumps(answer), flush=True)
-'''
+FAULTY = first_legal_agent(3, 'if sys.argv[2] == "hang":\n    time.sleep(600)\nsys.exit(7)',
+                           prelude='open(sys.argv[1], "a").write(f"{os.getpid()}\\n")')
 
 
 def test_two_player_fit_is_the_closed_form() -> None:
