@@ -6,10 +6,8 @@ source only: fast, no numba."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from script_modules import load_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "code_shape.py"
 #: Offenders the check found when it joined the suite, by kind: "path" or "path name".
 KNOWN = {
     "modules": {"ginsim/cli/play_commands.py"},
@@ -24,10 +22,7 @@ KNOWN = {
 
 
 def code_shape():
-    spec = importlib.util.spec_from_file_location("code_shape", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("code_shape")
 
 
 def offender(line: str) -> str:

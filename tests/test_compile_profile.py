@@ -3,23 +3,17 @@ worked example and on a real compile of two small kernels (one calling the other
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import SimpleNamespace
 
 import numba
 import pytest
 from numba.core import event
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "compile_profile.py"
+from script_modules import load_script
 
 
 @pytest.fixture(scope="module")
 def profile():
-    spec = importlib.util.spec_from_file_location("compile_profile", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("compile_profile")
 
 
 def _dispatcher(name: str) -> SimpleNamespace:

@@ -2,7 +2,6 @@
 the teacher that plays exactly as mc, the tiny pipeline (rows made, a model trained and
 reproduced, played), and the learned preset's legal play and strength."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import card_value, is_meld, rank_of, ref_min_deadwood, suit_of
+from script_modules import load_script
 
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import cards_to_mask
@@ -257,11 +257,7 @@ def test_tiny_pipeline_reproduces_its_model(tiny_model):
 
 
 def train_script():
-    spec = importlib.util.spec_from_file_location("train_card_play",
-                                                  ROOT / "scripts" / "train_card_play.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("train_card_play")
 
 
 def test_rows_of_two_folders_keep_their_decisions_apart(tiny_model):

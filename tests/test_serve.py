@@ -7,7 +7,6 @@ the event loop; and the command itself: its first line, loopback only, Ctrl-C.""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import signal
@@ -19,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 from websockets.sync.client import connect
 
 from ginsim.table.records.record_reader import read_record
@@ -27,11 +27,6 @@ from ginsim.web import sessions
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 LOAD = load_script("serve_load")

@@ -8,17 +8,16 @@ lines. Screenshots go to
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from browser_check import CHROMIUM_ARGS, NO_PLAYWRIGHT, chromium, missing
+from script_modules import load_script
 
 from ginsim.table.records.record_reader import read_record
 
-ROOT = Path(__file__).resolve().parents[1]
 WIDTHS = (420, 1280)
 TARGET = 100  # a whole game to modern's target
 REVIEW_ROLLOUTS = 100  # a quick review: the page's drawing is tested, not the review
@@ -68,11 +67,6 @@ LAYOUT = r"""() => {
 }"""
 
 
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
