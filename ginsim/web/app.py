@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..game.rules import Rules
 from .game_view import BOT_CHOICES, RULES_CHOICES, knock_card_message
-from .review_runner import review_available, review_message
+from .review_runner import review_message
 from .sessions import MoveError, Session, SessionStore, WebGame
 
 STATIC = Path(__file__).parent / "static"
@@ -93,7 +93,7 @@ class GinServer:
         conn = Connection(socket, session)
         self.sockets[session.id] = conn
         await conn.send({"type": "hello", "session": session.id, "bots": list(BOT_CHOICES),
-                         "rules": list(RULES_CHOICES), "review": review_available(),
+                         "rules": list(RULES_CHOICES),
                          "games": list(session.games), "idle_seconds":
                          self.store.idle_seconds})
         try:

@@ -1,25 +1,16 @@
 """A game's review for the page: the review of ``ginsim.analysis.review`` (each of your
 decisions against the best, the graph's points and the flagged positions) of a game
-played here or of a record uploaded, or one line saying that this ginsim has no review.
+played here or of a record uploaded.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 
+from ..analysis.review import review_game
 from ..strategies.charts.knock_charts import spec_chart_files
 from ..table.records.game_record import record_text
 from ..table.records.record_reader import read_record
-
-NOT_AVAILABLE = ("review is not available in this version of ginsim (it has no "
-                 "ginsim.analysis.review): the game's record is saved, and a later "
-                 "version can review it")
-
-
-def review_available() -> bool:
-    """Whether this ginsim has the game review."""
-    return importlib.util.find_spec("ginsim.analysis.review") is not None
 
 
 def review_message(lines: list[dict] | None, text: object,
@@ -28,13 +19,11 @@ def review_message(lines: list[dict] | None, text: object,
     """The review of a record (its ``lines`` as a game writes them, or an uploaded
     ``text``) as the page draws it: with the review's own rollouts (more where a choice
     needs them to be told from the best), or a fixed ``rollouts`` a decision (quicker,
-    rougher). ValueError with one line when the record is not one or this ginsim has no
-    review."""
+    rougher). ValueError with one line when the record is not one, or its bot plays a
+    chart file."""
     if lines is None and not isinstance(text, str):
         raise ValueError('review: send "game" (one of your games) or "record" (the text '
                          "of a game record file)")
-    if not review_available():
-        raise ValueError(NOT_AVAILABLE)
     record = read_record((record_text(lines) if lines is not None else text).splitlines())
     if lines is None:
         for seat in record.seats:
@@ -44,8 +33,6 @@ def review_message(lines: list[dict] | None, text: object,
                                  f"{str(seat.get('name'))[:40]!r} plays a chart file; the page "
                                  "reviews records of built-in bots only (use ginsim review "
                                  "for this one)")
-    from ..analysis.review import review_game
-
     options = {} if rollouts is None else {"rollouts": rollouts, "precision": None}
     review = review_game(record, progress=progress, **options)
     return {"type": "review", **review.to_json()}

@@ -62,7 +62,6 @@ function hello(m) {
   sessionStorage.setItem("ginsim-session", m.session);
   fillSelect($("bot"), [...m.bots, "other"], (v) => v === "other" ? "other spec…" : v, "simple");
   fillSelect($("rules"), [...m.rules, "other"], (v) => v === "other" ? "other spec…" : v.replace("_", " "), "modern");
-  ginsim.reviewAvailable = m.review;
   if (m.games.length) send({ type: "state", game: m.games[m.games.length - 1] });
   else say("Choose a bot and rules, then press New game.");
 }
@@ -293,13 +292,6 @@ const CLASS_COLOURS = { best: "#1b7837", good: "#7fbf7b", inaccuracy: "#e6ab02",
                         mistake: "#d95f02", blunder: "#b2182b" };
 
 function askReview() {
-  if (!ginsim.reviewAvailable) {
-    $("review").hidden = false;
-    $("review-summary").textContent = "Review is not available in this version of ginsim: " +
-      "the game's record is saved, and a later version can review it.";
-    say($("review-summary").textContent);
-    return;
-  }
   $("review").hidden = false;
   $("review-summary").textContent = "Reviewing the game: each of your decisions is weighed " +
     "by the advisor. This takes a while.";
@@ -422,7 +414,6 @@ function flaggedItem(d) {
 }
 
 function readUpload(file) {
-  if (!ginsim.reviewAvailable) return askReview();
   file.text().then((text) => {
     $("review").hidden = false;
     $("review-summary").textContent = `Reviewing ${file.name}…`;
