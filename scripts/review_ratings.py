@@ -3,7 +3,7 @@ points a hand, 95% interval clustered by game) over games it played against expe
 `ginsim review --strategy SPEC --games N --seed S` reviews them; then the percentiles
 of one player's losses, from which the class thresholds were chosen (docs/review.md).
 
-    python scripts/review_ratings.py [--games 8] [--seed 1] [--rollouts 1000] [--precision 0]
+    python scripts/review_ratings.py [--games 8] [--seed 1] [--rollouts 2000] [--precision 1.5]
                                      [--players random,simple,memory2,expert,mc]
                                      [--save losses.json]
 """
@@ -26,9 +26,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rollouts", type=int, default=1000)
-    parser.add_argument("--precision", type=float, default=0,
-                        help="weigh a non-best choice again to this precision (0: never)")
+    parser.add_argument("--rollouts", type=int, default=2000,
+                        help="the advisor's first batch of rollouts a decision")
+    parser.add_argument("--precision", type=float, default=1.5,
+                        help="more rollouts until every loss is known within this (0: none)")
     parser.add_argument("--players", default=PLAYERS)
     parser.add_argument("--opponent", default=DEFAULT_OPPONENT)
     parser.add_argument("--percentiles-of", default="expert",
@@ -42,6 +43,9 @@ def main() -> int:
         rating = rate_player(spec, args.opponent, args.games, args.seed,
                              rollouts=args.rollouts, precision=args.precision or None)
         s = rating.summary()
+        halves = [d.loss_half for r in rating.reviews for d in r.decisions]
+        within = np.mean(np.array(halves) <= (args.precision or np.inf) + 1e-9)
+        spent = np.mean([d.rollouts for r in rating.reviews for d in r.decisions])
         losses[spec] = [d.loss for r in rating.reviews for d in r.decisions]
         counts = {k: sum(v.values()) for k, v in s["classes"].items()}
         per100 = {k: 100 * v / max(1, s["decisions"]) for k, v in counts.items()}
@@ -49,7 +53,10 @@ def main() -> int:
                     f"[{s['ci'][0]:.3f}, {s['ci'][1]:.3f}] | {per100['best']:.0f}% | "
                     f"{per100['inaccuracy']:.1f} | {per100['mistake']:.1f} | "
                     f"{per100['blunder']:.1f} | {s['band']} |")
-        print(f"{spec}: {time.perf_counter() - t:.0f} s", file=sys.stderr, flush=True)
+        print(f"{spec}: {time.perf_counter() - t:.0f} s, {spent:,.0f} rollouts a decision, "
+              f"{100 * within:.0f}% of decisions with every loss within "
+              f"±{args.precision}, median ±{np.median(halves):.2f}", file=sys.stderr,
+              flush=True)
     print(f"Games against {args.opponent}, seed {args.seed}, {args.rollouts} rollouts a "
           f"decision (precision {args.precision or 'none'}); "
           f"{time.perf_counter() - t0:.0f} s in all")

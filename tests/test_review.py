@@ -144,22 +144,38 @@ def test_losses_are_the_best_value_less_the_chosen_and_zero_for_the_best() -> No
     assert data["summary"]["ci"][0] <= data["summary"]["mean_loss"] <= data["summary"]["ci"][1]
 
 
-def test_a_choice_not_the_best_is_weighed_again_to_the_precision() -> None:
-    """With a precision, each non-best choice whose interval (or the best's) is wider
-    is weighed again: more rollouts, until every interval is within it or the most are
-    spent; the best choices keep their first rollouts."""
+def test_rollouts_are_spent_until_every_loss_is_known_to_the_precision() -> None:
+    """With a precision, a decision is weighed in batches until every option's loss
+    interval (paired in the same worlds) is within it or the most rollouts are spent;
+    a decision already within it after the first batch spends no more."""
     review = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2,
-                         precision=3.0, max_rollouts=300)
-    again = [d for d in review.decisions if d.rollouts > ROLLOUTS]
-    assert again, "some choice was weighed again"
+                         precision=3.0, max_rollouts=4 * ROLLOUTS)
+    assert any(d.rollouts > ROLLOUTS for d in review.decisions), "some spent more"
     for d in review.decisions:
-        widest = max((o.high - o.low) / 2 for o in d.options)
-        if d.rollouts > ROLLOUTS:
-            assert widest <= 3.0 or d.rollouts >= 300
-        else:
-            first = (d.best.high - d.best.low) / 2, (d.options[d.chosen].high
-                                                     - d.options[d.chosen].low) / 2
-            assert d.chosen == 0 or max(first) <= 3.0
+        assert ROLLOUTS <= d.rollouts <= 4 * ROLLOUTS
+        assert d.loss_half <= 3.0 or d.rollouts == 4 * ROLLOUTS
+    first = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2,
+                        precision=None)
+    for d, f in zip(review.decisions, first.decisions, strict=True):
+        if d.rollouts == ROLLOUTS:  # the first batch sufficed: the same table
+            assert f.loss_half <= 3.0 and d.loss == f.loss
+    data = review.to_json()["summary"]
+    assert data["within_precision"] == pytest.approx(
+        np.mean([d.loss_half <= 3.0 for d in review.decisions]), abs=1e-4)
+
+
+def test_a_loss_interval_is_narrower_than_the_values_it_compares() -> None:
+    """The loss of an option against the best is the mean of a per-world difference: its
+    interval is no wider than the two values' intervals side by side, and it holds the
+    loss."""
+    for d in _review_json()["decisions"]:
+        best = d["options"][0]
+        for o in d["options"][1:]:
+            lo, hi = o["loss_ci"]
+            loss = best["value"] - o["value"]
+            assert lo - 1e-3 <= loss <= hi + 1e-3
+            together = (best["ci"][1] - best["ci"][0] + o["ci"][1] - o["ci"][0]) / 2
+            assert (hi - lo) / 2 <= together + 1e-6
 
 
 def test_a_review_is_repeatable_from_its_seed() -> None:

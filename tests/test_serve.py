@@ -229,6 +229,27 @@ def test_an_uploaded_record_is_reviewed(server, tmp_path) -> None:
         message["decisions"])
 
 
+def test_a_page_runs_one_review_at_a_time(server) -> None:
+    """A second review asked while the first runs gets one error line; the first
+    finishes, and a review asked after it runs (one page cannot fill the workers)."""
+    result = asyncio.run(LOAD.play_game(server.ws_url, "simple", 10, 4))
+    text = Path(result["record"]).read_text()
+    with connect(server.ws_url) as ws:
+        json.loads(ws.recv(timeout=30))
+        for _ in range(3):
+            ws.send(json.dumps({"type": "review", "record": text}))
+        got = []
+        while len([m for m in got if m["type"] in ("review", "error")]) < 3:
+            got.append(json.loads(ws.recv(timeout=300)))
+        answers = [m["type"] for m in got if m["type"] in ("review", "error")]
+        assert answers.count("review") == 1 and answers.count("error") == 2, answers
+        assert all("already running" in m["message"] for m in got if m["type"] == "error")
+        ws.send(json.dumps({"type": "review", "record": text}))
+        while (message := json.loads(ws.recv(timeout=300)))["type"] == "progress":
+            pass
+        assert message["type"] == "review"
+
+
 def test_a_reloaded_page_resumes_its_session(server) -> None:
     with connect(server.ws_url) as ws:
         hello = json.loads(ws.recv(timeout=30))

@@ -13,10 +13,13 @@ the rollouts; the number of worlds for uniform sampling), ``rollouts`` (worlds e
 option was played in), ``best`` (the highest value), ``recommended`` (the best where
 its interval clears the next one's: otherwise no row is, the choice is close),
 ``close`` (the option's interval overlaps the best's; on the best's row: another's
-overlaps it), and with ``score`` ``game_win`` (0 to 1) with ``game_win_low``/
-``game_win_high``. ``table.attrs["samples"]`` is the number of guesses or worlds. A
-warning goes to ``table.attrs["warning"]`` (and Python's warnings) when the ESS is
-below 10% of the samples.
+overlaps it), ``loss`` (the best option's value less this one's, 0 on the best's row)
+with ``loss_low``/``loss_high`` (its 95% interval: the two options played in the same
+worlds, so the difference is known better than either value), and with ``score``
+``game_win`` (0 to 1) with ``game_win_low``/``game_win_high``.
+``table.attrs["samples"]`` is the number of guesses or worlds. A warning goes to
+``table.attrs["warning"]`` (and Python's warnings) when the ESS is below 10% of the
+samples.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from .intervals import Z95
 STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
 MAX_ROLLOUTS = 50_000  # the most rollouts ``precision`` spends by default
 PRECISION_RANGE = (0.05, 100.0)  # the interval half-widths ``precision`` may ask for
+PRECISION_OF = ("values", "losses")  # the intervals ``precision`` narrows
 BATCH_STRIDE = 0x2545F4914F6CDD1D  # batch k of ``precision`` samples from seed + k * this
 #: How the advised player plays on in the rollouts: the strongest plain strategy, the
 #: closest to a player who follows the advice (with memory2 the draw's value fell short).
@@ -92,7 +96,8 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
            model: str | Strategy | None = None,
            temperature: float | None = None, wait: float | None = None, *,
            score: tuple[int, int] | None = None, precision: float | None = None,
-           max_rollouts: int = MAX_ROLLOUTS, dealt: bool = False) -> pd.DataFrame:
+           max_rollouts: int = MAX_ROLLOUTS, precision_of: str = "values",
+           dealt: bool = False) -> pd.DataFrame:
     """Rate every option of a position by playing it out ``rollouts`` times.
 
     With ``history`` (the public record, notation of :mod:`ginsim.game.history`) the
@@ -115,7 +120,9 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
 
     ``precision`` (points): more rollouts, in batches of worlds of their own, until
     every option's 95% interval is at most that wide either side, or ``max_rollouts``
-    are spent. ``score`` (the advised player's points, the opponent's) values each
+    are spent; with ``precision_of="losses"``, until every option's ``loss`` interval
+    is (what tells the options apart, and what a review classes a choice by).
+    ``score`` (the advised player's points, the opponent's) values each
     rollout's hand in games too: ``game_win`` is the chance of winning the game from
     that score after the option, by the game table of expert against expert under the
     rules (:func:`~ginsim.analysis.game_stats.advice_game_table`).
@@ -125,6 +132,7 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     rules = Rules.coerce(rules)
     seed, rollouts = _checked_request(rules, seed, rollouts, drawn, drawn_from, history)
     precision, max_rollouts = _checked_precision(precision, max_rollouts, rollouts)
+    check_choice(precision_of, "precision_of", PRECISION_OF)
     game = None if score is None else scored_table(score, rules)
     shorthand = {"pile": pile, "opponent_took": opponent_took,
                  "opponent_passed": opponent_passed, "stock_left": stock_left}
@@ -139,7 +147,8 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
                 STOCK_LEFT if stock_left is None else stock_left)
         batch = _shorthand_batch(hand, drawn, drawn_from, view, (strategy, opponent), rules,
                                  dealt)
-    worlds = _spend(batch, rollouts, seed, precision, max_rollouts)
+    worlds = _spend(batch, rollouts, seed, precision, max_rollouts,
+                    _widest_loss if precision_of == "losses" else _widest_value)
     return _table(worlds, game)
 
 
@@ -181,15 +190,15 @@ def _shorthand_batch(hand: str, drawn: str | None, drawn_from: str, view: tuple,
 
 
 def _spend(batch, rollouts: int, seed: int, precision: float | None,
-           max_rollouts: int) -> _Worlds:
+           max_rollouts: int, widest_half) -> _Worlds:
     """The first batch of ``rollouts`` worlds, then, for ``precision``, more batches
-    (seeds of their own) until each option's half-interval is within it or
-    ``max_rollouts`` worlds are played."""
+    (seeds of their own) until ``widest_half(worlds)`` (the widest half-interval that
+    must shrink) is within it or ``max_rollouts`` worlds are played."""
     worlds = batch(rollouts, seed)
     spent = [worlds]
     done = rollouts
     while precision is not None and done < max_rollouts:
-        widest = float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
+        widest = widest_half(worlds)
         if widest <= precision:
             break
         # the worlds needed if the spread holds, at most doubling (the spread of the
@@ -200,6 +209,25 @@ def _spend(batch, rollouts: int, seed: int, precision: float | None,
         done += more
         worlds = _pooled(spent)
     return worlds
+
+
+def _widest_value(worlds: _Worlds) -> float:
+    """The widest half 95% interval of an option's value."""
+    return float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
+
+
+def _widest_loss(worlds: _Worlds) -> float:
+    """The widest half 95% interval of an option's loss against the best (0 with one
+    option)."""
+    return float(np.max(loss_halves(worlds.net, worlds.runs)))
+
+
+def loss_halves(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
+    """Each option's half 95% interval of its shortfall from the option of the highest
+    mean (0 for that one): the per-world differences of two options played in the same
+    worlds, by :func:`standard_errors`."""
+    best = int(np.argmax(net.mean(axis=0)))
+    return Z95 * standard_errors(net[:, [best]] - net, runs)
 
 
 def _pooled(spent: list[_Worlds]) -> _Worlds:
@@ -298,6 +326,7 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
     options, net, runs = worlds.options, worlds.net, worlds.runs
     mean = net.mean(axis=0)
     half = Z95 * standard_errors(net, runs)
+    loss, loss_half = mean.max() - mean, loss_halves(net, runs)
     kind = options[:, 0]
     action = np.where(kind == OPT_TAKE, "take", np.where(
         kind == OPT_STOCK, "stock", np.where(kind == OPT_PASS, "pass", np.where(
@@ -324,6 +353,9 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
         "expected_points": mean,
         "low": mean - half,
         "high": mean + half,
+        "loss": loss,
+        "loss_low": loss - loss_half,
+        "loss_high": loss + loss_half,
         "p_undercut": (worlds.flags == 1).mean(axis=0),
         "p_opponent_gin": (worlds.flags == 2).mean(axis=0),
         "opponent_deadwood": float(worlds.opp_deadwood.mean()),

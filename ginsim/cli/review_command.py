@@ -30,16 +30,14 @@ def add_review_command(sub) -> None:
                          "flagged position) into DIR, a new or existing folder")
     rv.add_argument("--json", action="store_true", help="print the JSON instead of the "
                                                          "summary")
-    rv.add_argument("--rollouts", type=positive_int, default=None, metavar="N",
-                    help="the advisor's rollouts a decision (default 4000 for a record, "
-                         "1000 to rate a strategy)")
-    rv.add_argument("--precision", type=float, default=None, metavar="P",
-                    help="a choice not the advisor's best whose interval or the best's is "
-                         "wider than P points either side is weighed again, rollouts spent "
-                         "until every interval is within P (default 1.5 for a record, 0 "
-                         "(never) to rate a strategy, as the rating table was made)")
-    rv.add_argument("--max-rollouts", type=positive_int, default=8000, metavar="N",
-                    help="the most rollouts a decision weighed again (default 8000)")
+    rv.add_argument("--rollouts", type=positive_int, default=2000, metavar="N",
+                    help="the advisor's first batch of rollouts a decision (default 2000)")
+    rv.add_argument("--precision", type=float, default=1.5, metavar="P",
+                    help="then more rollouts, in batches, until every option's loss "
+                         "against the best is known within P points either side (default "
+                         "1.5; 0: none)")
+    rv.add_argument("--max-rollouts", type=positive_int, default=32_000, metavar="N",
+                    help="the most rollouts a decision is weighed with (default 32000)")
     rv.add_argument("--opponent", metavar="SPEC", default=None,
                     help="with a record: the strategy the advisor plays the opponent as "
                          "(default its spec in the record, else simple); with --strategy: "
@@ -72,17 +70,15 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _review_record(args: argparse.Namespace) -> int:
-    from ..analysis.review import DEFAULT_ROLLOUTS, review_game
-    from ..analysis.review.evaluate import PRECISION
+    from ..analysis.review import review_game
     from ..table.records.record_reader import read_record
 
     out = _checked_out(args.out)
     record = read_record(args.record)
     with ReviewProgress(args.quiet) as say:
-        review = review_game(record, args.seat, rollouts=args.rollouts or DEFAULT_ROLLOUTS,
+        review = review_game(record, args.seat, rollouts=args.rollouts,
                              seed=args.seed, model=args.opponent,
-                             precision=PRECISION if args.precision is None
-                             else args.precision or None,
+                             precision=args.precision or None,
                              max_rollouts=args.max_rollouts,
                              progress=lambda k, n: say(f"reviewing decision {k} of {n}"))
     data = review.to_json()
@@ -102,7 +98,7 @@ def _rate(args: argparse.Namespace) -> int:
 
     with ReviewProgress(args.quiet) as say:
         rating = rate_player(args.strategy, args.opponent or DEFAULT_OPPONENT, args.games,
-                             args.seed, rules=args.rules, rollouts=args.rollouts or 1000,
+                             args.seed, rules=args.rules, rollouts=args.rollouts,
                              precision=args.precision or None,
                              max_rollouts=args.max_rollouts, progress=say)
     data = rating.to_json()
@@ -183,13 +179,15 @@ def review_text(data: dict) -> str:
     """The terminal summary of a review's JSON: who and how, the error rate, the classes
     by kind, the knock decisions beside the knock card, the flagged decisions."""
     s = data["summary"]
-    halves = sorted((d["options"][0]["ci"][1] - d["options"][0]["ci"][0]) / 2
-                    for d in data["decisions"]) or [float("nan")]
+    within = ("" if s["within_precision"] is None else
+              f", {100 * s['within_precision']:.0f}% of decisions within "
+              f"±{data['precision']:g}")
     lines = [f"Review of seat {data['seat']} ({data['seat_name']}), {data['rules']} rules; "
              f"the opponent played as {data['model']}; {s['mean_rollouts'] or 0:,.0f} rollouts a "
-             f"decision on average (median 95% interval of the best option "
-             f"±{halves[len(halves) // 2]:.2f} points, widest of any option "
-             f"±{s['widest_half'] or 0:.2f}); {data['seconds']:.0f} s",
+             f"decision on average (each option's loss against the best known within "
+             f"±{s['loss_half_median'] or 0:.2f} points at the median decision, "
+             f"±{s['loss_half_widest'] or 0:.2f} at the widest{within}); "
+             f"{data['seconds']:.0f} s",
              f"{s['decisions']} decisions reviewed ({s['skipped']} moves with nothing to "
              f"weigh)"]
     if s["decisions"]:

@@ -219,7 +219,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
                        history=args.history, model=args.model,
                        temperature=args.temperature, wait=args.wait, score=score,
                        precision=args.precision, max_rollouts=args.max_rollouts,
-                       dealt=args.dealt)
+                       precision_of=args.precision_of, dealt=args.dealt)
     if args.json:
         print(table.to_json(orient="records", indent=1))
         return 0
@@ -356,6 +356,10 @@ def add_advise_command(sub) -> None:
                          "(e.g. 1.5), or --max-rollouts are spent")
     ad.add_argument("--max-rollouts", type=positive_int, default=50_000, metavar="N",
                     help="the most rollouts --precision spends (default 50000)")
+    ad.add_argument("--precision-of", choices=("values", "losses"), default="values",
+                    help="which intervals --precision narrows: each option's value "
+                         "(default), or each option's loss against the best (played in "
+                         "the same worlds, known sooner; what tells the options apart)")
     ad.add_argument("--score", default=None, metavar="MINE-THEIRS",
                     help="the game's score, yours first (e.g. 85-30): each option also gets "
                          "its chance of winning the game, from the game table of expert "

@@ -225,7 +225,21 @@ class GinServer:
 
     async def review(self, conn: Connection, game: WebGame | None, text: object = None
                      ) -> None:
-        """A game's review (this session's game, or an uploaded record's text)."""
+        """A game's review (this session's game, or an uploaded record's text); one at
+        a time a session, so that one page cannot fill the workers every page shares."""
+        if conn.session.reviewing:
+            await conn.error("a review of this page's is already running: wait for it to "
+                             "finish, then ask again", "review",
+                             None if game is None else game.id)
+            return
+        conn.session.reviewing = True
+        try:
+            await self.reviewed(conn, game, text)
+        finally:
+            conn.session.reviewing = False
+
+    async def reviewed(self, conn: Connection, game: WebGame | None, text: object) -> None:
+        """The review run in a worker, with its progress and its one error line."""
         loop = asyncio.get_running_loop()
 
         def progress(done: int, total: int) -> None:

@@ -175,6 +175,7 @@ class Session:
     games: dict[str, WebGame] = field(default_factory=dict)
     last_seen: float = field(default_factory=time.monotonic)
     busy: int = 0  # messages being answered now
+    reviewing: bool = False  # a review of this session's is running (one at a time)
 
     def touch(self) -> None:
         self.last_seen = time.monotonic()

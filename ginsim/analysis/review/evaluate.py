@@ -22,21 +22,23 @@ from .seat_moves import SeatDecision
 #: The record's moves as the advisor's option actions.
 CHOSEN_ACTIONS = {"take": "take", "pile": "take", "stock": "stock", "pass": "pass",
                   "discard": "discard", "knock": "knock"}
-#: The review's precision: rollouts are spent, in batches, until every option's 95%
-#: interval is at most this many points either side (or the most rollouts are spent).
+#: The review's precision: rollouts are spent, in batches, until every option's loss
+#: (its shortfall from the best, the options played in the same worlds) is known within
+#: this many points either side (or the most rollouts are spent).
 PRECISION = 1.5
-REFINE_SEED = 0x5DEECE66D  # a second weighing's seed: the first's xor this
+FIRST_ROLLOUTS = 2000  # the advisor's first batch of rollouts a decision
+MOST_ROLLOUTS = 32_000  # the most rollouts a decision is weighed with
 
 
 @dataclass(frozen=True)
 class Budget:
     """The advisor's rollouts a decision: ``rollouts`` first, then more until each
-    interval is at most ``precision`` points either side (None: no more), at most
-    ``max_rollouts`` in all."""
+    option's loss interval is at most ``precision`` points either side (None: no
+    more), at most ``max_rollouts`` in all."""
 
     rollouts: int
     precision: float | None = PRECISION
-    max_rollouts: int = 8000
+    max_rollouts: int = MOST_ROLLOUTS
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class Option:
     high: float
     game_win: float | None
     knock: bool
+    loss_low: float = 0.0  # the 95% interval of its loss against the best
+    loss_high: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,12 @@ class ReviewedDecision:
     def best(self) -> Option:
         return self.options[0]
 
+    @property
+    def loss_half(self) -> float:
+        """The widest half 95% interval of an option's loss against the best: how well
+        the decision's options are told apart (what the review's precision bounds)."""
+        return max((o.loss_high - o.loss_low) / 2 for o in self.options)
+
 
 def skip_reason(decision: SeatDecision) -> str | None:
     """Why the advisor has nothing to weigh at a move (None when it has)."""
@@ -84,41 +94,33 @@ def skip_reason(decision: SeatDecision) -> str | None:
 
 def weigh(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budget, seed: int,
           knock_chart=None) -> ReviewedDecision | str:
-    """The decision weighed by the advisor's rollouts (``budget``) against ``model``,
-    each option also valued in the game from the score; the reason (text) where there
-    is nothing to weigh: one option, or a position the advisor refuses.
-
-    A choice that is not the advisor's best, where its interval or the best's is wider
-    than ``budget.precision``, is weighed again with rollouts spent in batches until
-    every interval is within it (or ``budget.max_rollouts`` are spent): its loss and
-    class rest on that table."""
+    """The decision weighed by the advisor's rollouts against ``model``: ``budget``'s
+    first batch, then batches until every option's loss interval is within its
+    precision, each option also valued in the game from the score; the reason (text)
+    where there is nothing to weigh: one option, or a position the advisor refuses."""
     reason = skip_reason(decision)
     if reason is not None:
         return reason
     try:
-        frame = _advice(decision, rules, model, budget.rollouts, seed)
+        frame = _advice(decision, rules, model, budget, seed)
     except ValueError as exc:
         return f"the advisor has no options here ({exc})"
     if len(frame) < 2:
         return "one legal move"
-    chosen = chosen_row(frame, decision)
-    half = (frame["high"] - frame["low"]).iloc[[0, chosen]].max() / 2
-    if budget.precision is not None and chosen != 0 and half > budget.precision:
-        frame = _advice(decision, rules, model, budget.rollouts, seed ^ REFINE_SEED,
-                        budget.precision, budget.max_rollouts)
     return _weighed(decision, frame, knock_chart)
 
 
-def _advice(decision: SeatDecision, rules: Rules, model: Strategy, rollouts: int, seed: int,
-            precision: float | None = None, max_rollouts: int = 0) -> pd.DataFrame:
+def _advice(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budget,
+            seed: int) -> pd.DataFrame:
     """The advisor's table of the decision, valued in the game from its score."""
     return advise(" ".join(format_cards([c]) for c in decision.hand),
                   drawn=None if decision.drawn is None else format_cards([decision.drawn]),
                   drawn_from=decision.drawn_from if decision.drawn is not None else "stock",
-                  history=decision.history, rules=rules, opponent=model, rollouts=rollouts,
-                  seed=seed, score=None if rules.game_problem() else decision.score,
-                  precision=precision,
-                  max_rollouts=max(max_rollouts, rollouts))
+                  history=decision.history, rules=rules, opponent=model,
+                  rollouts=budget.rollouts, seed=seed,
+                  score=None if rules.game_problem() else decision.score,
+                  precision=budget.precision, precision_of="losses",
+                  max_rollouts=max(budget.max_rollouts, budget.rollouts))
 
 
 def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> ReviewedDecision:
@@ -126,7 +128,7 @@ def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> Review
     wins = frame["game_win"] if "game_win" in frame else None
     options = tuple(Option(str(r.option), float(r.expected_points), float(r.low),
                            float(r.high), None if wins is None else float(wins.iloc[i]),
-                           bool(r.knock))
+                           bool(r.knock), float(r.loss_low), float(r.loss_high))
                     for i, r in enumerate(frame.itertuples()))
     best, mine = options[0], options[chosen]
     loss = max(0.0, best.value - mine.value)
@@ -135,7 +137,7 @@ def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> Review
         game_loss = max(0.0, float(np.nanmax(wins.to_numpy(dtype=float))) - mine.game_win)
     knocks = bool(frame["knock"].any())
     kind = "knock" if decision.stage == "discard" and knocks else decision.stage
-    klass = classify(loss, chosen == 0, mine.value >= best.low)
+    klass = classify(loss, chosen == 0, mine.value >= best.low or mine.loss_low <= 0)
     rollouts = int(frame["rollouts"].iloc[0])
     card = knock_answer(decision, frame, knock_chart) if kind == "knock" else None
     return ReviewedDecision(decision, kind, options, chosen, loss, game_loss, klass, card,

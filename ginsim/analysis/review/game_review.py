@@ -24,12 +24,19 @@ from ...table.records.record_reader import read_record
 from ..advise import PRECISION_RANGE, opponent_model
 from ..game_stats import advice_game_table
 from .classes import BLUNDER, INACCURACY, MISTAKE, class_counts, error_rate
-from .evaluate import PRECISION, Budget, ReviewedDecision, knock_chart_for, weigh
+from .evaluate import (
+    FIRST_ROLLOUTS,
+    MOST_ROLLOUTS,
+    PRECISION,
+    Budget,
+    ReviewedDecision,
+    knock_chart_for,
+    weigh,
+)
 from .seat_moves import SeatDecision, cards_text, seat_decisions
 
 REVIEW_VERSION = 1  # the JSON's version: a key removed or changed in meaning raises it
-DEFAULT_ROLLOUTS = 4000  # the advisor's rollouts a decision (docs/review.md: the cost)
-REWEIGH_ROLLOUTS = 8000  # the most rollouts a non-best choice is weighed again with
+DEFAULT_ROLLOUTS = FIRST_ROLLOUTS  # the advisor's first rollouts a decision
 #: The opponent model where the record's other seat is no strategy (a person, a
 #: program): the advisor's default opponent.
 DEFAULT_MODEL = "simple"
@@ -75,9 +82,24 @@ class Review:
                                       if self.decisions else float("nan")),
                 "widest_half": _num(max((widest_half(d) for d in self.decisions),
                                         default=float("nan"))),
+                **self.loss_precision(),
                 "skipped": len(self.skipped),
                 "knock_card": self.knock_chart,
                 "knocks": [knock_row(d) for d in self.decisions if d.kind == "knock"]}
+
+    def loss_precision(self) -> dict:
+        """How well the losses classed are known: the median and widest (over the
+        decisions) of a decision's widest half 95% loss interval, and the share of
+        decisions whose every loss interval is within the review's precision."""
+        halves = np.array([d.loss_half for d in self.decisions], dtype=float)
+        if len(halves) == 0:
+            return {"loss_half_median": None, "loss_half_widest": None,
+                    "within_precision": None}
+        bound = self.budget.precision
+        return {"loss_half_median": _num(float(np.median(halves))),
+                "loss_half_widest": _num(float(halves.max())),
+                "within_precision": None if bound is None
+                else _num(float(np.mean(halves <= bound + 1e-9)))}
 
     def to_json(self) -> dict:
         """The review as JSON-able data (docs/review.md's contract)."""
@@ -117,10 +139,13 @@ def decision_json(index: int, d: ReviewedDecision) -> dict:
     return {"index": index, "hand": s.hand_number + 1, "kind": d.kind,
             "chosen": d.options[d.chosen].move, "best": d.best.move,
             "loss": round(d.loss, 4),
+            "loss_ci": [round(max(0.0, d.options[d.chosen].loss_low), 4),
+                        round(d.options[d.chosen].loss_high, 4)],
             "game_loss": None if d.game_loss is None else round(d.game_loss, 5),
             "class": d.klass, "knock_card": d.knock_card, "rollouts": d.rollouts,
             "options": [{"move": o.move, "value": round(o.value, 4),
                          "ci": [round(o.low, 4), round(o.high, 4)],
+                         "loss_ci": [round(o.loss_low, 4), round(o.loss_high, 4)],
                          "game_win": None if o.game_win is None else round(o.game_win, 5)}
                         for o in d.options],
             "position": {"hand": cards_text(s.hand),
@@ -136,23 +161,24 @@ def review_game(record: GameRecord | str | os.PathLike, seat: int | str | None =
                 rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0,
                 progress: Progress | None = None, model: str | Strategy | None = None,
                 precision: float | None = PRECISION,
-                max_rollouts: int = REWEIGH_ROLLOUTS, jobs: int | None = None) -> Review:
+                max_rollouts: int = MOST_ROLLOUTS, jobs: int | None = None) -> Review:
     """Weigh every decision of ``seat`` (0, 1 or the seat's name; default: the seat of a
     transcript, else the one person at the table, else seat 0) in a game record (a
     :class:`GameRecord` or a path, read by ``read_record``) with ``rollouts`` advisor
     rollouts each, the opponent played as ``model`` (default: its strategy in the
-    record, else :data:`DEFAULT_MODEL`), then more until every option's 95% interval
-    is within ``precision`` points either side (None: no more), ``max_rollouts`` at
+    record, else :data:`DEFAULT_MODEL`), then more until every option's loss (its
+    shortfall from the best, paired in the same worlds) is known within ``precision``
+    points either side (None: no more), ``max_rollouts`` at
     most. ``jobs`` decisions are weighed at once (threads; default :data:`THREADS`).
     ``progress(done, total)`` is called after each decision. Every advisor seed derives
     from ``seed``, the hand and the decision's place in it: a review repeats."""
     if not isinstance(record, GameRecord):
         record = read_record(record)
+    if precision is not None:
+        precision = check_number(precision, "precision", *PRECISION_RANGE)
     budget = Budget(check_rollouts(rollouts), precision,
                     max(check_rollouts(max_rollouts), rollouts))
     seed = check_seed(seed)
-    if precision is not None:
-        precision = check_number(precision, "precision", *PRECISION_RANGE)
     seat = pick_seat(record, seat)
     opponent = _model(record, seat, model)
     chart = knock_chart_for(record.rules)

@@ -14,7 +14,8 @@ from ...simulator.limits import check_games, check_rollouts
 from ...table.records.record_reader import read_record
 from ...table.referee import play_match
 from .classes import class_counts, error_rate
-from .game_review import REVIEW_VERSION, REWEIGH_ROLLOUTS, Review, review_game
+from .evaluate import FIRST_ROLLOUTS, MOST_ROLLOUTS, PRECISION
+from .game_review import REVIEW_VERSION, Review, review_game
 
 DEFAULT_OPPONENT = "expert"  # the player's opponent in its rated games
 #: The error rate's bands (mean loss a decision, points a hand, reviewed at 1000
@@ -59,14 +60,14 @@ def band(mean_loss: float) -> str:
 
 
 def rate_player(spec: str, opponent: str = DEFAULT_OPPONENT, games: int = 10, seed: int = 0,
-                *, rules: Rules | str | None = None, rollouts: int = 1000,
-                precision: float | None = None, max_rollouts: int = REWEIGH_ROLLOUTS,
+                *, rules: Rules | str | None = None, rollouts: int = FIRST_ROLLOUTS,
+                precision: float | None = PRECISION, max_rollouts: int = MOST_ROLLOUTS,
                 progress: Callable[[str], object] | None = None) -> Rating:
     """Play ``games`` games of ``spec`` (seat 0) against ``opponent`` under ``seed``
     (the games of ``ginsim match``) and review seat 0 of each, the opponent played by
     the advisor as its own strategy (``rollouts``, ``precision`` and ``max_rollouts`` as
-    :func:`review_game` takes them; no second weighing by default, as the rating table
-    of docs/review.md was made). ``progress(text)`` hears each game's step."""
+    :func:`review_game` takes them, with its defaults: the rating table of
+    docs/review.md was made so). ``progress(text)`` hears each game's step."""
     rules = Rules.coerce(rules)
     games, seed = check_games(games), check_seed(seed)
     rollouts = check_rollouts(rollouts)
