@@ -329,6 +329,33 @@ def test_the_hand_is_shown_with_its_best_melds_grouped(tmp_path) -> None:
     assert states > 10
 
 
+def test_a_record_that_cannot_be_saved_is_said_and_the_game_goes_on(tmp_path) -> None:
+    """A hand's end whose record save fails (here its folder cannot be made: a file is
+    in the way) is not a failure of the move: the state after it is sent with the
+    reason, the game plays on, and once the folder can be made the next hand's save
+    writes the whole record and the reason goes."""
+    blocker = tmp_path / "records"
+    blocker.write_text("a file where the records folder should be")
+    game = sessions.WebGame("simple", "modern", blocker, target=300, seed=8)
+    while game.game.table.to_move is not None:
+        if game.bot_to_move:
+            game.bot_moves()
+        else:
+            game.move(LOAD.choose(game.state())["move"])
+    state = game.state()
+    assert state["hand_over"] and "could not be saved" in state["record_error"]
+    assert str(game.record) in state["record_error"] and not game.saved
+    blocker.unlink()
+    game.next_hand()
+    while game.game.table.to_move is not None:
+        if game.bot_to_move:
+            game.bot_moves()
+        else:
+            game.move(LOAD.choose(game.state())["move"])
+    assert game.state()["record_error"] == "" and game.saved
+    assert len(read_record(game.record).hands) == 2
+
+
 def test_a_binary_frame_and_a_failure_of_the_server_are_one_error_each(server, monkeypatch
                                                                         ) -> None:
     def broken(self, text):

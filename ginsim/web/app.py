@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -30,10 +29,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..game.rules import Rules
 from .game_view import BOT_CHOICES, RULES_CHOICES, knock_card_message
 from .review_runner import review_message
-from .sessions import MoveError, Session, SessionStore, WebGame
+from .sessions import LOG, MoveError, Session, SessionStore, WebGame
 
 STATIC = Path(__file__).parent / "static"
-LOG = logging.getLogger("ginsim.web")
 #: Sessions idle this long are freed unless ``ginsim serve --idle-minutes`` says otherwise.
 IDLE_SECONDS = 30 * 60
 #: The most bytes one message may hold (a record uploaded for review is the largest).

@@ -11,6 +11,7 @@ which session owns which game, and frees sessions left idle.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from ..table.game_table import TableGame
 from .game_view import hint_message, state_message
 
 #: Rollouts behind a hint (``ginsim play --hint`` uses as many).
+LOG = logging.getLogger("ginsim.web")
 HINT_ROLLOUTS = 400
 #: The most games a session holds (each new game past it lets the oldest go).
 GAMES_KEPT = 8
@@ -63,6 +65,7 @@ class WebGame:
         self.log: list[str] = []
         self.record = records / RECORD_NAME.format(datetime.now(), self.id)
         self.saved = False
+        self.save_error = ""  # why the last save failed, shown with the state
         self._deal()
 
     # --- moves --------------------------------------------------------------------
@@ -123,7 +126,20 @@ class WebGame:
         if self.game.table.to_move is None and not self.entered:
             self.game.finish_hand()
             self.entered = True
+            self.save_or_say()
+
+    def save_or_say(self) -> None:
+        """Save the record after a hand; a failure (a full disk, a folder gone) is kept
+        to be shown with the state, and the game goes on: the next hand saves again."""
+        try:
             self.save()
+        except OSError as err:
+            self.save_error = (f"this game's record could not be saved to {self.record} "
+                               f"({err.strerror or err}); the game goes on and is saved "
+                               f"again after the next hand")
+            LOG.warning("ginsim serve: %s", self.save_error)
+        else:
+            self.save_error = ""
 
     def next_hand(self) -> None:
         """Deal the next hand once this one is over (and the game is not)."""
@@ -137,6 +153,7 @@ class WebGame:
     def state(self) -> dict:
         out = state_message(self.game, self.id, self.log, str(self.record), self.version)
         out["bot_to_move"] = self.bot_to_move
+        out["record_error"] = self.save_error
         return out
 
     def hint(self, rollouts: int = HINT_ROLLOUTS) -> dict:

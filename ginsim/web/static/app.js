@@ -121,7 +121,7 @@ function drawState(s) {
   drawActions(s);
   drawLog(s);
   drawShowdown(s);
-  $("record").textContent = `This game's record: ${s.record}`;
+  $("record").textContent = s.record_error || `This game's record: ${s.record}`;
   say(stateWords(s, before));
   keepFocus(hadFocus);
   if (ginsim.hint && ginsim.hint.version !== s.version) clearHint();
