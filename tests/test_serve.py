@@ -263,6 +263,24 @@ def test_a_reloaded_page_resumes_its_session(server) -> None:
         assert json.loads(ws.recv(timeout=30))["games"] == []
 
 
+def test_a_second_tab_on_a_session_stops_the_first(server) -> None:
+    """The session opened again (a second tab): the older socket is told why in one
+    error and closed; the newer plays the session's games."""
+    from websockets.exceptions import ConnectionClosed
+
+    with connect(server.ws_url) as first:
+        hello = json.loads(first.recv(timeout=30))
+        first.send(json.dumps({"type": "new_game", "bot": "simple"}))
+        state = receive_until_state(first)[1]
+        with connect(f"{server.ws_url}?session={hello['session']}") as second:
+            assert json.loads(second.recv(timeout=30))["games"] == [state["game"]]
+            told = json.loads(first.recv(timeout=30))
+            assert told["type"] == "error" and "another tab" in told["message"]
+            with pytest.raises(ConnectionClosed):
+                first.recv(timeout=30)
+            assert same_game(state, ask_state(second, state["game"])[1])
+
+
 def test_another_sites_page_may_not_connect(server) -> None:
     """A page from another origin (a site the player has open) is refused: the socket
     closes before any message, so no game starts."""

@@ -89,7 +89,13 @@ class GinServer:
         await socket.accept()
         session = self.store.open(socket.query_params.get("session"))
         conn = Connection(socket, session)
+        older = self.sockets.get(session.id)
         self.sockets[session.id] = conn
+        if older is not None:  # one page a session: the newest tab plays, the older stops
+            await older.error("this session was opened in another tab or window, which "
+                              "plays it now; reload this page to play here again")
+            with suppress(RuntimeError):
+                await older.socket.close(code=1000)
         await conn.send({"type": "hello", "session": session.id, "bots": list(BOT_CHOICES),
                          "rules": list(RULES_CHOICES),
                          "games": list(session.games), "idle_seconds":
