@@ -374,6 +374,41 @@ def test_a_record_that_cannot_be_saved_is_said_and_the_game_goes_on(tmp_path) ->
     assert len(read_record(game.record).hands) == 2
 
 
+def test_a_page_shown_the_bots_turn_hears_its_end_whoever_moved_it(tmp_path) -> None:
+    """A reload during the bot's turn: the new page was shown the state with the bot
+    to move, and the old page's task made the bot's moves. When the new page's own
+    bot turn finds nothing left to move, it still sends the state (no page waits on
+    "the bot is thinking" for a move already made); a page that saw it gets nothing."""
+    from ginsim.web.app import Connection, GinServer
+
+    class Page:
+        def __init__(self) -> None:
+            self.sent: list[dict] = []
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(json.loads(text))
+
+    async def race() -> tuple[list[dict], list[dict]]:
+        server = GinServer(tmp_path, workers=1)
+        session = server.store.open()
+        game = sessions.WebGame("simple", "modern", tmp_path, seed=3)
+        server.store.add_game(session, game)
+        while not game.bot_to_move:  # play until the bot is to move
+            game.move(LOAD.choose(game.state())["move"])
+        old, new = Connection(Page(), session), Connection(Page(), session)
+        await new.send_state(game)  # the reloaded page: the bot to move
+        assert new.socket.sent[-1]["bot_to_move"]
+        await server.bot_turns(old, game)  # the old page's task moves the bot
+        await server.bot_turns(new, game)  # the new page's turn: nothing left to move
+        await server.bot_turns(old, game)
+        server.pool.shutdown()
+        return old.socket.sent, new.socket.sent
+
+    old, new = asyncio.run(race())
+    assert len(old) == 1 and not old[0]["bot_to_move"]
+    assert len(new) == 2 and not new[-1]["bot_to_move"] and new[-1] == old[0]
+
+
 def test_a_binary_frame_and_a_failure_of_the_server_are_one_error_each(server, monkeypatch
                                                                         ) -> None:
     def broken(self, text):

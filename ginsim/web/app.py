@@ -51,6 +51,12 @@ class Connection:
         self.session = session
         self.sending = asyncio.Lock()
         self.tasks: set[asyncio.Task] = set()
+        self.shown: dict[str, int] = {}  # game id -> the version of the last state sent
+
+    async def send_state(self, game) -> None:
+        """The game's state, noted as shown."""
+        self.shown[game.id] = game.version
+        await self.send(game.state())
 
     async def send(self, message: dict) -> None:
         async with self.sending:
@@ -198,7 +204,7 @@ class GinServer:
         self.store.add_game(conn.session, game)
         card = await self.run(knock_card_message, game.game.rules.spec())
         await conn.send({**card, "game": game.id})
-        await conn.send(game.state())
+        await conn.send_state(game)
         await self.bot_turns(conn, game)
 
     async def play(self, conn: Connection, game: WebGame, kind: str, message: dict) -> None:
@@ -210,15 +216,18 @@ class GinServer:
                 await self.run(game.move, message.get("move"))
             elif kind == "next_hand":
                 await self.run(game.next_hand)
-            await conn.send(game.state())
+            await conn.send_state(game)
         await self.bot_turns(conn, game)
 
     async def bot_turns(self, conn: Connection, game: WebGame) -> None:
-        """The bot's moves, if it is to move, then the state again."""
+        """The bot's moves, if it is to move, then the state again; also where another
+        socket's task moved the bot since this page's last state (a reload during the
+        bot's turn), so no page is left waiting on a move already made."""
         async with self.lock(game.id):
             if game.bot_to_move:
                 await self.run(game.bot_moves)
-                await conn.send(game.state())
+            if conn.shown.get(game.id) != game.version:
+                await conn.send_state(game)
 
     async def hint(self, conn: Connection, game: WebGame) -> None:
         try:
