@@ -91,6 +91,28 @@ def test_precision_with_a_history_keeps_each_batchs_runs_apart():
     assert ((frame.high - frame.low) / 2 <= 4.0).all() or frame.rollouts.iloc[0] == 1000
 
 
+def test_each_loss_is_the_paired_difference_from_the_best():
+    """``loss`` is the best's value less the option's; its interval holds it, is no
+    wider than the two values' intervals side by side (the same worlds), and with
+    ``precision_of="losses"`` rollouts are spent until every loss interval is within the
+    precision, fewer than the values themselves need."""
+    frame = advise(HAND, DRAWN, stock_left=20, rollouts=300, seed=4)
+    assert frame.loss.iloc[0] == 0 and frame.loss_low.iloc[0] == frame.loss_high.iloc[0] == 0
+    best = frame.iloc[0]
+    for row in frame.itertuples():
+        assert row.loss == pytest.approx(best.expected_points - row.expected_points)
+        assert row.loss_low <= row.loss <= row.loss_high
+        assert (row.loss_high - row.loss_low) <= (best.high - best.low) + (row.high - row.low)
+    losses = advise(HAND, DRAWN, stock_left=20, rollouts=200, seed=2, precision=2.0,
+                    max_rollouts=20_000, precision_of="losses")
+    values = advise(HAND, DRAWN, stock_left=20, rollouts=200, seed=2, precision=2.0,
+                    max_rollouts=20_000)
+    assert ((losses.loss_high - losses.loss_low) / 2 <= 2.0).all()
+    assert losses.rollouts.iloc[0] <= values.rollouts.iloc[0]
+    with pytest.raises(ValueError, match="precision_of"):
+        advise(HAND, DRAWN, rollouts=50, precision=2.0, precision_of="widths")
+
+
 def test_cli_score_gives_each_option_its_game_win(capsys):
     argv = ["advise", "--hand", HAND, "--drawn", DRAWN, "--rollouts", "200", "--score",
             "85-30"]
