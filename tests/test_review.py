@@ -144,10 +144,12 @@ def test_losses_are_the_best_value_less_the_chosen_and_zero_for_the_best() -> No
     assert data["summary"]["ci"][0] <= data["summary"]["mean_loss"] <= data["summary"]["ci"][1]
 
 
-def test_rollouts_are_spent_until_every_loss_is_known_to_the_precision() -> None:
-    """With a precision, a decision is weighed in batches until every option's loss
-    interval (paired in the same worlds) is within it or the most rollouts are spent;
-    a decision already within it after the first batch spends no more."""
+def test_rollouts_are_spent_until_the_loss_of_the_move_is_known_to_the_precision() -> None:
+    """With a precision, a decision is weighed in batches until the loss of the move
+    made (against the best other option, paired in the same worlds) is known within it
+    or the most rollouts are spent; a decision within it after the first batch spends
+    no more. The half-interval is the chosen option's loss interval (the runner-up's
+    where the move made is the best)."""
     review = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2,
                          precision=3.0, max_rollouts=4 * ROLLOUTS)
     assert any(d.rollouts > ROLLOUTS for d in review.decisions), "some spent more"
@@ -159,6 +161,9 @@ def test_rollouts_are_spent_until_every_loss_is_known_to_the_precision() -> None
     for d, f in zip(review.decisions, first.decisions, strict=True):
         if d.rollouts == ROLLOUTS:  # the first batch sufficed: the same table
             assert f.loss_half <= 3.0 and d.loss == f.loss
+    for d in review.decisions:
+        versus = d.options[d.chosen if d.chosen else 1]
+        assert d.loss_half == pytest.approx((versus.loss_high - versus.loss_low) / 2)
     data = review.to_json()["summary"]
     assert data["within_precision"] == pytest.approx(
         np.mean([d.loss_half <= 3.0 for d in review.decisions]), abs=1e-4)

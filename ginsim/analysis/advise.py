@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.card_tables import card_tables
-from ..game.cards import format_cards
+from ..game.cards import card_from_text, format_cards
 from ..game.inputs.checks import check_choice, check_number
 from ..game.inputs.specs import spec_values
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
@@ -97,6 +97,7 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
            temperature: float | None = None, wait: float | None = None, *,
            score: tuple[int, int] | None = None, precision: float | None = None,
            max_rollouts: int = MAX_ROLLOUTS, precision_of: str = "values",
+           chosen: tuple[str, str | None] | None = None,
            dealt: bool = False) -> pd.DataFrame:
     """Rate every option of a position by playing it out ``rollouts`` times.
 
@@ -121,7 +122,10 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     ``precision`` (points): more rollouts, in batches of worlds of their own, until
     every option's 95% interval is at most that wide either side, or ``max_rollouts``
     are spent; with ``precision_of="losses"``, until every option's ``loss`` interval
-    is (what tells the options apart, and what a review classes a choice by).
+    is (what tells the options apart); with ``chosen`` too (an action of the ``action``
+    column and its card, e.g. ``("discard", "KD")``, ``("stock", None)``), only the
+    loss of that option against the best of the others (what a review classes a choice
+    by).
     ``score`` (the advised player's points, the opponent's) values each
     rollout's hand in games too: ``game_win`` is the chance of winning the game from
     that score after the option, by the game table of expert against expert under the
@@ -147,8 +151,10 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
                 STOCK_LEFT if stock_left is None else stock_left)
         batch = _shorthand_batch(hand, drawn, drawn_from, view, (strategy, opponent), rules,
                                  dealt)
-    worlds = _spend(batch, rollouts, seed, precision, max_rollouts,
-                    _widest_loss if precision_of == "losses" else _widest_value)
+    widest = _widest_value
+    if precision_of == "losses":
+        widest = _widest_loss if chosen is None else _chosen_loss(chosen)
+    worlds = _spend(batch, rollouts, seed, precision, max_rollouts, widest)
     return _table(worlds, game)
 
 
@@ -220,6 +226,31 @@ def _widest_loss(worlds: _Worlds) -> float:
     """The widest half 95% interval of an option's loss against the best (0 with one
     option)."""
     return float(np.max(loss_halves(worlds.net, worlds.runs)))
+
+
+def _chosen_loss(chosen: tuple[str, str | None]):
+    """The half 95% interval of one option's loss against the best of the others (its
+    shortfall, or where it is the best, its lead over the runner-up)."""
+    action, card = chosen
+    kinds = {"take": OPT_TAKE, "stock": OPT_STOCK, "pass": OPT_PASS, "discard": OPT_DISCARD,
+             "knock": OPT_DISCARD}
+    check_choice(action, "chosen", tuple(kinds))
+
+    def widest(worlds: _Worlds) -> float:
+        options = worlds.options
+        match = options[:, 0] == kinds[action]
+        if kinds[action] == OPT_DISCARD:
+            match &= (options[:, 1] == card_from_text(card or "")) & (
+                (options[:, 2] != 0) == (action == "knock"))
+        if not match.any():
+            raise ValueError(f"chosen {action} {card or ''}: not one of the options here")
+        mine = int(np.flatnonzero(match)[0])
+        mean = worlds.net.mean(axis=0)
+        mean[mine] = -np.inf
+        other = int(np.argmax(mean)) if len(mean) > 1 else mine
+        return float(Z95 * standard_errors(worlds.net[:, [other]] - worlds.net[:, [mine]],
+                                           worlds.runs)[0])
+    return widest
 
 
 def loss_halves(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:

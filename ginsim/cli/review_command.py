@@ -33,9 +33,9 @@ def add_review_command(sub) -> None:
     rv.add_argument("--rollouts", type=positive_int, default=2000, metavar="N",
                     help="the advisor's first batch of rollouts a decision (default 2000)")
     rv.add_argument("--precision", type=float, default=1.5, metavar="P",
-                    help="then more rollouts, in batches, until every option's loss "
-                         "against the best is known within P points either side (default "
-                         "1.5; 0: none)")
+                    help="then more rollouts, in batches, until the loss of the move "
+                         "made (against the best other move) is known within P points "
+                         "either side (default 1.5; 0: none)")
     rv.add_argument("--max-rollouts", type=positive_int, default=32_000, metavar="N",
                     help="the most rollouts a decision is weighed with (default 32000)")
     rv.add_argument("--opponent", metavar="SPEC", default=None,
@@ -184,7 +184,7 @@ def review_text(data: dict) -> str:
               f"±{data['precision']:g}")
     lines = [f"Review of seat {data['seat']} ({data['seat_name']}), {data['rules']} rules; "
              f"the opponent played as {data['model']}; {s['mean_rollouts'] or 0:,.0f} rollouts a "
-             f"decision on average (each option's loss against the best known within "
+             f"decision on average (the loss of each move made known within "
              f"±{s['loss_half_median'] or 0:.2f} points at the median decision, "
              f"±{s['loss_half_widest'] or 0:.2f} at the widest{within}); "
              f"{data['seconds']:.0f} s",

@@ -22,9 +22,10 @@ from .seat_moves import SeatDecision
 #: The record's moves as the advisor's option actions.
 CHOSEN_ACTIONS = {"take": "take", "pile": "take", "stock": "stock", "pass": "pass",
                   "discard": "discard", "knock": "knock"}
-#: The review's precision: rollouts are spent, in batches, until every option's loss
-#: (its shortfall from the best, the options played in the same worlds) is known within
-#: this many points either side (or the most rollouts are spent).
+#: The review's precision: rollouts are spent, in batches, until the loss of the option
+#: chosen (its shortfall from the best of the others, or its lead where it is the best;
+#: the options played in the same worlds) is known within this many points either side
+#: (or the most rollouts are spent).
 PRECISION = 1.5
 FIRST_ROLLOUTS = 2000  # the advisor's first batch of rollouts a decision
 MOST_ROLLOUTS = 32_000  # the most rollouts a decision is weighed with
@@ -76,11 +77,7 @@ class ReviewedDecision:
     def best(self) -> Option:
         return self.options[0]
 
-    @property
-    def loss_half(self) -> float:
-        """The widest half 95% interval of an option's loss against the best: how well
-        the decision's options are told apart (what the review's precision bounds)."""
-        return max((o.loss_high - o.loss_low) / 2 for o in self.options)
+    loss_half: float = 0.0  # the half 95% interval the precision bounds (see PRECISION)
 
 
 def skip_reason(decision: SeatDecision) -> str | None:
@@ -95,9 +92,10 @@ def skip_reason(decision: SeatDecision) -> str | None:
 def weigh(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budget, seed: int,
           knock_chart=None) -> ReviewedDecision | str:
     """The decision weighed by the advisor's rollouts against ``model``: ``budget``'s
-    first batch, then batches until every option's loss interval is within its
-    precision, each option also valued in the game from the score; the reason (text)
-    where there is nothing to weigh: one option, or a position the advisor refuses."""
+    first batch, then batches until the loss of the option chosen (against the best of
+    the others) is known within its precision, each option also valued in the game
+    from the score; the reason (text) where there is nothing to weigh: one option, or a
+    position the advisor refuses."""
     reason = skip_reason(decision)
     if reason is not None:
         return reason
@@ -120,6 +118,8 @@ def _advice(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budge
                   rollouts=budget.rollouts, seed=seed,
                   score=None if rules.game_problem() else decision.score,
                   precision=budget.precision, precision_of="losses",
+                  chosen=(CHOSEN_ACTIONS[decision.action],
+                          format_cards([decision.card]) if decision.card >= 0 else None),
                   max_rollouts=max(budget.max_rollouts, budget.rollouts))
 
 
@@ -140,8 +140,9 @@ def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> Review
     klass = classify(loss, chosen == 0, mine.value >= best.low or mine.loss_low <= 0)
     rollouts = int(frame["rollouts"].iloc[0])
     card = knock_answer(decision, frame, knock_chart) if kind == "knock" else None
+    versus = options[chosen if chosen != 0 else 1]  # the best, or for it the runner-up
     return ReviewedDecision(decision, kind, options, chosen, loss, game_loss, klass, card,
-                            rollouts)
+                            rollouts, (versus.loss_high - versus.loss_low) / 2)
 
 
 def chosen_row(frame: pd.DataFrame, decision: SeatDecision) -> int:

@@ -88,9 +88,9 @@ class Review:
                 "knocks": [knock_row(d) for d in self.decisions if d.kind == "knock"]}
 
     def loss_precision(self) -> dict:
-        """How well the losses classed are known: the median and widest (over the
-        decisions) of a decision's widest half 95% loss interval, and the share of
-        decisions whose every loss interval is within the review's precision."""
+        """How well the losses classed are known: the median and widest half 95%
+        interval of a decision's loss (the option chosen against the best of the others),
+        and the share of decisions within the review's precision."""
         halves = np.array([d.loss_half for d in self.decisions], dtype=float)
         if len(halves) == 0:
             return {"loss_half_median": None, "loss_half_widest": None,
