@@ -113,6 +113,23 @@ def test_each_loss_is_the_paired_difference_from_the_best():
         advise(HAND, DRAWN, rollouts=50, precision=2.0, precision_of="widths")
 
 
+def test_a_chosen_options_loss_is_narrowed_alone():
+    """With ``chosen``, rollouts go until that option's loss against the best of the
+    others is within the precision (the runner-up's loss where it is the best): no
+    more than every loss needs; a choice that is not an option is refused."""
+    kw = {"stock_left": 20, "rollouts": 200, "seed": 2, "precision": 1.0,
+          "max_rollouts": 20_000, "precision_of": "losses"}
+    every = advise(HAND, DRAWN, **kw)
+    for card in ("KD", every.discard.iloc[0]):
+        frame = advise(HAND, DRAWN, chosen=("discard", card), **kw)
+        row = frame.index[(frame.discard == card) & ~frame.knock][0]
+        versus = frame.iloc[row if row else 1]
+        assert (versus.loss_high - versus.loss_low) / 2 <= 1.0
+        assert frame.rollouts.iloc[0] <= every.rollouts.iloc[0]
+    with pytest.raises(ValueError, match="not one of the options"):
+        advise(HAND, DRAWN, chosen=("discard", "QS"), **kw)
+
+
 def test_cli_score_gives_each_option_its_game_win(capsys):
     argv = ["advise", "--hand", HAND, "--drawn", DRAWN, "--rollouts", "200", "--score",
             "85-30"]
