@@ -1,5 +1,6 @@
 """A Rami result store: deal records as Parquet chunks with a JSON manifest, on the
-project's chunk files (``ginsim.runner.chunkfile``: stamped, checksummed, atomic).
+runner's store files (``ginsim.runner.store_files``: its chunk files stamped,
+checksummed and atomic, read back and recorded by name as the tournament store's).
 
 A store directory holds ``manifest.json`` (what the run is: strategies, rules, seed,
 deals, chunk size; and each stored chunk's SHA-256) and ``chunks/cNNNNNN.parquet``.
