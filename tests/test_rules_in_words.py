@@ -8,6 +8,7 @@ import pytest
 from ginsim.game.rulebook.rules_in_words import (
     hand_ending,
     knock_terms,
+    no_knocking,
     preset_words,
     rule_sentences,
     rules_brief,
@@ -73,6 +74,7 @@ def test_straight_gin_has_no_knock_so_no_undercut_or_layoff() -> None:
     assert rules_words(rules).startswith("straight rules (no knocking, gin only, gin bonus 25")
     said = sentences("straight")
     assert said[0] == "No knocking: straight gin, a hand ends only with gin."
+    assert no_knocking("straight") == "rules straight allow no knocking (gin only)"
     assert not any("undercut" in s or "lays off" in s for s in said)
 
 

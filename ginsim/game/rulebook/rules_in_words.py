@@ -124,6 +124,12 @@ def upcard_words(rules: Rules) -> str:
     return f"Your knock limit is the upcard's value (an ace: {ace})."
 
 
+def no_knocking(spec: str) -> str:
+    """Why rules without a knock (straight or Mahjong gin) have no knock decision, the
+    rules as the user gave them: "rules straight allow no knocking (gin only)"."""
+    return f"rules {spec} allow no knocking (gin only)"
+
+
 def _fields(rules: Rules, *names: str) -> str:
     """The fields a sentence states, as a rules spec writes them (``knock_limit=10``)."""
     def text(value: object) -> str:
