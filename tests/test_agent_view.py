@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginsim.game.cards import mask_to_cards
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.game.state import ST_DECK, ST_HAND, ST_POS
 from ginsim.table.actions import TEXT
 from ginsim.table.agents import Agent, decide_message, hand_message

@@ -21,8 +21,8 @@ import ginsim.strategies
 from ginsim.analysis.knock.equilibrium import equilibrium_advice
 from ginsim.analysis.knock.knock_answer import knock_answer
 from ginsim.analysis.knock.knock_card import card_words, knock_card
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import RULES_PRESETS
 
 CHART_FILES = sorted((Path(ginsim.strategies.__file__).parent / "chart_data").glob("*.json"))
 STOCKS = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]

@@ -23,8 +23,8 @@ from ginsim.analysis.knock.knock_card import (
     with_evidence,
 )
 from ginsim.analysis.knock.value_split import deal_nets, paired_gap
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.number_text import numbers_aloud
 
 LABELS = ["28-31", "24-27", "20-23", "16-19", "12-15", "8-11", "4-7", "0-3"]

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import ginsim
 from ginsim import Rules, layoff_deadwood, parse_cards, parse_strategy
 from ginsim.game.inputs import checks
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import (
     BOOL_FIELDS,
     CHOICE_FIELDS,
@@ -27,7 +28,6 @@ from ginsim.game.rules import (
     MAX_GAME_STOCK_FLOOR,
     parse_rules,
 )
-from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.simulator.machine.history_replay import parse_history
 from ginsim.strategies.params import NESTED, PARAMETERS
 from ginsim.strategies.presets import PRESETS

@@ -16,11 +16,12 @@ from ginsim.analysis.intervals import wilson_interval
 from ginsim.analysis.studies import StudyResult, note_compiling
 from ginsim.cli import main
 from ginsim.cli.terminal import report_written_line
+from ginsim.game.rulebook.rules_in_words import rule_sentences
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.rami.play.cli import seat_lines
 from ginsim.rami.play.study import cost_words
-from ginsim.reports.words import players_table, rule_sentences, rules_table
+from ginsim.reports.words import players_table, rules_table
 from ginsim.runner.kernels.compiling import KernelGroup, compile_groups, is_compiled
 from ginsim.strategies import PRESETS, parse_strategy
 from ginsim.strategies.players import PLAYERS, STRENGTH_DOC

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from ginsim import Rules
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import R_BIG_GIN_BONUS, R_KNOCK_LIMIT, R_LAYOFF
-from ginsim.game.rules_presets import RULES_PRESETS
 
 
 def test_presets_round_trip_by_name():

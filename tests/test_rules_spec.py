@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 import ginsim
 from ginsim.analysis.studies import variants_study
 from ginsim.cli import main
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import (
     CHOICE_FIELDS,
     INT_BOUNDS,
     Rules,
     parse_rules,
 )
-from ginsim.game.rules_presets import RULES_PRESETS
 
 
 def test_spec_sets_the_named_fields_of_its_preset() -> None:

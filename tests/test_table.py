@@ -9,8 +9,8 @@ import pytest
 import ginsim
 from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import parse_cards
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.rules import Rules
-from ginsim.game.rules_presets import RULES_PRESETS
 from ginsim.game.state import (
     HS_SIZE,
     POSITION_END,

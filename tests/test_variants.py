@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from reference import parse, random_hands
 
 from ginsim import Rules, deadwood, layoff_deadwood
-from ginsim.game.rules_presets import RULES_PRESETS
+from ginsim.game.rulebook.rules_presets import RULES_PRESETS
 from ginsim.game.scoring.hand_scoring_nb import OUTCOMES
 from ginsim.simulator.machine.records import ACTION_LAST_DISCARD, TRACE_COLUMNS
 from ginsim.simulator.play.engine import play_decks, play_records

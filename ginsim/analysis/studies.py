@@ -23,6 +23,7 @@ from .._version import __version__
 from ..game.inputs.checks import check_count, check_jobs, check_optional_flag
 from ..game.inputs.specs import brief
 from ..game.rng_nb import DEFAULT_SEED, stream_seed
+from ..game.rulebook.rules_in_words import rules_name, rules_words
 from ..game.rules import Rules
 from ..number_text import number_ranges, signed
 from ..simulator.limits import MAX_JOB_HANDS
@@ -30,12 +31,7 @@ from ..strategies.presets import Strategy, parse_strategy
 from .frames import stock_in_play_order
 from .game_stats import game_summary, play_games
 from .knock.card_by_score import game_score_tables
-from .knock.knock_answer import (
-    knock_answer,
-    resolve_advice,
-    rules_name,
-    rules_words,
-)
+from .knock.knock_answer import knock_answer, resolve_advice
 from .knock.knock_card import KnockAdvice
 from .knock.knock_chart import chart_table, decisions_frame, plain_words
 from .knock.sweeps import (

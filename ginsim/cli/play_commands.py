@@ -152,8 +152,8 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
 def rules_in_words(spec: str) -> list[str]:
     """``ginsim rules RULES``: the rules of one preset or spec, one sentence a line, each
     with the spec fields it states (the report's rules table, as text)."""
+    from ..game.rulebook.rules_in_words import rule_sentences
     from ..game.rules import Rules
-    from ..reports.words import rule_sentences
 
     rules = Rules.coerce(spec)
     return [f"rules {rules.spec()}:"] + [f"  {sentence}  [{fields}]"
@@ -162,8 +162,8 @@ def rules_in_words(spec: str) -> list[str]:
 
 def rules_listing() -> list[str]:
     """``ginsim rules``' gin part: the presets, the fields and how they interact."""
+    from ..game.rulebook.rules_presets import RULES_PRESETS
     from ..game.rules import DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR, Rules
-    from ..game.rules_presets import RULES_PRESETS
     from .terminal import rules_lines
 
     return rules_lines(RULES_PRESETS, Rules, DEPENDENT_FIELDS, MAX_GAME_STOCK_FLOOR)

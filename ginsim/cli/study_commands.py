@@ -105,6 +105,7 @@ def _out_dir(command_name: str, text: str, what: str) -> Path:
 
 def _cmd_knock_chart(args: argparse.Namespace) -> int:
     from ..analysis.knock.knock_chart import MIN_CELL, chart_table, decisions_frame, plain_words
+    from ..game.rulebook.rules_in_words import no_knocking
     from ..game.rules import Rules
     from ..reports._files import probe_writable
     from ..reports.charts import save_figure
@@ -121,8 +122,8 @@ def _cmd_knock_chart(args: argparse.Namespace) -> int:
     out = _out_dir("knock-chart", args.out, "knock_chart.csv and knock_chart.png")
     probe_writable(out)
     if not rules.knocks:
-        raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
-                         "knock decision to chart")
+        raise UsageError(f"{no_knocking(args.rules)}, so there is no knock decision to "
+                         "chart")
     if not any(parse_strategy(s).is_mc for s in (args.strategy, args.opponent)):
         compile_kernels((), rules, groups=[KERNEL_GROUPS["knock chart"]])  # said when cold
     frame = decisions_frame(args.strategy, args.opponent, args.hands, args.seed, rules)
@@ -164,6 +165,7 @@ def _at_score(frame, args: argparse.Namespace, rules, score: tuple[int, int]):
 
 def _cmd_equilibrium(args: argparse.Namespace) -> int:
     from ..analysis.knock.equilibrium import equilibrium, summary_text
+    from ..game.rulebook.rules_in_words import no_knocking
     from ..game.rules import Rules
     from ..reports._files import probe_writable
     from ..reports.charts import save_figure
@@ -175,8 +177,7 @@ def _cmd_equilibrium(args: argparse.Namespace) -> int:
     base = parse_strategy(args.base)
     out = _out_dir("equilibrium", args.out, "equilibrium.json, .csv and .png")
     if not rules.knocks:
-        raise UsageError(f"rules {args.rules} allow no knocking (gin only), so there is no "
-                         "knock chart to find")
+        raise UsageError(f"{no_knocking(args.rules)}, so there is no knock chart to find")
     probe_writable(out)
     if not base.is_mc:  # said so on a cold cache
         compile_kernels((), rules, show=not args.quiet,

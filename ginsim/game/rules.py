@@ -15,7 +15,7 @@ import numpy as np
 
 from .inputs.checks import check_choice, check_flag, check_int
 from .inputs.specs import PresetFields, brief, field_value
-from .rules_presets import RULES_PRESETS
+from .rulebook.rules_presets import RULES_PRESETS
 
 LAYOFF_MODES = ("optimal", "melds_first", "layoffs_first", "two_orders")
 DEAL_MODES = ("upcard", "eleven")

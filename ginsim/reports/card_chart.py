@@ -9,7 +9,6 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ..analysis.knock.knock_answer import rules_name
 from ..analysis.knock.knock_card import (
     EITHER_LEFT_OUT,
     KNOCK_AT,
@@ -20,6 +19,7 @@ from ..analysis.knock.knock_card import (
 )
 from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
+from ..game.rulebook.rules_in_words import knock_terms, rules_name
 from ..game.rules import Rules
 from ..number_text import signed
 from .heatmap import STOCK_AXIS
@@ -148,11 +148,7 @@ def card_caption(advice: KnockAdvice) -> str:
 def card_title(rules: Rules) -> str:
     """The card's title on two lines that fit the figure: the rules' name, then the
     numbers that decide knocking."""
-    limit = ("the upcard sets the knock limit" if rules.oklahoma
-             else f"knock at {rules.knock_limit} or less")
-    tie = "a tie undercuts" if rules.undercut_on_tie else "a tie is no undercut"
-    return (f"Knock card: {rules_name(rules)}\n{limit}, gin {rules.gin_bonus}, undercut "
-            f"{rules.undercut_bonus}, {tie}")
+    return f"Knock card: {rules_name(rules)}\n{knock_terms(rules)}"
 
 
 def card_figure(result: StudyResult) -> Figure | None:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.knock.knock_answer import rules_words
 from ..analysis.knock.knock_chart import MIN_CELL
 from ..analysis.studies import StudyResult
+from ..game.rulebook.rules_in_words import rules_words
 from ..game.rules import Rules
 from ..number_text import format_percent, signed
 from .builder import ReportSpec, Section, build_report

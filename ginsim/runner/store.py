@@ -57,6 +57,7 @@ from .store_files import (
     MANIFEST,
     MAX_STORE_CHUNKS,
     check_place,
+    chunk_path,
     make_chunks_dir,
     remove_manifest_temps,
     save_manifest,
@@ -173,7 +174,7 @@ class Store:
     # -- chunk files ---------------------------------------------------------------------
     def path(self, chunk: Chunk) -> Path:
         """Where a chunk's file lives."""
-        return self.root / CHUNKS / f"{chunk.name}.parquet"
+        return chunk_path(self.root, chunk.name)
 
     def identity(self, chunk: Chunk) -> dict[str, Any]:
         """The stamp a chunk's file carries: its job's whole definition and its place."""

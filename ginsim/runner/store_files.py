@@ -2,17 +2,24 @@
 tournament store: the names of its manifest, lock and chunk folder, the bounds its manifest
 is read within, its reader and atomic writer, the clean-up of what a killed writer left,
 and the rule for which directory a writer may use (new, empty, a store, or the leftovers
-of a run killed before it wrote its manifest)."""
+of a run killed before it wrote its manifest). A store whose manifest records its chunks
+by name (``chunks: {name: {sha256, bytes}}``: Rami's deal store and the tournament store)
+also shares the check of those entries, the read of the chunks it holds and the record
+of one played."""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
+from ..game.inputs.checks import is_int
 from ..game.inputs.files import FileDataError, parse_json, read_bounded
-from .chunkfile import is_temp
+from .chunkfile import is_temp, read_verified, write_chunk
 from .lock import StoreError
 
 MANIFEST = "manifest.json"  # the store's manifest, in its root
@@ -105,3 +112,46 @@ def save_manifest(root: Path, manifest: dict[str, Any], durable: bool = False) -
                          f"again to resume") from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def chunk_path(root: Path, name: str) -> Path:
+    """Where the chunk ``name`` of the store ``root`` lives."""
+    return root / CHUNKS / f"{name}.parquet"
+
+
+def chunk_entries_problem(chunks: Any) -> str:
+    """What is wrong with a manifest's chunks by name ("" when nothing): an object of at
+    most :data:`MAX_STORE_CHUNKS` entries ``{sha256: text, bytes: a whole number}``."""
+    if not isinstance(chunks, dict) or len(chunks) > MAX_STORE_CHUNKS:
+        return f"chunks must be an object of at most {MAX_STORE_CHUNKS:,} entries"
+    for name, entry in chunks.items():
+        if not isinstance(entry, dict) or set(entry) != {"sha256", "bytes"} \
+                or not isinstance(entry["sha256"], str) or not is_int(entry["bytes"]) \
+                or entry["bytes"] < 0:
+            return f"chunk {name!r} must be {{sha256: text, bytes: a whole number}}"
+    return ""
+
+
+def stored_tables(root: Path, manifest: dict[str, Any],
+                  chunks: Iterable[tuple[str, dict[str, Any], int | None]]
+                  ) -> Iterator[tuple[str, dict[str, Any], pa.Table | None]]:
+    """Each of ``chunks`` (name, stamp, rows or None) in order, its name and stamp with
+    its table where the
+    store holds it, verified (SHA-256 and size as recorded, page checksums, stamp, rows),
+    None where it lacks it (no entry, or no file); read one at a time, as asked."""
+    for name, stamp, rows in chunks:
+        entry = manifest["chunks"].get(name)
+        path = chunk_path(root, name)
+        if entry is None or not path.exists():
+            yield name, stamp, None
+        else:
+            yield name, stamp, read_verified(path, entry["sha256"], stamp, rows,
+                                             entry["bytes"])
+
+
+def record_chunk(root: Path, manifest: dict[str, Any], name: str, table: pa.Table,
+                 stamp: dict[str, Any]) -> None:
+    """Store a played chunk: its file (stamped, atomic), then its digest in the manifest,
+    saved."""
+    manifest["chunks"][name] = write_chunk(chunk_path(root, name), table, stamp)
+    save_manifest(root, manifest)

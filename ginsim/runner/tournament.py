@@ -38,17 +38,20 @@ from ..simulator.limits import MAX_GAMES, check_decision_ms
 from ..simulator.play.game_records import SYSTEMS, pair_games
 from ..strategies.presets import Strategy, parse_strategy
 from ..table.referee import EXEC_PREFIX, display_name, is_program, play_match, program
-from .chunkfile import read_verified, write_chunk
 from .lock import StoreError, StoreLock
 from .pool import BACKENDS, chunk_size, map_chunks, resolve_workers
 from .store_files import (
     CHUNKS,
     LOCK,
     MANIFEST,
+    chunk_entries_problem,
+    chunk_path,
     make_chunks_dir,
     read_stored_manifest,
+    record_chunk,
     remove_temps,
     save_manifest,
+    stored_tables,
 )
 
 KIND = "ginsim.tournament"
@@ -258,10 +261,8 @@ def run_tournament_games(plan: TournamentPlan, out: str | os.PathLike, *,
         for chunk, rows, faults in map_chunks(play_pair_chunk, [(plan, c) for c in todo],
                                               n_jobs=workers, backend=backend,
                                               ordered=False, scheduler=scheduler):
-            table = _chunk_table(rows, faults)
-            manifest["chunks"][chunk.name] = write_chunk(
-                _path(root, chunk), table, _stamp(plan, chunk))
-            save_manifest(root, manifest)
+            record_chunk(root, manifest, chunk.name, _chunk_table(rows, faults),
+                         _stamp(plan, chunk))
             stored[chunk] = (rows, faults)
             run.chunks_played += 1
             if on_chunk is not None:
@@ -279,17 +280,14 @@ def _stored_chunks(root: Path, plan: TournamentPlan, manifest: dict[str, Any],
                    pairs: list[tuple[str, str]]
                    ) -> tuple[dict[PairChunk, tuple[np.ndarray, list[str]]], list[PairChunk]]:
     """The chunks the store holds (read back, each verified) and those left to play."""
+    chunks = {chunk.name: chunk for a, b in pairs for chunk in pair_chunks(plan, a, b)}
     stored, todo = {}, []
-    for a, b in pairs:
-        for chunk in pair_chunks(plan, a, b):
-            entry = manifest["chunks"].get(chunk.name)
-            path = _path(root, chunk)
-            if entry is None or not path.exists():
-                todo.append(chunk)
-                continue
-            table = read_verified(path, entry["sha256"], _stamp(plan, chunk), None,
-                                  entry["bytes"])
-            stored[chunk] = _chunk_rows(path, table)
+    for name, _, table in stored_tables(root, manifest, (
+            (name, _stamp(plan, chunk), None) for name, chunk in chunks.items())):
+        if table is None:
+            todo.append(chunks[name])
+        else:
+            stored[chunks[name]] = _chunk_rows(chunk_path(root, name), table)
     return stored, todo
 
 
@@ -315,10 +313,6 @@ def _stamp(plan: TournamentPlan, chunk: PairChunk) -> dict[str, Any]:
     return {"kind": KIND, **plan.definition(), "a": chunk.a, "b": chunk.b,
             "chunk": chunk.index, "first": chunk.first, "stop": chunk.stop,
             "columns": str(TOURNAMENT_GAME_DTYPE.descr), "ginsim_version": __version__}
-
-
-def _path(root: Path, chunk: PairChunk) -> Path:
-    return root / CHUNKS / f"{chunk.name}.parquet"
 
 
 def open_manifest(root: Path, plan: TournamentPlan) -> dict[str, Any]:
@@ -371,6 +365,5 @@ def _well_formed(found: dict[str, Any]) -> bool:
         return False
     if set(defn) != set(TOURNAMENT_KEYS) or not isinstance(defn["rules"], dict):
         return False
-    return isinstance(found["players"], list) and isinstance(found["pairs"], list) and all(
-        isinstance(e, dict) and set(e) == {"sha256", "bytes"} and isinstance(e["sha256"], str)
-        and type(e["bytes"]) is int for e in chunks.values())
+    return isinstance(found["players"], list) and isinstance(found["pairs"], list) and (
+        not chunk_entries_problem(chunks))

@@ -26,6 +26,7 @@ from ...game.deal_ranges import REGION_SPAN, deal_block
 from ...game.inputs.checks import check_flag, check_int, check_jobs, check_number
 from ...game.inputs.specs import brief
 from ...game.rng_nb import check_seed
+from ...game.rulebook.rules_in_words import no_knocking, preset_words
 from ...game.rules import Rules
 from ...runner.responses import (
     Response,
@@ -133,8 +134,8 @@ def equilibrium(rules: Rules | str | None = None, base: str = "memory2",
 def _checked_base(rules: Rules, base: str) -> Strategy:
     """The base card play, once ``rules`` are known to knock and ``base`` reads a chart."""
     if not rules.knocks:
-        raise ValueError(f"rules {rules.spec()!r} allow no knocking (gin only), so there is "
-                         f"no knock chart to find: give rules with a knock limit")
+        raise ValueError(f"{no_knocking(repr(rules.spec()))}, so there is no knock chart "
+                         "to find: give rules with a knock limit")
     base_strategy = parse_strategy(base)
     if base_strategy.is_mc:
         raise ValueError(f"equilibrium base {brief(base)} is the mc player, which searches "
@@ -368,15 +369,11 @@ def equilibrium_advice(rules: Rules | str | None = None, chart: str | Path | Non
     name, chart = shipped
     info = chart.info
     same = info.get("same_hand_rules_as")
-    where = (f"the knock chart shipped for {rules_name_of(info)} rules"
+    made_for = preset_words(str(info.get("rules", "unrecorded")))
+    where = (f"the knock chart shipped for {made_for} rules"
              + (f", made for {same} rules: the same hands" if same else ""))
     return chart_advice(chart, info, rules, where,
                         f"{info.get('base', 'memory2')}:chart={name}")
-
-
-def rules_name_of(info: dict[str, Any]) -> str:
-    """The rules a chart file was made for, in words (``big_gin`` reads "big gin")."""
-    return str(info.get("rules", "unrecorded")).replace("_", " ")
 
 
 def result_advice(result: EquilibriumResult) -> KnockAdvice:

@@ -1,7 +1,8 @@
 """The knock study's answer: the equilibrium chart that answers for the rules (a file,
 the shipped chart of the same hand rules, or one computed in the run), its values
-measured against the study's opponents, and the answer's words (the rules in words,
-what the card shows, what it is worth, for which card play its guarantee holds).
+measured against the study's opponents, and the answer's words (what the card shows,
+what it is worth, for which card play its guarantee holds; the rules in words come from
+:mod:`ginsim.game.rulebook.rules_in_words`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ...game.inputs.specs import spec_values
 from ...game.rng_nb import stream_seed
+from ...game.rulebook.rules_in_words import rules_brief, rules_name, rules_words, upcard_words
 from ...game.rules import Rules
 from ...number_text import signed
 from ...simulator.branches.best_response import with_chart
@@ -31,50 +32,6 @@ ANSWER_LIMIT = 500  # characters of the report's answer
 #: shipped charts use 150,000; a best response on far fewer cannot test a chart).
 MIN_ANSWER_HANDS = 100_000
 WHY_HANDS = 50_000  # hands of the card's player against itself behind its why sentence
-
-
-def rules_name(rules: Rules) -> str:
-    """The rules' name in words: "big gin rules" for a preset, "modern rules with
-    undercut bonus 10" for a preset with fields changed."""
-    preset, changes = spec_values(rules.spec())
-    words = preset.replace("_", " ") + " rules"
-    if changes:
-        words += " with " + ", ".join(f"{key} {value}".replace("_", " ")
-                                      for key, value in changes.items())
-    return words
-
-
-def rules_brief(rules: Rules) -> str:
-    """The rules in a short phrase with the numbers that decide knocking, e.g. "modern
-    rules (knock at 10 or less, gin 25, undercut 25, ties undercut)"."""
-    return rules_words(rules, brief=True)
-
-
-def rules_words(rules: Rules, brief: bool = False) -> str:
-    """The rules that decide when to knock, in a short phrase: the rules' name (a preset,
-    or a preset and the fields changed), the knock limit, the gin and undercut bonuses
-    and the tie rule (``brief``: "gin 25", "ties undercut")."""
-    if rules.mahjong:
-        limit = "Mahjong gin: no knocking, several pile cards may be taken, melds on the table"
-    elif rules.oklahoma:
-        limit = "the upcard sets the knock limit"
-    elif rules.knock_limit == 0:
-        limit = "no knocking, gin only"
-    else:
-        limit = f"knock at {rules.knock_limit} or less"
-    if brief:
-        bonus = ("gin", "undercut")
-        tie = "ties undercut" if rules.undercut_on_tie else "ties do not undercut"
-    else:
-        bonus = ("gin bonus", "undercut bonus")
-        tie = "a tie counts as an undercut" if rules.undercut_on_tie else "a tie is no undercut"
-    parts = [limit, f"{bonus[0]} {rules.gin_bonus}", f"{bonus[1]} {rules.undercut_bonus}",
-             tie]
-    if rules.big_gin_bonus is not None:
-        parts.append(f"big gin {rules.big_gin_bonus}")
-    if rules.deal == "eleven":
-        parts.append("eleven-card deal")
-    return f"{rules_name(rules)} ({', '.join(parts)})"
 
 
 def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> str:
@@ -98,12 +55,6 @@ def knock_answer(advice: KnockAdvice | None, rules: Rules, reason: str = "") -> 
         if len(answer) <= ANSWER_LIMIT:
             return answer
     return answer[:ANSWER_LIMIT - 1].rstrip() + "…"
-
-
-def upcard_words(rules: Rules) -> str:
-    """Oklahoma-style rules' knock limit in one sentence: the upcard's value."""
-    ace = "gin only" if rules.aces_must_gin else "knock at 1"
-    return f"Your knock limit is the upcard's value (an ace: {ace})."
 
 
 def _worth_variants(advice: KnockAdvice, rules: Rules) -> list[str]:

@@ -1,5 +1,6 @@
 """A Rami result store: deal records as Parquet chunks with a JSON manifest, on the
-project's chunk files (``ginsim.runner.chunkfile``: stamped, checksummed, atomic).
+runner's store files (``ginsim.runner.store_files``: its chunk files stamped,
+checksummed and atomic, read back and recorded by name as the tournament store's).
 
 A store directory holds ``manifest.json`` (what the run is: strategies, rules, seed,
 deals, chunk size; and each stored chunk's SHA-256) and ``chunks/cNNNNNN.parquet``.
@@ -13,7 +14,7 @@ gin store takes it (:func:`ginsim.runner.store_files.check_place`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,24 +23,21 @@ import numpy as np
 from ..._version import __version__
 from ...game.inputs.checks import check_int, check_path, is_int
 from ...game.rng_nb import check_seed
-from ...runner.chunkfile import (
-    read_verified,
-    records_from,
-    records_table,
-    write_chunk,
-)
+from ...runner.chunkfile import records_from, records_table
 from ...runner.lock import StoreError, StoreLock
 from ...runner.pool import index_chunks
 from ...runner.store_files import (
-    CHUNKS,
     LOCK,
     MANIFEST,
-    MAX_STORE_CHUNKS,
     check_place,
+    chunk_entries_problem,
+    chunk_path,
     make_chunks_dir,
     read_stored_manifest,
+    record_chunk,
     remove_temps,
     save_manifest,
+    stored_tables,
 )
 from ..game.rules import RamiRules
 from .engine import MAX_DEALS, check_strategies, play_deal_records
@@ -79,7 +77,8 @@ def _manifest_problem(manifest: dict[str, Any]) -> str:
     """What is wrong with a parsed manifest's shape ("" when nothing)."""
     if set(manifest) != {"definition", "chunks"}:
         return "its keys must be definition and chunks"
-    return _definition_problem(manifest["definition"]) or _chunks_problem(manifest["chunks"])
+    return (_definition_problem(manifest["definition"])
+            or chunk_entries_problem(manifest["chunks"]))
 
 
 def _definition_problem(defn: dict[str, Any]) -> str:
@@ -95,20 +94,12 @@ def _definition_problem(defn: dict[str, Any]) -> str:
     return ""
 
 
-def _chunks_problem(chunks: Any) -> str:
-    """What is wrong with a manifest's chunk entries ("" when nothing)."""
-    if not isinstance(chunks, dict) or len(chunks) > MAX_STORE_CHUNKS:
-        return f"chunks must be an object of at most {MAX_STORE_CHUNKS:,} entries"
-    for name, entry in chunks.items():
-        if not isinstance(entry, dict) or set(entry) != {"sha256", "bytes"} \
-                or not isinstance(entry["sha256"], str) or not is_int(entry["bytes"]) \
-                or entry["bytes"] < 0:
-            return f"chunk {name!r} must be {{sha256: text, bytes: a whole number}}"
-    return ""
-
-
-def _stamp(defn: dict[str, Any], index: int, start: int, stop: int) -> dict[str, Any]:
-    return {**defn, "version": __version__, "index": index, "start": start, "stop": stop}
+def _chunks(defn: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], int]]:
+    """The run's chunks in deal order: (name, the stamp its file carries, its rows)."""
+    players = len(defn["strategies"])
+    for index, (start, stop) in enumerate(index_chunks(0, defn["deals"], defn["chunk"])):
+        yield (f"c{index:06d}", {**defn, "version": __version__, "index": index,
+                                 "start": start, "stop": stop}, (stop - start) * players)
 
 
 def save_deals(out: str | os.PathLike, strategies: Sequence[Any], deals: int, *,
@@ -143,19 +134,11 @@ def _play_into(root: Path, manifest: dict[str, Any], defn: dict[str, Any],
                seats: list[str], rules: RamiRules) -> dict[str, Any]:
     """Play the chunks the manifest lacks (verifying the ones it has), saving it after
     each; returns it."""
-    deals, chunk, seed = defn["deals"], defn["chunk"], defn["seed"]
-    players = len(seats)
-    for index, (start, stop) in enumerate(index_chunks(0, deals, chunk)):
-        name = f"c{index:06d}"
-        path = root / CHUNKS / f"{name}.parquet"
-        stamp = _stamp(defn, index, start, stop)
-        entry = manifest["chunks"].get(name)
-        if entry is not None and path.exists():
-            read_verified(path, entry["sha256"], stamp, (stop - start) * players)
-            continue
-        records, _ = play_deal_records(seats, start=start, stop=stop, seed=seed, rules=rules)
-        manifest["chunks"][name] = write_chunk(path, records_table(records), stamp)
-        save_manifest(root, manifest)
+    for name, stamp, table in stored_tables(root, manifest, _chunks(defn)):
+        if table is None:
+            records, _ = play_deal_records(seats, start=stamp["start"], stop=stamp["stop"],
+                                           seed=defn["seed"], rules=rules)
+            record_chunk(root, manifest, name, records_table(records), stamp)
     save_manifest(root, manifest)
     return manifest
 
@@ -167,17 +150,10 @@ def load_deals(store: str | os.PathLike) -> np.ndarray:
     manifest = _read_manifest(root)
     if manifest is None:
         raise StoreError(f"{root} holds no rami store (no {MANIFEST})")
-    defn = manifest["definition"]
-    players = len(defn["strategies"])
     parts = []
-    for index, (start, stop) in enumerate(index_chunks(0, defn["deals"], defn["chunk"])):
-        name = f"c{index:06d}"
-        entry = manifest["chunks"].get(name)
-        path = root / CHUNKS / f"{name}.parquet"
-        if entry is None:
-            raise StoreError(f"{root} is incomplete: chunk {name} was never stored; run the "
+    for name, _, table in stored_tables(root, manifest, _chunks(manifest["definition"])):
+        if table is None:
+            raise StoreError(f"{root} is incomplete: chunk {name} is not stored; run the "
                              f"same simulate --out command again to finish it")
-        table = read_verified(path, entry["sha256"], _stamp(defn, index, start, stop),
-                              (stop - start) * players)
-        parts.append(records_from(path, table, RAMI_RECORD_DTYPE))
+        parts.append(records_from(chunk_path(root, name), table, RAMI_RECORD_DTYPE))
     return np.concatenate(parts)

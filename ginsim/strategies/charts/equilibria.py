@@ -22,6 +22,8 @@ KNOCKING_PRESETS = ("modern", "classic", "palace", "competitive", "oklahoma", "t
 #: ``equilibrium`` preset's), expert (the ``expert`` preset's, and the report's answer)
 #: and learned (the ``learned`` preset's).
 CHART_BASES = tuple(CHART_FAMILIES.values())
+#: card play -> the name of its shipped modern equilibrium chart, the stem of the others'
+EQUILIBRIUM_STEMS = {base: stem for stem, base in CHART_FAMILIES.items()}
 
 
 def equilibrium_chart_name(preset: str, base: str = "memory2") -> str:
@@ -29,14 +31,20 @@ def equilibrium_chart_name(preset: str, base: str = "memory2") -> str:
     and memory2 (the preset of that name), else ``equilibrium_PRESET``; with expert card
     play ``equilibrium_expert`` and ``equilibrium_expert_PRESET``, with learned card play
     ``equilibrium_learned`` and ``equilibrium_learned_PRESET``."""
+    return shipped_chart_name("equilibrium", EQUILIBRIUM_STEMS, preset, base)
+
+
+def shipped_chart_name(kind: str, stems: dict[str, str], preset: str, base: str) -> str:
+    """The shipped ``kind`` chart ("equilibrium", "score") of rules ``preset`` for
+    ``base`` card play: ``stems[base]`` for modern, else ``STEM_PRESET``; a ValueError
+    names the knocking presets, or the card plays ``stems`` has."""
     if preset not in KNOCKING_PRESETS:
-        raise ValueError(f"no equilibrium chart for rules preset {preset!r}: choose one of "
+        raise ValueError(f"no {kind} chart for rules preset {preset!r}: choose one of "
                          f"{', '.join(KNOCKING_PRESETS)}")
-    if base not in CHART_BASES:
-        raise ValueError(f"no shipped equilibrium charts for {base!r} card play: choose one "
-                         f"of {', '.join(CHART_BASES)}")
-    stem = next(stem for stem, family in CHART_FAMILIES.items() if family == base)
-    return stem if preset == "modern" else f"{stem}_{preset}"
+    if base not in stems:
+        raise ValueError(f"no shipped {kind} charts for {base!r} card play: choose one of "
+                         f"{', '.join(stems)}")
+    return stems[base] if preset == "modern" else f"{stems[base]}_{preset}"
 
 
 def hand_key(rules: Rules) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ...game.inputs.files import decode_text, is_regular, parse_json, read_bounded
 from ...game.inputs.specs import brief, spec_values
-from ...game.rules_presets import RULES_PRESETS
+from ...game.rulebook.rules_presets import RULES_PRESETS
 from ..grid_nb import bucket_labels, bucket_range
 from ..params import (
     GRID_BUCKETS,

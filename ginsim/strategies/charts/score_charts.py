@@ -25,7 +25,7 @@ from ...game.inputs.specs import brief
 from ...game.rules import Rules
 from ..grid_nb import bucket_labels
 from ..params import GRID_CELLS
-from .equilibria import KNOCKING_PRESETS, hand_key, shipped_equilibrium
+from .equilibria import KNOCKING_PRESETS, hand_key, shipped_chart_name, shipped_equilibrium
 from .knock_charts import CHART_FAMILIES, SHAPE, KnockChart
 from .score_grid_nb import DISTANCE_SHARES, SCORE_BUCKETS, distance_bucket_nb
 
@@ -162,14 +162,7 @@ def score_chart_name(preset: str, base: str = "expert") -> str:
     """The shipped score chart of rules ``preset`` for ``base`` card play:
     ``score_expert`` (modern), ``score_expert_oklahoma``...; ``score_equilibrium*`` for
     memory2 (the ``equilibrium`` preset), ``score_learned*`` for learned."""
-    if preset not in KNOCKING_PRESETS:
-        raise ValueError(f"no score chart for rules preset {preset!r}: choose one of "
-                         f"{', '.join(KNOCKING_PRESETS)}")
-    if base not in SCORE_STEMS:
-        raise ValueError(f"no score charts for {base!r} card play: choose one of "
-                         f"{', '.join(SCORE_STEMS)}")
-    stem = SCORE_STEMS[base]
-    return stem if preset == "modern" else f"{stem}_{preset}"
+    return shipped_chart_name("score", SCORE_STEMS, preset, base)
 
 
 @cache
