@@ -116,7 +116,7 @@ def main() -> None:
 def score_work(game, rollouts: int, options: int) -> float:
     """Seconds of what ``score=`` adds to a table (each rollout valued by the game table
     and the intervals of the chances), fastest of 5, on outcomes of that shape."""
-    from ginsim.analysis.advise import standard_errors
+    from ginsim.simulator.branches.advisor_worlds import standard_errors
 
     rng = np.random.default_rng(0)
     net = rng.integers(-60, 60, (rollouts, options))

@@ -54,7 +54,7 @@ def main() -> int:
                     f"{per100['inaccuracy']:.1f} | {per100['mistake']:.1f} | "
                     f"{per100['blunder']:.1f} | {s['band']} |")
         print(f"{spec}: {time.perf_counter() - t:.0f} s, {spent:,.0f} rollouts a decision, "
-              f"{100 * within:.0f}% of decisions with every loss within "
+              f"{100 * within:.0f}% of decisions with the loss of the move known within "
               f"±{args.precision}, median ±{np.median(halves):.2f}", file=sys.stderr,
               flush=True)
     print(f"Games against {args.opponent}, seed {args.seed}, {args.rollouts} rollouts a "

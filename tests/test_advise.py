@@ -203,7 +203,7 @@ def test_intervals_hold_the_spread_of_the_posterior_runs():
     # two runs of two worlds: worlds 0, 2 | 10, 12. As independent worlds the standard
     # error is sd(0, 2, 10, 12) / 2 = sqrt(104 / 3) / 2 = 2.944; the runs' means 1 and 11
     # give sd(1, 11) / sqrt(2) = 5.0, the larger
-    from ginsim.analysis.advise import standard_errors
+    from ginsim.simulator.branches.advisor_worlds import standard_errors
     net = np.array([[0.0], [2.0], [10.0], [12.0]])
     assert standard_errors(net)[0] == pytest.approx(np.sqrt(104 / 3) / 2)
     assert standard_errors(net, np.array([0, 0, 1, 1]))[0] == pytest.approx(5.0)

@@ -25,13 +25,12 @@ samples.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..game.card_tables import card_tables
-from ..game.cards import card_from_text, format_cards
+from ..game.cards import format_cards
 from ..game.inputs.checks import check_choice, check_number
 from ..game.inputs.specs import spec_values
 from ..game.melds_nb import WORK_SIZE, min_deadwood_nb
@@ -53,6 +52,13 @@ from ..simulator.branches.advisor_history import (
     needs_history,
     only_one_view,
 )
+from ..simulator.branches.advisor_worlds import (
+    Worlds,
+    loss_errors,
+    narrowed_error,
+    spend_worlds,
+    standard_errors,
+)
 from ..simulator.limits import check_rollouts
 from ..simulator.machine.history_replay import below_stock_floor
 from ..simulator.search.rollouts_nb import OPT_DISCARD, OPT_PASS, OPT_STOCK, OPT_TAKE
@@ -63,28 +69,10 @@ from .intervals import Z95
 STOCK_LEFT = 20  # the shorthand's cards left in the stock when not given
 MAX_ROLLOUTS = 50_000  # the most rollouts ``precision`` spends by default
 PRECISION_RANGE = (0.05, 100.0)  # the interval half-widths ``precision`` may ask for
-PRECISION_OF = ("values", "losses")  # the intervals ``precision`` narrows
-BATCH_STRIDE = 0x2545F4914F6CDD1D  # batch k of ``precision`` samples from seed + k * this
 #: How the advised player plays on in the rollouts: the strongest plain strategy, the
-#: closest to a player who follows the advice (with memory2 the draw's value fell short).
+#: closest to a player who follows the advice (with a weaker one, memory2, the draw's
+#: value fell short of the discard's after it).
 OWN_PLAY = "expert"
-
-
-@dataclass
-class _Worlds:
-    """What one batch of rollouts gave: the options, per world and option the net
-    points, flags and hand points, each world's opponent deadwood, the ESS, the samples
-    (guesses or worlds), the posterior run of each world (or None) and the dealer."""
-
-    options: np.ndarray
-    net: np.ndarray
-    flags: np.ndarray
-    points: np.ndarray
-    opp_deadwood: np.ndarray
-    ess: float
-    samples: int
-    runs: np.ndarray | None
-    dealer: int | None
 
 
 def advise(hand: str, drawn: str | None = None, pile: str | None = None,
@@ -110,33 +98,26 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
     the draws so far (its least deadwood at each draw), or, with ``dealt``, as dealt
     (uniform: a hand of about 57 deadwood that no player holds turns in). The history's
     options (``model``, ``temperature``, ``wait``) without a history, or shorthand with
-    one, are refused. Each option is played in the same worlds, the advised player
-    continuing with ``strategy`` (default expert, the strongest plain strategy: the
-    player who follows the advice plays on as well as that at least, and a weaker one,
-    such as memory2, made the draw's value fall short of the discard's after it) and the
-    opponent with ``opponent``. With ``drawn`` the options are the discards (and
-    knocks); without it, the draw: take the pile's top card or draw from the stock (then
-    discard as ``strategy`` does), or at the upcard offer (a history that stops there)
-    take or pass the upcard.
+    one, are refused. Each option is played in the same worlds, the advised player going
+    on with ``strategy`` (default :data:`OWN_PLAY`), the opponent with ``opponent``.
+    With ``drawn`` the options are the discards (and knocks); without it, the draw: take
+    the pile's top card or draw from the stock (then discard as ``strategy`` does), or at
+    the upcard offer (a history that stops there) take or pass the upcard.
 
     ``precision`` (points): more rollouts, in batches of worlds of their own, until
     every option's 95% interval is at most that wide either side, or ``max_rollouts``
-    are spent; with ``precision_of="losses"``, until every option's ``loss`` interval
-    is (what tells the options apart); with ``chosen`` too (an action of the ``action``
-    column and its card, e.g. ``("discard", "KD")``, ``("stock", None)``), only the
-    loss of that option against the best of the others (what a review classes a choice
-    by).
-    ``score`` (the advised player's points, the opponent's) values each
-    rollout's hand in games too: ``game_win`` is the chance of winning the game from
-    that score after the option, by the game table of expert against expert under the
-    rules (:func:`~ginsim.analysis.game_stats.advice_game_table`).
+    are spent; ``precision_of="losses"``: every option's ``loss`` interval; with
+    ``chosen`` (an ``action`` and its card, e.g. ``("discard", "KD")``), that option's
+    loss against the best of the others. ``score`` (yours, the opponent's): ``game_win``,
+    the chance of winning the game from it after each rollout's hand, by the game table
+    of expert against expert (:func:`~ginsim.analysis.game_stats.advice_game_table`).
 
     One row per option, best first (the columns: this module's docstring).
     """
     rules = Rules.coerce(rules)
     seed, rollouts = _checked_request(rules, seed, rollouts, drawn, drawn_from, history)
     precision, max_rollouts = _checked_precision(precision, max_rollouts, rollouts)
-    check_choice(precision_of, "precision_of", PRECISION_OF)
+    widest = narrowed_error(precision_of, chosen)
     game = None if score is None else scored_table(score, rules)
     shorthand = {"pile": pile, "opponent_took": opponent_took,
                  "opponent_passed": opponent_passed, "stock_left": stock_left}
@@ -151,10 +132,8 @@ def advise(hand: str, drawn: str | None = None, pile: str | None = None,
                 STOCK_LEFT if stock_left is None else stock_left)
         batch = _shorthand_batch(hand, drawn, drawn_from, view, (strategy, opponent), rules,
                                  dealt)
-    widest = _widest_value
-    if precision_of == "losses":
-        widest = _widest_loss if chosen is None else _chosen_loss(chosen)
-    worlds = _spend(batch, rollouts, seed, precision, max_rollouts, widest)
+    worlds = spend_worlds(batch, rollouts, seed, None if precision is None
+                          else precision / Z95, max_rollouts, widest)
     return _table(worlds, game)
 
 
@@ -162,7 +141,7 @@ def _history_batch(history: str | list[str], hand: str, draw: tuple, belief: tup
                    players: tuple, rules: Rules):
     """The batch function of a position read from a history: each batch samples the
     posterior afresh (its own seed) and plays every option in its worlds."""
-    def batch(n: int, batch_seed: int) -> _Worlds:
+    def batch(n: int, batch_seed: int) -> Worlds:
         situation = history_situation(history, hand, *draw, rules, belief[0], n, batch_seed,
                                       belief[1], belief[2])
         return _situation_worlds(situation, *players, rules, batch_seed)
@@ -177,104 +156,22 @@ def _shorthand_batch(hand: str, drawn: str | None, drawn_from: str, view: tuple,
         position = draw_position(hand, *view)
         draws = 0 if dealt else opponent_draws(position)
 
-        def draw_batch(n: int, batch_seed: int) -> _Worlds:
+        def draw_batch(n: int, batch_seed: int) -> Worlds:
             situation = shorthand_situation(position, n, batch_seed, rules, draws)
             return _situation_worlds(situation, strategy, opponent, rules, batch_seed)
         return draw_batch
     position = make_position(hand, drawn, *view, drawn_from)
     draws = 0 if dealt else opponent_draws(position)
 
-    def discard_batch(n: int, batch_seed: int) -> _Worlds:
+    def discard_batch(n: int, batch_seed: int) -> Worlds:
         options, kept, net, flags, points = run_rollouts(position, strategy, opponent, rules,
                                                          n, batch_seed, draws)
         opp, _, _ = sample_worlds(position, n, np.random.default_rng(batch_seed),
                                   opponent_draws=draws, rules=rules)
         options = np.column_stack([np.full(len(options), OPT_DISCARD), options, kept])
-        return _Worlds(options, net, flags, points, _deadwoods(opp, rules), float(n), n,
+        return Worlds(options, net, flags, points, _deadwoods(opp, rules), float(n), n,
                        None, None)
     return discard_batch
-
-
-def _spend(batch, rollouts: int, seed: int, precision: float | None,
-           max_rollouts: int, widest_half) -> _Worlds:
-    """The first batch of ``rollouts`` worlds, then, for ``precision``, more batches
-    (seeds of their own) until ``widest_half(worlds)`` (the widest half-interval that
-    must shrink) is within it or ``max_rollouts`` worlds are played."""
-    worlds = batch(rollouts, seed)
-    spent = [worlds]
-    done = rollouts
-    while precision is not None and done < max_rollouts:
-        widest = widest_half(worlds)
-        if widest <= precision:
-            break
-        # the worlds needed if the spread holds, at most doubling (the spread of the
-        # posterior's runs is itself rough), at least half a first batch
-        more = int(np.ceil(done * ((widest / precision) ** 2 - 1) * 1.1))
-        more = min(max(more, rollouts // 2, 2), done, max_rollouts - done)
-        spent.append(batch(more, (seed + len(spent) * BATCH_STRIDE) % 2**64))
-        done += more
-        worlds = _pooled(spent)
-    return worlds
-
-
-def _widest_value(worlds: _Worlds) -> float:
-    """The widest half 95% interval of an option's value."""
-    return float(np.max(Z95 * standard_errors(worlds.net, worlds.runs)))
-
-
-def _widest_loss(worlds: _Worlds) -> float:
-    """The widest half 95% interval of an option's loss against the best (0 with one
-    option)."""
-    return float(np.max(loss_halves(worlds.net, worlds.runs)))
-
-
-def _chosen_loss(chosen: tuple[str, str | None]):
-    """The half 95% interval of one option's loss against the best of the others (its
-    shortfall, or where it is the best, its lead over the runner-up)."""
-    action, card = chosen
-    kinds = {"take": OPT_TAKE, "stock": OPT_STOCK, "pass": OPT_PASS, "discard": OPT_DISCARD,
-             "knock": OPT_DISCARD}
-    check_choice(action, "chosen", tuple(kinds))
-
-    def widest(worlds: _Worlds) -> float:
-        options = worlds.options
-        match = options[:, 0] == kinds[action]
-        if kinds[action] == OPT_DISCARD:
-            match &= (options[:, 1] == card_from_text(card or "")) & (
-                (options[:, 2] != 0) == (action == "knock"))
-        if not match.any():
-            raise ValueError(f"chosen {action} {card or ''}: not one of the options here")
-        mine = int(np.flatnonzero(match)[0])
-        mean = worlds.net.mean(axis=0)
-        mean[mine] = -np.inf
-        other = int(np.argmax(mean)) if len(mean) > 1 else mine
-        return float(Z95 * standard_errors(worlds.net[:, [other]] - worlds.net[:, [mine]],
-                                           worlds.runs)[0])
-    return widest
-
-
-def loss_halves(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
-    """Each option's half 95% interval of its shortfall from the option of the highest
-    mean (0 for that one): the per-world differences of two options played in the same
-    worlds, by :func:`standard_errors`."""
-    best = int(np.argmax(net.mean(axis=0)))
-    return Z95 * standard_errors(net[:, [best]] - net, runs)
-
-
-def _pooled(spent: list[_Worlds]) -> _Worlds:
-    """Batches of worlds as one: each batch's posterior runs kept apart."""
-    first = spent[0]
-    runs = None
-    if first.runs is not None:
-        offset, parts = 0, []
-        for w in spent:
-            parts.append(w.runs + offset)
-            offset += int(w.runs.max()) + 1
-        runs = np.concatenate(parts)
-    return _Worlds(first.options, *(np.concatenate([getattr(w, name) for w in spent])
-                                    for name in ("net", "flags", "points", "opp_deadwood")),
-                   sum(w.ess for w in spent), sum(w.samples for w in spent), runs,
-                   first.dealer)
 
 
 def opponent_model(bot: str | Strategy) -> tuple[Strategy, str]:
@@ -309,7 +206,7 @@ def _checked_request(rules: Rules, seed: int, rollouts: int, drawn: str | None,
 
 
 def _situation_worlds(situation: Situation, strategy: str | Strategy,
-                      opponent: str | Strategy, rules: Rules, seed: int) -> _Worlds:
+                      opponent: str | Strategy, rules: Rules, seed: int) -> Worlds:
     """A sampled situation (a history's posterior, or a shorthand position before the
     draw) with every option played out in its worlds."""
     if below_stock_floor(situation.stocks.shape[1], rules):
@@ -317,7 +214,7 @@ def _situation_worlds(situation: Situation, strategy: str | Strategy,
                          f"floor {rules.stock_floor} of these rules")
     options, net, flags, points = situation_rollouts(situation, strategy, opponent, rules,
                                                      seed)
-    return _Worlds(options, net, flags, points, _deadwoods(situation.opp_hands, rules),
+    return Worlds(options, net, flags, points, _deadwoods(situation.opp_hands, rules),
                    situation.ess, situation.particles, situation.runs,
                    None if situation.dealer < 0 else situation.dealer)
 
@@ -338,26 +235,13 @@ def _deadwoods(hands: np.ndarray, rules: Rules) -> np.ndarray:
     return np.array([min_deadwood_nb(int(h), tab, work) for h in hands], dtype=np.float64)
 
 
-def standard_errors(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
-    """Each option's standard error of its mean over the worlds (rows of ``net``): as if
-    the worlds were independent, or, where they come from several posterior runs
-    (``runs``, the run of each world), the larger of that and the spread of the runs'
-    means, which also holds how far one run's guesses of the opponent's hand may be
-    from another's."""
-    se = net.std(axis=0, ddof=1) / np.sqrt(net.shape[0])
-    if runs is None or len(np.unique(runs)) < 2:
-        return se
-    means = np.stack([net[runs == k].mean(axis=0) for k in np.unique(runs)])
-    return np.maximum(se, means.std(axis=0, ddof=1) / np.sqrt(len(means)))
-
-
-def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
+def _table(worlds: Worlds, game=None) -> pd.DataFrame:
     """The advisor's table of ``worlds`` (and, with ``game`` = (table, mine, theirs),
     each option's chance of winning the game)."""
     options, net, runs = worlds.options, worlds.net, worlds.runs
     mean = net.mean(axis=0)
     half = Z95 * standard_errors(net, runs)
-    loss, loss_half = mean.max() - mean, loss_halves(net, runs)
+    loss, loss_half = mean.max() - mean, Z95 * loss_errors(net, runs)
     kind = options[:, 0]
     action = np.where(kind == OPT_TAKE, "take", np.where(
         kind == OPT_STOCK, "stock", np.where(kind == OPT_PASS, "pass", np.where(
@@ -410,7 +294,7 @@ def _table(worlds: _Worlds, game=None) -> pd.DataFrame:
     return frame
 
 
-def _game_columns(frame: pd.DataFrame, worlds: _Worlds, game) -> None:
+def _game_columns(frame: pd.DataFrame, worlds: Worlds, game) -> None:
     """``game_win`` and its interval: each rollout's hand valued by the game table
     ``game = (table, mine, theirs)`` at that score."""
     table, mine, theirs = game

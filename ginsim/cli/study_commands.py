@@ -312,9 +312,8 @@ def add_advise_command(sub) -> None:
     """``ginsim advise``."""
     ad = command(sub, "advise", "rate every option of a position by rollouts")
     ad.add_argument("--hand", required=True, help="your 10 cards before the draw")
-    ad.add_argument("--drawn", default=None,
-                    help="the card you drew; omit it to be advised on the draw itself "
-                         "(take the pile card or draw from the stock)")
+    ad.add_argument("--drawn", default=None, help="the card you drew; without it, advice "
+                                                  "on the draw (the pile card or the stock)")
     ad.add_argument("--history", default=None,
                     help="the hand's public record, events from your side ('me', the "
                          "opponent 'op'): dealer:me|op, up:CARD, WHO:pass (the upcard "
@@ -357,10 +356,8 @@ def add_advise_command(sub) -> None:
                          "(e.g. 1.5), or --max-rollouts are spent")
     ad.add_argument("--max-rollouts", type=positive_int, default=50_000, metavar="N",
                     help="the most rollouts --precision spends (default 50000)")
-    ad.add_argument("--precision-of", choices=("values", "losses"), default="values",
-                    help="which intervals --precision narrows: each option's value "
-                         "(default), or each option's loss against the best (played in "
-                         "the same worlds, known sooner; what tells the options apart)")
+    ad.add_argument("--precision-of", choices=("values", "losses"), default="values", help=(
+        "what --precision narrows: each option's value, or its loss against the best"))
     ad.add_argument("--score", default=None, metavar="MINE-THEIRS",
                     help="the game's score, yours first (e.g. 85-30): each option also gets "
                          "its chance of winning the game, from the game table of expert "
