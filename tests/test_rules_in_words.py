@@ -71,7 +71,8 @@ def test_oklahoma_lets_the_upcard_set_the_limit_an_ace_meaning_gin() -> None:
 def test_straight_gin_has_no_knock_so_no_undercut_or_layoff() -> None:
     rules = Rules.coerce("straight")
     assert hand_ending(rules) == "straight"
-    assert rules_words(rules).startswith("straight rules (no knocking, gin only, gin bonus 25")
+    assert rules_words(rules) == "straight rules (no knocking, gin only, gin bonus 25)"
+    assert knock_terms(rules) == "no knocking, gin only, gin 25"  # no undercut to state
     said = sentences("straight")
     assert said[0] == "No knocking: straight gin, a hand ends only with gin."
     assert no_knocking("straight") == "rules straight allow no knocking (gin only)"

@@ -84,13 +84,13 @@ def hand_ending(rules: Rules) -> str:
 
 def _knock_terms(rules: Rules, style: str) -> list[str]:
     """The knock limit, the gin and undercut bonuses and the tie rule in a style of
-    :data:`TERMS`."""
+    :data:`TERMS`; rules without a knock (straight, Mahjong gin) have no undercut."""
     gin, undercut, ties, no_ties = TERMS[style]
-    # a knock card's title reads every rules as knocking ones ("knock at 0 or less")
-    ending = ("oklahoma" if rules.oklahoma else "knock") if style == "card" else (
-        hand_ending(rules))
-    return [ENDINGS[ending][0].format(limit=rules.knock_limit),
-            f"{gin} {rules.gin_bonus}", f"{undercut} {rules.undercut_bonus}",
+    ending = hand_ending(rules)
+    terms = [ENDINGS[ending][0].format(limit=rules.knock_limit), f"{gin} {rules.gin_bonus}"]
+    if ending in ("straight", "mahjong"):
+        return terms
+    return [*terms, f"{undercut} {rules.undercut_bonus}",
             ties if rules.undercut_on_tie else no_ties]
 
 
