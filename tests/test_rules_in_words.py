@@ -7,6 +7,7 @@ import pytest
 
 from ginsim.game.rulebook.rules_in_words import (
     hand_ending,
+    hand_limit_words,
     knock_terms,
     no_knocking,
     preset_words,
@@ -66,6 +67,14 @@ def test_oklahoma_lets_the_upcard_set_the_limit_an_ace_meaning_gin() -> None:
     assert ("An undercut is worth 2 boxes and gin 3, doubled again on a doubling upcard."
             in said)
     assert said[-1] == "The loser of a hand deals the next one."
+
+
+def test_a_hands_knock_limit_in_words_never_says_knock_at_zero() -> None:
+    assert hand_limit_words(Rules.coerce("modern"), 10) == "knock at 10 or less"
+    assert hand_limit_words(Rules.coerce("oklahoma"), 7) == "knock at 7 or less"
+    assert hand_limit_words(Rules.coerce("oklahoma"), 0) == "no knocking: gin only"  # an ace
+    assert hand_limit_words(Rules.coerce("straight"), 0) == "no knocking: gin only"
+    assert hand_limit_words(Rules.coerce("mahjong"), 0) == "no knocking: go out"
 
 
 def test_straight_gin_has_no_knock_so_no_undercut_or_layoff() -> None:

@@ -11,6 +11,7 @@ from ..analysis.advise import advice_words
 from ..analysis.knock.equilibrium import equilibrium_advice
 from ..analysis.knock.knock_card import EITHER_LEFT_OUT, card_words
 from ..game.cards import card_text, mask_to_cards, sort_key
+from ..game.rulebook.rules_in_words import hand_limit_words
 from ..game.rules import Rules
 from ..game.state import ST_TAKEN
 from ..reports.card_chart import LEGEND, card_panels, card_title
@@ -50,6 +51,7 @@ def seat_view(table: Table) -> dict:
             "pile_top": view["pile_top"], "pile_size": len(view["pile"]),
             "opponent_took": took, "stock_left": view["stock_left"],
             "knock_limit": view["knock_limit"], "multiplier": view["multiplier"],
+            "knock_words": hand_limit_words(table.rules, int(view["knock_limit"])),
             "drawn": drawn, "phase": table.phase, "dealer": table.dealer}
 
 

@@ -118,6 +118,16 @@ def knock_terms(rules: Rules) -> str:
     return ", ".join(_knock_terms(rules, "card"))
 
 
+def hand_limit_words(rules: Rules, knock_limit: int) -> str:
+    """This hand's knock limit in words: "knock at 7 or less", or where no knock is
+    possible, how the hand ends instead (straight gin, an Oklahoma ace, Mahjong gin)."""
+    if rules.mahjong:
+        return "no knocking: go out"
+    if knock_limit <= 0:
+        return "no knocking: gin only"
+    return ENDINGS["knock"][0].format(limit=knock_limit)
+
+
 def upcard_words(rules: Rules) -> str:
     """Oklahoma-style rules' knock limit in one sentence: the upcard's value."""
     ace = ACE_UPCARD[not rules.aces_must_gin][1]

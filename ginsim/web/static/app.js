@@ -151,7 +151,7 @@ function drawTable(s) {
   stock.disabled = !moves.includes("stock");
   $("stock-desc").textContent = `${t.stock_left} cards left`;
   $("took").textContent = cardsText(t.opponent_took);
-  $("deadwood").textContent = `(deadwood ${t.deadwood}; knock at ${t.knock_limit} or less` +
+  $("deadwood").textContent = `(deadwood ${t.deadwood}; ${t.knock_words}` +
     (t.multiplier > 1 ? `; this hand counts x${t.multiplier})` : ")");
 }
 
