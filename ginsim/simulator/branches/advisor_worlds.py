@@ -53,9 +53,12 @@ def spend_worlds(batch: Callable[[int, int], Worlds], rollouts: int, seed: int,
         if error <= target:
             break
         # the worlds needed if the spread holds, at most doubling (the spread of the
-        # posterior's runs is itself rough), at least half a first batch
+        # posterior's runs is itself rough), at least half a first batch; a posterior's
+        # batch at most a first batch's size: its worlds resample a bounded number of
+        # guesses, so what narrows the error is more runs, not more worlds a run
         more = int(np.ceil(done * ((error / target) ** 2 - 1) * 1.1))
-        more = min(max(more, rollouts // 2, 2), done, max_rollouts - done)
+        most = done if worlds.runs is None else rollouts
+        more = min(max(more, rollouts // 2, 2), most, max_rollouts - done)
         spent.append(batch(more, (seed + len(spent) * BATCH_STRIDE) % 2**64))
         done += more
         worlds = pooled_batches(spent)
