@@ -36,7 +36,7 @@ def main() -> int:
                         help="the player whose loss percentiles are printed")
     parser.add_argument("--save", metavar="FILE", help="write every loss, by player, as JSON")
     args = parser.parse_args()
-    rows, losses = [], {}
+    rows, losses, held = [], {}, {}
     t0 = time.perf_counter()
     for spec in args.players.split(","):
         t = time.perf_counter()
@@ -47,6 +47,7 @@ def main() -> int:
         within = np.mean(np.array(halves) <= (args.precision or np.inf) + 1e-9)
         spent = np.mean([d.rollouts for r in rating.reviews for d in r.decisions])
         losses[spec] = [d.loss for r in rating.reviews for d in r.decisions]
+        held[spec] = [d.held_out for r in rating.reviews for d in r.decisions]
         counts = {k: sum(v.values()) for k, v in s["classes"].items()}
         per100 = {k: 100 * v / max(1, s["decisions"]) for k, v in counts.items()}
         rows.append(f"| {spec} | {s['games']} | {s['decisions']} | {s['mean_loss']:.3f} | "
@@ -73,7 +74,7 @@ def main() -> int:
             print(f"  share of losses >= {bound}: {np.mean(values >= bound):.3f}")
     if args.save:
         with open(args.save, "w", encoding="utf-8") as handle:
-            json.dump(losses, handle)
+            json.dump({"loss": losses, "held_out_loss": held}, handle)
     return 0
 
 

@@ -279,3 +279,25 @@ def test_keeping_the_king_was_the_dealt_opponents_artefact():
         half = max(table.high["KD"] - table.low["KD"], table.high["5H"] - table.low["5H"])
         assert abs(gaps[dealt]) > half / 2, (dealt, gaps[dealt], half)
     assert gaps[True] > 0 > gaps[False], gaps
+
+
+def test_a_held_out_loss_is_free_of_the_pick_of_the_best() -> None:
+    """Ten options of the same true value, each measured with noise: the plain loss of
+    the option picked as best's runner-ups is positive on average (the pick rides the
+    noise); the held-out loss (best picked on one half, measured on the other) averages
+    0 within its 99% interval, by worlds or by posterior runs."""
+    from ginsim.simulator.branches.advisor_worlds import held_out_losses
+
+    rng = np.random.default_rng(7)
+    plain, held, by_runs = [], [], []
+    runs = np.repeat(np.arange(8), 25)
+    for _ in range(2000):
+        net = rng.normal(0.0, 10.0, size=(200, 10))
+        mean = net.mean(axis=0)
+        plain.append(np.mean(mean.max() - mean))
+        held.append(np.mean(held_out_losses(net)))
+        by_runs.append(np.mean(held_out_losses(net, runs)))
+    assert np.mean(plain) > 0.5  # about 1.5 standard errors of a mean: the pick's bias
+    for values in (held, by_runs):
+        half = 2.58 * np.std(values, ddof=1) / np.sqrt(len(values))
+        assert abs(np.mean(values)) < half, (np.mean(values), half)

@@ -139,7 +139,7 @@ def test_losses_are_the_best_value_less_the_chosen_and_zero_for_the_best() -> No
             assert d["loss"] == 0 and d["class"] == "best"
         if values[d["chosen"]] >= d["options"][0]["ci"][0]:
             assert d["class"] not in ("mistake", "blunder")
-    mean = np.mean([d["loss"] for d in data["decisions"]])
+    mean = np.mean([d["held_out_loss"] for d in data["decisions"]])
     assert data["summary"]["mean_loss"] == pytest.approx(mean, abs=1e-3)
     assert data["summary"]["ci"][0] <= data["summary"]["mean_loss"] <= data["summary"]["ci"][1]
 

@@ -15,7 +15,9 @@ its interval clears the next one's: otherwise no row is, the choice is close),
 ``close`` (the option's interval overlaps the best's; on the best's row: another's
 overlaps it), ``loss`` (the best option's value less this one's, 0 on the best's row)
 with ``loss_low``/``loss_high`` (its 95% interval: the two options played in the same
-worlds, so the difference is known better than either value), and with ``score``
+worlds, so the difference is known better than either value), ``loss_held_out``
+(the loss with the best picked on half the worlds and measured on the other: unbiased
+by that pick, may be below 0; what a review's error rate averages), and with ``score``
 ``game_win`` (0 to 1) with ``game_win_low``/``game_win_high``.
 ``table.attrs["samples"]`` is the number of guesses or worlds. A warning goes to
 ``table.attrs["warning"]`` (and Python's warnings) when the ESS is below 10% of the
@@ -54,6 +56,7 @@ from ..simulator.branches.advisor_history import (
 )
 from ..simulator.branches.advisor_worlds import (
     Worlds,
+    held_out_losses,
     loss_errors,
     narrowed_error,
     spend_worlds,
@@ -271,6 +274,7 @@ def _table(worlds: Worlds, game=None) -> pd.DataFrame:
         "loss": loss,
         "loss_low": loss - loss_half,
         "loss_high": loss + loss_half,
+        "loss_held_out": held_out_losses(net, runs),
         "p_undercut": (worlds.flags == 1).mean(axis=0),
         "p_opponent_gin": (worlds.flags == 2).mean(axis=0),
         "opponent_deadwood": float(worlds.opp_deadwood.mean()),

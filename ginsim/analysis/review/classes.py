@@ -60,7 +60,8 @@ def error_rate(losses: Sequence[float], clusters: Sequence[int] | None = None
                ) -> tuple[float, float, float]:
     """The mean loss per decision and its 95% interval: normal, robust to the
     correlation of decisions in one cluster (a hand, a game) when ``clusters`` are given
-    and there are two or more; one decision gives no interval (both ends the mean)."""
+    and there are two or more; one decision gives no interval (both ends the mean).
+    Held-out losses may be below 0, so the interval is not cut at 0."""
     values = np.asarray(losses, dtype=float)
     if len(values) == 0:
         return float("nan"), float("nan"), float("nan")
@@ -69,7 +70,7 @@ def error_rate(losses: Sequence[float], clusters: Sequence[int] | None = None
     mean, low, high = mean_interval(values)
     if clusters is not None and len(set(clusters)) >= 2:
         mean, low, high = clustered_mean(values, np.asarray(clusters))
-    return mean, max(0.0, low), high
+    return mean, low, high
 
 
 def class_counts(classes: Sequence[str], kinds: Sequence[str]) -> dict[str, dict[str, int]]:

@@ -78,6 +78,7 @@ class ReviewedDecision:
         return self.options[0]
 
     loss_half: float = 0.0  # the half 95% interval the precision bounds (see PRECISION)
+    held_out: float = 0.0  # the loss measured apart from the pick of the best (advise)
 
 
 def skip_reason(decision: SeatDecision) -> str | None:
@@ -142,7 +143,8 @@ def _weighed(decision: SeatDecision, frame: pd.DataFrame, knock_chart) -> Review
     card = knock_answer(decision, frame, knock_chart) if kind == "knock" else None
     versus = options[chosen if chosen != 0 else 1]  # the best, or for it the runner-up
     return ReviewedDecision(decision, kind, options, chosen, loss, game_loss, klass, card,
-                            rollouts, (versus.loss_high - versus.loss_low) / 2)
+                            rollouts, (versus.loss_high - versus.loss_low) / 2,
+                            float(frame["loss_held_out"].iloc[chosen]))
 
 
 def chosen_row(frame: pd.DataFrame, decision: SeatDecision) -> int:

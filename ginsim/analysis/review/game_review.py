@@ -63,7 +63,8 @@ class Review:
 
     @property
     def losses(self) -> np.ndarray:
-        return np.array([d.loss for d in self.decisions], dtype=float)
+        """Each decision's held-out loss, which the error rate averages."""
+        return np.array([d.held_out for d in self.decisions], dtype=float)
 
     def summary(self) -> dict:
         """Decisions, the error rate (mean loss a decision, 95% interval robust to the
@@ -138,7 +139,7 @@ def decision_json(index: int, d: ReviewedDecision) -> dict:
     s = d.decision
     return {"index": index, "hand": s.hand_number + 1, "kind": d.kind,
             "chosen": d.options[d.chosen].move, "best": d.best.move,
-            "loss": round(d.loss, 4),
+            "loss": round(d.loss, 4), "held_out_loss": round(d.held_out, 4),
             "loss_ci": [round(max(0.0, d.options[d.chosen].loss_low), 4),
                         round(d.options[d.chosen].loss_high, 4)],
             "game_loss": None if d.game_loss is None else round(d.game_loss, 5),

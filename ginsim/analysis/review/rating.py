@@ -39,7 +39,7 @@ class Rating:
         """Games, decisions, the pooled error rate with its 95% interval (clustered by
         game), its band, and counts per class by kind."""
         decisions = [(g, d) for g, r in enumerate(self.reviews) for d in r.decisions]
-        losses = [d.loss for _, d in decisions]
+        losses = [d.held_out for _, d in decisions]
         mean, low, high = error_rate(losses, [g for g, _ in decisions])
         return {"games": len(self.reviews), "decisions": len(decisions),
                 "mean_loss": round(mean, 4), "ci": [round(low, 4), round(high, 4)],

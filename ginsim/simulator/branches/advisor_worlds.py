@@ -112,6 +112,22 @@ def narrowed_error(precision_of: str, chosen: tuple[str, str | None] | None = No
     return widest_loss_error if chosen is None else chosen_loss_error(chosen)
 
 
+def held_out_losses(net: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
+    """Each option's loss with the best picked on one half of the worlds and the loss
+    measured on the other (both ways, averaged): free of the bias of picking the best
+    by the same noise that measures it, which makes a plain loss look larger than it
+    is (the best of several noisy values is too high). Halves by posterior run where
+    the worlds come from several (a run's worlds share guesses), else alternate worlds.
+    May be below 0 for an option as good as the best."""
+    folds = (runs if runs is not None and len(np.unique(runs)) >= 2
+             else np.arange(net.shape[0])) % 2
+    if net.shape[0] < 2 or not (folds == 0).any() or not (folds == 1).any():
+        return net.mean(axis=0).max() - net.mean(axis=0)
+    halves = [net[folds == k].mean(axis=0) for k in (0, 1)]
+    picked = [int(np.argmax(h)) for h in halves]
+    return ((halves[1][picked[0]] - halves[1]) + (halves[0][picked[1]] - halves[0])) / 2
+
+
 def widest_value_error(worlds: Worlds) -> float:
     """The largest standard error of an option's value."""
     return float(np.max(standard_errors(worlds.net, worlds.runs)))
