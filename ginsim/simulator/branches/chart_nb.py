@@ -125,15 +125,14 @@ def mc_branch_wait_nb(buf, mc, search, params, rules, tab):
     remembers: seat a discards without knocking (by rollouts if it is the mc seat), both
     play on as the mc hand loop plays them; returns a's net points."""
     branch, branch_rng, mem = buf.branch, buf.branch_rng, buf.branch_mem
+    play = McPlay(branch, branch_rng, mem.empty_trace, mem, None)
     zero = np.int64(0)
     if mc:
-        card, _ = mc_discard_nb(branch, zero, search, np.bool_(False), rules, tab, branch_rng,
-                                mem)
+        card, _ = mc_discard_nb(play, zero, search, np.bool_(False), rules, tab)
     else:
         card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng, (0, -1))
     discard_event_nb(zero, card, mem)
-    mc_drive_nb(McPlay(branch, branch_rng, mem.empty_trace, mem), np.int64(TO_THE_END),
-                np.int64(-1), search, params, rules, tab)
+    mc_drive_nb(play, np.int64(TO_THE_END), np.int64(-1), search, params, rules, tab)
     showdown_nb(branch, rules, tab)
     return net_points_nb(branch.hs, np.int64(0))
 
@@ -191,8 +190,8 @@ def chart_discard_nb(buf, mc_seat, best, params, rules, tab):
         return discard_kind_nb(knock, big), discard, dw
     mc, search = mc_seat
     if mc and hs[ST_PLANNED] == 0:
-        return mc_discard_choice_nb(board, zero, search, np.bool_(True), rules, tab, rng,
-                                    buf.mem)
+        return mc_discard_choice_nb(McPlay(board, rng, buf.trace, buf.mem, None), zero, search,
+                                    np.bool_(True), rules, tab)
     return decide_discard_nb(buf.mem.rows, zero, board, rules, tab, rng)
 
 

@@ -37,7 +37,7 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         seat_streams_nb(rng, seed, i)
         mc_start_hand_nb(board, rotating_dealer_nb(i, 2), params, rules, trace, mem, i)
         # the first turn is not branched (as knock_chart_nb)
-        play = McPlay(board, rng, trace, mem)
+        play = McPlay(board, rng, trace, mem, None)
         search = mc_drive_nb(play, np.int64(PH_DRAW), np.int64(-1), no_search_nb(), params,
                              rules, tab)
         while hs[ST_PHASE] < PH_OVER:

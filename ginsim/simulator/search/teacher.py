@@ -14,7 +14,8 @@ from ..limits import check_hands
 from ..machine.buffers import hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH
 from ..play.engine import seat_params
-from .teacher_nb import DISCARD_META, DRAW_META, Lessons, teacher_hands_nb
+from .lessons_nb import DISCARD_META, DRAW_META, Lessons
+from .teacher_nb import teacher_hands_nb
 
 DRAWS_PER_HAND = 40  # room for the mc seat's draws in a hand (it makes far fewer)
 OPTIONS_PER_HAND = 11 * DRAWS_PER_HAND  # and for its discard options
