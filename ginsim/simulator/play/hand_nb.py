@@ -67,7 +67,7 @@ def _play_any_hand(buf, dealer, params, rules, tab, hand_id):
         return plain
 
     def with_mc(buf, dealer, params, rules, tab, hand_id):
-        mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id, None)
+        mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id)
     return with_mc
 
 

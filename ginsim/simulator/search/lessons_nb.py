@@ -2,8 +2,9 @@
 discards, as training rows for the learned card play.
 
 mc's own choices (:mod:`ginsim.simulator.search.mc_nb`) call these kernels with their
-``lessons``: None when nothing is recorded (numba then compiles each to nothing), or
-``(Lessons, hand)`` for the teacher (:mod:`ginsim.simulator.search.teacher_nb`). Each
+``lessons``: None when nothing is recorded (numba then compiles each to nothing), or the
+teacher's :class:`Lessons` (:mod:`ginsim.simulator.search.teacher`); the rows carry the
+hand's index from the hand state (``ST_HAND_ID``). Each
 option's features are the learned card play's own
 (:mod:`ginsim.strategies.learned.card_features_nb`); a decision that no longer fits is
 played but not written.
@@ -15,7 +16,7 @@ import numpy as np
 
 from ...game._jit import jit, jit_inline
 from ...game.bits_nb import popcount_nb
-from ...game.state import ST_FORBIDDEN, ST_HAND
+from ...game.state import ST_FORBIDDEN, ST_HAND, ST_HAND_ID
 from ...strategies.learned.card_features_nb import (
     discard_features_nb,
     discard_view_nb,
@@ -43,18 +44,17 @@ def record_draw_nb(lessons, seat, top, board, tab):
     -1 when the buffers are full or nothing is recorded."""
     if lessons is None:
         return np.int64(-1)
-    rows, hand_id = lessons
-    k = rows.count[0]
-    if k >= rows.draw_x.shape[0]:
+    k = lessons.count[0]
+    if k >= lessons.draw_x.shape[0]:
         return np.int64(-1)
     f, _ = draw_features_nb(seat, board.hs[ST_HAND + seat], top, board.hs, board.work, tab)
     for i in range(N_DRAW_FEATURES):
-        rows.draw_x[k, i] = f[i]
-    rows.draw_meta[k, 0] = hand_id
-    rows.draw_meta[k, 1] = seat
-    rows.draw_v[k, 0] = np.nan
-    rows.draw_v[k, 1] = np.nan
-    rows.count[0] = k + 1
+        lessons.draw_x[k, i] = f[i]
+    lessons.draw_meta[k, 0] = board.hs[ST_HAND_ID]
+    lessons.draw_meta[k, 1] = seat
+    lessons.draw_v[k, 0] = np.nan
+    lessons.draw_v[k, 1] = np.nan
+    lessons.count[0] = k + 1
     return k
 
 
@@ -64,11 +64,10 @@ def note_draw_nb(lessons, row, take, default, v_take, v_stock):
     rollout means of taking and of the stock (NaN unsearched)."""
     if lessons is None or row < 0:
         return
-    rows = lessons[0]
-    rows.draw_meta[row, 2] = 1 if take else 0
-    rows.draw_meta[row, 3] = 1 if default else 0
-    rows.draw_v[row, 0] = v_take
-    rows.draw_v[row, 1] = v_stock
+    lessons.draw_meta[row, 2] = 1 if take else 0
+    lessons.draw_meta[row, 3] = 1 if default else 0
+    lessons.draw_v[row, 0] = v_take
+    lessons.draw_v[row, 1] = v_stock
 
 
 @jit
@@ -78,11 +77,10 @@ def record_discard_options_nb(lessons, seat, board, tab):
     is recorded."""
     if lessons is None:
         return np.int64(-1)
-    rows, hand_id = lessons
     hs = board.hs
     view = discard_view_nb(seat, hs[ST_HAND + seat], hs[ST_FORBIDDEN], hs, board.work, tab)
-    first = rows.count[2]
-    if first + popcount_nb(view.allowed) > rows.disc_x.shape[0]:
+    first = lessons.count[2]
+    if first + popcount_nb(view.allowed) > lessons.disc_x.shape[0]:
         return np.int64(-1)
     k = first
     for c in range(52):
@@ -90,25 +88,25 @@ def record_discard_options_nb(lessons, seat, board, tab):
             continue
         f = discard_features_nb(view, c, board.work, tab)
         for i in range(N_DISCARD_FEATURES):
-            rows.disc_x[k, i] = f[i]
-        rows.disc_meta[k, 0] = rows.count[1]
-        rows.disc_meta[k, 1] = hand_id
-        rows.disc_meta[k, 2] = c
+            lessons.disc_x[k, i] = f[i]
+        lessons.disc_meta[k, 0] = lessons.count[1]
+        lessons.disc_meta[k, 1] = hs[ST_HAND_ID]
+        lessons.disc_meta[k, 2] = c
         for j in range(3, 6):
-            rows.disc_meta[k, j] = 0
-        rows.disc_v[k, 0] = np.nan
-        rows.disc_v[k, 1] = np.nan
+            lessons.disc_meta[k, j] = 0
+        lessons.disc_v[k, 0] = np.nan
+        lessons.disc_v[k, 1] = np.nan
         k += 1
-    rows.count[1] += 1
-    rows.count[2] = k
+    lessons.count[1] += 1
+    lessons.count[2] = k
     return first
 
 
 @jit_inline
-def option_row_nb(rows, first, card):
+def option_row_nb(lessons, first, card):
     """The row of discard option ``card`` of the decision starting at row ``first``."""
     k = first
-    while rows.disc_meta[k, 2] != card:
+    while lessons.disc_meta[k, 2] != card:
         k += 1
     return k
 
@@ -119,8 +117,7 @@ def keep_value_nb(lessons, first, card, knock, mean):
     decision starting at row ``first`` (-1: none)."""
     if lessons is None or first < 0:
         return
-    rows = lessons[0]
-    rows.disc_v[option_row_nb(rows, first, card), 1 if knock else 0] = mean
+    lessons.disc_v[option_row_nb(lessons, first, card), 1 if knock else 0] = mean
 
 
 @jit
@@ -129,8 +126,7 @@ def mark_choice_nb(lessons, first, default, choice):
     card ``default`` among the rows of the decision starting at ``first`` (-1: none)."""
     if lessons is None or first < 0:
         return
-    rows = lessons[0]
-    rows.disc_meta[option_row_nb(rows, first, default), 4] = 1
-    k = option_row_nb(rows, first, choice[0])
-    rows.disc_meta[k, 3] = 1
-    rows.disc_meta[k, 5] = 1 if choice[1] else 0
+    lessons.disc_meta[option_row_nb(lessons, first, default), 4] = 1
+    k = option_row_nb(lessons, first, choice[0])
+    lessons.disc_meta[k, 3] = 1
+    lessons.disc_meta[k, 5] = 1 if choice[1] else 0

@@ -87,7 +87,7 @@ from .rollouts_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, gain_nb, option_nb, o
 CANDIDATES = 4  # discards tried by rollouts: the lowest kept deadwood ones
 #: What a hand with an mc seat is played on: the board, the seats' random streams, the
 #: trace and the mc seat's memory (a hand of the hand loop, or a branch of a knock chart),
-#: and what its choices are written to: None, or the teacher's ``(Lessons, hand)``
+#: and what its choices are written to: None, or the teacher's ``Lessons``
 #: (:mod:`ginsim.simulator.search.lessons_nb`).
 McPlay = namedtuple("McPlay", ("board", "rng", "trace", "mem", "lessons"))
 
@@ -368,10 +368,10 @@ def mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id):
 
 
 @jit_inline
-def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id, lessons):
+def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
     """The hand loop's hand with an mc seat, on its
     :class:`~ginsim.simulator.machine.buffers.HandBuffers`, its choices written to
-    ``lessons`` (None, or the teacher's ``(Lessons, hand)``)."""
+    ``buf.lessons`` (None, or the teacher's ``Lessons``)."""
     mc_start_hand_nb(buf.board, dealer, params, rules, buf.trace, buf.mem, hand_id)
-    play = McPlay(buf.board, buf.rng, buf.trace, buf.mem, lessons)
+    play = McPlay(buf.board, buf.rng, buf.trace, buf.mem, buf.lessons)
     mc_drive_nb(play, np.int64(TO_THE_END), np.int64(-1), no_search_nb(), params, rules, tab)
