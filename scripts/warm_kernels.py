@@ -114,7 +114,7 @@ def _suite_group(name: str, kernels: Sequence[str], compile_call) -> KernelGroup
 
 #: The kernels only tests call directly, or with arguments no command uses.
 SUITE_GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
-    _suite_group("mc knock chart", ["simulator.branches.chart_nb.mc_knock_chart_nb"],
+    _suite_group("mc knock chart", ["simulator.branches.mc_chart_nb.mc_knock_chart_nb"],
                  _mc_chart),
     _suite_group("game systems and decks", ["simulator.play.hand_nb.play_decks_nb"],
                  _game_systems),

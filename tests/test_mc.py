@@ -13,8 +13,9 @@ from ginsim.game.card_tables import card_tables
 from ginsim.game.cards import mask_to_cards
 from ginsim.game.rules import Rules
 from ginsim.game.state import SOURCE_PILE
-from ginsim.simulator.branches.chart_nb import CHART_COLUMNS, mc_knock_chart_nb
+from ginsim.simulator.branches.chart_nb import CHART_COLUMNS
 from ginsim.simulator.branches.knock_branches import knock_decisions
+from ginsim.simulator.branches.mc_chart_nb import mc_knock_chart_nb
 from ginsim.simulator.machine.buffers import chart_buffers, hand_buffers
 from ginsim.simulator.machine.records import RECORD_DTYPE, TRACE_COLUMNS, TRACE_WIDTH
 from ginsim.simulator.play.engine import play_records, seat_params

@@ -8,14 +8,9 @@ the hand's knock limit, the position is copied into a second board twice
 scored, the other discards as the strategy would without knocking and plays on with
 both strategies to the end. Both branches share the future cards (common random
 numbers). Decision points on the very first turn (upcard offers) are not branched.
-
-Both charts are one hand loop (:func:`chart_hands_nb`) and one turn
-(:func:`chart_turn_nb`). With an mc seat (:func:`mc_knock_chart_nb`) the hands are played
-as the mc hand loop plays them, and each branch is a copy of the position and of what
-the mc seat remembers (:func:`~ginsim.simulator.search.mc_memory_nb.copy_memory_nb`: the
-events, the guesses made at seat a's draw, the phases' rows), so in the wait branch an
-mc seat a discards by rollouts without knocking and both seats play on exactly as the
-hand loop would play them.
+:func:`chart_turn_nb` is the one turn of both charts: given the mc seat (the mc chart,
+:mod:`ginsim.simulator.branches.mc_chart_nb`) the branches copy what it remembers too,
+and the wait branch and the discard are played as the mc hand loop plays them.
 """
 
 import numpy as np
@@ -55,15 +50,8 @@ from ..play.drive_nb import (
     play_step_nb,
     start_hand_nb,
 )
-from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb, is_mc_nb
-from ..search.mc_nb import (
-    McPlay,
-    mc_discard_choice_nb,
-    mc_discard_nb,
-    mc_drive_nb,
-    mc_start_hand_nb,
-    no_search_nb,
-)
+from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb
+from ..search.mc_nb import McPlay, mc_discard_choice_nb, mc_discard_nb, mc_drive_nb
 
 CHART_COLUMNS = ("hand", "turn", "deadwood", "stock_left", "dealer", "net_knock", "net_wait",
                  "knocked", "opp_taken", "knock_limit")
@@ -155,69 +143,24 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     per decision point of seat a (see ``CHART_COLUMNS``) into ``buf.rows``, the branches
     played on ``buf.branch`` (:class:`~ginsim.simulator.machine.buffers.ChartBuffers`). Returns
     ``(rows, next hand)``; stops early when the rows might overflow."""
-    return chart_hands_nb(seed, start, stop, params, rules, tab, buf, None)
-
-
-@jit
-def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
-    """:func:`knock_chart_nb` for rows with an mc seat (its hands played as the mc hand
-    loop plays them). Returns ``(rows, next hand)``."""
-    return chart_hands_nb(seed, start, stop, params, rules, tab, buf,
-                          is_mc_nb(params, np.int64(0)))
-
-
-@jit_inline
-def chart_hands_nb(seed, start, stop, params, rules, tab, buf, mc):
-    """The charts' one hand loop: deal hands ``start .. stop-1``, play each to seat a's
-    discards and chart them (:func:`chart_turn_nb`). ``mc``: None when no seat is an
-    mc seat (numba then compiles none of the mc code), else whether seat a is."""
-    board, rng = buf.board, buf.rng
+    rows, trace, board, rng = buf.rows, buf.trace, buf.board, buf.rng
     hs = board.hs
     n = 0
     i = start
     restart_trace_nb(hs)
-    while i < stop and n + MAX_POINTS_PER_HAND <= buf.rows.shape[0]:
+    while i < stop and n + MAX_POINTS_PER_HAND <= rows.shape[0]:
         shuffle_deck_nb(hs, rng, seed, i)
         seat_streams_nb(rng, seed, i)
-        chart_deal_nb(buf, mc, rotating_dealer_nb(i, 2), params, rules, i)
+        start_hand_nb(board, rotating_dealer_nb(i, 2), rules, trace, i)
         # the first turn (the upcard offers, or the eleven-card deal's discard) is not
         # branched: play to the first free draw, then branch at each of seat a's discards.
-        search = chart_drive_nb(buf, mc, no_search_nb(), np.int64(PH_DRAW), np.int64(-1),
-                                params, rules, tab)
+        drive_nb(board, np.int64(PH_DRAW), np.int64(-1), params, rules, tab, rng, trace)
         while hs[ST_PHASE] < PH_OVER:
-            search = chart_drive_nb(buf, mc, search, np.int64(PH_DISCARD), np.int64(0), params,
-                                    rules, tab)
-            if hs[ST_PHASE] >= PH_OVER:
-                break
-            if mc is None:
+            drive_nb(board, np.int64(PH_DISCARD), np.int64(0), params, rules, tab, rng, trace)
+            if hs[ST_PHASE] < PH_OVER:
                 n = chart_turn_nb(buf, i, n, None, params, rules, tab)
-            else:
-                n = chart_turn_nb(buf, i, n, (mc, search), params, rules, tab)
         i += 1
     return n, i
-
-
-@jit_inline
-def chart_deal_nb(buf, mc, dealer, params, rules, hand_id):
-    """Deal the deck in ``buf.board`` (for a hand with an mc seat when ``mc`` is not
-    None: its rows for the hand's phase, its events started)."""
-    if mc is None:
-        start_hand_nb(buf.board, dealer, rules, buf.trace, hand_id)
-    else:
-        mc_start_hand_nb(buf.board, dealer, params, rules, buf.trace, buf.mem, hand_id)
-
-
-@jit_inline
-def chart_drive_nb(buf, mc, search, stop_phase, stop_seat, params, rules, tab):
-    """Play the actual hand on until the phase ``stop_phase`` is in front of
-    ``stop_seat`` or it ends, by :func:`drive_nb` or, with an mc seat (``mc`` not None),
-    by ``mc_drive_nb``; returns the mc seat's search."""
-    board, rng, trace = buf.board, buf.rng, buf.trace
-    if mc is None:
-        drive_nb(board, stop_phase, stop_seat, params, rules, tab, rng, trace)
-        return search
-    return mc_drive_nb(McPlay(board, rng, trace, buf.mem, None), stop_phase, stop_seat, search,
-                       params, rules, tab)
 
 
 @jit_inline

@@ -12,13 +12,8 @@ from ..limits import check_chart_hands, check_hands
 from ..machine.buffers import chart_buffers
 from ..machine.records import TRACE_WIDTH
 from ..play.engine import seat_params
-from .chart_nb import (
-    CHART_COLUMNS,
-    CHART_WIDTH,
-    MAX_POINTS_PER_HAND,
-    knock_chart_nb,
-    mc_knock_chart_nb,
-)
+from .chart_nb import CHART_COLUMNS, CHART_WIDTH, MAX_POINTS_PER_HAND, knock_chart_nb
+from .mc_chart_nb import mc_knock_chart_nb
 
 CHART_DTYPE = np.dtype([(name, np.int64) for name in CHART_COLUMNS])
 
