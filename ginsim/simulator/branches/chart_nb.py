@@ -158,7 +158,7 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         while hs[ST_PHASE] < PH_OVER:
             drive_nb(board, np.int64(PH_DISCARD), np.int64(0), params, rules, tab, rng, trace)
             if hs[ST_PHASE] < PH_OVER:
-                n = chart_turn_nb(buf, i, n, None, params, rules, tab)
+                n = chart_turn_nb(buf, i, n, params, None, params, rules, tab)
         i += 1
     return n, i
 
@@ -173,51 +173,59 @@ def copy_branch_nb(buf, mc_seat):
 
 
 @jit_inline
-def chart_discard_nb(buf, mc_seat, best, params, rules, tab):
-    """Seat a's discard in the actual hand, not applied: ``(kind, card, kept)``, by
-    rollouts when it is the mc seat, else as its rows choose (``best``: the position's
-    best discard ``(kept deadwood, card, all melded)``, which a plain seat reuses)."""
+def chart_discard_nb(buf, policy, mc_seat, best, rules, tab):
+    """Seat a's discard in the actual hand, not applied: ``(kind, card, kept)``, as the
+    ``policy`` rows choose (``best``: the position's best discard ``(kept deadwood, card,
+    all melded)``, which they reuse), or with an mc seat by rollouts when it is seat a.
+    Of ``policy`` and ``mc_seat`` one is None, so numba compiles only the other's code."""
     board, rng = buf.board, buf.rng
     hs = board.hs
     zero = np.int64(0)
-    if mc_seat is None:
+    kind, discard, kept = zero, zero, zero
+    if policy is not None:
         if hs[ST_PLANNED] != 0:
-            return planned_discard_nb(hs)
-        # The best discard also decides the actual turn (as the discard phase's
-        # decision would, from the same pass).
-        drawn = drawn_nb(hs[ST_HAND], 0, best[0], best[1], best[2])
-        discard, dw, knock, big = after_draw_nb(params, zero, drawn, board, rules, tab, rng)
-        return discard_kind_nb(knock, big), discard, dw
-    mc, search = mc_seat
-    if mc and hs[ST_PLANNED] == 0:
-        return mc_discard_choice_nb(McPlay(board, rng, buf.trace, buf.mem, None), zero, search,
-                                    np.bool_(True), rules, tab)
-    return decide_discard_nb(buf.mem.rows, zero, board, rules, tab, rng)
+            kind, discard, kept = planned_discard_nb(hs)
+        else:
+            # The best discard also decides the actual turn (as the discard phase's
+            # decision would, from the same pass).
+            drawn = drawn_nb(hs[ST_HAND], 0, best[0], best[1], best[2])
+            discard, kept, knock, big = after_draw_nb(policy, zero, drawn, board, rules, tab,
+                                                      rng)
+            kind = discard_kind_nb(knock, big)
+    if mc_seat is not None:
+        mc, search = mc_seat
+        if mc and hs[ST_PLANNED] == 0:
+            kind, discard, kept = mc_discard_choice_nb(McPlay(board, rng, buf.trace, buf.mem,
+                                                              None), zero, search,
+                                                       np.bool_(True), rules, tab)
+        else:
+            kind, discard, kept = decide_discard_nb(buf.mem.rows, zero, board, rules, tab, rng)
+    return kind, discard, kept
 
 
 @jit_inline
-def chart_turn_nb(buf, i, n, mc_seat, params, rules, tab):
+def chart_turn_nb(buf, i, n, policy, mc_seat, params, rules, tab):
     """Seat a's discard in hand ``i``, its draw made: at a decision point both branches
-    into chart row ``n``, then the discard. ``mc_seat``: None when both seats play their
-    rows (numba then compiles none of the mc code), else ``(whether seat a is the mc
-    seat, its search)``, the draw's search staying for the discard. Returns the next
-    free row."""
+    into chart row ``n``, then the discard. ``policy``: the seats' rows when neither is
+    an mc seat, else None; ``mc_seat``: None then, else ``(whether seat a is the mc seat,
+    its search)``, the draw's search staying for the discard. numba compiles only the
+    code of the one not None. Returns the next free row."""
     board, rows = buf.board, buf.rows
     memory = np.bool_(False)
-    if mc_seat is None:
-        memory = params[0, P_MEMORY] >= 1
+    if policy is not None:
+        memory = policy[0, P_MEMORY] >= 1
     point, kdw, kcard, all_melded = decision_point_nb(board, i, memory, rules, tab, rows, n)
     if point:
         copy_branch_nb(buf, mc_seat)
         rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, buf.branch)
         copy_branch_nb(buf, mc_seat)
-        if mc_seat is None:
-            rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, buf.branch,
+        if policy is not None:
+            rows[n, CH_NET_WAIT] = branch_wait_nb(policy, rules, tab, buf.branch,
                                                   buf.branch_rng, buf.trace, (kdw, kcard))
-        else:
+        if mc_seat is not None:
             rows[n, CH_NET_WAIT] = mc_branch_wait_nb(buf, mc_seat[0], mc_seat[1], params,
                                                      rules, tab)
-    kind, discard, kept = chart_discard_nb(buf, mc_seat, (kdw, kcard, all_melded), params,
+    kind, discard, kept = chart_discard_nb(buf, policy, mc_seat, (kdw, kcard, all_melded),
                                            rules, tab)
     action = play_step_nb(board, kind, discard, kept, rules, buf.trace)
     if mc_seat is not None:

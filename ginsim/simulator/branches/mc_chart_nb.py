@@ -45,6 +45,6 @@ def mc_knock_chart_nb(seed, start, stop, params, rules, tab, buf):
                                  rules, tab)
             if hs[ST_PHASE] >= PH_OVER:
                 break
-            n = chart_turn_nb(buf, i, n, (mc, search), params, rules, tab)
+            n = chart_turn_nb(buf, i, n, None, (mc, search), params, rules, tab)
         i += 1
     return n, i
