@@ -119,7 +119,7 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace, lowest):
     return net_points_nb(branch.hs, np.int64(0))
 
 
-@jit_inline
+@jit
 def mc_branch_wait_nb(buf, mc, search, params, rules, tab):
     """:func:`branch_wait_nb` with an mc seat, on ``buf.branch`` and what the branch
     remembers: seat a discards without knocking (by rollouts if it is the mc seat), both
@@ -193,14 +193,21 @@ def chart_discard_nb(buf, policy, mc_seat, best, rules, tab):
                                                       rng)
             kind = discard_kind_nb(knock, big)
     if mc_seat is not None:
-        mc, search = mc_seat
-        if mc and hs[ST_PLANNED] == 0:
-            kind, discard, kept = mc_discard_choice_nb(McPlay(board, rng, buf.trace, buf.mem,
-                                                              None), zero, search,
-                                                       np.bool_(True), rules, tab)
-        else:
-            kind, discard, kept = decide_discard_nb(buf.mem.rows, zero, board, rules, tab, rng)
+        kind, discard, kept = mc_chart_discard_nb(buf, mc_seat, rules, tab)
     return kind, discard, kept
+
+
+@jit
+def mc_chart_discard_nb(buf, mc_seat, rules, tab):
+    """:func:`chart_discard_nb` with an mc seat (not inlined, so that the plain chart
+    never carries its code): by rollouts when seat a is the mc seat."""
+    board, rng = buf.board, buf.rng
+    zero = np.int64(0)
+    mc, search = mc_seat
+    if mc and board.hs[ST_PLANNED] == 0:
+        return mc_discard_choice_nb(McPlay(board, rng, buf.trace, buf.mem, None), zero, search,
+                                    np.bool_(True), rules, tab)
+    return decide_discard_nb(buf.mem.rows, zero, board, rules, tab, rng)
 
 
 @jit_inline
