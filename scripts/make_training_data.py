@@ -38,8 +38,8 @@ from ginsim.runner.training_rows import (
     read_rows_manifest,
     row_file,
 )
+from ginsim.simulator.search.lessons_nb import DISCARD_META, DRAW_META
 from ginsim.simulator.search.teacher import MAX_TEACHER_HANDS, teacher_lessons
-from ginsim.simulator.search.teacher_nb import DISCARD_META, DRAW_META
 from ginsim.strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 from ginsim.strategies.presets import parse_strategy
 

@@ -18,7 +18,7 @@ from typing import Any
 from ..game.inputs.checks import check_path, is_int, is_number
 from ..game.inputs.files import FileDataError, file_kind, parse_json, read_bounded
 from ..game.rng_nb import MAX_SEED
-from ..simulator.search.teacher_nb import DISCARD_META, DRAW_META
+from ..simulator.search.lessons_nb import DISCARD_META, DRAW_META
 from ..strategies.learned.card_features_nb import DISCARD_FEATURES, DRAW_FEATURES
 from .store_files import MANIFEST, MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, check_place
 

@@ -59,7 +59,7 @@ from ..simulator.search.mc_memory_nb import (
     phase_rows_nb,
     start_hand_memory_nb,
 )
-from ..simulator.search.mc_nb import mc_discard_choice_nb, mc_draw_choice_nb
+from ..simulator.search.mc_nb import McPlay, mc_discard_choice_nb, mc_draw_choice_nb
 from ..simulator.search.win_table import game_win_table
 from ..strategies.params import GRID_CELLS, P_GRID, P_MC_GAME, P_MC_ORACLE
 from ..strategies.presets import Strategy, parse_strategy
@@ -268,6 +268,11 @@ class McAgent(Agent):
         self._belief: Search | None = None
         self._drawn = None
 
+    def _play(self) -> McPlay:
+        """The view's board, the seat's streams and memory as mc's choices take them
+        (no trace, nothing recorded)."""
+        return McPlay(self.board, self.rng, self.mem.empty_trace, self.mem, None)
+
     def _new_hand(self, message: dict) -> None:
         super()._new_hand(message)
         phase_rows_nb(self.mem, self._params)
@@ -319,9 +324,9 @@ class McAgent(Agent):
         if phase == "last_discard":
             return self._last_discard_reply(self._phase_rows)
         if phase == "draw":
-            take, self._belief = mc_draw_choice_nb(board, me, (A_PILE, -1) in self.view.listed,
-                                                   self._params, rules, tab, self.rng,
-                                                   self.mem)
+            take, self._belief = mc_draw_choice_nb(self._play(), me,
+                                                   (A_PILE, -1) in self.view.listed,
+                                                   self._params, rules, tab)
             drop_plan_nb(hs)
             return {"action": "pile" if take else "stock"}
         return self._discard()
@@ -340,8 +345,7 @@ class McAgent(Agent):
         if self._drawn is not None and self._drawn[0] == "stock":
             exclude = 1 << self._drawn[1]
         search = _search_of(self._belief, exclude)
-        kind, card, _ = mc_discard_choice_nb(board, me, search, True, rules, tab, self.rng,
-                                             self.mem)
+        kind, card, _ = mc_discard_choice_nb(self._play(), me, search, True, rules, tab)
         self._belief = None
         self._drawn = None
         return self._reply(int(card), kind == A_KNOCK, kind == A_BIG_GIN)

@@ -8,6 +8,9 @@ the hand's knock limit, the position is copied into a second board twice
 scored, the other discards as the strategy would without knocking and plays on with
 both strategies to the end. Both branches share the future cards (common random
 numbers). Decision points on the very first turn (upcard offers) are not branched.
+:func:`chart_turn_nb` is the one turn of both charts: given the mc seat (the mc chart,
+:mod:`ginsim.simulator.branches.mc_chart_nb`) the branches copy what it remembers too,
+and the wait branch and the discard are played as the mc hand loop plays them.
 """
 
 import numpy as np
@@ -40,12 +43,15 @@ from ..machine.showdown_nb import net_points_nb, showdown_nb
 from ..machine.step_nb import apply_step_nb
 from ..play.drive_nb import (
     TO_THE_END,
+    decide_discard_nb,
     discard_kind_nb,
     drive_nb,
     planned_discard_nb,
     play_step_nb,
     start_hand_nb,
 )
+from ..search.mc_memory_nb import copy_memory_nb, discard_event_nb
+from ..search.mc_nb import McPlay, mc_discard_choice_nb, mc_discard_nb, mc_drive_nb
 
 CHART_COLUMNS = ("hand", "turn", "deadwood", "stock_left", "dealer", "net_knock", "net_wait",
                  "knocked", "opp_taken", "knock_limit")
@@ -114,6 +120,24 @@ def branch_wait_nb(params, rules, tab, branch, branch_rng, trace, lowest):
 
 
 @jit
+def mc_branch_wait_nb(buf, mc, search, params, rules, tab):
+    """:func:`branch_wait_nb` with an mc seat, on ``buf.branch`` and what the branch
+    remembers: seat a discards without knocking (by rollouts if it is the mc seat), both
+    play on as the mc hand loop plays them; returns a's net points."""
+    branch, branch_rng, mem = buf.branch, buf.branch_rng, buf.branch_mem
+    play = McPlay(branch, branch_rng, mem.empty_trace, mem, None)
+    zero = np.int64(0)
+    if mc:
+        card, _ = mc_discard_nb(play, zero, search, np.bool_(False), rules, tab)
+    else:
+        card = wait_discard_nb(mem.rows, rules, tab, branch, branch_rng, (0, -1))
+    discard_event_nb(zero, card, mem)
+    mc_drive_nb(play, np.int64(TO_THE_END), np.int64(-1), search, params, rules, tab)
+    showdown_nb(branch, rules, tab)
+    return net_points_nb(branch.hs, np.int64(0))
+
+
+@jit
 def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
     """Play hands ``start .. stop-1`` (as :func:`simulate_nb` deals them) and write one row
     per decision point of seat a (see ``CHART_COLUMNS``) into ``buf.rows``, the branches
@@ -134,36 +158,85 @@ def knock_chart_nb(seed, start, stop, params, rules, tab, buf):
         while hs[ST_PHASE] < PH_OVER:
             drive_nb(board, np.int64(PH_DISCARD), np.int64(0), params, rules, tab, rng, trace)
             if hs[ST_PHASE] < PH_OVER:
-                n = chart_turn_nb(buf, i, n, params, rules, tab)
+                n = chart_turn_nb(buf, i, n, params, None, params, rules, tab)
         i += 1
     return n, i
 
 
 @jit_inline
-def chart_turn_nb(buf, i, n, params, rules, tab):
-    """Seat a's discard in hand ``i``, its draw made: at a decision point both branches
-    into chart row ``n``, then the discard. Returns the next free row."""
-    board, rng, trace = buf.board, buf.rng, buf.trace
+def copy_branch_nb(buf, mc_seat):
+    """The position and its random streams into the branch, and what the mc seats
+    remember when there is one (``mc_seat`` not None)."""
+    copy_position_nb(buf.board.hs, buf.branch.hs, buf.rng, buf.branch_rng)
+    if mc_seat is not None:
+        copy_memory_nb(buf.mem, buf.branch_mem)
+
+
+@jit_inline
+def chart_discard_nb(buf, policy, mc_seat, best, rules, tab):
+    """Seat a's discard in the actual hand, not applied: ``(kind, card, kept)``, as the
+    ``policy`` rows choose (``best``: the position's best discard ``(kept deadwood, card,
+    all melded)``, which they reuse), or with an mc seat by rollouts when it is seat a.
+    Of ``policy`` and ``mc_seat`` one is None, so numba compiles only the other's code."""
+    board, rng = buf.board, buf.rng
     hs = board.hs
-    rows, branch, branch_rng = buf.rows, buf.branch, buf.branch_rng
-    point, kdw, kcard, all_melded = decision_point_nb(board, i, params[0, P_MEMORY] >= 1,
-                                                      rules, tab, rows, n)
-    if point:
-        copy_position_nb(hs, branch.hs, rng, branch_rng)
-        rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, branch)
-        copy_position_nb(hs, branch.hs, rng, branch_rng)
-        rows[n, CH_NET_WAIT] = branch_wait_nb(params, rules, tab, branch, branch_rng, trace,
-                                              (kdw, kcard))
     zero = np.int64(0)
-    if hs[ST_PLANNED] == 0:
-        # The best discard above also decides the actual turn (as the discard phase's
-        # decision would, from the same pass).
-        drawn = drawn_nb(hs[ST_HAND], 0, kdw, kcard, all_melded)
-        discard, dw, knock, big = after_draw_nb(params, zero, drawn, board, rules, tab, rng)
-        kind = discard_kind_nb(knock, big)
-    else:
-        kind, discard, dw = planned_discard_nb(hs)
-    action = play_step_nb(board, kind, discard, dw, rules, trace)
+    kind, discard, kept = zero, zero, zero
+    if policy is not None:
+        if hs[ST_PLANNED] != 0:
+            kind, discard, kept = planned_discard_nb(hs)
+        else:
+            # The best discard also decides the actual turn (as the discard phase's
+            # decision would, from the same pass).
+            drawn = drawn_nb(hs[ST_HAND], 0, best[0], best[1], best[2])
+            discard, kept, knock, big = after_draw_nb(policy, zero, drawn, board, rules, tab,
+                                                      rng)
+            kind = discard_kind_nb(knock, big)
+    if mc_seat is not None:
+        kind, discard, kept = mc_chart_discard_nb(buf, mc_seat, rules, tab)
+    return kind, discard, kept
+
+
+@jit
+def mc_chart_discard_nb(buf, mc_seat, rules, tab):
+    """:func:`chart_discard_nb` with an mc seat (not inlined, so that the plain chart
+    never carries its code): by rollouts when seat a is the mc seat."""
+    board, rng = buf.board, buf.rng
+    zero = np.int64(0)
+    mc, search = mc_seat
+    if mc and board.hs[ST_PLANNED] == 0:
+        return mc_discard_choice_nb(McPlay(board, rng, buf.trace, buf.mem, None), zero, search,
+                                    np.bool_(True), rules, tab)
+    return decide_discard_nb(buf.mem.rows, zero, board, rules, tab, rng)
+
+
+@jit_inline
+def chart_turn_nb(buf, i, n, policy, mc_seat, params, rules, tab):
+    """Seat a's discard in hand ``i``, its draw made: at a decision point both branches
+    into chart row ``n``, then the discard. ``policy``: the seats' rows when neither is
+    an mc seat, else None; ``mc_seat``: None then, else ``(whether seat a is the mc seat,
+    its search)``, the draw's search staying for the discard. numba compiles only the
+    code of the one not None. Returns the next free row."""
+    board, rows = buf.board, buf.rows
+    memory = np.bool_(False)
+    if policy is not None:
+        memory = policy[0, P_MEMORY] >= 1
+    point, kdw, kcard, all_melded = decision_point_nb(board, i, memory, rules, tab, rows, n)
+    if point:
+        copy_branch_nb(buf, mc_seat)
+        rows[n, CH_NET_KNOCK] = branch_knock_nb(kdw, kcard, rules, tab, buf.branch)
+        copy_branch_nb(buf, mc_seat)
+        if policy is not None:
+            rows[n, CH_NET_WAIT] = branch_wait_nb(policy, rules, tab, buf.branch,
+                                                  buf.branch_rng, buf.trace, (kdw, kcard))
+        if mc_seat is not None:
+            rows[n, CH_NET_WAIT] = mc_branch_wait_nb(buf, mc_seat[0], mc_seat[1], params,
+                                                     rules, tab)
+    kind, discard, kept = chart_discard_nb(buf, policy, mc_seat, (kdw, kcard, all_melded),
+                                           rules, tab)
+    action = play_step_nb(board, kind, discard, kept, rules, buf.trace)
+    if mc_seat is not None:
+        discard_event_nb(np.int64(0), discard, buf.mem)
     if point:
         rows[n, CH_KNOCKED] = action == ACTION_KNOCK or action == ACTION_BIG_GIN
         return n + 1

@@ -8,7 +8,8 @@ mode:
   the hand's public events, the belief's particles and the rollouts' worlds;
 - :class:`~ginsim.game.state.Board`, a hand state with its scratch (:func:`new_board`);
 - :class:`HandBuffers`, what the hand loop (:mod:`ginsim.simulator.play.hand_nb`) writes to:
-  the records, the trace, the board, the players' random streams and the memory;
+  the records, the trace, the board, the players' random streams, the memory and what
+  an mc seat's choices are written to (None, or the teacher's ``Lessons``);
 - :class:`GameBuffers`, the game schedulers': the hands' and the games' scoring
   states, and :class:`Schedule`, how the games are played;
 - :class:`ChartBuffers`, the knock chart's (:mod:`ginsim.simulator.branches.chart_nb`): its rows
@@ -73,7 +74,7 @@ McMemory = namedtuple("McMemory", (
     "empty_trace",  # int64[0, TRACE_WIDTH]: rollouts trace nothing
 ))
 
-HandBuffers = namedtuple("HandBuffers", ("out", "trace", "board", "rng", "mem"))
+HandBuffers = namedtuple("HandBuffers", ("out", "trace", "board", "rng", "mem", "lessons"))
 #: The game schedulers' (:mod:`ginsim.simulator.play.games_nb`): each hand's game, hand and
 #: players (``meta``), each game's scoring state (``sides``, ``games``) and the hands'.
 GameBuffers = namedtuple("GameBuffers", ("meta", "sides", "games", "hands"))
@@ -156,7 +157,7 @@ def hand_buffers(out: np.ndarray, trace: np.ndarray, win_table: np.ndarray | Non
     """The hand loop's buffers around a record array ``out`` and a ``trace`` (an mc
     seat playing for the game reads ``win_table``, see :func:`new_mc_memory`)."""
     return HandBuffers(out, trace, new_board(), np.zeros(3, dtype=np.uint64),
-                       new_mc_memory(win_table))
+                       new_mc_memory(win_table), None)
 
 
 def chart_buffers(rows: np.ndarray, trace: np.ndarray) -> ChartBuffers:

@@ -67,6 +67,13 @@ from ..play.drive_nb import (
     play_step_nb,
     start_hand_nb,
 )
+from .lessons_nb import (
+    keep_value_nb,
+    mark_choice_nb,
+    note_draw_nb,
+    record_discard_options_nb,
+    record_draw_nb,
+)
 from .mc_guesses_nb import prepare_nb
 from .mc_memory_nb import (
     add_event_nb,
@@ -79,8 +86,10 @@ from .rollouts_nb import OPT_DISCARD, OPT_STOCK, OPT_TAKE, gain_nb, option_nb, o
 
 CANDIDATES = 4  # discards tried by rollouts: the lowest kept deadwood ones
 #: What a hand with an mc seat is played on: the board, the seats' random streams, the
-#: trace and the mc seat's memory (a hand of the hand loop, or a branch of a knock chart).
-McPlay = namedtuple("McPlay", ("board", "rng", "trace", "mem"))
+#: trace and the mc seat's memory (a hand of the hand loop, or a branch of a knock chart),
+#: and what its choices are written to: None, or the teacher's ``Lessons``
+#: (:mod:`ginsim.simulator.search.lessons_nb`).
+McPlay = namedtuple("McPlay", ("board", "rng", "trace", "mem", "lessons"))
 
 
 @jit
@@ -122,8 +131,9 @@ def default_discard_nb(board, me, lowest, may_knock, rules, tab, rng, mem):
 
 
 @jit
-def mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem):
-    """The mc seat's discard from 11 cards, not applied: ``(kind, card, kept)``. Gin or
+def mc_discard_choice_nb(play, me, search, may_knock, rules, tab):
+    """The mc seat's discard from 11 cards on ``play`` (an :class:`McPlay`), not applied,
+    its options written to ``play.lessons``: ``(kind, card, kept)``. Gin or
     big gin at once, else rollouts over the rollout strategy's own choice and the
     ``CANDIDATES`` discards keeping the least deadwood, each with and without a knock
     where allowed (never a knock, gin included, unless ``may_knock``: the knock chart's
@@ -131,6 +141,7 @@ def mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem):
     standard errors. Only the choices in ``search.searched`` are tried (without the
     card, the other knock choice is tried with the rollout strategy's card when that
     card is among the candidates)."""
+    board, rng, mem, lessons = play.board, play.rng, play.mem, play.lessons
     hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
@@ -139,24 +150,25 @@ def mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem):
         return A_BIG_GIN, np.int64(-1), np.int64(0)
     if may_knock and dw == 0:
         return A_KNOCK, best, np.int64(0)
+    first = record_discard_options_nb(lessons, me, board, tab)
     default, choice_kept, default_knock = default_discard_nb(board, me, (dw, best), may_knock,
                                                              rules, tab, rng, mem)
     cards = search.searched & SEARCH_CARD != 0
     knocks = search.searched & SEARCH_KNOCK != 0 and may_knock
-    if not cards and not (knocks and (default_knock or choice_kept <= hs[ST_KNOCK_LIMIT])):
-        # nothing to search: the rollout strategy's choice stands
-        return discard_kind_nb(default_knock, False), default, choice_kept
-    choice, choice_knock, choice_kept = _best_discard_option_nb(
-        board, me, search, (default, default_knock, choice_kept), (cards, knocks), rules, tab,
-        rng, mem)
-    return discard_kind_nb(choice_knock, False), choice, choice_kept
+    choice = (default, default_knock, choice_kept)
+    if cards or (knocks and (default_knock or choice_kept <= hs[ST_KNOCK_LIMIT])):
+        choice = _best_discard_option_nb(play, me, search, choice, (cards, knocks), rules, tab,
+                                         first)
+    # else nothing to search: the rollout strategy's choice stands
+    mark_choice_nb(lessons, first, default, choice)
+    return discard_kind_nb(choice[1], False), choice[0], choice[2]
 
 
 @jit
-def mc_discard_nb(board, me, search, may_knock, rules, tab, rng, mem):
+def mc_discard_nb(play, me, search, may_knock, rules, tab):
     """:func:`mc_discard_choice_nb` applied through the machine: ``(discard, status)``."""
-    kind, card, kept = mc_discard_choice_nb(board, me, search, may_knock, rules, tab, rng, mem)
-    return card, apply_step_nb(board.hs, me, kind, card, kept, rules)
+    kind, card, kept = mc_discard_choice_nb(play, me, search, may_knock, rules, tab)
+    return card, apply_step_nb(play.board.hs, me, kind, card, kept, rules)
 
 
 @jit_inline
@@ -174,17 +186,20 @@ def searched_option_nb(c, knock, low, default, searched, limit):
 
 
 @jit_inline
-def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rng, mem):
+def _best_discard_option_nb(play, me, search, default, searched, rules, tab, first):
     """The rollouts' choice ``(card, knock, kept)`` among the rollout strategy's
     ``default`` and the ``CANDIDATES`` discards keeping the least deadwood (the default's
     per-card table in the meld scratch), each with and without a knock as ``searched``
-    allows (:func:`searched_option_nb`)."""
+    allows (:func:`searched_option_nb`), each mean kept in the decision's rows from
+    ``first`` of ``play.lessons``."""
+    board, rng, mem, lessons = play.board, play.rng, play.mem, play.lessons
     hs = board.hs
     hand = hs[ST_HAND + me]
     forbidden = hs[ST_FORBIDDEN]
     discard_table = board.work[W_DISCARD:W_DISCARD + 52]
-    option_value_nb(hs, me, option_nb(OPT_DISCARD, default[0], default[1], default[2], 0),
-                    search, rules, tab, rng, mem)
+    mean = option_value_nb(hs, me, option_nb(OPT_DISCARD, default[0], default[1], default[2], 0),
+                           search, rules, tab, rng, mem)
+    keep_value_nb(lessons, first, default[0], default[1], mean)
     choice = default
     best_gain = 0.0
     for _ in range(CANDIDATES):
@@ -194,8 +209,9 @@ def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rn
         for knock in (False, True):
             if not searched_option_nb(c, knock, low, default, searched, hs[ST_KNOCK_LIMIT]):
                 continue
-            option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock, low, 1), search, rules,
-                            tab, rng, mem)
+            mean = option_value_nb(hs, me, option_nb(OPT_DISCARD, c, knock, low, 1), search,
+                                   rules, tab, rng, mem)
+            keep_value_nb(lessons, first, c, knock, mean)
             gain = gain_nb(mem.values, search.rollouts, search.margin)
             if gain > best_gain:
                 best_gain = gain
@@ -204,36 +220,45 @@ def _best_discard_option_nb(board, me, search, default, searched, rules, tab, rn
 
 
 @jit
-def mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
-    """The mc seat's draw by rollouts, not applied: ``(take, search)``; the belief stays
-    in ``mem`` for the discard (:func:`mc_discard_nb`). An mc agent asks this from its
-    own view of the hand (``table/agents.py``, ``McAgent``)."""
+def mc_draw_choice_nb(play, me, pile_allowed, params, rules, tab):
+    """The mc seat's draw by rollouts on ``play`` (an :class:`McPlay`), not applied,
+    written to ``play.lessons``: ``(take, search)``; the belief stays in ``play.mem``
+    for the discard (:func:`mc_discard_nb`). An mc agent asks this from its own view of
+    the hand (``table/agents.py``, ``McAgent``)."""
+    board, rng, mem, lessons = play.board, play.rng, play.mem, play.lessons
     hs = board.hs
     search = prepare_nb(hs, me, params, rules, tab, rng, mem)
     take = False
     if pile_allowed and hs[ST_PILE_LEN] > 0:
         top = hs[ST_PILE + hs[ST_PILE_LEN] - 1]
-        take = pile_decision_nb(mem.pairs[0], me, hs[ST_HAND + me], top, board, rules, tab,
-                                rng)[0]
+        row = record_draw_nb(lessons, me, top, board, tab)
+        default = pile_decision_nb(mem.pairs[0], me, hs[ST_HAND + me], top, board, rules, tab,
+                                   rng)[0]
+        take = default
         if search.searched & SEARCH_DRAW == 0:
+            note_draw_nb(lessons, row, take, default, np.nan, np.nan)
             return take, search
-        for slot in range(2):
-            kind = OPT_TAKE if take == (slot == 0) else OPT_STOCK
-            option_value_nb(hs, me, option_nb(kind, -1, False, 0, slot), search, rules, tab,
-                            rng, mem)
+        first = option_value_nb(hs, me, option_nb(OPT_TAKE if default else OPT_STOCK, -1, False,
+                                                  0, 0), search, rules, tab, rng, mem)
+        other = option_value_nb(hs, me, option_nb(OPT_STOCK if default else OPT_TAKE, -1, False,
+                                                  0, 1), search, rules, tab, rng, mem)
         if gain_nb(mem.values, search.rollouts, search.margin) > 0:
-            take = not take
+            take = not default
+        if default:
+            note_draw_nb(lessons, row, take, default, first, other)
+        else:
+            note_draw_nb(lessons, row, take, default, other, first)
     return take, search
 
 
 @jit_inline
-def mc_draw_nb(board, me, pile_allowed, params, rules, tab, rng, mem):
+def mc_draw_nb(play, me, pile_allowed, params, rules, tab):
     """The mc seat's draw by rollouts (:func:`mc_draw_choice_nb`), applied, its event
     recorded. Returns ``(drawn, search)``, the search excluding the card drawn from the
     stock (no guess of the opponent's hand may hold it)."""
-    hs = board.hs
+    hs, mem = play.board.hs, play.mem
     flag = 1 if pile_allowed and hs[ST_PILE_LEN] > 0 else 0
-    take, s = mc_draw_choice_nb(board, me, pile_allowed, params, rules, tab, rng, mem)
+    take, s = mc_draw_choice_nb(play, me, pile_allowed, params, rules, tab)
     drop_plan_nb(hs)
     apply_step_nb(hs, me, A_PILE if take else A_STOCK, -1, 0, rules)
     card = hs[ST_DRAWN]
@@ -294,12 +319,11 @@ def mc_step_nb(play, me, search, params, rules, tab):
     board, rng, trace, mem = play.board, play.rng, play.trace, play.mem
     hs = board.hs
     if hs[ST_PHASE] == PH_DRAW:
-        _, search = mc_draw_nb(board, me, pile_allowed_nb(hs), params, rules, tab, rng, mem)
+        _, search = mc_draw_nb(play, me, pile_allowed_nb(hs), params, rules, tab)
         return A_STOCK, np.int64(0), search
     if hs[ST_DRAWN] < 0:  # the eleven-card deal's first discard: no draw searched yet
         search = prepare_nb(hs, me, params, rules, tab, rng, mem)
-    kind, card, kept = mc_discard_choice_nb(board, me, search, np.bool_(True), rules, tab, rng,
-                                            mem)
+    kind, card, kept = mc_discard_choice_nb(play, me, search, np.bool_(True), rules, tab)
     status = play_step_nb(board, kind, card, kept, rules, trace)
     observe_nb(mem, me, kind, card, 0)
     return kind, status, search
@@ -323,12 +347,14 @@ def mc_drive_nb(play, stop_phase, stop_seat, search, params, rules, tab):
     is in front of ``stop_seat``, every action remembered in ``play.mem``. Returns the mc
     seat's search."""
     hs = play.board.hs
+    # the plain steps write no lessons (and compile once, whatever ``play.lessons`` is)
+    plain = McPlay(play.board, play.rng, play.trace, play.mem, None)
     while hs[ST_PHASE] < PH_OVER and not at_stop_nb(hs, stop_phase, stop_seat):
         seat = hs[ST_TO_MOVE]
         if mc_searches_nb(hs, params, seat):
             _, _, search = mc_step_nb(play, seat, search, params, rules, tab)
         else:
-            plain_step_nb(play, seat, play.mem.rows, rules, tab)
+            plain_step_nb(plain, seat, play.mem.rows, rules, tab)
     return search
 
 
@@ -344,7 +370,8 @@ def mc_start_hand_nb(board, dealer, params, rules, trace, mem, hand_id):
 @jit_inline
 def mc_play_hand_nb(buf, dealer, params, rules, tab, hand_id):
     """The hand loop's hand with an mc seat, on its
-    :class:`~ginsim.simulator.machine.buffers.HandBuffers`."""
+    :class:`~ginsim.simulator.machine.buffers.HandBuffers`, its choices written to
+    ``buf.lessons`` (None, or the teacher's ``Lessons``)."""
     mc_start_hand_nb(buf.board, dealer, params, rules, buf.trace, buf.mem, hand_id)
-    play = McPlay(buf.board, buf.rng, buf.trace, buf.mem)
+    play = McPlay(buf.board, buf.rng, buf.trace, buf.mem, buf.lessons)
     mc_drive_nb(play, np.int64(TO_THE_END), np.int64(-1), no_search_nb(), params, rules, tab)

@@ -1,5 +1,7 @@
-"""Typed Python layer over the teacher kernel: mc's hands with its draw and discard
-choices written down as training rows for the learned card play."""
+"""The teacher: mc's hands played by the hand loop itself
+(:func:`~ginsim.simulator.play.hand_nb.simulate_nb`), with the mc seat's draw and
+discard choices written down as training rows for the learned card play (the recorder
+of :mod:`ginsim.simulator.search.lessons_nb`, given to the hand loop's buffers)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from ..limits import check_hands
 from ..machine.buffers import hand_buffers
 from ..machine.records import RECORD_DTYPE, TRACE_WIDTH
 from ..play.engine import seat_params
-from .teacher_nb import DISCARD_META, DRAW_META, Lessons, teacher_hands_nb
+from ..play.hand_nb import hand_params, simulate_nb
+from .lessons_nb import DISCARD_META, DRAW_META, Lessons
 
 DRAWS_PER_HAND = 40  # room for the mc seat's draws in a hand (it makes far fewer)
 OPTIONS_PER_HAND = 11 * DRAWS_PER_HAND  # and for its discard options
@@ -46,12 +49,13 @@ def teacher_lessons(teacher: str, opponent: str, *, start: int, stop: int, seed:
     if not parse_strategy(teacher).is_mc:
         raise ValueError(f"the teacher must be an mc strategy, not {teacher!r}")
     rules = Rules.coerce(rules)
-    params = np.ascontiguousarray(seat_params(teacher, opponent, rules))
+    params = hand_params(seat_params(teacher, opponent, rules))
     lessons = new_lessons(stop - start)
     out = np.zeros(stop - start, dtype=RECORD_DTYPE)
-    buf = hand_buffers(out, np.zeros((0, TRACE_WIDTH), dtype=np.int64))
-    teacher_hands_nb(np.uint64(seed), start, stop, params, rules.packed(), card_tables(rules),
-                     buf, lessons)
+    buf = hand_buffers(out, np.zeros((0, TRACE_WIDTH), dtype=np.int64))._replace(
+        lessons=lessons)
+    simulate_nb(np.uint64(seed), start, stop, False, params, rules.packed(),
+                card_tables(rules), buf)
     draws, _, options = (int(n) for n in lessons.count)
     cut = Lessons(lessons.draw_x[:draws], lessons.draw_meta[:draws], lessons.draw_v[:draws],
                   lessons.disc_x[:options], lessons.disc_meta[:options],

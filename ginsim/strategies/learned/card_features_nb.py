@@ -3,7 +3,7 @@
 Contract as :mod:`ginsim.strategies.policy_nb` (numba, nothing allocated, only what the
 deciding seat may see). A discard option is a card of the 11-card hand (not the card
 just taken); the draw option is taking the pile's top card rather than the stock. The
-data maker (:mod:`ginsim.simulator.search.teacher_nb`) writes these same tuples into its
+data maker (:mod:`ginsim.simulator.search.lessons_nb`) writes these same tuples into its
 training rows, and the learned policy (:mod:`.learned_nb`) scores them with its weights,
 so training and play see identical features. Counts are scaled (tenths of cards or
 points) so that weights of one size fit every feature.
