@@ -49,9 +49,12 @@ def main() -> int:
         losses[spec] = [d.loss for r in rating.reviews for d in r.decisions]
         held[spec] = [d.held_out for r in rating.reviews for d in r.decisions]
         counts = {k: sum(v.values()) for k, v in s["classes"].items()}
+        game = ("n/a" if s["mean_game_loss"] is None else
+                f"{100 * s['mean_game_loss']:.3f}% [{100 * s['game_ci'][0]:.3f}, "
+                f"{100 * s['game_ci'][1]:.3f}]")
         per100 = {k: 100 * v / max(1, s["decisions"]) for k, v in counts.items()}
         rows.append(f"| {spec} | {s['games']} | {s['decisions']} | {s['mean_loss']:.3f} | "
-                    f"[{s['ci'][0]:.3f}, {s['ci'][1]:.3f}] | {per100['best']:.0f}% | "
+                    f"[{s['ci'][0]:.3f}, {s['ci'][1]:.3f}] | {game} | {per100['best']:.0f}% | "
                     f"{per100['inaccuracy']:.1f} | {per100['mistake']:.1f} | "
                     f"{per100['blunder']:.1f} | {s['band']} |")
         print(f"{spec}: {time.perf_counter() - t:.0f} s, {spent:,.0f} rollouts a decision, "
@@ -61,9 +64,9 @@ def main() -> int:
     print(f"Games against {args.opponent}, seed {args.seed}, {args.rollouts} rollouts a "
           f"decision (precision {args.precision or 'none'}); "
           f"{time.perf_counter() - t0:.0f} s in all")
-    print("| player | games | decisions | mean loss | 95% CI | best | inaccuracies /100 | "
-          "mistakes /100 | blunders /100 | band |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| player | games | decisions | mean loss | 95% CI | game chance lost a decision "
+          "(95% CI) | best | inaccuracies /100 | mistakes /100 | blunders /100 | band |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     if args.percentiles_of in losses:
         values = np.array(losses[args.percentiles_of])

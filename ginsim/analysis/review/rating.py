@@ -37,12 +37,17 @@ class Rating:
 
     def summary(self) -> dict:
         """Games, decisions, the pooled error rate with its 95% interval (clustered by
-        game), its band, and counts per class by kind."""
+        game), its band, the mean loss in chance of winning the game a decision (with its
+        interval; where the rules have a game), and counts per class by kind."""
         decisions = [(g, d) for g, r in enumerate(self.reviews) for d in r.decisions]
         losses = [d.held_out for _, d in decisions]
         mean, low, high = error_rate(losses, [g for g, _ in decisions])
+        games = [(g, d.game_loss) for g, d in decisions if d.game_loss is not None]
+        game = error_rate([x for _, x in games], [g for g, _ in games])
         return {"games": len(self.reviews), "decisions": len(decisions),
                 "mean_loss": round(mean, 4), "ci": [round(low, 4), round(high, 4)],
+                "mean_game_loss": round(game[0], 6) if games else None,
+                "game_ci": [round(game[1], 6), round(game[2], 6)] if games else None,
                 "band": band(mean),
                 "classes": class_counts([d.klass for _, d in decisions],
                                         [d.kind for _, d in decisions])}
