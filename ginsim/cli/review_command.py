@@ -204,8 +204,10 @@ def review_text(data: dict) -> str:
         worst = sorted(flagged, key=lambda d: -d["loss"])[:FLAGGED_SHOWN]
         for d in sorted(worst, key=lambda d: d["index"]):
             p = d["position"]
-            lines.append(f"  #{d['index']} hand {d['hand']} {d['kind']}: {d['chosen']}, best "
-                         f"{d['best']}; loss {d['loss']:.2f} ({d['class']}); hand "
+            best = d["best"] + (" and play on" if d["kind"] == "knock" and not d[
+                "best"].startswith(("knock", "go gin")) else "")
+            lines.append(f"  #{d['index']} hand {d['hand']} {d['kind']}: {d['chosen']}; best: "
+                         f"{best}; loss {d['loss']:.2f} ({d['class']}); hand "
                          f"{' '.join(p['hand'])}" + (f" + {p['drawn']}" if p["drawn"] else "")
                          + f", pile {p['pile_top'] or '-'}, stock {p['stock_left']}")
         if len(flagged) > FLAGGED_SHOWN:
