@@ -197,6 +197,28 @@ def review_text(data: dict) -> str:
                         f"; game chance lost {100 * s['mean_game_loss']:.2f}% a decision"))
         lines.append(class_table(s["classes"]))
     lines += knock_lines(s)
+    lines += flagged_lines(data)
+    return "\n".join(lines)
+
+
+def knock_lines(summary: dict) -> list[str]:
+    """The knock decisions beside the knock card's answer."""
+    knocks = summary["knocks"]
+    if not knocks:
+        return []
+    card = summary["knock_card"] or "no shipped card for these rules"
+    lines = [f"Knock decisions (the seat / the advisor / the knock card {card}):"]
+    for k in knocks:
+        lines.append(f"  hand {k['hand']}, stock {k['stock_left']}: {k['chosen']} / "
+                     f"{k['advisor']} / {k['knock_card'] or '-'}")
+    return lines
+
+
+def flagged_lines(data: dict) -> list[str]:
+    """The flagged decisions, the worst :data:`FLAGGED_SHOWN` in game order: the move,
+    the best (a knock decision's best that plays on says so), the loss and class, the
+    position."""
+    lines: list[str] = []
     flagged = [d for d in data["decisions"] if d["class"] in ("inaccuracy", "mistake",
                                                                "blunder")]
     if flagged:
@@ -213,17 +235,4 @@ def review_text(data: dict) -> str:
         if len(flagged) > FLAGGED_SHOWN:
             lines.append(f"  ... {len(flagged) - FLAGGED_SHOWN} more in the JSON (--json, "
                          f"--out)")
-    return "\n".join(lines)
-
-
-def knock_lines(summary: dict) -> list[str]:
-    """The knock decisions beside the knock card's answer."""
-    knocks = summary["knocks"]
-    if not knocks:
-        return []
-    card = summary["knock_card"] or "no shipped card for these rules"
-    lines = [f"Knock decisions (the seat / the advisor / the knock card {card}):"]
-    for k in knocks:
-        lines.append(f"  hand {k['hand']}, stock {k['stock_left']}: {k['chosen']} / "
-                     f"{k['advisor']} / {k['knock_card'] or '-'}")
     return lines
