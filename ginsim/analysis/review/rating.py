@@ -18,9 +18,9 @@ from .evaluate import FIRST_ROLLOUTS, MOST_ROLLOUTS, PRECISION
 from .game_review import REVIEW_VERSION, Review, review_game
 
 DEFAULT_OPPONENT = "expert"  # the player's opponent in its rated games
-#: The error rate's bands (mean loss a decision, points a hand, reviewed at 1000
-#: rollouts in games against expert), best first: docs/review.md's rating table (mc
-#: 0.81, expert 1.10, simple 1.20, memory2 1.51, random 3.73).
+#: The error rate's bands (mean held-out loss a decision, points a hand, in games
+#: against expert at the review's defaults), best first: docs/review.md's rating runs
+#: (random about 3.4; simple, memory2 and expert 1.0 to 1.3; mc 0.65 to 1.1).
 BANDS = ((0.6, "world class"), (1.0, "expert"), (1.4, "advanced"), (2.0, "intermediate"),
          (3.0, "casual"), (float("inf"), "beginner"))
 
