@@ -183,6 +183,27 @@ def test_a_loss_interval_is_narrower_than_the_values_it_compares() -> None:
             assert (hi - lo) / 2 <= together + 1e-6
 
 
+def test_a_move_the_advisor_does_not_offer_is_refused_loudly() -> None:
+    """A discard of a card not held (a record and the advisor disagreeing on the legal
+    moves) stops the review with a line naming the hand, with or without a precision:
+    never a decision quietly skipped."""
+    import dataclasses
+
+    from ginsim.analysis.review.evaluate import Budget, weigh
+    from ginsim.analysis.review.seat_moves import seat_decisions
+    from ginsim.strategies.presets import parse_strategy
+
+    record = read_record(list(_record_lines()))
+    move = next(d for d in seat_decisions(record, 0) if d.action == "discard"
+                and d.drawn is not None)
+    held = set(move.hand) | {move.drawn}
+    wrong = dataclasses.replace(move, card=next(c for c in range(52) if c not in held))
+    for precision in (3.0, None):
+        with pytest.raises(ValueError, match="not one of the advisor's options"):
+            weigh(wrong, record.rules, parse_strategy("simple"),
+                  Budget(ROLLOUTS, precision, 4 * ROLLOUTS), 1)
+
+
 def test_a_review_is_repeatable_from_its_seed() -> None:
     again = review_game(read_record(list(_record_lines())), 0, rollouts=ROLLOUTS, seed=2,
                         precision=None)

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ...game.cards import format_cards
 from ...game.rules import Rules
+from ...simulator.branches.advisor_worlds import NotAnOption
 from ...strategies.charts.equilibria import shipped_equilibrium
 from ...strategies.grid_nb import grid_cell_nb
 from ...strategies.presets import Strategy
@@ -102,6 +103,9 @@ def weigh(decision: SeatDecision, rules: Rules, model: Strategy, budget: Budget,
         return reason
     try:
         frame = _advice(decision, rules, model, budget, seed)
+    except NotAnOption:
+        raise ValueError(f"hand {decision.hand_number + 1}: the move {decision.action} "
+                         f"is not one of the advisor's options here") from None
     except ValueError as exc:
         return f"the advisor has no options here ({exc})"
     if len(frame) < 2:

@@ -21,6 +21,10 @@ CHOSEN_KINDS = {"take": OPT_TAKE, "stock": OPT_STOCK, "pass": OPT_PASS,
                 "discard": OPT_DISCARD, "knock": OPT_DISCARD}
 
 
+class NotAnOption(ValueError):
+    """The option chosen (``chosen``) is not one of the position's options."""
+
+
 @dataclass
 class Worlds:
     """What batches of rollouts gave: the options, per world and option the net points,
@@ -152,7 +156,7 @@ def chosen_loss_error(chosen: tuple[str, str | None]) -> Callable[[Worlds], floa
             match &= (options[:, 1] == card_from_text(card or "")) & (
                 (options[:, 2] != 0) == (action == "knock"))
         if not match.any():
-            raise ValueError(f"chosen {action} {card or ''}: not one of the options here")
+            raise NotAnOption(f"chosen {action} {card or ''}: not one of the options here")
         mine = int(np.flatnonzero(match)[0])
         mean = worlds.net.mean(axis=0)
         mean[mine] = -np.inf
