@@ -54,8 +54,8 @@ class Option:
     high: float
     game_win: float | None
     knock: bool
-    loss_low: float = 0.0  # the 95% interval of its loss against the best
-    loss_high: float = 0.0
+    loss_low: float  # the 95% interval of its loss against the best
+    loss_high: float
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,8 @@ class ReviewedDecision:
     def best(self) -> Option:
         return self.options[0]
 
-    loss_half: float = 0.0  # the half 95% interval the precision bounds (see PRECISION)
-    held_out: float = 0.0  # the loss measured apart from the pick of the best (advise)
+    loss_half: float  # the half 95% interval the precision bounds (see PRECISION)
+    held_out: float  # the loss measured apart from the pick of the best (advise)
 
 
 def skip_reason(decision: SeatDecision) -> str | None:

@@ -62,7 +62,7 @@ class Review:
     knock_chart: str | None = None
 
     @property
-    def losses(self) -> np.ndarray:
+    def held_out_losses(self) -> np.ndarray:
         """Each decision's held-out loss, which the error rate averages."""
         return np.array([d.held_out for d in self.decisions], dtype=float)
 
@@ -71,7 +71,7 @@ class Review:
         correlation of a hand's decisions) and the count
         per class per kind; also the game-win loss's mean where the advisor gives it,
         and the knock decisions beside the knock card's answer."""
-        mean, low, high = error_rate(self.losses,
+        mean, low, high = error_rate(self.held_out_losses,
                                      [d.decision.hand_number for d in self.decisions])
         games = [d.game_loss for d in self.decisions if d.game_loss is not None]
         return {"decisions": len(self.decisions), "mean_loss": _num(mean),
